@@ -1,0 +1,6 @@
+#!/bin/sh
+# Regenerate configure and Makefile.in from configure.ac and Makefile.am.
+set -e
+cd "$(dirname "$0")"
+mkdir -p build-aux
+autoreconf --install --force

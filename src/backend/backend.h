@@ -1,0 +1,72 @@
+/*
+ * backend.h - a communication library as an ops table.
+ *
+ * The engine drives every backend through this table and never sees its
+ * types.  Buffers are opaque pointers from alloc(); when host_memory is set
+ * the engine fills and checks them directly, otherwise it stages through
+ * host buffers with upload()/download().  run() issues one collective and
+ * may return before it completes; wait() returns when everything issued has
+ * completed, which is where the engine reads the clock.
+ */
+#ifndef CT_BACKEND_H
+#define CT_BACKEND_H
+
+#include <stddef.h>
+#include "coll.h"
+#include "ct_json.h"
+#include "ct_status.h"
+#include "world.h"
+
+typedef struct {
+    const char *nccl_library;   /* NULL: the backend's default search */
+    const char *cudart_library; /* NULL: the backend's default search */
+} ct_backend_config_t;
+
+typedef struct {
+    const ct_coll_desc_t *coll;
+    const ct_coll_counts_t *counts;
+    const void *send; /* equals recv's buffer (at its offset) when in_place */
+    void *recv;
+    int in_place;
+    ct_dtype_t dtype;
+    ct_op_t op;
+    int root;
+} ct_backend_call_t;
+
+typedef struct ct_backend_ops {
+    const char *name;
+    int host_memory;
+
+    /* Collective: all ranks agree before returning.  On CT_ERR_UNAVAILABLE,
+     * why holds the reason every rank prints. */
+    ct_status_t (*open)(ct_world_t *world, const ct_backend_config_t *config, void **ctx_p,
+                        char *why, size_t whylen);
+    void (*close)(void *ctx);
+
+    /* Whether this backend can run coll on dtype/op; why names what not. */
+    ct_status_t (*supports)(void *ctx, const ct_coll_desc_t *coll, ct_dtype_t dtype, ct_op_t op,
+                            char *why, size_t whylen);
+
+    ct_status_t (*alloc)(void *ctx, size_t bytes, void **buf_p);
+    void (*free)(void *ctx, void *buf);
+    ct_status_t (*upload)(void *ctx, void *dst, const void *host, size_t bytes);
+    ct_status_t (*download)(void *ctx, void *host, const void *src, size_t bytes);
+
+    ct_status_t (*run)(void *ctx, const ct_backend_call_t *call);
+    ct_status_t (*wait)(void *ctx);
+
+    /* Optional: the backend's own in-place layout (else the collective's). */
+    void (*inplace)(const ct_coll_desc_t *coll, const ct_coll_counts_t *counts, int rank,
+                    ct_coll_inplace_t *layout_p);
+    /* Optional: backend metadata inside the JSON "backend" object. */
+    void (*describe)(void *ctx, ct_json_writer_t *json);
+} ct_backend_ops_t;
+
+extern const ct_backend_ops_t ct_backend_mpi;
+
+/* By name ("mpi", "nccl"), or NULL. */
+const ct_backend_ops_t *ct_backend_find(const char *name);
+/* Comma-separated names, for usage text. */
+const char *ct_backend_names(void);
+
+#endif

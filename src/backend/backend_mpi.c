@@ -1,0 +1,185 @@
+/*
+ * backend_mpi.c - collectives through the MPI library collbench runs on.
+ *
+ * Calls are blocking, so wait() has nothing to do.  Two places where MPI's
+ * semantics differ from nccl-tests' are handled here, not in the engine:
+ * MPI has no out-of-place broadcast (the root copies its send buffer into
+ * its receive buffer first, as an application would), and an in-place
+ * MPI_Reduce_scatter_block leaves the result at the start of the buffer.
+ */
+#include "backend.h"
+
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct {
+    MPI_Comm comm;
+    int rank;
+} ct_mpi_ctx_t;
+
+static ct_status_t ct_mpi_open(ct_world_t *world, const ct_backend_config_t *config,
+                               void **ctx_p, char *why, size_t whylen)
+{
+    ct_mpi_ctx_t *ctx = calloc(1, sizeof *ctx);
+    (void)config;
+    if (ctx == NULL) {
+        snprintf(why, whylen, "out of memory");
+        return CT_ERR_NOMEM;
+    }
+    ctx->comm = *(MPI_Comm *)ct_world_native(world);
+    MPI_Comm_rank(ctx->comm, &ctx->rank);
+    *ctx_p = ctx;
+    return CT_OK;
+}
+
+static void ct_mpi_close(void *ctx)
+{
+    free(ctx);
+}
+
+static MPI_Datatype ct_mpi_dtype(ct_dtype_t dtype)
+{
+    switch (dtype) {
+    case CT_DTYPE_INT8: return MPI_INT8_T;
+    case CT_DTYPE_UINT8: return MPI_UINT8_T;
+    case CT_DTYPE_INT32: return MPI_INT32_T;
+    case CT_DTYPE_UINT32: return MPI_UINT32_T;
+    case CT_DTYPE_INT64: return MPI_INT64_T;
+    case CT_DTYPE_UINT64: return MPI_UINT64_T;
+    case CT_DTYPE_FLOAT: return MPI_FLOAT;
+    case CT_DTYPE_DOUBLE: return MPI_DOUBLE;
+    default: return MPI_DATATYPE_NULL;
+    }
+}
+
+static MPI_Op ct_mpi_op(ct_op_t op)
+{
+    switch (op) {
+    case CT_OP_SUM: return MPI_SUM;
+    case CT_OP_PROD: return MPI_PROD;
+    case CT_OP_MAX: return MPI_MAX;
+    case CT_OP_MIN: return MPI_MIN;
+    default: return MPI_OP_NULL;
+    }
+}
+
+static ct_status_t ct_mpi_supports(void *ctx, const ct_coll_desc_t *coll, ct_dtype_t dtype,
+                                   ct_op_t op, char *why, size_t whylen)
+{
+    (void)ctx;
+    if (ct_mpi_dtype(dtype) == MPI_DATATYPE_NULL) {
+        snprintf(why, whylen, "MPI has no datatype for %s (the nccl backend has)",
+                 ct_dtype_name(dtype));
+        return CT_ERR_USAGE;
+    }
+    if (coll->uses_op && ct_mpi_op(op) == MPI_OP_NULL) {
+        snprintf(why, whylen, "MPI cannot reduce with op %s (the nccl backend can)",
+                 ct_op_name(op));
+        return CT_ERR_USAGE;
+    }
+    return CT_OK;
+}
+
+static ct_status_t ct_mpi_alloc(void *ctx, size_t bytes, void **buf_p)
+{
+    void *buf = NULL;
+    (void)ctx;
+    /* Page alignment keeps large copies on their fast path. */
+    if (posix_memalign(&buf, 4096, bytes ? bytes : 1) != 0)
+        return CT_ERR_NOMEM;
+    *buf_p = buf;
+    return CT_OK;
+}
+
+static void ct_mpi_free(void *ctx, void *buf)
+{
+    (void)ctx;
+    free(buf);
+}
+
+static ct_status_t ct_mpi_copy(void *ctx, void *dst, const void *src, size_t bytes)
+{
+    (void)ctx;
+    memcpy(dst, src, bytes);
+    return CT_OK;
+}
+
+static ct_status_t ct_mpi_download(void *ctx, void *host, const void *src, size_t bytes)
+{
+    return ct_mpi_copy(ctx, host, src, bytes);
+}
+
+static ct_status_t ct_mpi_check(int rc, const char *what)
+{
+    if (rc == MPI_SUCCESS)
+        return CT_OK;
+    char msg[MPI_MAX_ERROR_STRING];
+    int len = 0;
+    MPI_Error_string(rc, msg, &len);
+    fprintf(stderr, "collbench: %s failed: %s\n", what, msg);
+    return CT_ERR_BACKEND;
+}
+
+static ct_status_t ct_mpi_run(void *vctx, const ct_backend_call_t *call)
+{
+    ct_mpi_ctx_t *ctx = vctx;
+    MPI_Datatype dt = ct_mpi_dtype(call->dtype);
+    int count = (int)call->counts->param_count;
+    const void *send = call->in_place ? MPI_IN_PLACE : call->send;
+
+    switch (call->coll->id) {
+    case CT_COLL_ALLREDUCE:
+        return ct_mpi_check(MPI_Allreduce(send, call->recv, count, dt, ct_mpi_op(call->op),
+                                          ctx->comm), "MPI_Allreduce");
+    case CT_COLL_ALLGATHER:
+        return ct_mpi_check(MPI_Allgather(send, count, dt, call->recv, count, dt, ctx->comm),
+                            "MPI_Allgather");
+    case CT_COLL_ALLTOALL:
+        return ct_mpi_check(MPI_Alltoall(send, count, dt, call->recv, count, dt, ctx->comm),
+                            "MPI_Alltoall");
+    case CT_COLL_REDUCE_SCATTER:
+        return ct_mpi_check(MPI_Reduce_scatter_block(send, call->recv, count, dt,
+                                                     ct_mpi_op(call->op), ctx->comm),
+                            "MPI_Reduce_scatter_block");
+    case CT_COLL_BROADCAST:
+        if (!call->in_place && ctx->rank == call->root)
+            memcpy(call->recv, call->send, call->counts->bytes);
+        return ct_mpi_check(MPI_Bcast(call->recv, count, dt, call->root, ctx->comm),
+                            "MPI_Bcast");
+    default:
+        return CT_ERR_USAGE;
+    }
+}
+
+static ct_status_t ct_mpi_wait(void *ctx)
+{
+    (void)ctx;
+    return CT_OK;
+}
+
+/* With MPI_IN_PLACE, MPI_Reduce_scatter_block reads the whole buffer and
+ * writes this rank's block at its start, not at the rank's offset. */
+static void ct_mpi_inplace(const ct_coll_desc_t *coll, const ct_coll_counts_t *counts, int rank,
+                           ct_coll_inplace_t *layout_p)
+{
+    coll->inplace(counts, rank, layout_p);
+    if (coll->id == CT_COLL_REDUCE_SCATTER)
+        layout_p->recv_offset = 0;
+}
+
+const ct_backend_ops_t ct_backend_mpi = {
+    .name = "mpi",
+    .host_memory = 1,
+    .open = ct_mpi_open,
+    .close = ct_mpi_close,
+    .supports = ct_mpi_supports,
+    .alloc = ct_mpi_alloc,
+    .free = ct_mpi_free,
+    .upload = ct_mpi_copy,
+    .download = ct_mpi_download,
+    .run = ct_mpi_run,
+    .wait = ct_mpi_wait,
+    .inplace = ct_mpi_inplace,
+};

@@ -1,0 +1,20 @@
+#include "backend.h"
+
+#include <string.h>
+
+static const ct_backend_ops_t *const ct_backend_table[] = {
+    &ct_backend_mpi,
+};
+
+const ct_backend_ops_t *ct_backend_find(const char *name)
+{
+    for (size_t i = 0; i < sizeof ct_backend_table / sizeof ct_backend_table[0]; i++)
+        if (strcmp(name, ct_backend_table[i]->name) == 0)
+            return ct_backend_table[i];
+    return NULL;
+}
+
+const char *ct_backend_names(void)
+{
+    return "mpi";
+}

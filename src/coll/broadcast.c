@@ -1,0 +1,54 @@
+/* broadcast: every rank ends with the root's buffer. */
+#include "coll.h"
+#include "pattern.h"
+
+static double ct_broadcast_busbw_factor(int nranks)
+{
+    (void)nranks;
+    return 1.0;
+}
+
+static void ct_broadcast_counts(size_t bytes, size_t typesize, int nranks, ct_coll_counts_t *c)
+{
+    (void)nranks;
+    c->bytes = bytes;
+    c->row_count = bytes / typesize;
+    c->send_count = c->recv_count = c->param_count = c->row_count;
+}
+
+static void ct_broadcast_inplace(const ct_coll_counts_t *c, int rank, ct_coll_inplace_t *l)
+{
+    (void)c;
+    (void)rank;
+    l->send_offset = l->recv_offset = 0;
+}
+
+/* Every rank fills its send buffer with its own data; only the root's may
+ * survive, so a non-root buffer leaking through shows up as wrong. */
+static void ct_broadcast_fill(void *send, const ct_coll_counts_t *c, const ct_coll_data_t *d)
+{
+    for (size_t j = 0; j < c->send_count; j++)
+        ct_dtype_store(send, j, d->dtype, ct_pattern_source(d->rank, j));
+}
+
+static size_t ct_broadcast_check(const void *recv, const ct_coll_counts_t *c,
+                                 const ct_coll_data_t *d)
+{
+    size_t wrong = 0;
+    for (size_t j = 0; j < c->recv_count; j++)
+        if (ct_dtype_load(recv, j, d->dtype) != ct_pattern_source(d->root, j))
+            wrong++;
+    return wrong;
+}
+
+const ct_coll_desc_t ct_coll_broadcast = {
+    .name = "broadcast",
+    .alias = "bcast",
+    .id = CT_COLL_BROADCAST,
+    .uses_root = 1,
+    .busbw_factor = ct_broadcast_busbw_factor,
+    .counts = ct_broadcast_counts,
+    .inplace = ct_broadcast_inplace,
+    .fill_send = ct_broadcast_fill,
+    .check_recv = ct_broadcast_check,
+};

@@ -1,0 +1,459 @@
+#define _GNU_SOURCE
+#include "engine.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "ct_clock.h"
+#include "sweep.h"
+
+/* One collective x dtype x op, with the sizes it will run. */
+typedef struct {
+    const ct_coll_desc_t *coll;
+    ct_dtype_t dtype;
+    ct_op_t op;
+    size_t *sizes;
+    size_t nsizes;
+} ct_task_t;
+
+typedef struct {
+    ct_task_t *tasks;
+    size_t ntasks;
+    size_t total_steps;
+} ct_plan_t;
+
+typedef struct {
+    double start_us;
+    double last_print_us;
+    size_t done;
+    size_t total;
+} ct_progress_t;
+
+void ct_engine_utc_now(char *buf, size_t buflen)
+{
+    time_t now = time(NULL);
+    struct tm tm;
+    gmtime_r(&now, &tm);
+    strftime(buf, buflen, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+static void ct_plan_free(ct_plan_t *plan)
+{
+    for (size_t i = 0; i < plan->ntasks; i++)
+        free(plan->tasks[i].sizes);
+    free(plan->tasks);
+    memset(plan, 0, sizeof *plan);
+}
+
+/* Adds coll x dtype x op when the backend can run it; with "-d all" or
+ * "-o all" an unsupported pair is skipped, otherwise it is an error. */
+static ct_status_t ct_plan_add(ct_engine_t *e, ct_plan_t *plan, const size_t *sizes, size_t n,
+                               const ct_coll_desc_t *coll, ct_dtype_t dtype, ct_op_t op,
+                               char *err, size_t errlen)
+{
+    const ct_options_t *o = e->opts;
+    int nranks = ct_world_size(e->world);
+    char why[256];
+
+    if (e->ops->supports(e->ctx, coll, dtype, op, why, sizeof why) != CT_OK) {
+        if (o->dtypes_all || (o->ops_all && coll->uses_op))
+            return CT_OK;
+        snprintf(err, errlen, "%s %s%s%s: %s", coll->name, ct_dtype_name(dtype),
+                 coll->uses_op ? " " : "", coll->uses_op ? ct_op_name(op) : "", why);
+        return CT_ERR_USAGE;
+    }
+    ct_task_t t = {.coll = coll, .dtype = dtype, .op = op};
+    size_t skipped = 0;
+    t.sizes = malloc(n * sizeof *t.sizes);
+    if (t.sizes == NULL)
+        return CT_ERR_NOMEM;
+    ct_status_t st = ct_sweep_filter(sizes, n, coll, dtype, nranks, t.sizes, &t.nsizes, &skipped,
+                                     err, errlen);
+    if (st != CT_OK) {
+        free(t.sizes);
+        return st;
+    }
+    if (skipped && e->table && !o->quiet)
+        fprintf(stderr, "collbench: %s %s: %zu size(s) below one element per rank skipped\n",
+                coll->name, ct_dtype_name(dtype), skipped);
+    ct_task_t *grown = realloc(plan->tasks, (plan->ntasks + 1) * sizeof *grown);
+    if (grown == NULL) {
+        free(t.sizes);
+        return CT_ERR_NOMEM;
+    }
+    plan->tasks = grown;
+    plan->tasks[plan->ntasks++] = t;
+    plan->total_steps += t.nsizes;
+    return CT_OK;
+}
+
+static ct_status_t ct_plan_build(ct_engine_t *e, ct_plan_t *plan, char *err, size_t errlen)
+{
+    const ct_options_t *o = e->opts;
+    size_t *sizes = NULL, n = 0;
+    ct_status_t st = ct_sweep_sizes(o, &sizes, &n, err, errlen);
+
+    memset(plan, 0, sizeof *plan);
+    for (int c = 0; st == CT_OK && c < o->ncolls; c++) {
+        const ct_coll_desc_t *coll = o->colls[c];
+        if (coll->uses_root && o->root >= ct_world_size(e->world)) {
+            snprintf(err, errlen, "-r %d: the root must be a rank below %d", o->root,
+                     ct_world_size(e->world));
+            st = CT_ERR_USAGE;
+            break;
+        }
+        for (int d = 0; st == CT_OK && d < o->ndtypes; d++) {
+            int nops = coll->uses_op ? o->nops : 1;
+            for (int k = 0; st == CT_OK && k < nops; k++)
+                st = ct_plan_add(e, plan, sizes, n, coll, o->dtypes[d],
+                                 coll->uses_op ? o->ops[k] : CT_OP_SUM, err, errlen);
+        }
+    }
+    free(sizes);
+    if (st == CT_OK && plan->ntasks == 0) {
+        snprintf(err, errlen, "-d/-o: the %s backend supports none of the requested types/ops",
+                 e->ops->name);
+        st = CT_ERR_USAGE;
+    }
+    if (st != CT_OK)
+        ct_plan_free(plan);
+    return st;
+}
+
+/* Memory is per host, so each rank checks its own and all agree. */
+static ct_status_t ct_plan_check_memory(ct_engine_t *e, const ct_plan_t *plan)
+{
+    size_t need = 0, avail = 0;
+    ct_status_t st = CT_OK;
+    char err[512];
+
+    for (size_t i = 0; i < plan->ntasks; i++) {
+        const ct_task_t *t = &plan->tasks[i];
+        size_t b = ct_sweep_rank_bytes(t->coll, t->sizes[t->nsizes - 1], t->dtype,
+                                       ct_world_size(e->world), !e->ops->host_memory);
+        need = b > need ? b : need;
+    }
+    if (ct_sweep_host_memory(&avail) == CT_OK)
+        st = ct_sweep_check_memory(need, ct_world_local_size(e->world), avail, err, sizeof err);
+    if (st != CT_OK && ct_world_local_rank(e->world) == 0)
+        fprintf(stderr, "collbench: error: %s (host %s)\n", err, ct_world_hostname(e->world));
+    long long failed = st != CT_OK;
+    ct_world_allreduce_long(e->world, &failed, 1, CT_REDUCE_MAX);
+    return failed ? CT_ERR_USAGE : CT_OK;
+}
+
+typedef struct {
+    void *send, *recv;          /* backend buffers */
+    void *host_send, *host_recv; /* staging, or the same as send/recv */
+    size_t send_bytes, recv_bytes;
+} ct_buffers_t;
+
+static void ct_buffers_free(ct_engine_t *e, ct_buffers_t *b)
+{
+    if (!e->ops->host_memory) {
+        free(b->host_send);
+        free(b->host_recv);
+    }
+    if (b->send)
+        e->ops->free(e->ctx, b->send);
+    if (b->recv)
+        e->ops->free(e->ctx, b->recv);
+    memset(b, 0, sizeof *b);
+}
+
+/* Buffers for the task's largest size; the receive buffer also holds the
+ * in-place data, which can be larger than the output (reduce_scatter). */
+static ct_status_t ct_buffers_alloc(ct_engine_t *e, const ct_task_t *t, ct_buffers_t *b)
+{
+    ct_coll_counts_t c;
+    size_t ts = ct_dtype_size(t->dtype);
+    ct_status_t st;
+
+    memset(b, 0, sizeof *b);
+    t->coll->counts(t->sizes[t->nsizes - 1], ts, ct_world_size(e->world), &c);
+    b->send_bytes = c.send_count * ts;
+    b->recv_bytes = (c.recv_count > c.send_count ? c.recv_count : c.send_count) * ts;
+    st = e->ops->alloc(e->ctx, b->send_bytes, &b->send);
+    if (st == CT_OK)
+        st = e->ops->alloc(e->ctx, b->recv_bytes, &b->recv);
+    if (st == CT_OK && e->ops->host_memory) {
+        b->host_send = b->send;
+        b->host_recv = b->recv;
+    } else if (st == CT_OK) {
+        b->host_send = malloc(b->send_bytes ? b->send_bytes : 1);
+        b->host_recv = malloc(b->recv_bytes ? b->recv_bytes : 1);
+        if (!b->host_send || !b->host_recv)
+            st = CT_ERR_NOMEM;
+    }
+    if (st != CT_OK)
+        ct_buffers_free(e, b);
+    return st;
+}
+
+/* The backend call for one placement, and where its input and output sit
+ * (in elements from the buffers' starts). */
+typedef struct {
+    ct_backend_call_t call;
+    size_t in_offset;
+    size_t out_offset;
+} ct_placed_call_t;
+
+static void ct_place_call(ct_engine_t *e, const ct_task_t *t, const ct_coll_counts_t *c,
+                          const ct_buffers_t *b, int in_place, ct_placed_call_t *pc)
+{
+    size_t ts = ct_dtype_size(t->dtype);
+    ct_coll_inplace_t layout = {0, 0};
+
+    memset(pc, 0, sizeof *pc);
+    if (in_place) {
+        if (e->ops->inplace)
+            e->ops->inplace(t->coll, c, ct_world_rank(e->world), &layout);
+        else
+            t->coll->inplace(c, ct_world_rank(e->world), &layout);
+    }
+    pc->in_offset = layout.send_offset;
+    pc->out_offset = layout.recv_offset;
+    pc->call.coll = t->coll;
+    pc->call.counts = c;
+    pc->call.in_place = in_place;
+    pc->call.dtype = t->dtype;
+    pc->call.op = t->op;
+    pc->call.root = e->opts->root;
+    pc->call.recv = (char *)b->recv + layout.recv_offset * ts;
+    pc->call.send = in_place ? (char *)b->recv + layout.send_offset * ts : b->send;
+}
+
+/* Fills inputs, runs once, checks outputs; returns wrong elements summed
+ * over ranks.  Output buffers are first set to 0xff bytes (NaN or -1,
+ * never a pattern value) so a call that writes nothing is caught. */
+static ct_status_t ct_validate(ct_engine_t *e, const ct_task_t *t, const ct_coll_counts_t *c,
+                               const ct_buffers_t *b, const ct_placed_call_t *pc,
+                               long long *wrong_p)
+{
+    size_t ts = ct_dtype_size(t->dtype);
+    ct_coll_data_t data = {t->dtype, t->op, e->opts->root, ct_world_rank(e->world),
+                           ct_world_size(e->world)};
+    int in_place = pc->call.in_place;
+    void *in_host = in_place ? (char *)b->host_recv + pc->in_offset * ts : b->host_send;
+    void *out_host = (char *)b->host_recv + pc->out_offset * ts;
+    size_t region = in_place ? b->recv_bytes : c->recv_count * ts;
+    ct_status_t st = CT_OK;
+
+    memset(b->host_recv, 0xff, region);
+    t->coll->fill_send(in_host, c, &data);
+    if (!e->ops->host_memory) {
+        st = e->ops->upload(e->ctx, b->recv, b->host_recv, region);
+        if (st == CT_OK && !in_place)
+            st = e->ops->upload(e->ctx, b->send, b->host_send, c->send_count * ts);
+    }
+    ct_world_barrier(e->world);
+    if (st == CT_OK)
+        st = e->ops->run(e->ctx, &pc->call);
+    if (st == CT_OK)
+        st = e->ops->wait(e->ctx);
+    if (st == CT_OK && !e->ops->host_memory)
+        st = e->ops->download(e->ctx, out_host, pc->call.recv, c->recv_count * ts);
+    long long wrong = st == CT_OK ? (long long)t->coll->check_recv(out_host, c, &data) : 0;
+    long long agg[2] = {wrong, st != CT_OK};
+    ct_world_allreduce_long(e->world, agg, 2, CT_REDUCE_SUM);
+    *wrong_p = agg[0];
+    return agg[1] ? CT_ERR_BACKEND : CT_OK;
+}
+
+static ct_status_t ct_engine_keep_row(ct_engine_t *e, const ct_result_t *r,
+                                      const ct_measurement_t *m)
+{
+    if (e->nrows == e->rows_cap) {
+        size_t cap = e->rows_cap ? 2 * e->rows_cap : 64;
+        ct_engine_row_t *grown = realloc(e->rows, cap * sizeof *grown);
+        if (grown == NULL)
+            return CT_ERR_NOMEM;
+        e->rows = grown;
+        e->rows_cap = cap;
+    }
+    e->rows[e->nrows].result = *r;
+    e->rows[e->nrows].measurement = *m;
+    e->nrows++;
+    return CT_OK;
+}
+
+static void ct_engine_fill_result(ct_engine_t *e, const ct_task_t *t, const ct_coll_counts_t *c,
+                                  int in_place, const ct_measurement_t *m, long long wrong,
+                                  ct_result_t *r)
+{
+    int nranks = ct_world_size(e->world);
+    memset(r, 0, sizeof *r);
+    snprintf(r->run_id, sizeof r->run_id, "%s", e->ident->run_id);
+    ct_engine_utc_now(r->time, sizeof r->time);
+    snprintf(r->backend, sizeof r->backend, "%s", e->ops->name);
+    snprintf(r->collective, sizeof r->collective, "%s", t->coll->name);
+    snprintf(r->placement, sizeof r->placement, "%s", in_place ? "in-place" : "out-of-place");
+    snprintf(r->dtype, sizeof r->dtype, "%s", ct_dtype_name(t->dtype));
+    snprintf(r->op, sizeof r->op, "%s", t->coll->uses_op ? ct_op_name(t->op) : "none");
+    r->root = t->coll->uses_root ? e->opts->root : -1;
+    r->nranks = nranks;
+    r->nnodes = ct_world_nnodes(e->world);
+    r->bytes = (long long)c->bytes;
+    r->count = (long long)c->row_count;
+    r->iterations = m->iterations;
+    r->median_us = m->stats.median;
+    r->p10_us = m->stats.p10;
+    r->p90_us = m->stats.p90;
+    r->min_us = m->stats.min;
+    r->max_us = m->stats.max;
+    /* GB/s with 1 GB = 1e9 B, time in µs: bytes / (t * 1e3). */
+    r->algbw_gbps = m->stats.median > 0 ? (double)c->bytes / (m->stats.median * 1e3) : 0.0;
+    r->busbw_gbps = r->algbw_gbps * t->coll->busbw_factor(nranks);
+    r->wrong = wrong;
+    snprintf(r->config_id, sizeof r->config_id, "%s", e->ident->config_id);
+}
+
+static void ct_progress_step(ct_engine_t *e, ct_progress_t *p, const ct_task_t *t, size_t bytes)
+{
+    double now = ct_clock_now_us();
+    p->done++;
+    if (e->table == NULL || e->opts->quiet)
+        return;
+    double elapsed = (now - p->start_us) * 1e-6;
+    /* Short sweeps stay silent; long ones report at most once a second. */
+    if (elapsed < 2.0 || (now - p->last_print_us) < 1e6)
+        return;
+    p->last_print_us = now;
+    double eta = elapsed / (double)p->done * (double)(p->total - p->done);
+    fprintf(stderr, "collbench: %s %s %zu B done (%zu/%zu), elapsed %.1f s, ETA %.0f s\n",
+            t->coll->name, ct_dtype_name(t->dtype), bytes, p->done, p->total, elapsed, eta);
+}
+
+/* Measures one size in both placements and reports the row. */
+static ct_status_t ct_engine_size(ct_engine_t *e, const ct_task_t *t, const ct_buffers_t *b,
+                                  size_t bytes, long long *oob, double *bw_sum, int *bw_n)
+{
+    ct_coll_counts_t c;
+    ct_table_row_t row;
+    ct_measure_env_t env = {e->world, e->ops, e->ctx, e->opts};
+    char what[160];
+    ct_status_t st = CT_OK;
+
+    t->coll->counts(bytes, ct_dtype_size(t->dtype), ct_world_size(e->world), &c);
+    memset(&row, 0, sizeof row);
+    row.bytes = c.bytes;
+    row.count = c.row_count;
+    row.dtype = ct_dtype_name(t->dtype);
+    row.op = t->coll->uses_op ? ct_op_name(t->op) : "none";
+    row.root = t->coll->uses_root ? e->opts->root : -1;
+    snprintf(what, sizeof what, "%s %s %s at %zu B", t->coll->name, row.dtype, row.op, bytes);
+    ct_watchdog_arm(e->watchdog, what);
+
+    for (int in_place = 0; in_place < 2 && st == CT_OK; in_place++) {
+        ct_placed_call_t pc;
+        ct_measurement_t m;
+        ct_result_t r;
+        long long wrong = -1;
+        ct_place_call(e, t, &c, b, in_place, &pc);
+        for (int k = 0; k < e->opts->check && st == CT_OK; k++) {
+            long long w = 0;
+            st = ct_validate(e, t, &c, b, &pc, &w);
+            wrong = (wrong < 0 ? 0 : wrong) + w;
+        }
+        if (st == CT_OK)
+            st = ct_measure_call(&env, &pc.call, &m);
+        if (st != CT_OK)
+            break;
+        ct_engine_fill_result(e, t, &c, in_place, &m, wrong, &r);
+        ct_table_half_t *half = in_place ? &row.in_place : &row.out_of_place;
+        half->time_us = r.median_us;
+        half->algbw_gbps = r.algbw_gbps;
+        half->busbw_gbps = r.busbw_gbps;
+        half->wrong = wrong;
+        *oob += wrong > 0 ? wrong : 0;
+        *bw_sum += r.busbw_gbps;
+        (*bw_n)++;
+        if (e->table) {
+            if (e->csv) {
+                ct_result_csv_write(e->csv, &r);
+                fflush(e->csv); /* a crash later loses no finished row */
+            }
+            st = ct_engine_keep_row(e, &r, &m);
+        }
+    }
+    ct_watchdog_disarm(e->watchdog);
+    if (st == CT_OK && e->table) {
+        ct_table_row(e->table, &row);
+        fflush(e->table);
+    }
+    return st;
+}
+
+static ct_status_t ct_engine_task(ct_engine_t *e, const ct_task_t *t, int first_of_coll,
+                                  int last_of_coll, long long *oob, double *bw_sum, int *bw_n,
+                                  ct_progress_t *progress)
+{
+    ct_buffers_t b;
+    ct_status_t st = ct_buffers_alloc(e, t, &b);
+    long long failed = st != CT_OK;
+
+    ct_world_allreduce_long(e->world, &failed, 1, CT_REDUCE_MAX);
+    if (failed) {
+        if (st == CT_OK)
+            ct_buffers_free(e, &b);
+        if (e->table)
+            fprintf(stderr, "collbench: %s: could not allocate buffers on every rank\n",
+                    t->coll->name);
+        return st != CT_OK ? st : CT_ERR_NOMEM;
+    }
+    if (first_of_coll && e->table) {
+        fprintf(e->table, "# Collective test starting: %s\n", t->coll->name);
+        ct_table_header(e->table);
+    }
+    for (size_t i = 0; i < t->nsizes && st == CT_OK; i++) {
+        st = ct_engine_size(e, t, &b, t->sizes[i], oob, bw_sum, bw_n);
+        ct_progress_step(e, progress, t, t->sizes[i]);
+    }
+    if (last_of_coll && e->table && st == CT_OK) {
+        ct_table_footer(e->table, *oob, *bw_n ? *bw_sum / *bw_n : 0.0);
+        fprintf(e->table, "# Collective test concluded: %s\n#\n", t->coll->name);
+        fflush(e->table);
+    }
+    ct_buffers_free(e, &b);
+    return st;
+}
+
+ct_status_t ct_engine_run(ct_engine_t *e)
+{
+    ct_plan_t plan;
+    char err[512] = "";
+    /* Every rank reaches the same plan verdict from the same argv, so rank
+     * 0 speaks for all; memory is checked per host and reported there. */
+    ct_status_t st = ct_plan_build(e, &plan, err, sizeof err);
+
+    if (st == CT_OK) {
+        st = ct_plan_check_memory(e, &plan);
+        if (st != CT_OK)
+            ct_plan_free(&plan);
+    }
+    if (st != CT_OK) {
+        if (e->table && err[0])
+            fprintf(stderr, "collbench: error: %s\n", err);
+        return st;
+    }
+
+    ct_progress_t progress = {ct_clock_now_us(), 0.0, 0, plan.total_steps};
+    long long wrong_total = 0;
+    /* Tasks of one collective are adjacent; they share a table and footer. */
+    for (size_t i = 0, end; i < plan.ntasks && st == CT_OK; i = end) {
+        long long oob = 0;
+        double bw_sum = 0.0;
+        int bw_n = 0;
+        for (end = i; end < plan.ntasks && plan.tasks[end].coll == plan.tasks[i].coll; end++)
+            ;
+        for (size_t j = i; j < end && st == CT_OK; j++)
+            st = ct_engine_task(e, &plan.tasks[j], j == i, j + 1 == end, &oob, &bw_sum, &bw_n,
+                                &progress);
+        wrong_total += oob;
+    }
+    ct_plan_free(&plan);
+    if (st == CT_OK && wrong_total > 0)
+        st = CT_ERR_WRONG;
+    return st;
+}

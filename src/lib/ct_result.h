@@ -1,0 +1,58 @@
+/*
+ * ct_result.h - one measured row: the results schema shared by collbench
+ * (which writes it) and colltune (which reads it back).
+ *
+ * The CSV columns, their order and their types come from one table in
+ * ct_result.c; results/README.md documents them.  A row is one collective
+ * x dtype x op x size x placement.
+ */
+#ifndef CT_RESULT_H
+#define CT_RESULT_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include "ct_json.h"
+#include "ct_status.h"
+
+typedef struct {
+    char run_id[64];
+    char time[32];       /* ISO 8601 UTC, when the row was measured */
+    char backend[16];
+    char collective[24];
+    char placement[16];  /* "out-of-place" or "in-place" */
+    char dtype[16];
+    char op[8];          /* "none" for collectives without a reduction */
+    long long root;      /* -1 when not rooted */
+    long long nranks;
+    long long nnodes;
+    long long bytes;
+    long long count;
+    long long iterations;
+    double median_us;
+    double p10_us;
+    double p90_us;
+    double min_us;
+    double max_us;
+    double algbw_gbps;
+    double busbw_gbps;
+    long long wrong;     /* -1 when not checked (empty in CSV) */
+    char config_id[24];
+} ct_result_t;
+
+/* The header line, with its newline. */
+void ct_result_csv_header(FILE *fp);
+/* One row, with its newline. */
+void ct_result_csv_write(FILE *fp, const ct_result_t *row);
+
+/* Whether line (without newline, modified in place) is our header. */
+int ct_result_csv_is_header(char *line);
+
+/* Parses one data line (modified in place).  On error, err names the
+ * column and the bad value; the caller adds file and line. */
+ct_status_t ct_result_csv_parse(char *line, ct_result_t *row_p, char *err, size_t errlen);
+
+/* The row's members, keyed like the CSV columns, into the JSON object the
+ * caller has open (so callers can add members of their own). */
+void ct_result_json_members(ct_json_writer_t *json, const ct_result_t *row);
+
+#endif

@@ -1,0 +1,81 @@
+#include "ct_tuning_env.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ct_hash.h"
+
+static int ct_starts_with(const char *s, const char *prefix)
+{
+    return strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
+int ct_tuning_env_is_tuning(const char *entry)
+{
+    return ct_starts_with(entry, "NCCL_") || ct_starts_with(entry, "UCX_") ||
+           ct_starts_with(entry, "OMPI_MCA_");
+}
+
+int ct_tuning_env_is_launcher(const char *entry)
+{
+    static const char *const launcher[] = {
+        "OMPI_MCA_orte_", "OMPI_MCA_ess",           "OMPI_MCA_pmix",
+        "OMPI_MCA_initial_wdir=", "OMPI_MCA_shmem_RUNTIME_QUERY_hint=",
+        "OMPI_MCA_mpi_oversubscribe=", "OMPI_MCA_plm_", "OMPI_MCA_rmaps_",
+    };
+    for (size_t i = 0; i < sizeof launcher / sizeof launcher[0]; i++)
+        if (ct_starts_with(entry, launcher[i]))
+            return 1;
+    return 0;
+}
+
+static int ct_tuning_env_cmp(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+ct_status_t ct_tuning_env_collect(char *const *envp, ct_tuning_env_t *env_p)
+{
+    size_t n = 0;
+    for (size_t i = 0; envp[i]; i++)
+        n += ct_tuning_env_is_tuning(envp[i]);
+    char **vars = calloc(n ? n : 1, sizeof *vars);
+    if (vars == NULL)
+        return CT_ERR_NOMEM;
+    size_t k = 0;
+    for (size_t i = 0; envp[i] && k < n; i++) {
+        if (!ct_tuning_env_is_tuning(envp[i]))
+            continue;
+        vars[k] = strdup(envp[i]);
+        if (vars[k] == NULL) {
+            ct_tuning_env_t partial = {vars, k};
+            ct_tuning_env_free(&partial);
+            return CT_ERR_NOMEM;
+        }
+        k++;
+    }
+    qsort(vars, k, sizeof *vars, ct_tuning_env_cmp);
+    env_p->vars = vars;
+    env_p->n = k;
+    return CT_OK;
+}
+
+void ct_tuning_env_free(ct_tuning_env_t *env)
+{
+    for (size_t i = 0; i < env->n; i++)
+        free(env->vars[i]);
+    free(env->vars);
+    env->vars = NULL;
+    env->n = 0;
+}
+
+void ct_tuning_env_id(const ct_tuning_env_t *env, char *buf, size_t buflen)
+{
+    uint64_t h = CT_HASH_INIT;
+    for (size_t i = 0; i < env->n; i++)
+        if (!ct_tuning_env_is_launcher(env->vars[i]))
+            h = ct_hash_string(h, env->vars[i]);
+    snprintf(buf, buflen, "%016" PRIx64, h);
+}

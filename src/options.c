@@ -1,0 +1,377 @@
+#define _GNU_SOURCE
+#include "options.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "backend/backend.h"
+#include "ct_size.h"
+
+/* Option ids beyond the short letters. */
+enum {
+    CT_OPT_BACKEND = 256,
+    CT_OPT_CSV,
+    CT_OPT_JSON,
+    CT_OPT_RUN_ID,
+    CT_OPT_TARGET_CI,
+    CT_OPT_SIZE_BUDGET,
+    CT_OPT_MIN_SAMPLES,
+    CT_OPT_MAX_SAMPLES,
+    CT_OPT_BATCH_US,
+    CT_OPT_QUIET,
+    CT_OPT_NCCL_LIB,
+    CT_OPT_CUDART_LIB,
+    CT_OPT_VERSION,
+};
+
+typedef struct {
+    const char *long_name;
+    int id; /* short letter or CT_OPT_* */
+    const char *arg;
+    const char *help;
+} ct_option_info_t;
+
+/* The one table behind getopt_long and --help. */
+static const ct_option_info_t ct_option_table[] = {
+    {"collectives", 'C', "LIST", "allreduce,allgather,alltoall,broadcast,reduce_scatter or all [all]"},
+    {"minbytes", 'b', "SIZE", "smallest size, K/M/G suffixes [32M]"},
+    {"maxbytes", 'e', "SIZE", "largest size [32M]"},
+    {"stepbytes", 'i', "SIZE", "add this between sizes [1M]"},
+    {"stepfactor", 'f', "N", "multiply by N between sizes (overrides -i)"},
+    {"iters", 'n', "N", "fixed iteration count (default: adaptive, see --target-ci)"},
+    {"warmup_iters", 'w', "N", "warm-up iterations per size and placement [5]"},
+    {"check", 'c', "N", "validation rounds per size, 0 disables #wrong [1]"},
+    {"op", 'o', "LIST", "sum,prod,min,max,avg or all [sum]"},
+    {"datatype", 'd', "LIST", "int8,uint8,int32,uint32,int64,uint64,half,float,double,bfloat16 or all [float]"},
+    {"root", 'r', "N", "root rank of broadcast [0]"},
+    {"average", 'a', "N", "time across ranks: 0 rank 0, 1 average, 2 min, 3 max [3]"},
+    {"timeout", 'T', "SEC", "abort when one size takes longer than SEC [0: never]"},
+    {"backend", CT_OPT_BACKEND, "NAME", "communication backend [mpi]"},
+    {"csv", CT_OPT_CSV, "FILE", "append one CSV row per collective, size and placement"},
+    {"json", CT_OPT_JSON, "FILE", "write results and run metadata as JSON"},
+    {"run-id", CT_OPT_RUN_ID, "ID", "run id recorded in CSV/JSON [time-host-pid]"},
+    {"target-ci", CT_OPT_TARGET_CI, "PCT", "adaptive: stop when the median's 95% CI is within PCT [2%]"},
+    {"size-budget", CT_OPT_SIZE_BUDGET, "SEC", "adaptive: time budget per size and placement [1.0]"},
+    {"min-samples", CT_OPT_MIN_SAMPLES, "N", "adaptive: fewest timed samples [10]"},
+    {"max-samples", CT_OPT_MAX_SAMPLES, "N", "adaptive: most timed samples [10000]"},
+    {"batch-us", CT_OPT_BATCH_US, "US", "shortest timed batch of back-to-back calls [50]"},
+    {"quiet", CT_OPT_QUIET, NULL, "no progress lines on stderr"},
+    {"nccl-lib", CT_OPT_NCCL_LIB, "PATH", "libnccl to load (nccl backend)"},
+    {"cudart-lib", CT_OPT_CUDART_LIB, "PATH", "CUDA runtime to load (nccl backend)"},
+    {"version", CT_OPT_VERSION, NULL, "print the version and exit"},
+    {"help", 'h', NULL, "print this help and exit"},
+};
+
+#define CT_NOPTIONS (sizeof ct_option_table / sizeof ct_option_table[0])
+
+void ct_options_usage(FILE *fp, const char *prog)
+{
+    fprintf(fp, "Usage: mpirun [...] %s [options]\n\n"
+                "Measures collective operations and prints an nccl-tests table.\n\n",
+            prog);
+    for (size_t i = 0; i < CT_NOPTIONS; i++) {
+        const ct_option_info_t *o = &ct_option_table[i];
+        char left[64];
+        if (o->id < 256)
+            snprintf(left, sizeof left, "-%c, --%s%s%s", o->id, o->long_name, o->arg ? " " : "",
+                     o->arg ? o->arg : "");
+        else
+            snprintf(left, sizeof left, "    --%s%s%s", o->long_name, o->arg ? " " : "",
+                     o->arg ? o->arg : "");
+        fprintf(fp, "  %-28s %s\n", left, o->help);
+    }
+    fprintf(fp, "\nBackends: %s.  Exit: 0 ok, 1 wrong results, 2 usage, 3 failure,\n"
+                "77 backend unavailable, 124 timeout.\n",
+            ct_backend_names());
+}
+
+static ct_status_t ct_options_fail(char *err, size_t errlen, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, errlen, fmt, ap);
+    va_end(ap);
+    return CT_ERR_USAGE;
+}
+
+static ct_status_t ct_options_int(const char *flag, const char *text, long lo, long hi, int *out,
+                                  char *err, size_t errlen)
+{
+    char *end = NULL;
+    errno = 0;
+    long v = strtol(text, &end, 10);
+    if (errno || end == text || *end != '\0' || v < lo || v > hi)
+        return ct_options_fail(err, errlen, "%s: '%s' is not an integer in [%ld, %ld]", flag,
+                               text, lo, hi);
+    *out = (int)v;
+    return CT_OK;
+}
+
+static ct_status_t ct_options_double(const char *flag, const char *text, double lo, double hi,
+                                     double *out, char *err, size_t errlen)
+{
+    char *end = NULL;
+    errno = 0;
+    double v = strtod(text, &end);
+    if (errno || end == text || *end != '\0' || !isfinite(v) || v < lo || v > hi)
+        return ct_options_fail(err, errlen, "%s: '%s' is not a number in [%g, %g]", flag, text,
+                               lo, hi);
+    *out = v;
+    return CT_OK;
+}
+
+static ct_status_t ct_options_size(const char *flag, const char *text, size_t *out, char *err,
+                                   size_t errlen)
+{
+    if (ct_size_parse(text, out) != CT_OK)
+        return ct_options_fail(err, errlen,
+                               "%s: '%s' is not a size (digits with optional K, M, G or T)",
+                               flag, text);
+    return CT_OK;
+}
+
+/* "2%" or "0.02" both mean two percent. */
+static ct_status_t ct_options_fraction(const char *flag, const char *text, double *out,
+                                       char *err, size_t errlen)
+{
+    char buf[64];
+    size_t len = strlen(text);
+    int percent = len > 0 && text[len - 1] == '%';
+    double v;
+
+    if (len >= sizeof buf)
+        return ct_options_fail(err, errlen, "%s: '%s' is too long", flag, text);
+    memcpy(buf, text, len + 1);
+    if (percent)
+        buf[len - 1] = '\0';
+    if (ct_options_double(flag, buf, 0.0, percent ? 100.0 : 1.0, &v, err, errlen) != CT_OK)
+        return CT_ERR_USAGE;
+    if (v <= 0.0)
+        return ct_options_fail(err, errlen, "%s: '%s' must be above zero", flag, text);
+    *out = percent ? v / 100.0 : v;
+    return CT_OK;
+}
+
+/* Splits a comma list and hands each item to parse_one. */
+typedef ct_status_t (*ct_item_parser_t)(const char *item, void *out, int *n, char *err,
+                                        size_t errlen);
+
+static ct_status_t ct_options_list(const char *flag, const char *text, ct_item_parser_t parse_one,
+                                   void *out, int *n, char *err, size_t errlen)
+{
+    char buf[256];
+    if (strlen(text) >= sizeof buf)
+        return ct_options_fail(err, errlen, "%s: list '%s' is too long", flag, text);
+    strcpy(buf, text);
+    *n = 0;
+    char *save = NULL;
+    for (char *item = strtok_r(buf, ",", &save); item; item = strtok_r(NULL, ",", &save))
+        if (parse_one(item, out, n, err, errlen) != CT_OK)
+            return CT_ERR_USAGE;
+    if (*n == 0)
+        return ct_options_fail(err, errlen, "%s: empty list", flag);
+    return CT_OK;
+}
+
+static ct_status_t ct_parse_coll(const char *item, void *out, int *n, char *err, size_t errlen)
+{
+    const ct_coll_desc_t **colls = out;
+    const ct_coll_desc_t *c = ct_coll_find(item);
+    if (c == NULL)
+        return ct_options_fail(err, errlen,
+                               "-C: unknown collective '%s' (allreduce, allgather, alltoall, "
+                               "broadcast, reduce_scatter, all)",
+                               item);
+    for (int i = 0; i < *n; i++)
+        if (colls[i] == c)
+            return CT_OK;
+    colls[(*n)++] = c;
+    return CT_OK;
+}
+
+static ct_status_t ct_parse_op(const char *item, void *out, int *n, char *err, size_t errlen)
+{
+    ct_op_t *ops = out, op;
+    if (ct_op_parse(item, &op) != CT_OK)
+        return ct_options_fail(err, errlen, "-o: unknown op '%s' (sum, prod, min, max, avg, all)",
+                               item);
+    for (int i = 0; i < *n; i++)
+        if (ops[i] == op)
+            return CT_OK;
+    ops[(*n)++] = op;
+    return CT_OK;
+}
+
+static ct_status_t ct_parse_dtype(const char *item, void *out, int *n, char *err, size_t errlen)
+{
+    ct_dtype_t *dtypes = out, d;
+    if (ct_dtype_parse(item, &d) != CT_OK)
+        return ct_options_fail(err, errlen,
+                               "-d: unknown datatype '%s' (int8, uint8, int32, uint32, int64, "
+                               "uint64, half, float, double, bfloat16, all)",
+                               item);
+    for (int i = 0; i < *n; i++)
+        if (dtypes[i] == d)
+            return CT_OK;
+    dtypes[(*n)++] = d;
+    return CT_OK;
+}
+
+static void ct_options_defaults(ct_options_t *o)
+{
+    memset(o, 0, sizeof *o);
+    o->min_bytes = o->max_bytes = 32u << 20; /* nccl-tests' defaults */
+    o->step_bytes = 1u << 20;
+    o->warmup = 5;
+    o->check = 1;
+    o->ops[0] = CT_OP_SUM;
+    o->nops = 1;
+    o->dtypes[0] = CT_DTYPE_FLOAT;
+    o->ndtypes = 1;
+    o->rank_agg = CT_AGG_MAX;
+    for (int i = 0; i < CT_COLL_COUNT; i++)
+        o->colls[i] = ct_coll_by_index(i);
+    o->ncolls = CT_COLL_COUNT;
+    o->backend = "mpi";
+    o->target_ci = 0.02;
+    o->size_budget_s = 1.0;
+    o->min_samples = 10;
+    o->max_samples = 10000;
+    o->batch_us = 50.0;
+}
+
+static ct_status_t ct_options_apply(ct_options_t *o, int id, const char *arg, char *err,
+                                    size_t errlen)
+{
+    int v = 0;
+    switch (id) {
+    case 'C':
+        if (strcmp(arg, "all") == 0) {
+            for (int i = 0; i < CT_COLL_COUNT; i++)
+                o->colls[i] = ct_coll_by_index(i);
+            o->ncolls = CT_COLL_COUNT;
+            return CT_OK;
+        }
+        return ct_options_list("-C", arg, ct_parse_coll, o->colls, &o->ncolls, err, errlen);
+    case 'b': return ct_options_size("-b", arg, &o->min_bytes, err, errlen);
+    case 'e': return ct_options_size("-e", arg, &o->max_bytes, err, errlen);
+    case 'i': return ct_options_size("-i", arg, &o->step_bytes, err, errlen);
+    case 'f':
+        if (ct_options_int("-f", arg, 1, 1 << 20, &v, err, errlen) != CT_OK)
+            return CT_ERR_USAGE;
+        o->step_factor = (size_t)v;
+        return CT_OK;
+    case 'n': return ct_options_int("-n", arg, 1, 100000000, &o->iters, err, errlen);
+    case 'w': return ct_options_int("-w", arg, 0, 100000000, &o->warmup, err, errlen);
+    case 'c': return ct_options_int("-c", arg, 0, 1000, &o->check, err, errlen);
+    case 'o':
+        o->ops_all = strcmp(arg, "all") == 0;
+        if (o->ops_all) {
+            for (int i = 0; i < CT_OP_COUNT; i++)
+                o->ops[i] = (ct_op_t)i;
+            o->nops = CT_OP_COUNT;
+            return CT_OK;
+        }
+        return ct_options_list("-o", arg, ct_parse_op, o->ops, &o->nops, err, errlen);
+    case 'd':
+        o->dtypes_all = strcmp(arg, "all") == 0;
+        if (o->dtypes_all) {
+            for (int i = 0; i < CT_DTYPE_COUNT; i++)
+                o->dtypes[i] = (ct_dtype_t)i;
+            o->ndtypes = CT_DTYPE_COUNT;
+            return CT_OK;
+        }
+        return ct_options_list("-d", arg, ct_parse_dtype, o->dtypes, &o->ndtypes, err, errlen);
+    case 'r': return ct_options_int("-r", arg, 0, 1 << 30, &o->root, err, errlen);
+    case 'a':
+        if (ct_options_int("-a", arg, 0, 3, &v, err, errlen) != CT_OK)
+            return CT_ERR_USAGE;
+        o->rank_agg = (ct_rank_agg_t)v;
+        return CT_OK;
+    case 'T': return ct_options_int("-T", arg, 0, 1 << 24, &o->timeout_s, err, errlen);
+    case CT_OPT_BACKEND:
+        if (ct_backend_find(arg) == NULL)
+            return ct_options_fail(err, errlen, "--backend: unknown backend '%s' (%s)", arg,
+                                   ct_backend_names());
+        o->backend = arg;
+        return CT_OK;
+    case CT_OPT_CSV: o->csv_path = arg; return CT_OK;
+    case CT_OPT_JSON: o->json_path = arg; return CT_OK;
+    case CT_OPT_RUN_ID: o->run_id = arg; return CT_OK;
+    case CT_OPT_TARGET_CI: return ct_options_fraction("--target-ci", arg, &o->target_ci, err, errlen);
+    case CT_OPT_SIZE_BUDGET:
+        return ct_options_double("--size-budget", arg, 0.001, 86400.0, &o->size_budget_s, err, errlen);
+    case CT_OPT_MIN_SAMPLES:
+        return ct_options_int("--min-samples", arg, 1, 1000000, &o->min_samples, err, errlen);
+    case CT_OPT_MAX_SAMPLES:
+        return ct_options_int("--max-samples", arg, 1, 10000000, &o->max_samples, err, errlen);
+    case CT_OPT_BATCH_US:
+        return ct_options_double("--batch-us", arg, 0.0, 1e7, &o->batch_us, err, errlen);
+    case CT_OPT_QUIET: o->quiet = 1; return CT_OK;
+    case CT_OPT_NCCL_LIB: o->nccl_library = arg; return CT_OK;
+    case CT_OPT_CUDART_LIB: o->cudart_library = arg; return CT_OK;
+    case CT_OPT_VERSION: o->version = 1; return CT_OK;
+    case 'h': o->help = 1; return CT_OK;
+    default: return ct_options_fail(err, errlen, "internal: unhandled option %d", id);
+    }
+}
+
+/* Checks that need nothing but the options themselves. */
+static ct_status_t ct_options_check(const ct_options_t *o, char *err, size_t errlen)
+{
+    if (o->min_bytes == 0)
+        return ct_options_fail(err, errlen, "-b: the smallest size must be at least 1 byte");
+    if (o->min_bytes > o->max_bytes)
+        return ct_options_fail(err, errlen, "-b %zu is greater than -e %zu", o->min_bytes,
+                               o->max_bytes);
+    if (o->step_factor <= 1 && o->step_bytes == 0 && o->min_bytes != o->max_bytes)
+        return ct_options_fail(err, errlen, "-i: the step must be at least 1 byte");
+    if (o->min_samples > o->max_samples)
+        return ct_options_fail(err, errlen, "--min-samples %d is greater than --max-samples %d",
+                               o->min_samples, o->max_samples);
+    return CT_OK;
+}
+
+ct_status_t ct_options_parse(int argc, char **argv, ct_options_t *opts, char *err, size_t errlen)
+{
+    struct option longopts[CT_NOPTIONS + 1];
+    char shortopts[3 * CT_NOPTIONS + 2];
+    size_t s = 0;
+
+    ct_options_defaults(opts);
+    shortopts[s++] = ':'; /* report a missing argument as ':' */
+    for (size_t i = 0; i < CT_NOPTIONS; i++) {
+        const ct_option_info_t *info = &ct_option_table[i];
+        longopts[i] = (struct option){info->long_name, info->arg ? required_argument : no_argument,
+                                      NULL, info->id};
+        if (info->id < 256) {
+            shortopts[s++] = (char)info->id;
+            if (info->arg)
+                shortopts[s++] = ':';
+        }
+    }
+    shortopts[s] = '\0';
+    longopts[CT_NOPTIONS] = (struct option){NULL, 0, NULL, 0};
+
+    opterr = 0;
+    optind = 0; /* glibc: full re-initialisation, so tests can parse twice */
+    for (;;) {
+        int id = getopt_long(argc, argv, shortopts, longopts, NULL);
+        if (id == -1)
+            break;
+        if (id == '?')
+            return ct_options_fail(err, errlen, "unknown option '%s' (see --help)",
+                                   argv[optind - 1]);
+        if (id == ':')
+            return ct_options_fail(err, errlen, "option '%s' needs a value", argv[optind - 1]);
+        if (ct_options_apply(opts, id, optarg, err, errlen) != CT_OK)
+            return CT_ERR_USAGE;
+    }
+    if (optind < argc)
+        return ct_options_fail(err, errlen, "unexpected argument '%s'", argv[optind]);
+    return ct_options_check(opts, err, errlen);
+}

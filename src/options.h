@@ -1,0 +1,66 @@
+/*
+ * options.h - collbench's command line.
+ *
+ * Flags shared with nccl-tests keep their letters and meaning; everything
+ * else is a long option.  Parsing needs no MPI: every rank parses the same
+ * argv to the same result, and the checks that depend on the job (rank
+ * count, backend abilities, memory) run later in ct_options_check_job().
+ */
+#ifndef CT_OPTIONS_H
+#define CT_OPTIONS_H
+
+#include <stddef.h>
+#include <stdio.h>
+#include "coll.h"
+#include "ct_dtype.h"
+#include "ct_status.h"
+
+typedef enum {
+    CT_AGG_RANK0 = 0,
+    CT_AGG_AVG = 1,
+    CT_AGG_MIN = 2,
+    CT_AGG_MAX = 3,
+} ct_rank_agg_t;
+
+typedef struct {
+    size_t min_bytes, max_bytes;
+    size_t step_bytes;
+    size_t step_factor; /* > 1: multiply; else add step_bytes */
+    int iters;          /* 0: adaptive */
+    int warmup;
+    int check;          /* validation rounds; 0 disables #wrong */
+    ct_op_t ops[CT_OP_COUNT];
+    int nops;
+    int ops_all;        /* "-o all": skip pairs the backend cannot do */
+    ct_dtype_t dtypes[CT_DTYPE_COUNT];
+    int ndtypes;
+    int dtypes_all;
+    int root;
+    ct_rank_agg_t rank_agg;
+    int timeout_s;      /* 0: none */
+    const ct_coll_desc_t *colls[CT_COLL_COUNT];
+    int ncolls;
+    const char *backend;
+    const char *csv_path;
+    const char *json_path;
+    const char *run_id;
+    double target_ci;   /* relative half-width of the median's 95% CI */
+    double size_budget_s;
+    int min_samples;
+    int max_samples;
+    double batch_us;    /* shortest timed batch, amortising the clock */
+    int quiet;
+    const char *nccl_library;
+    const char *cudart_library;
+    int help;
+    int version;
+} ct_options_t;
+
+/* Fills *opts with defaults, then argv.  On error returns CT_ERR_USAGE with
+ * a message naming the flag and value in err. */
+ct_status_t ct_options_parse(int argc, char **argv, ct_options_t *opts, char *err,
+                             size_t errlen);
+
+void ct_options_usage(FILE *fp, const char *prog);
+
+#endif

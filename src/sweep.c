@@ -1,0 +1,141 @@
+#include "sweep.h"
+
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ct_size.h"
+
+static ct_status_t ct_sweep_fail(char *err, size_t errlen, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, errlen, fmt, ap);
+    va_end(ap);
+    return CT_ERR_USAGE;
+}
+
+ct_status_t ct_sweep_sizes(const ct_options_t *o, size_t **sizes_p, size_t *n_p, char *err,
+                           size_t errlen)
+{
+    size_t cap = 64, n = 0;
+    size_t *sizes = malloc(cap * sizeof *sizes);
+
+    if (sizes == NULL)
+        return CT_ERR_NOMEM;
+    for (size_t s = o->min_bytes; s <= o->max_bytes;) {
+        if (n == CT_SWEEP_MAX_SIZES) {
+            free(sizes);
+            return ct_sweep_fail(err, errlen,
+                                 "-b/-e/-i: the sweep has more than %d sizes; raise -i or use -f",
+                                 CT_SWEEP_MAX_SIZES);
+        }
+        if (n == cap) {
+            size_t *bigger = realloc(sizes, 2 * cap * sizeof *sizes);
+            if (bigger == NULL) {
+                free(sizes);
+                return CT_ERR_NOMEM;
+            }
+            sizes = bigger;
+            cap *= 2;
+        }
+        sizes[n++] = s;
+        size_t next;
+        if (o->step_factor > 1) {
+            if (s > SIZE_MAX / o->step_factor)
+                break;
+            next = s * o->step_factor;
+        } else {
+            if (o->step_bytes == 0 || s > SIZE_MAX - o->step_bytes)
+                break;
+            next = s + o->step_bytes;
+        }
+        s = next;
+    }
+    *sizes_p = sizes;
+    *n_p = n;
+    return CT_OK;
+}
+
+ct_status_t ct_sweep_filter(const size_t *sizes, size_t n, const ct_coll_desc_t *coll,
+                            ct_dtype_t dtype, int nranks, size_t *valid, size_t *nvalid_p,
+                            size_t *skipped_p, char *err, size_t errlen)
+{
+    size_t typesize = ct_dtype_size(dtype);
+    size_t gran = ct_coll_granularity(coll, typesize, nranks);
+    size_t nvalid = 0, skipped = 0;
+
+    for (size_t i = 0; i < n; i++) {
+        if (sizes[i] % typesize != 0)
+            return ct_sweep_fail(err, errlen, "size %zu is not a multiple of %s's %zu bytes",
+                                 sizes[i], ct_dtype_name(dtype), typesize);
+        if (sizes[i] < gran) {
+            skipped++;
+            continue;
+        }
+        if (sizes[i] % gran != 0)
+            return ct_sweep_fail(err, errlen,
+                                 "%s on %d ranks: size %zu is not a multiple of %zu bytes "
+                                 "(%s's %zu bytes times %d ranks)",
+                                 coll->name, nranks, sizes[i], gran, ct_dtype_name(dtype),
+                                 typesize, nranks);
+        valid[nvalid++] = sizes[i];
+    }
+    if (nvalid == 0)
+        return ct_sweep_fail(err, errlen,
+                             "%s on %d ranks: every size is below %zu bytes, one %s per rank; "
+                             "raise -e",
+                             coll->name, nranks, gran, ct_dtype_name(dtype));
+    *nvalid_p = nvalid;
+    *skipped_p = skipped;
+    return CT_OK;
+}
+
+size_t ct_sweep_rank_bytes(const ct_coll_desc_t *coll, size_t max_bytes, ct_dtype_t dtype,
+                           int nranks, int staged)
+{
+    ct_coll_counts_t c;
+    size_t typesize = ct_dtype_size(dtype);
+    if (max_bytes > SIZE_MAX / 8)
+        return SIZE_MAX; /* more than any host has; saturate, don't wrap */
+    coll->counts(max_bytes, typesize, nranks, &c);
+    size_t device = (c.send_count + c.recv_count) * typesize;
+    /* Staged backends keep a host copy of each buffer for init and check. */
+    return staged ? 2 * device : device;
+}
+
+ct_status_t ct_sweep_check_memory(size_t need, int local_ranks, size_t avail, char *err,
+                                  size_t errlen)
+{
+    if (local_ranks < 1)
+        local_ranks = 1;
+    if (need <= avail / (size_t)local_ranks)
+        return CT_OK;
+    char need_s[32], avail_s[32];
+    ct_size_format(need, need_s, sizeof need_s);
+    ct_size_format(avail, avail_s, sizeof avail_s);
+    return ct_sweep_fail(err, errlen,
+                         "-e: the largest size needs %s per rank, %d ranks on this host, but only "
+                         "%s of memory is available; lower -e",
+                         need_s, local_ranks, avail_s);
+}
+
+ct_status_t ct_sweep_host_memory(size_t *avail_p)
+{
+    FILE *fp = fopen("/proc/meminfo", "r");
+    char line[256];
+    unsigned long long kib = 0;
+    int found = 0;
+
+    if (fp == NULL)
+        return CT_ERR_IO;
+    while (!found && fgets(line, sizeof line, fp))
+        found = sscanf(line, "MemAvailable: %llu kB", &kib) == 1;
+    fclose(fp);
+    if (!found)
+        return CT_ERR_IO;
+    *avail_p = (size_t)(kib * 1024ull);
+    return CT_OK;
+}

@@ -1,0 +1,42 @@
+/*
+ * sweep.h - the message sizes of a run, and whether they fit.
+ *
+ * Sizes run from -b to -e, multiplied by -f or stepped by -i, as in
+ * nccl-tests.  Unlike nccl-tests, a size that does not divide into the
+ * collective's elements is an error, not silently rounded down: a row must
+ * show the size that was measured.  The one exception is a size too small
+ * to give every rank one element, which is skipped with a note, so that a
+ * sweep from 8 B works for allgather at any scale.
+ */
+#ifndef CT_SWEEP_H
+#define CT_SWEEP_H
+
+#include <stddef.h>
+#include "coll.h"
+#include "options.h"
+
+#define CT_SWEEP_MAX_SIZES 4096
+
+/* All sizes of the sweep, ascending.  *sizes_p is malloc'd. */
+ct_status_t ct_sweep_sizes(const ct_options_t *opts, size_t **sizes_p, size_t *n_p, char *err,
+                           size_t errlen);
+
+/* The sizes coll can run at on nranks ranks with dtype, in valid[] (room
+ * for n).  *skipped_p counts sizes below one element per rank. */
+ct_status_t ct_sweep_filter(const size_t *sizes, size_t n, const ct_coll_desc_t *coll,
+                            ct_dtype_t dtype, int nranks, size_t *valid, size_t *nvalid_p,
+                            size_t *skipped_p, char *err, size_t errlen);
+
+/* Bytes one rank allocates for coll at its largest size. */
+size_t ct_sweep_rank_bytes(const ct_coll_desc_t *coll, size_t max_bytes, ct_dtype_t dtype,
+                           int nranks, int staged);
+
+/* Fails with a message when local_ranks ranks needing need bytes each
+ * exceed avail bytes of host memory. */
+ct_status_t ct_sweep_check_memory(size_t need, int local_ranks, size_t avail, char *err,
+                                  size_t errlen);
+
+/* MemAvailable from /proc/meminfo, in bytes. */
+ct_status_t ct_sweep_host_memory(size_t *avail_p);
+
+#endif

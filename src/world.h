@@ -1,0 +1,42 @@
+/*
+ * world.h - the process group collbench runs in, without MPI types.
+ *
+ * The engine synchronises ranks, agrees on decisions and gathers metadata
+ * through this interface; world_mpi.c implements it over MPI_COMM_WORLD.
+ * Backends that speak MPI themselves get the communicator from
+ * ct_world_native().  Every call here is collective unless it says not.
+ */
+#ifndef CT_WORLD_H
+#define CT_WORLD_H
+
+#include <stddef.h>
+#include "ct_status.h"
+
+typedef struct ct_world ct_world_t;
+
+typedef enum { CT_REDUCE_SUM, CT_REDUCE_MIN, CT_REDUCE_MAX } ct_reduce_t;
+
+ct_status_t ct_world_init(int *argc, char ***argv, ct_world_t **world_p);
+void ct_world_finalize(ct_world_t *world);
+
+/* Local queries (not collective). */
+int ct_world_rank(const ct_world_t *world);
+int ct_world_size(const ct_world_t *world);
+int ct_world_local_rank(const ct_world_t *world); /* rank among this host's */
+int ct_world_local_size(const ct_world_t *world);
+int ct_world_nnodes(const ct_world_t *world);     /* distinct hosts */
+const char *ct_world_hostname(const ct_world_t *world);
+const char *ct_world_library_version(const ct_world_t *world);
+void *ct_world_native(ct_world_t *world); /* points at the MPI_Comm */
+
+void ct_world_barrier(ct_world_t *world);
+void ct_world_allreduce_double(ct_world_t *world, double *inout, size_t n, ct_reduce_t op);
+void ct_world_allreduce_long(ct_world_t *world, long long *inout, size_t n, ct_reduce_t op);
+void ct_world_bcast(ct_world_t *world, void *buf, size_t bytes, int root);
+/* Rank-ordered concatenation of every rank's bytes, delivered to root. */
+void ct_world_gather(ct_world_t *world, const void *in, size_t bytes, void *out, int root);
+
+/* Ends every rank now; for watchdogs, not for ordinary errors. */
+_Noreturn void ct_world_abort(ct_world_t *world, int exit_code);
+
+#endif

@@ -1,0 +1,126 @@
+/* world_mpi.c - ct_world over MPI_COMM_WORLD. */
+#define _GNU_SOURCE
+#include "world.h"
+
+#include <mpi.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define CT_HOSTNAME_MAX 256
+
+struct ct_world {
+    MPI_Comm comm;
+    int rank;
+    int size;
+    int local_rank;
+    int local_size;
+    int nnodes;
+    char hostname[CT_HOSTNAME_MAX];
+    char library_version[MPI_MAX_LIBRARY_VERSION_STRING];
+};
+
+/* Counts distinct hostnames: ranks on one host share memory and a NIC, so
+ * nnodes is what busbw comparisons across clusters need. */
+static int ct_world_count_hosts(struct ct_world *w)
+{
+    char *all = malloc((size_t)w->size * CT_HOSTNAME_MAX);
+    int nnodes = 0;
+
+    if (all == NULL)
+        return 1;
+    MPI_Allgather(w->hostname, CT_HOSTNAME_MAX, MPI_CHAR, all, CT_HOSTNAME_MAX, MPI_CHAR,
+                  w->comm);
+    for (int r = 0; r < w->size; r++) {
+        int seen = 0;
+        for (int q = 0; q < r && !seen; q++)
+            seen = strcmp(all + (size_t)r * CT_HOSTNAME_MAX, all + (size_t)q * CT_HOSTNAME_MAX) == 0;
+        nnodes += !seen;
+    }
+    free(all);
+    return nnodes;
+}
+
+ct_status_t ct_world_init(int *argc, char ***argv, ct_world_t **world_p)
+{
+    struct ct_world *w = calloc(1, sizeof *w);
+    MPI_Comm local;
+    int len = 0;
+
+    if (w == NULL)
+        return CT_ERR_NOMEM;
+    if (MPI_Init(argc, argv) != MPI_SUCCESS) {
+        free(w);
+        return CT_ERR_UNAVAILABLE;
+    }
+    w->comm = MPI_COMM_WORLD;
+    MPI_Comm_rank(w->comm, &w->rank);
+    MPI_Comm_size(w->comm, &w->size);
+    MPI_Comm_split_type(w->comm, MPI_COMM_TYPE_SHARED, w->rank, MPI_INFO_NULL, &local);
+    MPI_Comm_rank(local, &w->local_rank);
+    MPI_Comm_size(local, &w->local_size);
+    MPI_Comm_free(&local);
+    if (gethostname(w->hostname, sizeof w->hostname - 1) != 0)
+        strcpy(w->hostname, "unknown");
+    MPI_Get_library_version(w->library_version, &len);
+    /* Open MPI's string ends in a newline and padding; keep the first line. */
+    w->library_version[strcspn(w->library_version, "\r\n")] = '\0';
+    w->nnodes = ct_world_count_hosts(w);
+    *world_p = w;
+    return CT_OK;
+}
+
+void ct_world_finalize(ct_world_t *world)
+{
+    MPI_Finalize();
+    free(world);
+}
+
+int ct_world_rank(const ct_world_t *w) { return w->rank; }
+int ct_world_size(const ct_world_t *w) { return w->size; }
+int ct_world_local_rank(const ct_world_t *w) { return w->local_rank; }
+int ct_world_local_size(const ct_world_t *w) { return w->local_size; }
+int ct_world_nnodes(const ct_world_t *w) { return w->nnodes; }
+const char *ct_world_hostname(const ct_world_t *w) { return w->hostname; }
+const char *ct_world_library_version(const ct_world_t *w) { return w->library_version; }
+void *ct_world_native(ct_world_t *w) { return &w->comm; }
+
+void ct_world_barrier(ct_world_t *w)
+{
+    MPI_Barrier(w->comm);
+}
+
+static MPI_Op ct_world_mpi_op(ct_reduce_t op)
+{
+    switch (op) {
+    case CT_REDUCE_MIN: return MPI_MIN;
+    case CT_REDUCE_MAX: return MPI_MAX;
+    default: return MPI_SUM;
+    }
+}
+
+void ct_world_allreduce_double(ct_world_t *w, double *inout, size_t n, ct_reduce_t op)
+{
+    MPI_Allreduce(MPI_IN_PLACE, inout, (int)n, MPI_DOUBLE, ct_world_mpi_op(op), w->comm);
+}
+
+void ct_world_allreduce_long(ct_world_t *w, long long *inout, size_t n, ct_reduce_t op)
+{
+    MPI_Allreduce(MPI_IN_PLACE, inout, (int)n, MPI_LONG_LONG, ct_world_mpi_op(op), w->comm);
+}
+
+void ct_world_bcast(ct_world_t *w, void *buf, size_t bytes, int root)
+{
+    MPI_Bcast(buf, (int)bytes, MPI_BYTE, root, w->comm);
+}
+
+void ct_world_gather(ct_world_t *w, const void *in, size_t bytes, void *out, int root)
+{
+    MPI_Gather(in, (int)bytes, MPI_BYTE, out, (int)bytes, MPI_BYTE, root, w->comm);
+}
+
+_Noreturn void ct_world_abort(ct_world_t *w, int exit_code)
+{
+    MPI_Abort(w->comm, exit_code);
+    _exit(exit_code);
+}
