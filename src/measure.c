@@ -43,16 +43,30 @@ static void ct_measure_aggregate(const ct_measure_env_t *env, double *samples, s
     }
 }
 
-/* Calls per sample: enough to fill batch_us, agreed by all ranks. */
+/* Warms up, then picks the calls per sample: enough to fill batch_us.
+ * The estimate comes from probe batches after the warm-up, since the first
+ * calls pay for connection set-up; probes double until they last a quarter
+ * of batch_us.  Ranks agree on the largest estimate. */
 static ct_status_t ct_measure_warmup(const ct_measure_env_t *env, const ct_backend_call_t *call,
                                      int *batch_p)
 {
     const ct_options_t *o = env->opts;
     double est = 0.0;
-    ct_status_t st = ct_measure_batch(env, call, o->warmup > 0 ? o->warmup : 1, &est);
+    ct_status_t st = CT_OK;
+
+    for (int i = 0; i < o->warmup && st == CT_OK; i++)
+        st = env->ops->run(env->ctx, call);
+    if (st == CT_OK)
+        st = env->ops->wait(env->ctx);
+    for (int probe = 1; st == CT_OK; probe *= 2) {
+        st = ct_measure_batch(env, call, probe, &est);
+        /* Every rank must run the same probes: decide on the agreed max. */
+        ct_world_allreduce_double(env->world, &est, 1, CT_REDUCE_MAX);
+        if (est * probe >= o->batch_us / 4.0 || probe >= 1024)
+            break;
+    }
     if (st != CT_OK)
         return st;
-    ct_world_allreduce_double(env->world, &est, 1, CT_REDUCE_MAX);
     double k = est > 0.0 ? ceil(o->batch_us / est) : 1.0;
     k = fmin(fmax(k, 1.0), 100000.0);
     if (o->iters > 0) {

@@ -1,0 +1,42 @@
+#!/bin/sh
+# Bad input: exit 2 and one clear message naming the flag or value, from
+# rank 0 only, never a crash or a hang.  Cases that depend on the job
+# (root, rank multiples, MPI's abilities, memory) are checked under mpirun.
+. "$top_srcdir/tests/mpi/lib.sh"
+
+# expect_usage NP "MESSAGE" ARGS...
+expect_usage() {
+    np=$1 msg=$2
+    shift 2
+    ct_mpirun "$np" "$@" >"$T/out" 2>"$T/err"
+    rc=$?
+    [ "$rc" -eq 2 ] || fail "$*: exit $rc, want 2 ($(cat "$T/err"))"
+    grep -qF -- "$msg" "$T/err" || fail "$*: message lacks '$msg': $(cat "$T/err")"
+    n=$(grep -c 'collbench: error' "$T/err")
+    [ "$n" -eq 1 ] || fail "$*: $n error lines, want 1 (rank 0 only)"
+    grep -v '^#' "$T/out" | grep -q . && fail "$*: printed results"
+    return 0
+}
+
+expect_usage 2 "-b: '12Q' is not a size" -b 12Q
+expect_usage 2 "-e: 'lots' is not a size" -e lots
+expect_usage 2 "-b 2048 is greater than -e 1024" -b 2K -e 1K
+expect_usage 2 "size 6 is not a multiple of int32's 4 bytes" -d int32 -b 6 -e 6
+expect_usage 4 "allgather on 4 ranks: size 24 is not a multiple of 16 bytes" -C allgather -b 24 -e 24
+expect_usage 2 "-C: unknown collective 'allreduse'" -C allreduse
+expect_usage 2 "-o: unknown op 'mean'" -o mean
+expect_usage 2 "-d: unknown datatype 'float128'" -d float128
+expect_usage 2 "allreduce half sum: MPI has no datatype for half" -C allreduce -d half -b 8 -e 8
+expect_usage 2 "allreduce float avg: MPI cannot reduce with op avg" -C allreduce -o avg -b 8 -e 8
+expect_usage 2 "-r 2: the root must be a rank below 2" -C broadcast -r 2 -b 8 -e 8
+expect_usage 2 "-a: '7' is not an integer in [0, 3]" -a 7
+expect_usage 2 "unknown option '--bogus'" --bogus
+expect_usage 2 "--target-ci: '0' must be above zero" --target-ci 0
+
+# Too large for memory: found before allocating, reported per host.
+ct_mpirun 2 -C allreduce -b 4T -e 4T >"$T/out" 2>"$T/err"
+rc=$?
+[ "$rc" -eq 2 ] || fail "4T: exit $rc, want 2"
+grep -q "collbench: error: -e: the largest size needs 8 TiB per rank, 2 ranks on this host" "$T/err" ||
+    fail "memory message: $(cat "$T/err")"
+exit 0

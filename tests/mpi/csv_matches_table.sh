@@ -1,0 +1,52 @@
+#!/bin/sh
+# The CSV holds one row per collective x size x placement, and each row
+# agrees with the table: same size, count, type, op, root and #wrong, and a
+# median that the table shows rounded.  A second run appends, one header.
+. "$top_srcdir/tests/mpi/lib.sh"
+
+ct_mpirun 2 -C allreduce,alltoall,broadcast -b 1K -e 64K -f 4 --size-budget 0.2 \
+    --csv "$T/r.csv" --run-id first --quiet >"$T/out" 2>"$T/err" || fail "exit $?"
+check_table "$T/out"
+head -n 1 "$T/r.csv" | grep -q '^run_id,time,backend,collective,placement,dtype,op,root,nranks,nnodes,bytes,count,iterations,median_us,p10_us,p90_us,min_us,max_us,algbw_gbps,busbw_gbps,wrong,config_id$' ||
+    fail "CSV header"
+awk -F, -v table="$T/out" '
+    function close_to(a, b) { d = a - b; if (d < 0) d = -d; return d <= 0.006 + 0.006 * b }
+    BEGIN {
+        while ((getline line < table) > 0) {
+            if (line ~ /^# Collective test starting: /) { split(line, h, ": "); coll = h[2] }
+            if (line ~ /^#/) continue
+            n = split(line, f, " ")
+            key = coll "," f[1]
+            rows[key] = 1
+            cnt[key] = f[2]; typ[key] = f[3]; op[key] = f[4]; root[key] = f[5]
+            t["out-of-place," key] = f[6]; w["out-of-place," key] = f[9]
+            t["in-place," key] = f[10]; w["in-place," key] = f[13]
+            nrows++
+        }
+    }
+    NR == 1 { next }
+    {
+        key = $4 "," $11
+        if (!(key in rows)) { print "CSV row not in table: " $0; bad = 1; next }
+        if ($12 != cnt[key] || $6 != typ[key] || $7 != op[key] || $8 != root[key]) { print "columns differ: " $0; bad = 1 }
+        if ($21 != w[$5 "," key]) { print "#wrong differs: " $0; bad = 1 }
+        if (!close_to(t[$5 "," key], $14)) { print "median " $14 " vs table " t[$5 "," key]; bad = 1 }
+        if ($1 != "first" || $3 != "mpi" || $9 != 2 || $10 != 1) { print "run columns: " $0; bad = 1 }
+        ncsv++
+    }
+    END { if (ncsv != 2 * nrows) { print ncsv " CSV rows for " nrows " table rows"; bad = 1 } exit bad }
+' "$T/r.csv" || fail "CSV does not match the table"
+
+ct_mpirun 2 -C allreduce -b 1K -e 1K --size-budget 0.1 --csv "$T/r.csv" --run-id second \
+    --quiet >/dev/null 2>"$T/err" || fail "second run: exit $?"
+[ "$(grep -c '^run_id,' "$T/r.csv")" -eq 1 ] || fail "header repeated on append"
+[ "$(grep -c '^second,' "$T/r.csv")" -eq 2 ] || fail "appended rows missing"
+
+# A file that is not ours is refused, not appended to.
+echo "a,b,c" >"$T/other.csv"
+ct_mpirun 2 -C allreduce -b 1K -e 1K --csv "$T/other.csv" >/dev/null 2>"$T/err"
+rc=$?
+[ "$rc" -eq 2 ] || fail "foreign CSV: exit $rc, want 2"
+grep -q "other.csv: line 1: not a collbench results header" "$T/err" || fail "foreign CSV message"
+[ "$(cat "$T/other.csv")" = "a,b,c" ] || fail "foreign CSV was modified"
+exit 0

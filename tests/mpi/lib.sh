@@ -1,0 +1,42 @@
+# tests/mpi/lib.sh - shared set-up for the MPI tests (sourced).
+#
+# Runs collbench through the real mpirun, with the settings DESIGN.md found
+# necessary here: root allowed, oversubscription past 2 cores, no binding
+# and yield-when-idle (or small collectives take milliseconds), and session
+# files in the test's own directory.  Every launch has a timeout, so a hang
+# fails the test instead of the CI run.
+set -u
+
+: "${top_builddir:?run through make check}"
+: "${top_srcdir:?run through make check}"
+: "${MPIRUN:=mpirun}"
+
+COLLBENCH="$top_builddir/src/collbench"
+T=$(mktemp -d "${TMPDIR:-/tmp}/colltune-test.XXXXXX")
+trap 'rm -rf "$T"' EXIT
+
+fail() {
+    echo "FAIL: $*" >&2
+    exit 1
+}
+
+# ct_mpirun NP ARGS... : collbench under mpirun; stdout/stderr as given.
+# CT_MPIRUN_ARGS adds mpirun options (unquoted words, e.g. "-x VAR=value").
+ct_mpirun() {
+    np=$1
+    shift
+    # shellcheck disable=SC2086
+    timeout 120 "$MPIRUN" --allow-run-as-root -np "$np" --oversubscribe --bind-to none \
+        --mca mpi_yield_when_idle 1 --mca orte_tmpdir_base "$T" ${CT_MPIRUN_ARGS:-} \
+        "$COLLBENCH" "$@"
+}
+
+# check_table FILE NRANKS : the nccl-tests table shape, every #wrong zero.
+check_table() {
+    awk -f "$top_srcdir/tests/mpi/table_check.awk" "$1" || fail "table shape in $1"
+}
+
+# json_get FILE PATH : one value from a JSON file (tests/tools/json_get).
+json_get() {
+    "$top_builddir/tests/tools/json_get" "$1" "$2"
+}
