@@ -173,7 +173,7 @@ static ct_status_t ct_options_list(const char *flag, const char *text, ct_item_p
         if (parse_one(item, out, n, err, errlen) != CT_OK)
             return CT_ERR_USAGE;
     if (*n == 0)
-        return ct_options_fail(err, errlen, "%s: empty list", flag);
+        return ct_options_fail(err, errlen, "%s: '%s' is an empty list", flag, text);
     return CT_OK;
 }
 
@@ -324,12 +324,12 @@ static ct_status_t ct_options_apply(ct_options_t *o, int id, const char *arg, ch
 static ct_status_t ct_options_check(const ct_options_t *o, char *err, size_t errlen)
 {
     if (o->min_bytes == 0)
-        return ct_options_fail(err, errlen, "-b: the smallest size must be at least 1 byte");
+        return ct_options_fail(err, errlen, "-b 0: the smallest size must be at least 1 byte");
     if (o->min_bytes > o->max_bytes)
         return ct_options_fail(err, errlen, "-b %zu is greater than -e %zu", o->min_bytes,
                                o->max_bytes);
     if (o->step_factor <= 1 && o->step_bytes == 0 && o->min_bytes != o->max_bytes)
-        return ct_options_fail(err, errlen, "-i: the step must be at least 1 byte");
+        return ct_options_fail(err, errlen, "-i 0: the step must be at least 1 byte");
     if (o->min_samples > o->max_samples)
         return ct_options_fail(err, errlen, "--min-samples %d is greater than --max-samples %d",
                                o->min_samples, o->max_samples);

@@ -13,8 +13,10 @@ void ct_table_number(double value, int width, char *buf, size_t buflen)
         snprintf(buf, buflen, "%*.1f", width, value);
     else if (digits < width + 1)
         snprintf(buf, buflen, "%*.0f", width, value);
-    else
+    else if (width >= 7)
         snprintf(buf, buflen, "%*.1e", width, value);
+    else
+        snprintf(buf, buflen, "%*.0e", width, value);
 }
 
 void ct_table_header(FILE *fp)
@@ -22,10 +24,10 @@ void ct_table_header(FILE *fp)
     fprintf(fp, "#\n");
     fprintf(fp, "# %10s  %12s  %8s  %6s  %6s           out-of-place                       in-place          \n",
             "", "", "", "", "");
-    fprintf(fp, "# %10s  %12s  %8s  %6s  %6s  %7s  %6s  %6s  %6s  %7s  %6s  %6s  %6s\n", "size",
+    fprintf(fp, "# %10s  %12s  %8s  %6s  %6s  %7s  %6s  %6s  %6s  %7s  %6s  %6s  %6s \n", "size",
             "count", "type", "redop", "root", "time", "algbw", "busbw", "#wrong", "time", "algbw",
             "busbw", "#wrong");
-    fprintf(fp, "# %10s  %12s  %8s  %6s  %6s  %7s  %6s  %6s  %6s  %7s  %6s  %6s  %6s\n", "(B)",
+    fprintf(fp, "# %10s  %12s  %8s  %6s  %6s  %7s  %6s  %6s  %6s  %7s  %6s  %6s  %6s \n", "(B)",
             "(elements)", "", "", "", "(us)", "(GB/s)", "(GB/s)", "", "(us)", "(GB/s)", "(GB/s)",
             "");
 }

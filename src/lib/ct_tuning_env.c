@@ -31,9 +31,13 @@ int ct_tuning_env_is_launcher(const char *entry)
     return 0;
 }
 
+/* By name: "NCCL_A=1" sorts before "NCCL_A0=1". */
 static int ct_tuning_env_cmp(const void *a, const void *b)
 {
-    return strcmp(*(char *const *)a, *(char *const *)b);
+    const char *x = *(char *const *)a, *y = *(char *const *)b;
+    size_t nx = strcspn(x, "="), ny = strcspn(y, "=");
+    int c = strncmp(x, y, nx < ny ? nx : ny);
+    return c ? c : (nx > ny) - (nx < ny);
 }
 
 ct_status_t ct_tuning_env_collect(char *const *envp, ct_tuning_env_t *env_p)

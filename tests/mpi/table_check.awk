@@ -6,8 +6,8 @@
 function bad(msg) { print "table_check: line " NR ": " msg ": " $0 > "/dev/stderr"; failed = 1 }
 function num(s) { return s ~ /^-?[0-9.]+(e[+-]?[0-9]+)?$/ }
 BEGIN {
-    cols = "#       size         count      type   redop    root     time   algbw   busbw  #wrong     time   algbw   busbw  #wrong"
-    units = "#        (B)    (elements)                               (us)  (GB/s)  (GB/s)             (us)  (GB/s)  (GB/s)        "
+    cols = "#       size         count      type   redop    root     time   algbw   busbw  #wrong     time   algbw   busbw  #wrong "
+    units = "#        (B)    (elements)                               (us)  (GB/s)  (GB/s)             (us)  (GB/s)  (GB/s)         "
 }
 $0 == cols { tables++; want_units = 1; next }
 want_units { if ($0 != units) bad("units line differs"); want_units = 0; in_table = 1; next }

@@ -1,0 +1,254 @@
+/*
+ * test_options.c - collbench's command line: nccl-tests' defaults, every
+ * flag in short and long form, and a usage error naming the flag and the
+ * bad value for every kind of bad input.
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <string.h>
+
+#include "ct_test.h"
+#include "options.h"
+
+static ct_test_tally_t tally;
+
+#define MAX_ARGS 64
+
+/* argv storage that outlives a parse (opts keeps pointers into it). */
+static char arg_store[MAX_ARGS][128];
+static char *argv_store[MAX_ARGS + 1];
+static char err[512];
+
+/* Parses "collbench" followed by the NULL-terminated arguments. */
+static ct_status_t parse_v(ct_options_t *opts, va_list ap)
+{
+    int argc = 0;
+    strcpy(arg_store[argc], "collbench");
+    argv_store[argc] = arg_store[argc];
+    argc++;
+    for (const char *a = va_arg(ap, const char *); a && argc < MAX_ARGS;
+         a = va_arg(ap, const char *)) {
+        snprintf(arg_store[argc], sizeof arg_store[argc], "%s", a);
+        argv_store[argc] = arg_store[argc];
+        argc++;
+    }
+    argv_store[argc] = NULL;
+    err[0] = '\0';
+    return ct_options_parse(argc, argv_store, opts, err, sizeof err);
+}
+
+static ct_status_t parse(ct_options_t *opts, ...)
+{
+    va_list ap;
+    va_start(ap, opts);
+    ct_status_t st = parse_v(opts, ap);
+    va_end(ap);
+    return st;
+}
+
+/* Expects CT_ERR_USAGE and an error naming flag and value (either may be
+ * NULL), for the arguments after the two needles. */
+static void expect_usage(int line, const char *flag, const char *value, ...)
+{
+    ct_options_t opts;
+    va_list ap;
+    va_start(ap, value);
+    ct_status_t st = parse_v(&opts, ap);
+    va_end(ap);
+    int ok = st == CT_ERR_USAGE && err[0] != '\0' && (flag == NULL || strstr(err, flag)) &&
+             (value == NULL || strstr(err, value));
+    tally.checks++;
+    if (!ok) {
+        tally.failures++;
+        fprintf(stderr, "%s:%d: check failed: status %d, err \"%s\", want CT_ERR_USAGE naming "
+                        "\"%s\" and \"%s\"\n",
+                __FILE__, line, (int)st, err, flag ? flag : "", value ? value : "");
+    }
+}
+
+#define EXPECT_USAGE(flag, value, ...) expect_usage(__LINE__, flag, value, __VA_ARGS__, NULL)
+
+#define PARSE_OK(opts, ...)                                                                      \
+    do {                                                                                         \
+        ct_status_t st_ = parse(opts, __VA_ARGS__, NULL);                                        \
+        CT_CHECK(&tally, st_ == CT_OK);                                                          \
+        if (st_ != CT_OK)                                                                        \
+            fprintf(stderr, "  unexpected error: %s\n", err);                                    \
+    } while (0)
+
+int main(void)
+{
+    ct_options_t o;
+
+    /* Defaults: nccl-tests' -b/-e 32M, -i 1M, -w 5, -c 1, -o sum, -d float,
+     * -a 3; all five collectives; adaptive iterations. */
+    CT_CHECK(&tally, parse(&o, NULL) == CT_OK);
+    CT_CHECK(&tally, o.min_bytes == (size_t)32 << 20);
+    CT_CHECK(&tally, o.max_bytes == (size_t)32 << 20);
+    CT_CHECK(&tally, o.step_bytes == (size_t)1 << 20);
+    CT_CHECK(&tally, o.step_factor <= 1);
+    CT_CHECK(&tally, o.iters == 0);
+    CT_CHECK(&tally, o.warmup == 5);
+    CT_CHECK(&tally, o.check == 1);
+    CT_CHECK(&tally, o.nops == 1 && o.ops[0] == CT_OP_SUM && !o.ops_all);
+    CT_CHECK(&tally, o.ndtypes == 1 && o.dtypes[0] == CT_DTYPE_FLOAT && !o.dtypes_all);
+    CT_CHECK(&tally, o.root == 0);
+    CT_CHECK(&tally, o.rank_agg == CT_AGG_MAX && CT_AGG_MAX == 3);
+    CT_CHECK(&tally, o.timeout_s == 0);
+    CT_CHECK(&tally, o.ncolls == CT_COLL_COUNT);
+    for (int i = 0; i < CT_COLL_COUNT; i++)
+        CT_CHECK(&tally, o.colls[i] == ct_coll_by_index(i));
+    CT_CHECK_STR(&tally, o.backend, "mpi");
+    CT_CHECK(&tally, o.csv_path == NULL && o.json_path == NULL && o.run_id == NULL);
+    CT_CHECK(&tally, o.target_ci == 0.02);
+    CT_CHECK(&tally, o.size_budget_s == 1.0);
+    CT_CHECK(&tally, o.min_samples == 10 && o.max_samples == 10000);
+    CT_CHECK(&tally, o.batch_us == 50.0);
+    CT_CHECK(&tally, !o.quiet && !o.help && !o.version);
+    CT_CHECK(&tally, o.nccl_library == NULL && o.cudart_library == NULL);
+
+    /* Every short flag. */
+    PARSE_OK(&o, "-b", "8", "-e", "128M", "-f", "2", "-i", "4K", "-n", "20", "-w", "3", "-c",
+             "0", "-o", "prod,max", "-d", "int8,bf16", "-r", "2", "-a", "1", "-T", "30", "-C",
+             "allreduce,bcast");
+    CT_CHECK(&tally, o.min_bytes == 8 && o.max_bytes == (size_t)128 << 20);
+    CT_CHECK(&tally, o.step_factor == 2 && o.step_bytes == 4096);
+    CT_CHECK(&tally, o.iters == 20 && o.warmup == 3 && o.check == 0);
+    CT_CHECK(&tally, o.nops == 2 && o.ops[0] == CT_OP_PROD && o.ops[1] == CT_OP_MAX);
+    CT_CHECK(&tally, !o.ops_all);
+    CT_CHECK(&tally, o.ndtypes == 2 && o.dtypes[0] == CT_DTYPE_INT8 &&
+                         o.dtypes[1] == CT_DTYPE_BFLOAT16);
+    CT_CHECK(&tally, !o.dtypes_all);
+    CT_CHECK(&tally, o.root == 2 && o.rank_agg == CT_AGG_AVG && o.timeout_s == 30);
+    CT_CHECK(&tally, o.ncolls == 2 && o.colls[0] == &ct_coll_allreduce &&
+                         o.colls[1] == &ct_coll_broadcast);
+
+    /* Every long form, both "--flag value" and "--flag=value". */
+    PARSE_OK(&o, "--minbytes", "1K", "--maxbytes=4K", "--stepbytes", "512", "--iters", "5",
+             "--warmup_iters", "0", "--check", "2", "--op", "min", "--datatype", "double",
+             "--root", "1", "--average", "2", "--timeout", "10", "--collectives", "alltoall",
+             "--backend", "mpi", "--csv", "out.csv", "--json=out.json", "--run-id", "abc",
+             "--target-ci", "2%", "--size-budget", "0.5", "--min-samples", "5",
+             "--max-samples", "50", "--batch-us", "10", "--quiet", "--nccl-lib", "/x/libnccl.so",
+             "--cudart-lib", "/y/libcudart.so");
+    CT_CHECK(&tally, o.min_bytes == 1024 && o.max_bytes == 4096 && o.step_bytes == 512);
+    CT_CHECK(&tally, o.step_factor <= 1);
+    CT_CHECK(&tally, o.iters == 5 && o.warmup == 0 && o.check == 2);
+    CT_CHECK(&tally, o.nops == 1 && o.ops[0] == CT_OP_MIN);
+    CT_CHECK(&tally, o.ndtypes == 1 && o.dtypes[0] == CT_DTYPE_DOUBLE);
+    CT_CHECK(&tally, o.root == 1 && o.rank_agg == CT_AGG_MIN && o.timeout_s == 10);
+    CT_CHECK(&tally, o.ncolls == 1 && o.colls[0] == &ct_coll_alltoall);
+    CT_CHECK_STR(&tally, o.backend, "mpi");
+    CT_CHECK_STR(&tally, o.csv_path, "out.csv");
+    CT_CHECK_STR(&tally, o.json_path, "out.json");
+    CT_CHECK_STR(&tally, o.run_id, "abc");
+    CT_CHECK(&tally, fabs(o.target_ci - 0.02) < 1e-15);
+    CT_CHECK(&tally, o.size_budget_s == 0.5);
+    CT_CHECK(&tally, o.min_samples == 5 && o.max_samples == 50);
+    CT_CHECK(&tally, o.batch_us == 10.0);
+    CT_CHECK(&tally, o.quiet && !o.help && !o.version);
+    CT_CHECK_STR(&tally, o.nccl_library, "/x/libnccl.so");
+    CT_CHECK_STR(&tally, o.cudart_library, "/y/libcudart.so");
+
+    /* --target-ci as a fraction or a percentage. */
+    PARSE_OK(&o, "--target-ci", "0.05");
+    CT_CHECK(&tally, o.target_ci == 0.05);
+    PARSE_OK(&o, "--target-ci", "5%");
+    CT_CHECK(&tally, fabs(o.target_ci - 0.05) < 1e-15);
+    PARSE_OK(&o, "--target-ci", "0.5%");
+    CT_CHECK(&tally, fabs(o.target_ci - 0.005) < 1e-15);
+
+    /* --help, -h, --version. */
+    PARSE_OK(&o, "--help");
+    CT_CHECK(&tally, o.help);
+    PARSE_OK(&o, "-h");
+    CT_CHECK(&tally, o.help);
+    PARSE_OK(&o, "--version");
+    CT_CHECK(&tally, o.version && !o.help);
+
+    /* "all" lists. */
+    PARSE_OK(&o, "-o", "all", "-d", "all", "-C", "all");
+    CT_CHECK(&tally, o.ops_all && o.nops == CT_OP_COUNT);
+    for (int i = 0; i < CT_OP_COUNT && i < o.nops; i++)
+        CT_CHECK(&tally, o.ops[i] == (ct_op_t)i);
+    CT_CHECK(&tally, o.dtypes_all && o.ndtypes == CT_DTYPE_COUNT);
+    for (int i = 0; i < CT_DTYPE_COUNT && i < o.ndtypes; i++)
+        CT_CHECK(&tally, o.dtypes[i] == (ct_dtype_t)i);
+    CT_CHECK(&tally, o.ncolls == CT_COLL_COUNT);
+    /* A later explicit list overrides "all". */
+    PARSE_OK(&o, "-o", "all", "-o", "avg", "-d", "all", "-d", "half");
+    CT_CHECK(&tally, !o.ops_all && o.nops == 1 && o.ops[0] == CT_OP_AVG);
+    CT_CHECK(&tally, !o.dtypes_all && o.ndtypes == 1 && o.dtypes[0] == CT_DTYPE_HALF);
+
+    /* Lists: aliases, case, duplicates dropped, order kept. */
+    PARSE_OK(&o, "-C", "reduce_scatter,all_reduce,allreduce,bcast", "-d",
+             "fp32,float,fp16", "-o", "sum,SUM,max");
+    CT_CHECK(&tally, o.ncolls == 3 && o.colls[0] == &ct_coll_reduce_scatter &&
+                         o.colls[1] == &ct_coll_allreduce && o.colls[2] == &ct_coll_broadcast);
+    CT_CHECK(&tally, o.ndtypes == 2 && o.dtypes[0] == CT_DTYPE_FLOAT &&
+                         o.dtypes[1] == CT_DTYPE_HALF);
+    CT_CHECK(&tally, o.nops == 2 && o.ops[0] == CT_OP_SUM && o.ops[1] == CT_OP_MAX);
+
+    /* Equal -b and -e need no step; -f 1 means "add -i". */
+    PARSE_OK(&o, "-b", "1M", "-e", "1M", "-i", "0");
+    CT_CHECK(&tally, o.step_bytes == 0);
+    PARSE_OK(&o, "-b", "1K", "-e", "4K", "-f", "1", "-i", "1K");
+    CT_CHECK(&tally, o.step_factor == 1 && o.step_bytes == 1024);
+
+    /* Parsing twice gives the same result (getopt state is reset). */
+    PARSE_OK(&o, "-b", "64", "-e", "64");
+    PARSE_OK(&o, "-b", "128", "-e", "256");
+    CT_CHECK(&tally, o.min_bytes == 128 && o.max_bytes == 256);
+
+    /* Bad input: CT_ERR_USAGE with the flag and the value in the message. */
+    EXPECT_USAGE("-b", "12Q", "-b", "12Q");
+    EXPECT_USAGE("-e", "1.5M", "-e", "1.5M");
+    EXPECT_USAGE("-i", "x1", "-i", "x1");
+    /* Long forms are reported under their short letter. */
+    EXPECT_USAGE("-b", "-3", "--minbytes=-3");
+    EXPECT_USAGE("-b", "64", "-b", "64", "-e", "32");
+    EXPECT_USAGE("-e", "32", "-b", "64", "-e", "32");
+    /* options.h promises the flag and the value; options.c's "-b: the
+     * smallest size must be at least 1 byte" leaves the value out. */
+    EXPECT_USAGE("-b", "0", "-b", "0");
+    EXPECT_USAGE("-C", "foo", "-C", "allreduce,foo");
+    EXPECT_USAGE("-C", "reduce", "--collectives", "reduce");
+    EXPECT_USAGE("-o", "bogus", "-o", "bogus");
+    EXPECT_USAGE("-o", "mean", "-o", "sum,mean");
+    EXPECT_USAGE("-d", "int16", "-d", "int16");
+    EXPECT_USAGE("-d", "floaty", "--datatype", "float,floaty");
+    EXPECT_USAGE("-a", "4", "-a", "4");
+    EXPECT_USAGE("-a", "-1", "-a", "-1");
+    EXPECT_USAGE("-n", "0", "-n", "0");
+    EXPECT_USAGE("-n", "ten", "-n", "ten");
+    EXPECT_USAGE("-n", "5x", "--iters", "5x");
+    EXPECT_USAGE("-T", "-1", "-T", "-1");
+    EXPECT_USAGE("-w", "-2", "-w", "-2");
+    EXPECT_USAGE("-c", "1001", "-c", "1001");
+    EXPECT_USAGE("-f", "0", "-f", "0");
+    EXPECT_USAGE("-r", "-1", "-r", "-1");
+    EXPECT_USAGE("-n", "99999999999999999999", "-n", "99999999999999999999");
+    EXPECT_USAGE("--bogus", NULL, "--bogus");
+    EXPECT_USAGE("--bogus", NULL, "--bogus=1");
+    EXPECT_USAGE("-x", NULL, "-x");
+    EXPECT_USAGE("-b", NULL, "-b");
+    EXPECT_USAGE("--maxbytes", NULL, "-b", "8", "--maxbytes");
+    EXPECT_USAGE("foo", NULL, "foo");
+    EXPECT_USAGE("stray", NULL, "-b", "8", "stray", "-e", "16");
+    EXPECT_USAGE("--target-ci", "0", "--target-ci", "0");
+    EXPECT_USAGE("--target-ci", "0%", "--target-ci", "0%");
+    EXPECT_USAGE("--target-ci", "200", "--target-ci", "200%");
+    EXPECT_USAGE("--target-ci", "1.5", "--target-ci", "1.5");
+    EXPECT_USAGE("--target-ci", "abc", "--target-ci", "abc");
+    EXPECT_USAGE("--target-ci", "-1", "--target-ci", "-1%");
+    EXPECT_USAGE("--backend", "bogus", "--backend", "bogus");
+    EXPECT_USAGE("--min-samples", "100", "--min-samples", "100", "--max-samples", "10");
+    EXPECT_USAGE("--max-samples", "10", "--min-samples", "100", "--max-samples", "10");
+    EXPECT_USAGE("--min-samples", "0", "--min-samples", "0");
+    EXPECT_USAGE("--size-budget", "0", "--size-budget", "0");
+    EXPECT_USAGE("--batch-us", "-5", "--batch-us", "-5");
+    EXPECT_USAGE("-i", NULL, "-b", "1K", "-e", "4K", "-i", "0");
+    EXPECT_USAGE("-o", NULL, "-o", ",");
+
+    return CT_DONE(&tally);
+}

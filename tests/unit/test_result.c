@@ -1,0 +1,377 @@
+/*
+ * test_result.c - the results schema: CSV header and rows written and read
+ * back, errors on malformed rows, and the JSON members of a row.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ct_json.h"
+#include "ct_result.h"
+#include "ct_test.h"
+
+static ct_test_tally_t tally;
+
+static const char *const header_text =
+    "run_id,time,backend,collective,placement,dtype,op,root,nranks,nnodes,bytes,count,"
+    "iterations,median_us,p10_us,p90_us,min_us,max_us,algbw_gbps,busbw_gbps,wrong,config_id";
+
+static ct_result_t sample(int which)
+{
+    ct_result_t r;
+    memset(&r, 0, sizeof r);
+    switch (which) {
+    case 0:
+        strcpy(r.run_id, "run,\"one\"");    /* comma and quotes: needs quoting */
+        strcpy(r.time, "2024-01-02T03:04:05Z");
+        strcpy(r.backend, "mpi");
+        strcpy(r.collective, "allreduce");
+        strcpy(r.placement, "out-of-place");
+        strcpy(r.dtype, "float");
+        strcpy(r.op, "sum");
+        r.root = -1;
+        r.nranks = 4;
+        r.nnodes = 1;
+        r.bytes = 1048576;
+        r.count = 262144;
+        r.iterations = 1000;
+        r.median_us = 123.456789;
+        r.p10_us = 120.0000049;
+        r.p90_us = 130.25;
+        r.min_us = 119.5;
+        r.max_us = 250.123456789;
+        r.algbw_gbps = 8.49347621;
+        r.busbw_gbps = 12.7402143;
+        r.wrong = 0;
+        strcpy(r.config_id, "0123456789abcdef");
+        break;
+    case 1:
+        strcpy(r.run_id, "plain");
+        strcpy(r.time, "2024-01-02T03:04:06Z");
+        strcpy(r.backend, "nccl");
+        strcpy(r.collective, "broadcast");
+        strcpy(r.placement, "in-place");
+        strcpy(r.dtype, "bfloat16");
+        strcpy(r.op, "none");
+        r.root = 3;
+        r.nranks = 64;
+        r.nnodes = 8;
+        r.bytes = 17179869184LL; /* 16 GiB: beyond 32 bits */
+        r.count = 8589934592LL;
+        r.iterations = 7;
+        r.median_us = 1.5e6;
+        r.p10_us = 0.001234567;
+        r.p90_us = 1e-7;
+        r.min_us = 0.0;
+        r.max_us = 98765432.1;
+        r.algbw_gbps = 11453.2456;
+        r.busbw_gbps = 11453.2456;
+        r.wrong = -1; /* not checked: empty field */
+        strcpy(r.config_id, "");
+        break;
+    default:
+        strcpy(r.run_id, "x y");
+        strcpy(r.time, "t");
+        strcpy(r.backend, "mpi");
+        strcpy(r.collective, "reduce_scatter");
+        strcpy(r.placement, "in-place");
+        strcpy(r.dtype, "int8");
+        strcpy(r.op, "max");
+        r.root = -1;
+        r.nranks = 2;
+        r.nnodes = 1;
+        r.bytes = 8;
+        r.count = 8;
+        r.iterations = 1;
+        r.median_us = 2.0;
+        r.p10_us = 2.0;
+        r.p90_us = 2.0;
+        r.min_us = 2.0;
+        r.max_us = 2.0;
+        r.algbw_gbps = 0.004;
+        r.busbw_gbps = 0.002;
+        r.wrong = 123456789012LL;
+        strcpy(r.config_id, "\"quoted\"");
+        break;
+    }
+    return r;
+}
+
+/* The value a double reads back as after "%.6g". */
+static double six(double v)
+{
+    char buf[64];
+    snprintf(buf, sizeof buf, "%.6g", v);
+    return strtod(buf, NULL);
+}
+
+static void compare_rows(const ct_result_t *got, const ct_result_t *want)
+{
+    CT_CHECK_STR(&tally, got->run_id, want->run_id);
+    CT_CHECK_STR(&tally, got->time, want->time);
+    CT_CHECK_STR(&tally, got->backend, want->backend);
+    CT_CHECK_STR(&tally, got->collective, want->collective);
+    CT_CHECK_STR(&tally, got->placement, want->placement);
+    CT_CHECK_STR(&tally, got->dtype, want->dtype);
+    CT_CHECK_STR(&tally, got->op, want->op);
+    CT_CHECK(&tally, got->root == want->root);
+    CT_CHECK(&tally, got->nranks == want->nranks);
+    CT_CHECK(&tally, got->nnodes == want->nnodes);
+    CT_CHECK(&tally, got->bytes == want->bytes);
+    CT_CHECK(&tally, got->count == want->count);
+    CT_CHECK(&tally, got->iterations == want->iterations);
+    CT_CHECK(&tally, got->median_us == six(want->median_us));
+    CT_CHECK(&tally, got->p10_us == six(want->p10_us));
+    CT_CHECK(&tally, got->p90_us == six(want->p90_us));
+    CT_CHECK(&tally, got->min_us == six(want->min_us));
+    CT_CHECK(&tally, got->max_us == six(want->max_us));
+    CT_CHECK(&tally, got->algbw_gbps == six(want->algbw_gbps));
+    CT_CHECK(&tally, got->busbw_gbps == six(want->busbw_gbps));
+    /* Within 6 significant digits of what was measured. */
+    CT_CHECK(&tally, fabs(got->median_us - want->median_us) <= 5e-6 * fabs(want->median_us));
+    CT_CHECK(&tally, got->wrong == want->wrong);
+    CT_CHECK_STR(&tally, got->config_id, want->config_id);
+}
+
+/* Parses a data line (a copy) and expects failure with err holding every
+ * string in needles. */
+static void expect_bad(const char *line, const char *needle1, const char *needle2)
+{
+    char buf[1024], err[256] = "";
+    ct_result_t row;
+    snprintf(buf, sizeof buf, "%s", line);
+    ct_status_t st = ct_result_csv_parse(buf, &row, err, sizeof err);
+    CT_CHECK(&tally, st == CT_ERR_PARSE);
+    CT_CHECK(&tally, needle1 == NULL || strstr(err, needle1) != NULL);
+    CT_CHECK(&tally, needle2 == NULL || strstr(err, needle2) != NULL);
+    if (st != CT_ERR_PARSE || (needle1 && !strstr(err, needle1)) ||
+        (needle2 && !strstr(err, needle2)))
+        fprintf(stderr, "  line \"%s\": status %d, err \"%s\"\n", line, (int)st, err);
+}
+
+/* A good line with column col replaced by text. */
+static void line_with(char *out, size_t outlen, int col, const char *text)
+{
+    static const char *const good[] = {
+        "r", "t", "mpi", "allreduce", "in-place", "float", "sum", "-1", "2", "1", "1024",
+        "256", "10", "1.5", "1", "2", "1", "3", "0.68", "0.68", "0", "abc"};
+    size_t used = 0;
+    out[0] = '\0';
+    for (int i = 0; i < 22; i++)
+        used += (size_t)snprintf(out + used, outlen - used, "%s%s", i ? "," : "",
+                                 i == col ? text : good[i]);
+}
+
+int main(void)
+{
+    /* CSV: write a header and three rows, read them back. */
+    FILE *fp = tmpfile();
+    CT_CHECK(&tally, fp != NULL);
+    if (fp == NULL)
+        return CT_DONE(&tally);
+    ct_result_t rows[3] = {sample(0), sample(1), sample(2)};
+    ct_result_csv_header(fp);
+    for (int i = 0; i < 3; i++)
+        ct_result_csv_write(fp, &rows[i]);
+    rewind(fp);
+
+    char line[2048];
+    int nline = 0;
+    while (fgets(line, sizeof line, fp)) {
+        size_t len = strlen(line);
+        CT_CHECK(&tally, len > 0 && line[len - 1] == '\n');
+        if (len && line[len - 1] == '\n')
+            line[--len] = '\0';
+        char copy[2048];
+        strcpy(copy, line);
+        if (nline == 0) {
+            CT_CHECK_STR(&tally, line, header_text);
+            CT_CHECK(&tally, ct_result_csv_is_header(copy));
+        } else if (nline <= 3) {
+            const ct_result_t *want = &rows[nline - 1];
+            CT_CHECK(&tally, !ct_result_csv_is_header(copy));
+            if (nline == 1) {
+                /* Quoted run_id, root -1, 6 significant digits. */
+                CT_CHECK(&tally, strncmp(line, "\"run,\"\"one\"\"\",", 14) == 0);
+                CT_CHECK(&tally, strstr(line, ",123.457,120,130.25,119.5,250.123,8.49348,"
+                                              "12.7402,0,0123456789abcdef") != NULL);
+            }
+            if (nline == 2) /* wrong = -1: an empty field before config_id */
+                CT_CHECK(&tally, len >= 2 && strcmp(line + len - 2, ",,") == 0);
+            if (nline == 3)
+                CT_CHECK(&tally, strstr(line, ",123456789012,\"\"\"quoted\"\"\"") != NULL);
+            ct_result_t got;
+            char err[256] = "";
+            memset(&got, 0x55, sizeof got);
+            strcpy(copy, line);
+            ct_status_t st = ct_result_csv_parse(copy, &got, err, sizeof err);
+            CT_CHECK(&tally, st == CT_OK);
+            if (st != CT_OK)
+                fprintf(stderr, "  row %d: %s\n", nline, err);
+            else
+                compare_rows(&got, want);
+        }
+        nline++;
+    }
+    CT_CHECK(&tally, nline == 4);
+    fclose(fp);
+
+    /* Header detection. */
+    {
+        char h[1024];
+        strcpy(h, header_text);
+        CT_CHECK(&tally, ct_result_csv_is_header(h));
+        strcpy(h, header_text);
+        h[0] = 'R'; /* Run_id */
+        CT_CHECK(&tally, !ct_result_csv_is_header(h));
+        snprintf(h, sizeof h, "%s,extra", header_text);
+        CT_CHECK(&tally, !ct_result_csv_is_header(h));
+        strcpy(h, "run_id,time");
+        CT_CHECK(&tally, !ct_result_csv_is_header(h));
+        strcpy(h, "");
+        CT_CHECK(&tally, !ct_result_csv_is_header(h));
+    }
+
+    /* The good line parses; each bad column fails naming the column. */
+    {
+        char l[1024], err[256] = "";
+        ct_result_t row;
+        line_with(l, sizeof l, -1, "");
+        CT_CHECK(&tally, ct_result_csv_parse(l, &row, err, sizeof err) == CT_OK);
+        CT_CHECK(&tally, row.bytes == 1024 && row.median_us == 1.5 && row.wrong == 0);
+        line_with(l, sizeof l, 20, ""); /* empty wrong: not checked */
+        CT_CHECK(&tally, ct_result_csv_parse(l, &row, err, sizeof err) == CT_OK);
+        CT_CHECK(&tally, row.wrong == -1);
+
+        line_with(l, sizeof l, 10, "12x");
+        expect_bad(l, "bytes", "12x");
+        line_with(l, sizeof l, 10, "");
+        expect_bad(l, "bytes", NULL);
+        line_with(l, sizeof l, 10, "1.5");
+        expect_bad(l, "bytes", "1.5");
+        line_with(l, sizeof l, 10, "99999999999999999999");
+        expect_bad(l, "bytes", "99999999999999999999");
+        line_with(l, sizeof l, 7, "zero");
+        expect_bad(l, "root", "zero");
+        line_with(l, sizeof l, 12, "10 ");
+        expect_bad(l, "iterations", "10 ");
+        line_with(l, sizeof l, 13, "abc");
+        expect_bad(l, "median_us", "abc");
+        line_with(l, sizeof l, 13, "");
+        expect_bad(l, "median_us", NULL);
+        line_with(l, sizeof l, 13, "nan");
+        expect_bad(l, "median_us", "nan");
+        line_with(l, sizeof l, 19, "inf");
+        expect_bad(l, "busbw_gbps", "inf");
+        line_with(l, sizeof l, 16, "1.5.2");
+        expect_bad(l, "min_us", "1.5.2");
+        line_with(l, sizeof l, 20, "x");
+        expect_bad(l, "wrong", "x");
+        line_with(l, sizeof l, 3, "a_collective_name_that_is_far_too_long");
+        expect_bad(l, "collective", NULL);
+        line_with(l, sizeof l, 21, "\"unterminated");
+        expect_bad(l, NULL, NULL);
+
+        /* Too few and too many columns. */
+        expect_bad("r,t,mpi,allreduce", "columns", NULL);
+        line_with(l, sizeof l, -1, "");
+        char *last = strrchr(l, ',');
+        *last = '\0'; /* 21 columns */
+        expect_bad(l, "21", "columns");
+        line_with(l, sizeof l, -1, "");
+        strcat(l, ",extra");
+        expect_bad(l, NULL, NULL);
+        expect_bad("", NULL, NULL);
+    }
+
+    /* JSON: the members inside an object, parsed back. */
+    for (int i = 0; i < 3; i++) {
+        FILE *jf = tmpfile();
+        CT_CHECK(&tally, jf != NULL);
+        if (jf == NULL)
+            break;
+        ct_json_writer_t w;
+        ct_json_writer_init(&w, jf, i == 1);
+        ct_json_begin_object(&w);
+        ct_json_key(&w, "before");
+        ct_json_int(&w, 7);
+        ct_result_json_members(&w, &rows[i]);
+        ct_json_key(&w, "after");
+        ct_json_string(&w, "end");
+        ct_json_end_object(&w);
+        long size = ftell(jf);
+        rewind(jf);
+        char *text = malloc((size_t)size + 1);
+        size_t got_len = fread(text, 1, (size_t)size, jf);
+        text[got_len] = '\0';
+        fclose(jf);
+
+        ct_json_value_t *root = NULL;
+        char err[256] = "";
+        ct_status_t st = ct_json_parse(text, got_len, &root, err, sizeof err);
+        CT_CHECK(&tally, st == CT_OK && root && root->type == CT_JSON_OBJECT);
+        if (st != CT_OK || !root) {
+            fprintf(stderr, "  json: %s\n%s\n", err, text);
+            free(text);
+            continue;
+        }
+        const ct_result_t *r = &rows[i];
+        /* 22 columns plus our two, in schema order. */
+        CT_CHECK(&tally, root->n == 24);
+        static const char *const keys[] = {
+            "before", "run_id", "time", "backend", "collective", "placement", "dtype", "op",
+            "root", "nranks", "nnodes", "bytes", "count", "iterations", "median_us", "p10_us",
+            "p90_us", "min_us", "max_us", "algbw_gbps", "busbw_gbps", "wrong", "config_id",
+            "after"};
+        for (size_t k = 0; k < 24 && k < root->n; k++)
+            CT_CHECK_STR(&tally, root->keys[k], keys[k]);
+
+        const struct {
+            const char *key, *want;
+        } strs[] = {{"run_id", r->run_id},       {"time", r->time},
+                    {"backend", r->backend},     {"collective", r->collective},
+                    {"placement", r->placement}, {"dtype", r->dtype},
+                    {"op", r->op},               {"config_id", r->config_id},
+                    {"after", "end"}};
+        for (size_t k = 0; k < sizeof strs / sizeof strs[0]; k++) {
+            const ct_json_value_t *v = ct_json_get(root, strs[k].key);
+            CT_CHECK(&tally, v && v->type == CT_JSON_STRING);
+            if (v && v->type == CT_JSON_STRING)
+                CT_CHECK_STR(&tally, v->string, strs[k].want);
+        }
+        const struct {
+            const char *key;
+            double want;
+        } nums[] = {{"before", 7},
+                    {"root", (double)r->root},
+                    {"nranks", (double)r->nranks},
+                    {"nnodes", (double)r->nnodes},
+                    {"bytes", (double)r->bytes},
+                    {"count", (double)r->count},
+                    {"iterations", (double)r->iterations},
+                    {"median_us", r->median_us},
+                    {"p10_us", r->p10_us},
+                    {"p90_us", r->p90_us},
+                    {"min_us", r->min_us},
+                    {"max_us", r->max_us},
+                    {"algbw_gbps", r->algbw_gbps},
+                    {"busbw_gbps", r->busbw_gbps}};
+        for (size_t k = 0; k < sizeof nums / sizeof nums[0]; k++) {
+            const ct_json_value_t *v = ct_json_get(root, nums[k].key);
+            CT_CHECK(&tally, v && v->type == CT_JSON_NUMBER);
+            /* JSON keeps full precision (%.17g). */
+            CT_CHECK(&tally, v && v->number == nums[k].want);
+            if (!v || v->number != nums[k].want)
+                fprintf(stderr, "  json %s: want %.17g\n", nums[k].key, nums[k].want);
+        }
+        const ct_json_value_t *wv = ct_json_get(root, "wrong");
+        if (r->wrong < 0) {
+            CT_CHECK(&tally, wv && wv->type == CT_JSON_NULL);
+        } else {
+            CT_CHECK(&tally, wv && wv->type == CT_JSON_NUMBER && wv->number == (double)r->wrong);
+        }
+        ct_json_free(root);
+        free(text);
+    }
+    return CT_DONE(&tally);
+}
