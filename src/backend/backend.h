@@ -63,6 +63,8 @@ typedef struct ct_backend_ops {
 } ct_backend_ops_t;
 
 extern const ct_backend_ops_t ct_backend_mpi;
+/* dlopens NCCL and CUDA at run time, so it is built everywhere. */
+extern const ct_backend_ops_t ct_backend_nccl;
 
 /* By name ("mpi", "nccl"), or NULL. */
 const ct_backend_ops_t *ct_backend_find(const char *name);

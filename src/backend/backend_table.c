@@ -4,6 +4,7 @@
 
 static const ct_backend_ops_t *const ct_backend_table[] = {
     &ct_backend_mpi,
+    &ct_backend_nccl,
 };
 
 const ct_backend_ops_t *ct_backend_find(const char *name)
@@ -16,5 +17,5 @@ const ct_backend_ops_t *ct_backend_find(const char *name)
 
 const char *ct_backend_names(void)
 {
-    return "mpi";
+    return "mpi, nccl";
 }

@@ -1,2 +1,21 @@
 # src/backend/nccl.mk - the NCCL backend, included from Makefile.am.
 # Paths are relative to $(top_srcdir); variables are only appended to.
+
+# The backend: NCCL and the CUDA runtime are dlopen'd, never linked.
+# nccl_abi_check.c generates no code; it proves nccl_abi.h against nccl.h
+# and cuda_runtime.h when configure found them (CT_HAVE_NCCL_H).
+src_libcollbench_la_SOURCES += \
+	src/backend/backend_nccl.c \
+	src/backend/nccl_abi.h src/backend/nccl_abi_check.c \
+	src/backend/nccl_loader.c src/backend/nccl_loader.h
+
+# Runs with no GPU: every way of being unavailable must exit 77 on all
+# ranks with its exact reason, and never hang.  The test builds its stub
+# libnccl from tests/nccl/stub_nccl.c with the system compiler.
+TESTS += tests/mpi/nccl_unavailable.sh
+EXTRA_DIST += tests/mpi/nccl_unavailable.sh tests/nccl/stub_nccl.c tests/nccl/stub_cudart.c
+
+# End to end without a GPU, over test doubles: NCCL's API over MPI on host
+# memory (built with mpicc by the test) and the host-memory libcudart.
+TESTS += tests/mpi/nccl_fake.sh
+EXTRA_DIST += tests/mpi/nccl_fake.sh tests/nccl/fake_nccl_mpi.c

@@ -1,0 +1,93 @@
+#!/bin/sh
+# The nccl backend end to end without a GPU: collbench --backend nccl over
+# a test double of libnccl (tests/nccl/fake_nccl_mpi.c: NCCL's API over
+# MPI on host memory) and of libcudart (tests/nccl/stub_cudart.c).
+#
+# What this proves: open()'s agreement succeeds and ships the unique id,
+# each collective gets the counts and the (in-place and out-of-place)
+# pointers NCCL's documentation asks for, alltoall's grouped send/recv is
+# right, errors are converted with call and file:line, describe() writes
+# its metadata, and close() runs.  What it cannot prove: anything about
+# NCCL itself, streams or GPUs; that needs a machine with one.
+set -u
+
+: "${top_builddir:?run through make check}"
+: "${top_srcdir:?run through make check}"
+: "${MPIRUN:=mpirun}"
+
+COLLBENCH="$top_builddir/src/collbench"
+T=$(mktemp -d "${TMPDIR:-/tmp}/colltune-nccl-fake.XXXXXX")
+trap 'rm -rf "$T"' EXIT
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+unset COLLTUNE_NCCL_LIB COLLTUNE_CUDART_LIB STUB_CUDA_DEVICES CUDA_VISIBLE_DEVICES
+
+fail() {
+    echo "FAIL: $*" >&2
+    exit 1
+}
+
+MPICC_FAKE=
+for c in "${MPICC:-}" "$(dirname "$MPIRUN")/mpicc" mpicc; do
+    if [ -n "$c" ] && command -v "$c" >/dev/null 2>&1; then
+        MPICC_FAKE=$c
+        break
+    fi
+done
+[ -n "$MPICC_FAKE" ] || {
+    echo "SKIP: no mpicc to build the fake libnccl"
+    exit 77
+}
+"$MPICC_FAKE" -std=c11 -shared -fPIC -o "$T/libnccl-fake.so" "$top_srcdir/tests/nccl/fake_nccl_mpi.c" ||
+    fail "cannot build the fake libnccl"
+"$MPICC_FAKE" -std=c11 -shared -fPIC -o "$T/libcudart-stub.so" "$top_srcdir/tests/nccl/stub_cudart.c" ||
+    fail "cannot build the stub libcudart"
+
+# run NAME NP ARGS... : collbench --backend nccl on the doubles, one
+# device per rank; $rc, $T/NAME.out, $T/NAME.err.
+run() {
+    name=$1 np=$2
+    shift 2
+    timeout 120 "$MPIRUN" -np "$np" --oversubscribe --bind-to none --mca mpi_yield_when_idle 1 \
+        --mca orte_tmpdir_base "$T" -x STUB_CUDA_DEVICES="$np" "$COLLBENCH" --backend nccl \
+        --nccl-lib "$T/libnccl-fake.so" --cudart-lib "$T/libcudart-stub.so" "$@" \
+        >"$T/$name.out" 2>"$T/$name.err"
+    rc=$?
+}
+
+# all_right NAME NCOLLS : exit 0, one clean footer per collective, and no
+# row with a non-zero #wrong (columns 9 and 13 of the data rows).
+all_right() {
+    [ "$rc" -eq 0 ] || fail "$1: exit $rc: $(cat "$T/$1.err")"
+    n=$(grep -c '^# Out of bounds values : 0 OK' "$T/$1.out")
+    [ "$n" -eq "$2" ] || fail "$1: $n clean footers, want $2: $(cat "$T/$1.out")"
+    bad=$(awk '!/^#/ && NF >= 13 && ($9 != 0 || $13 != 0)' "$T/$1.out")
+    [ -z "$bad" ] || fail "$1: wrong results: $bad"
+    echo "ok: $1"
+}
+
+run np2 2 -C all -b 8 -e 64K -f 8 --json "$T/np2.json"
+all_right np2 5
+for want in '"name": "nccl"' '"nccl_version": "2.28.9"' '"nccl_min_version": "2.12.0"' \
+    "\"nccl_library\": \"$T/libnccl-fake.so\"" '"cuda_runtime_version": 13000' \
+    '"pci_bus_id": "0000:01:00.0"' '"pci_bus_id": "0000:02:00.0"' \
+    '"timing": "host clock after cudaStreamSynchronize (no CUDA events)"' \
+    '"algorithm_capture": "unverified: needs a GPU'; do
+    grep -qF -- "$want" "$T/np2.json" || fail "np2.json lacks $want"
+done
+echo "ok: np2 metadata"
+
+run np4 4 -C all -d int8,uint8,int32,uint32,int64,uint64,float,double -o sum,prod,max,min \
+    -r 1 -b 64 -e 4K -f 8 -n 5 -w 1
+all_right np4 5
+
+run avg 2 -C allreduce,reduce_scatter -d float,double -o avg -b 64 -e 4K -f 8 -n 5 -w 1
+all_right avg 2
+
+# A failing call: converted at the boundary, named with file:line, exit 3.
+run error 2 -C allreduce -d half -b 64 -e 64 -n 5 -w 1
+[ "$rc" -eq 3 ] || fail "error: exit $rc, want 3: $(cat "$T/error.err")"
+n=$(grep -c '^collbench: rank [01]: ncclAllReduce failed: invalid argument .* (4) at .*backend_nccl\.c:[0-9][0-9]*$' \
+    "$T/error.err")
+[ "$n" -eq 2 ] || fail "error: want one converted error per rank: $(cat "$T/error.err")"
+echo "ok: error"
+exit 0

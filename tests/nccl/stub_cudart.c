@@ -1,0 +1,86 @@
+/*
+ * stub_cudart.c - a CUDA runtime stand-in on host memory, for the nccl
+ * backend's tests on machines without a GPU.
+ *
+ * $STUB_CUDA_DEVICES devices (default 1), device d on PCI bus
+ * "0000:<d+1>:00.0"; "memory" is malloc'd, copies are memcpy, streams are
+ * dummies and everything completes at once.  Types are plain C.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int stub_devices(void)
+{
+    const char *s = getenv("STUB_CUDA_DEVICES");
+    return s ? atoi(s) : 1;
+}
+
+int cudaGetDeviceCount(int *count)
+{
+    *count = stub_devices();
+    return 0;
+}
+
+int cudaSetDevice(int device)
+{
+    return device >= 0 && device < stub_devices() ? 0 : 101; /* cudaErrorInvalidDevice */
+}
+
+int cudaMalloc(void **ptr, size_t size)
+{
+    *ptr = malloc(size);
+    return *ptr ? 0 : 2; /* cudaErrorMemoryAllocation */
+}
+
+int cudaFree(void *ptr)
+{
+    free(ptr);
+    return 0;
+}
+
+int cudaMemcpyAsync(void *dst, const void *src, size_t count, int kind, void *stream)
+{
+    (void)kind;
+    (void)stream;
+    memmove(dst, src, count);
+    return 0;
+}
+
+static char stub_stream;
+
+int cudaStreamCreateWithFlags(void **stream, unsigned int flags)
+{
+    (void)flags;
+    *stream = &stub_stream;
+    return 0;
+}
+
+int cudaStreamSynchronize(void *stream)
+{
+    (void)stream;
+    return 0;
+}
+
+int cudaStreamDestroy(void *stream)
+{
+    (void)stream;
+    return 0;
+}
+
+const char *cudaGetErrorString(int error)
+{
+    return error == 0 ? "no error" : "stub error";
+}
+
+int cudaDeviceGetPCIBusId(char *buf, int len, int device)
+{
+    snprintf(buf, (size_t)len, "0000:%02x:00.0", device + 1);
+    return 0;
+}
+
+int cudaRuntimeGetVersion(int *version)
+{
+    *version = 13000;
+    return 0;
+}
