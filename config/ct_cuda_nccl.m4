@@ -17,7 +17,7 @@ AC_DEFUN([CT_CHECK_CUDA_NCCL_HEADERS], [
     CPPFLAGS="$CPPFLAGS -I$ct_cuda_dir/include"
     ct_have_nccl_h=no
     AC_CHECK_HEADER([nccl.h],
-      [AC_CHECK_HEADER([cuda_runtime.h], [ct_have_nccl_h=yes], [], [-])], [], [-])
+      [AC_CHECK_HEADER([cuda_runtime.h], [ct_have_nccl_h=yes])])
     CPPFLAGS=$ct_save_CPPFLAGS
     AS_IF([test $ct_have_nccl_h = yes], [
       CT_CUDA_CPPFLAGS="-I$ct_cuda_dir/include"

@@ -85,7 +85,9 @@ static int ct_measure_done(const ct_options_t *o, size_t n, size_t target_n, dou
         return n >= target_n;
     if (n >= (size_t)o->max_samples || elapsed_s >= o->size_budget_s)
         return 1;
-    if (n < (size_t)o->min_samples)
+    /* A few ms of samples can all fall in one slow spell (another
+     * process, a frequency change): keep measuring for min_time. */
+    if (n < (size_t)o->min_samples || elapsed_s < o->min_time_s)
         return 0;
     ct_stats_t s;
     ct_stats_from_sorted(sorted, n, &s);

@@ -13,8 +13,8 @@
  *    its slowest rank is).
  *  - samples are taken in rounds.  After each round all ranks hold the same
  *    aggregated samples and make the same stop decision: the 95% CI of the
- *    median within --target-ci, or the --size-budget spent, or
- *    --max-samples reached.  With -n the round count is fixed instead.
+ *    median within --target-ci after at least --min-time of sampling, or
+ *    the --size-budget spent, or --max-samples reached.  With -n the round count is fixed instead.
  */
 #ifndef CT_MEASURE_H
 #define CT_MEASURE_H

@@ -19,6 +19,7 @@ enum {
     CT_OPT_RUN_ID,
     CT_OPT_TARGET_CI,
     CT_OPT_SIZE_BUDGET,
+    CT_OPT_MIN_TIME,
     CT_OPT_MIN_SAMPLES,
     CT_OPT_MAX_SAMPLES,
     CT_OPT_BATCH_US,
@@ -55,7 +56,8 @@ static const ct_option_info_t ct_option_table[] = {
     {"json", CT_OPT_JSON, "FILE", "write results and run metadata as JSON"},
     {"run-id", CT_OPT_RUN_ID, "ID", "run id recorded in CSV/JSON [time-host-pid]"},
     {"target-ci", CT_OPT_TARGET_CI, "PCT", "adaptive: stop when the median's 95% CI is within PCT [2%]"},
-    {"size-budget", CT_OPT_SIZE_BUDGET, "SEC", "adaptive: time budget per size and placement [1.0]"},
+    {"size-budget", CT_OPT_SIZE_BUDGET, "SEC", "adaptive: time budget per size and placement [0.2]"},
+    {"min-time", CT_OPT_MIN_TIME, "SEC", "adaptive: least measuring time per size and placement [0.01]"},
     {"min-samples", CT_OPT_MIN_SAMPLES, "N", "adaptive: fewest timed samples [10]"},
     {"max-samples", CT_OPT_MAX_SAMPLES, "N", "adaptive: most timed samples [10000]"},
     {"batch-us", CT_OPT_BATCH_US, "US", "shortest timed batch of back-to-back calls [50]"},
@@ -238,7 +240,8 @@ static void ct_options_defaults(ct_options_t *o)
     o->ncolls = CT_COLL_COUNT;
     o->backend = "mpi";
     o->target_ci = 0.02;
-    o->size_budget_s = 1.0;
+    o->size_budget_s = 0.2;
+    o->min_time_s = 0.01;
     o->min_samples = 10;
     o->max_samples = 10000;
     o->batch_us = 50.0;
@@ -305,6 +308,8 @@ static ct_status_t ct_options_apply(ct_options_t *o, int id, const char *arg, ch
     case CT_OPT_TARGET_CI: return ct_options_fraction("--target-ci", arg, &o->target_ci, err, errlen);
     case CT_OPT_SIZE_BUDGET:
         return ct_options_double("--size-budget", arg, 0.001, 86400.0, &o->size_budget_s, err, errlen);
+    case CT_OPT_MIN_TIME:
+        return ct_options_double("--min-time", arg, 0.0, 86400.0, &o->min_time_s, err, errlen);
     case CT_OPT_MIN_SAMPLES:
         return ct_options_int("--min-samples", arg, 1, 1000000, &o->min_samples, err, errlen);
     case CT_OPT_MAX_SAMPLES:
@@ -330,6 +335,9 @@ static ct_status_t ct_options_check(const ct_options_t *o, char *err, size_t err
                                o->max_bytes);
     if (o->step_factor <= 1 && o->step_bytes == 0 && o->min_bytes != o->max_bytes)
         return ct_options_fail(err, errlen, "-i 0: the step must be at least 1 byte");
+    if (o->min_time_s > o->size_budget_s)
+        return ct_options_fail(err, errlen, "--min-time %g is greater than --size-budget %g",
+                               o->min_time_s, o->size_budget_s);
     if (o->min_samples > o->max_samples)
         return ct_options_fail(err, errlen, "--min-samples %d is greater than --max-samples %d",
                                o->min_samples, o->max_samples);

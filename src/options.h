@@ -46,6 +46,7 @@ typedef struct {
     const char *run_id;
     double target_ci;   /* relative half-width of the median's 95% CI */
     double size_budget_s;
+    double min_time_s;  /* adaptive: least measuring time per size */
     int min_samples;
     int max_samples;
     double batch_us;    /* shortest timed batch, amortising the clock */

@@ -53,6 +53,7 @@ static void ct_report_options(ct_json_writer_t *w, const ct_options_t *o)
     ct_json_key(w, "rank_aggregation"), ct_json_string(w, ct_agg_name(o->rank_agg));
     ct_json_key(w, "target_ci"), ct_json_double(w, o->target_ci);
     ct_json_key(w, "size_budget_s"), ct_json_double(w, o->size_budget_s);
+    ct_json_key(w, "min_time_s"), ct_json_double(w, o->min_time_s);
     ct_json_key(w, "min_samples"), ct_json_int(w, o->min_samples);
     ct_json_key(w, "max_samples"), ct_json_int(w, o->max_samples);
     ct_json_key(w, "batch_us"), ct_json_double(w, o->batch_us);

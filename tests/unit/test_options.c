@@ -101,7 +101,7 @@ int main(void)
     CT_CHECK_STR(&tally, o.backend, "mpi");
     CT_CHECK(&tally, o.csv_path == NULL && o.json_path == NULL && o.run_id == NULL);
     CT_CHECK(&tally, o.target_ci == 0.02);
-    CT_CHECK(&tally, o.size_budget_s == 1.0);
+    CT_CHECK(&tally, o.size_budget_s == 0.2 && o.min_time_s == 0.01);
     CT_CHECK(&tally, o.min_samples == 10 && o.max_samples == 10000);
     CT_CHECK(&tally, o.batch_us == 50.0);
     CT_CHECK(&tally, !o.quiet && !o.help && !o.version);
@@ -245,6 +245,7 @@ int main(void)
     EXPECT_USAGE("--min-samples", "100", "--min-samples", "100", "--max-samples", "10");
     EXPECT_USAGE("--max-samples", "10", "--min-samples", "100", "--max-samples", "10");
     EXPECT_USAGE("--min-samples", "0", "--min-samples", "0");
+    EXPECT_USAGE("--min-time", "0.5", "--min-time", "0.5", "--size-budget", "0.1");
     EXPECT_USAGE("--size-budget", "0", "--size-budget", "0");
     EXPECT_USAGE("--batch-us", "-5", "--batch-us", "-5");
     EXPECT_USAGE("-i", NULL, "-b", "1K", "-e", "4K", "-i", "0");
