@@ -123,7 +123,15 @@ static int collbench_run(ct_world_t *world, const ct_options_t *opts, int argc, 
         return CT_EXIT_FAILURE;
     collbench_ident(world, opts, &env, &ident);
 
+    /* -T also covers start-up: a rank stuck in NCCL's bootstrap is a hang. */
+    if (ct_watchdog_create(opts->timeout_s, &watchdog) != CT_OK) {
+        ct_tuning_env_free(&env);
+        free(ranks);
+        return CT_EXIT_FAILURE;
+    }
+    ct_watchdog_arm(watchdog, "opening the backend");
     st = ops->open(world, &config, &ctx, why, sizeof why);
+    ct_watchdog_disarm(watchdog);
     if (st != CT_OK) {
         char upper[16];
         size_t i = 0;
@@ -131,6 +139,7 @@ static int collbench_run(ct_world_t *world, const ct_options_t *opts, int argc, 
             upper[i] = (char)toupper((unsigned char)ops->name[i]);
         upper[i] = '\0';
         fprintf(stderr, "%s backend unavailable: %s\n", upper, why);
+        ct_watchdog_destroy(watchdog);
         ct_tuning_env_free(&env);
         free(ranks);
         return ct_status_exit_code(st);
@@ -140,12 +149,11 @@ static int collbench_run(ct_world_t *world, const ct_options_t *opts, int argc, 
         .world = world, .ops = ops, .ctx = ctx, .opts = opts, .ident = &ident,
         .table = rank0 ? stdout : NULL,
     };
-    st = ct_watchdog_create(opts->timeout_s, &watchdog);
     long long bad_csv = 0;
-    if (st == CT_OK && rank0 && opts->csv_path)
+    if (rank0 && opts->csv_path)
         bad_csv = collbench_open_csv(opts->csv_path, &engine.csv) != CT_OK;
     ct_world_allreduce_long(world, &bad_csv, 1, CT_REDUCE_MAX);
-    if (st == CT_OK && bad_csv)
+    if (bad_csv)
         st = CT_ERR_USAGE;
     engine.watchdog = watchdog;
 
