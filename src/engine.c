@@ -23,6 +23,13 @@ typedef struct {
     size_t total_steps;
 } ct_plan_t;
 
+/* What one collective's table footer reports. */
+typedef struct {
+    long long wrong;  /* out-of-bounds values */
+    double busbw_sum; /* for the average bus bandwidth */
+    int busbw_n;
+} ct_table_tally_t;
+
 typedef struct {
     double start_us;
     double last_print_us;
@@ -327,7 +334,7 @@ static void ct_progress_step(ct_engine_t *e, ct_progress_t *p, const ct_task_t *
 
 /* Measures one size in both placements and reports the row. */
 static ct_status_t ct_engine_size(ct_engine_t *e, const ct_task_t *t, const ct_buffers_t *b,
-                                  size_t bytes, long long *oob, double *bw_sum, int *bw_n)
+                                  size_t bytes, ct_table_tally_t *tally)
 {
     ct_coll_counts_t c;
     ct_table_row_t row;
@@ -366,9 +373,9 @@ static ct_status_t ct_engine_size(ct_engine_t *e, const ct_task_t *t, const ct_b
         half->algbw_gbps = r.algbw_gbps;
         half->busbw_gbps = r.busbw_gbps;
         half->wrong = wrong;
-        *oob += wrong > 0 ? wrong : 0;
-        *bw_sum += r.busbw_gbps;
-        (*bw_n)++;
+        tally->wrong += wrong > 0 ? wrong : 0;
+        tally->busbw_sum += r.busbw_gbps;
+        tally->busbw_n++;
         if (e->table) {
             if (e->csv) {
                 ct_result_csv_write(e->csv, &r);
@@ -386,7 +393,7 @@ static ct_status_t ct_engine_size(ct_engine_t *e, const ct_task_t *t, const ct_b
 }
 
 static ct_status_t ct_engine_task(ct_engine_t *e, const ct_task_t *t, int first_of_coll,
-                                  int last_of_coll, long long *oob, double *bw_sum, int *bw_n,
+                                  int last_of_coll, ct_table_tally_t *tally,
                                   ct_progress_t *progress)
 {
     ct_buffers_t b;
@@ -407,11 +414,12 @@ static ct_status_t ct_engine_task(ct_engine_t *e, const ct_task_t *t, int first_
         ct_table_header(e->table);
     }
     for (size_t i = 0; i < t->nsizes && st == CT_OK; i++) {
-        st = ct_engine_size(e, t, &b, t->sizes[i], oob, bw_sum, bw_n);
+        st = ct_engine_size(e, t, &b, t->sizes[i], tally);
         ct_progress_step(e, progress, t, t->sizes[i]);
     }
     if (last_of_coll && e->table && st == CT_OK) {
-        ct_table_footer(e->table, *oob, *bw_n ? *bw_sum / *bw_n : 0.0);
+        ct_table_footer(e->table, tally->wrong,
+                        tally->busbw_n ? tally->busbw_sum / tally->busbw_n : 0.0);
         fprintf(e->table, "# Collective test concluded: %s\n#\n", t->coll->name);
         fflush(e->table);
     }
@@ -442,15 +450,12 @@ ct_status_t ct_engine_run(ct_engine_t *e)
     long long wrong_total = 0;
     /* Tasks of one collective are adjacent; they share a table and footer. */
     for (size_t i = 0, end; i < plan.ntasks && st == CT_OK; i = end) {
-        long long oob = 0;
-        double bw_sum = 0.0;
-        int bw_n = 0;
+        ct_table_tally_t tally = {0, 0.0, 0};
         for (end = i; end < plan.ntasks && plan.tasks[end].coll == plan.tasks[i].coll; end++)
             ;
         for (size_t j = i; j < end && st == CT_OK; j++)
-            st = ct_engine_task(e, &plan.tasks[j], j == i, j + 1 == end, &oob, &bw_sum, &bw_n,
-                                &progress);
-        wrong_total += oob;
+            st = ct_engine_task(e, &plan.tasks[j], j == i, j + 1 == end, &tally, &progress);
+        wrong_total += tally.wrong;
     }
     ct_plan_free(&plan);
     if (st == CT_OK && wrong_total > 0)

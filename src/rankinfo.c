@@ -44,8 +44,11 @@ ct_status_t ct_rankinfo_gather(ct_world_t *world, ct_rankinfo_t **all_p)
     mine.local_rank = ct_world_local_rank(world);
     if (ct_world_rank(world) == 0) {
         all = calloc((size_t)ct_world_size(world), sizeof *all);
-        if (all == NULL)
-            return CT_ERR_NOMEM; /* other ranks finish the gather unharmed */
+        if (all == NULL) {
+            /* The other ranks are already in the gather: end them too. */
+            fprintf(stderr, "collbench: out of memory gathering rank information\n");
+            ct_world_abort(world, CT_EXIT_FAILURE);
+        }
     }
     ct_world_gather(world, &mine, sizeof mine, all, 0);
     *all_p = all;
