@@ -100,9 +100,13 @@ static void collbench_preamble(FILE *fp, const ct_engine_t *e, const ct_rankinfo
                                         : "maximum",
             e->ident->run_id, e->ident->config_id);
     fprintf(fp, "#\n# Using devices\n");
-    for (int r = 0; r < ct_world_size(e->world); r++)
-        fprintf(fp, "#  Rank %2d Group  0 Pid %6d on %10s device %2d [host] cpus %s\n", r,
-                ranks[r].pid, ranks[r].hostname, -1, ranks[r].cpus);
+    for (int r = 0; r < ct_world_size(e->world); r++) {
+        char device[96] = "device -1 [host]";
+        if (e->ops->device_label)
+            e->ops->device_label(e->ctx, r, device, sizeof device);
+        fprintf(fp, "#  Rank %2d Group  0 Pid %6d on %10s %s cpus %s\n", r, ranks[r].pid,
+                ranks[r].hostname, device, ranks[r].cpus);
+    }
     fflush(fp);
 }
 

@@ -58,6 +58,9 @@ typedef struct ct_backend_ops {
     /* Optional: the backend's own in-place layout (else the collective's). */
     void (*inplace)(const ct_coll_desc_t *coll, const ct_coll_counts_t *counts, int rank,
                     ct_coll_inplace_t *layout_p);
+    /* Optional, rank 0 after open(): the preamble's device columns for a
+     * rank, e.g. "device  0 [0000:04:00.0]" (else "device -1 [host]"). */
+    void (*device_label)(void *ctx, int rank, char *buf, size_t buflen);
     /* Optional: backend metadata inside the JSON "backend" object. */
     void (*describe)(void *ctx, ct_json_writer_t *json);
 } ct_backend_ops_t;

@@ -413,6 +413,17 @@ unavailable:
     return CT_ERR_UNAVAILABLE;
 }
 
+static void ct_nccl_device_label(void *vctx, int rank, char *buf, size_t buflen)
+{
+    const ct_nccl_ctx_t *ctx = vctx;
+    const ct_nccl_rank_t *r = ctx->ranks ? &ctx->ranks[rank] : NULL;
+    if (r == NULL)
+        snprintf(buf, buflen, "device -1 [unknown]");
+    else
+        snprintf(buf, buflen, "device %2d [%s]", r->device,
+                 r->pci_bus_id[0] ? r->pci_bus_id : "unknown");
+}
+
 static void ct_nccl_close(void *vctx)
 {
     ct_nccl_release(vctx);
@@ -632,5 +643,6 @@ const ct_backend_ops_t ct_backend_nccl = {
     .download = ct_nccl_download,
     .run = ct_nccl_run,
     .wait = ct_nccl_wait,
+    .device_label = ct_nccl_device_label,
     .describe = ct_nccl_describe,
 };

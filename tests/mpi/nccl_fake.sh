@@ -74,6 +74,9 @@ for want in '"name": "nccl"' '"nccl_version": "2.28.9"' '"nccl_min_version": "2.
     '"algorithm_capture": "unverified: needs a GPU'; do
     grep -qF -- "$want" "$T/np2.json" || fail "np2.json lacks $want"
 done
+# The preamble names each rank's device as nccl-tests does.
+grep -Eq '^#  Rank  1 Group  0 Pid +[0-9]+ on +[^ ]+ device  1 \[0000:02:00\.0\] cpus ' "$T/np2.out" ||
+    fail "np2: no device line for rank 1: $(grep '#  Rank' "$T/np2.out")"
 echo "ok: np2 metadata"
 
 run np4 4 -C all -d int8,uint8,int32,uint32,int64,uint64,float,double -o sum,prod,max,min \
