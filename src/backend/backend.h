@@ -36,6 +36,10 @@ typedef struct {
 typedef struct ct_backend_ops {
     const char *name;
     int host_memory;
+    /* Bit (1u << ct_coll_id_t) set: the library has no in-place form of
+     * that collective, so its in-place half is timed but not validated
+     * (#wrong N/A), as nccl-tests does for NCCL's alltoall. */
+    unsigned inplace_unchecked;
 
     /* Collective: all ranks agree before returning.  On CT_ERR_UNAVAILABLE,
      * why holds the reason every rank prints. */

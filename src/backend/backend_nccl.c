@@ -634,6 +634,8 @@ static void ct_nccl_describe(void *vctx, ct_json_writer_t *w)
 const ct_backend_ops_t ct_backend_nccl = {
     .name = "nccl",
     .host_memory = 0,
+    /* Grouped send/recv on one buffer races: NCCL has no in-place alltoall. */
+    .inplace_unchecked = 1u << CT_COLL_ALLTOALL,
     .open = ct_nccl_open,
     .close = ct_nccl_close,
     .supports = ct_nccl_supports,
