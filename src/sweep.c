@@ -101,7 +101,10 @@ size_t ct_sweep_rank_bytes(const ct_coll_desc_t *coll, size_t max_bytes, ct_dtyp
     if (max_bytes > SIZE_MAX / 8)
         return SIZE_MAX; /* more than any host has; saturate, don't wrap */
     coll->counts(max_bytes, typesize, nranks, &c);
-    size_t device = (c.send_count + c.recv_count) * typesize;
+    /* As allocated: the receive buffer also holds in-place input, which
+     * for reduce_scatter is larger than the output. */
+    size_t recv = c.recv_count > c.send_count ? c.recv_count : c.send_count;
+    size_t device = (c.send_count + recv) * typesize;
     /* Staged backends keep a host copy of each buffer for init and check. */
     return staged ? 2 * device : device;
 }
