@@ -169,18 +169,15 @@ static void ct_buffers_free(ct_engine_t *e, ct_buffers_t *b)
     memset(b, 0, sizeof *b);
 }
 
-/* Buffers for the task's largest size; the receive buffer also holds the
- * in-place data, which can be larger than the output (reduce_scatter). */
+/* Buffers for the task's largest size (ct_sweep_buffer_bytes says why the
+ * receive buffer may exceed the output). */
 static ct_status_t ct_buffers_alloc(ct_engine_t *e, const ct_task_t *t, ct_buffers_t *b)
 {
-    ct_coll_counts_t c;
-    size_t ts = ct_dtype_size(t->dtype);
     ct_status_t st;
 
     memset(b, 0, sizeof *b);
-    t->coll->counts(t->sizes[t->nsizes - 1], ts, ct_world_size(e->world), &c);
-    b->send_bytes = c.send_count * ts;
-    b->recv_bytes = (c.recv_count > c.send_count ? c.recv_count : c.send_count) * ts;
+    ct_sweep_buffer_bytes(t->coll, t->sizes[t->nsizes - 1], t->dtype, ct_world_size(e->world),
+                          &b->send_bytes, &b->recv_bytes);
     st = e->ops->alloc(e->ctx, b->send_bytes, &b->send);
     if (st == CT_OK)
         st = e->ops->alloc(e->ctx, b->recv_bytes, &b->recv);

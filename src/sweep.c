@@ -93,20 +93,25 @@ ct_status_t ct_sweep_filter(const size_t *sizes, size_t n, const ct_coll_desc_t 
     return CT_OK;
 }
 
-size_t ct_sweep_rank_bytes(const ct_coll_desc_t *coll, size_t max_bytes, ct_dtype_t dtype,
-                           int nranks, int staged)
+void ct_sweep_buffer_bytes(const ct_coll_desc_t *coll, size_t bytes, ct_dtype_t dtype,
+                           int nranks, size_t *send_bytes_p, size_t *recv_bytes_p)
 {
     ct_coll_counts_t c;
     size_t typesize = ct_dtype_size(dtype);
+    coll->counts(bytes, typesize, nranks, &c);
+    *send_bytes_p = c.send_count * typesize;
+    *recv_bytes_p = (c.recv_count > c.send_count ? c.recv_count : c.send_count) * typesize;
+}
+
+size_t ct_sweep_rank_bytes(const ct_coll_desc_t *coll, size_t max_bytes, ct_dtype_t dtype,
+                           int nranks, int staged)
+{
+    size_t send, recv;
     if (max_bytes > SIZE_MAX / 8)
         return SIZE_MAX; /* more than any host has; saturate, don't wrap */
-    coll->counts(max_bytes, typesize, nranks, &c);
-    /* As allocated: the receive buffer also holds in-place input, which
-     * for reduce_scatter is larger than the output. */
-    size_t recv = c.recv_count > c.send_count ? c.recv_count : c.send_count;
-    size_t device = (c.send_count + recv) * typesize;
+    ct_sweep_buffer_bytes(coll, max_bytes, dtype, nranks, &send, &recv);
     /* Staged backends keep a host copy of each buffer for init and check. */
-    return staged ? 2 * device : device;
+    return staged ? 2 * (send + recv) : send + recv;
 }
 
 ct_status_t ct_sweep_check_memory(size_t need, int local_ranks, size_t avail, char *err,

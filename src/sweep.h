@@ -27,6 +27,11 @@ ct_status_t ct_sweep_filter(const size_t *sizes, size_t n, const ct_coll_desc_t 
                             ct_dtype_t dtype, int nranks, size_t *valid, size_t *nvalid_p,
                             size_t *skipped_p, char *err, size_t errlen);
 
+/* The two buffers one rank allocates for coll at bytes: the receive buffer
+ * also holds in-place input, which for reduce_scatter exceeds the output. */
+void ct_sweep_buffer_bytes(const ct_coll_desc_t *coll, size_t bytes, ct_dtype_t dtype,
+                           int nranks, size_t *send_bytes_p, size_t *recv_bytes_p);
+
 /* Bytes one rank allocates for coll at its largest size. */
 size_t ct_sweep_rank_bytes(const ct_coll_desc_t *coll, size_t max_bytes, ct_dtype_t dtype,
                            int nranks, int staged);
