@@ -93,12 +93,8 @@ static void collbench_preamble(FILE *fp, const ct_engine_t *e, const ct_rankinfo
         fprintf(fp, "# Adaptive iterations: until the median's 95%% CI is within %.3g%% or "
                     "%.3g s per size and placement\n",
                 o->target_ci * 100.0, o->size_budget_s);
-    fprintf(fp, "# Time: median over samples of the %s across ranks; run id %s, config %s\n",
-            o->rank_agg == CT_AGG_RANK0 ? "rank 0 time"
-            : o->rank_agg == CT_AGG_AVG ? "average"
-            : o->rank_agg == CT_AGG_MIN ? "minimum"
-                                        : "maximum",
-            e->ident->run_id, e->ident->config_id);
+    fprintf(fp, "# Time: median over samples, each the %s across ranks (-a); run id %s, config %s\n",
+            ct_options_rank_agg_name(o->rank_agg), e->ident->run_id, e->ident->config_id);
     fprintf(fp, "#\n# Using devices\n");
     for (int r = 0; r < ct_world_size(e->world); r++) {
         char device[96] = "device -1 [host]";

@@ -95,12 +95,6 @@ static int ct_measure_done(const ct_options_t *o, size_t n, size_t target_n, dou
     return *converged_p;
 }
 
-static int ct_measure_cmp(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 ct_status_t ct_measure_call(const ct_measure_env_t *env, const ct_backend_call_t *call,
                             ct_measurement_t *out)
 {
@@ -127,22 +121,21 @@ ct_status_t ct_measure_call(const ct_measure_env_t *env, const ct_backend_call_t
     for (;;) {
         for (size_t i = 0; i < round && st == CT_OK; i++)
             st = ct_measure_batch(env, call, batch, &local[n + i]);
-        /* Agree on failure before using the samples: a rank that failed
-         * must not leave the others waiting in the next round. */
-        long long failed = st != CT_OK;
-        ct_world_allreduce_long(env->world, &failed, 1, CT_REDUCE_MAX);
-        if (failed) {
+        /* One agreement per round: whether any rank failed (it must not
+         * leave the others waiting in the next round) and the time spent. */
+        double agree[2] = {st != CT_OK, (ct_clock_now_us() - start) * 1e-6};
+        ct_world_allreduce_double(env->world, agree, 2, CT_REDUCE_MAX);
+        if (agree[0] != 0.0) {
             st = st != CT_OK ? st : CT_ERR_BACKEND;
             break;
         }
+        double elapsed_s = agree[1];
         memcpy(&agg[n], &local[n], round * sizeof *agg);
         ct_measure_aggregate(env, &agg[n], round);
         n += round;
 
-        double elapsed_s = (ct_clock_now_us() - start) * 1e-6;
-        ct_world_allreduce_double(env->world, &elapsed_s, 1, CT_REDUCE_MAX);
         memcpy(sorted, agg, n * sizeof *sorted);
-        qsort(sorted, n, sizeof *sorted, ct_measure_cmp);
+        ct_stats_sort(sorted, n);
         if (ct_measure_done(o, n, target_n, elapsed_s, sorted, &converged))
             break;
 
@@ -163,8 +156,9 @@ ct_status_t ct_measure_call(const ct_measure_env_t *env, const ct_backend_call_t
         out->iterations = (long long)n * batch;
         out->batch = batch;
         out->converged = converged;
-        qsort(local, n, sizeof *local, ct_measure_cmp);
-        double own = ct_stats_quantile(local, n, 0.5);
+        ct_stats_t own_stats;
+        ct_stats_compute(local, n, &own_stats);
+        double own = own_stats.median;
         double mm[3] = {own, -own, own};
         ct_world_allreduce_double(env->world, mm, 2, CT_REDUCE_MIN);
         ct_world_allreduce_double(env->world, &mm[2], 1, CT_REDUCE_SUM);

@@ -91,6 +91,16 @@ void ct_options_usage(FILE *fp, const char *prog)
             ct_backend_names());
 }
 
+const char *ct_options_rank_agg_name(ct_rank_agg_t agg)
+{
+    switch (agg) {
+    case CT_AGG_RANK0: return "rank0";
+    case CT_AGG_AVG: return "avg";
+    case CT_AGG_MIN: return "min";
+    default: return "max";
+    }
+}
+
 static ct_status_t ct_options_fail(char *err, size_t errlen, const char *fmt, ...)
 {
     va_list ap;

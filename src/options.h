@@ -64,4 +64,7 @@ ct_status_t ct_options_parse(int argc, char **argv, ct_options_t *opts, char *er
 
 void ct_options_usage(FILE *fp, const char *prog);
 
+/* "rank0", "avg", "min" or "max", as the JSON and the preamble say it. */
+const char *ct_options_rank_agg_name(ct_rank_agg_t agg);
+
 #endif

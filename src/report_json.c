@@ -22,16 +22,6 @@ const char *ct_report_ucx_version(void)
     return v;
 }
 
-static const char *ct_agg_name(ct_rank_agg_t agg)
-{
-    switch (agg) {
-    case CT_AGG_RANK0: return "rank0";
-    case CT_AGG_AVG: return "avg";
-    case CT_AGG_MIN: return "min";
-    default: return "max";
-    }
-}
-
 static void ct_report_options(ct_json_writer_t *w, const ct_options_t *o)
 {
     ct_json_key(w, "options");
@@ -50,7 +40,7 @@ static void ct_report_options(ct_json_writer_t *w, const ct_options_t *o)
         ct_json_null(w); /* adaptive */
     ct_json_key(w, "check"), ct_json_int(w, o->check);
     ct_json_key(w, "root"), ct_json_int(w, o->root);
-    ct_json_key(w, "rank_aggregation"), ct_json_string(w, ct_agg_name(o->rank_agg));
+    ct_json_key(w, "rank_aggregation"), ct_json_string(w, ct_options_rank_agg_name(o->rank_agg));
     ct_json_key(w, "target_ci"), ct_json_double(w, o->target_ci);
     ct_json_key(w, "size_budget_s"), ct_json_double(w, o->size_budget_s);
     ct_json_key(w, "min_time_s"), ct_json_double(w, o->min_time_s);
@@ -180,7 +170,7 @@ static void ct_report_body(ct_json_writer_t *w, const ct_report_json_t *rep)
     ct_json_key(w, "sample"),
         ct_json_string(w, "barrier, then a batch of back-to-back calls until complete, "
                           "divided by the batch size");
-    ct_json_key(w, "rank_aggregation"), ct_json_string(w, ct_agg_name(e->opts->rank_agg));
+    ct_json_key(w, "rank_aggregation"), ct_json_string(w, ct_options_rank_agg_name(e->opts->rank_agg));
     ct_json_key(w, "statistic"), ct_json_string(w, "median of samples");
     ct_json_end_object(w);
     ct_json_key(w, "results");

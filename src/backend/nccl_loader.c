@@ -120,6 +120,24 @@ static ct_status_t ct_nccl_resolve(void *handle, const char *path, const ct_nccl
     return CT_OK;
 }
 
+/* One library: opened (explicit name or defaults) and every symbol
+ * resolved into api, or closed again with the reason in why. */
+static ct_status_t ct_nccl_load(const char *explicit_name, const char *const *defaults,
+                                const ct_nccl_symbol_t *syms, size_t nsyms, void *api,
+                                void **handle_p, char *path, size_t pathlen, char *why,
+                                size_t whylen)
+{
+    ct_status_t st = ct_nccl_dlopen(explicit_name, defaults, handle_p, path, pathlen, why, whylen);
+    if (st == CT_OK) {
+        st = ct_nccl_resolve(*handle_p, path, syms, nsyms, api, why, whylen);
+        if (st != CT_OK) {
+            dlclose(*handle_p);
+            *handle_p = NULL;
+        }
+    }
+    return st;
+}
+
 ct_status_t ct_nccl_lib_open(const char *nccl_path, const char *cudart_path, ct_nccl_lib_t *lib,
                              char *why, size_t whylen)
 {
@@ -132,15 +150,11 @@ ct_status_t ct_nccl_lib_open(const char *nccl_path, const char *cudart_path, ct_
     if (cudart_path == NULL && (env = getenv("COLLTUNE_CUDART_LIB")) != NULL && env[0])
         cudart_path = env;
 
-    st = ct_nccl_dlopen(nccl_path, ct_nccl_default_names, &lib->nccl_handle, lib->nccl_path,
-                        sizeof lib->nccl_path, why, whylen);
+    st = ct_nccl_load(nccl_path, ct_nccl_default_names, ct_nccl_symbols,
+                      sizeof ct_nccl_symbols / sizeof ct_nccl_symbols[0], &lib->nccl,
+                      &lib->nccl_handle, lib->nccl_path, sizeof lib->nccl_path, why, whylen);
     if (st != CT_OK)
         goto fail;
-    st = ct_nccl_resolve(lib->nccl_handle, lib->nccl_path, ct_nccl_symbols,
-                         sizeof ct_nccl_symbols / sizeof ct_nccl_symbols[0], &lib->nccl, why,
-                         whylen);
-    if (st != CT_OK)
-        goto fail_nccl;
 
     int code = 0;
     ct_nccl_result_t rc = lib->nccl.ncclGetVersion(&code);
@@ -159,19 +173,14 @@ ct_status_t ct_nccl_lib_open(const char *nccl_path, const char *cudart_path, ct_
         goto fail_nccl;
     }
 
-    st = ct_nccl_dlopen(cudart_path, ct_cudart_default_names, &lib->cudart_handle,
-                        lib->cudart_path, sizeof lib->cudart_path, why, whylen);
+    st = ct_nccl_load(cudart_path, ct_cudart_default_names, ct_cuda_symbols,
+                      sizeof ct_cuda_symbols / sizeof ct_cuda_symbols[0], &lib->cuda,
+                      &lib->cudart_handle, lib->cudart_path, sizeof lib->cudart_path, why,
+                      whylen);
     if (st != CT_OK)
         goto fail_nccl;
-    st = ct_nccl_resolve(lib->cudart_handle, lib->cudart_path, ct_cuda_symbols,
-                         sizeof ct_cuda_symbols / sizeof ct_cuda_symbols[0], &lib->cuda, why,
-                         whylen);
-    if (st != CT_OK)
-        goto fail_cudart;
     return CT_OK;
 
-fail_cudart:
-    dlclose(lib->cudart_handle);
 fail_nccl:
     dlclose(lib->nccl_handle);
 fail:

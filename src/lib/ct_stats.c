@@ -50,9 +50,14 @@ void ct_stats_from_sorted(const double *sorted, size_t n, ct_stats_t *stats_p)
     *stats_p = s;
 }
 
-void ct_stats_compute(double *samples, size_t n, ct_stats_t *stats_p)
+void ct_stats_sort(double *samples, size_t n)
 {
     qsort(samples, n, sizeof(double), ct_stats_cmp_double);
+}
+
+void ct_stats_compute(double *samples, size_t n, ct_stats_t *stats_p)
+{
+    ct_stats_sort(samples, n);
     ct_stats_from_sorted(samples, n, stats_p);
 }
 

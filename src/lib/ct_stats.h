@@ -27,6 +27,9 @@ typedef struct {
 /* sorted must hold n >= 1 samples in ascending order. */
 void ct_stats_from_sorted(const double *sorted, size_t n, ct_stats_t *stats_p);
 
+/* Sorts n doubles ascending, in place. */
+void ct_stats_sort(double *samples, size_t n);
+
 /* Sorts samples in place, then fills *stats_p. */
 void ct_stats_compute(double *samples, size_t n, ct_stats_t *stats_p);
 

@@ -9,22 +9,8 @@
 # right, errors are converted with call and file:line, describe() writes
 # its metadata, and close() runs.  What it cannot prove: anything about
 # NCCL itself, streams or GPUs; that needs a machine with one.
-set -u
-
-: "${top_builddir:?run through make check}"
-: "${top_srcdir:?run through make check}"
-: "${MPIRUN:=mpirun}"
-
-COLLBENCH="$top_builddir/src/collbench"
-T=$(mktemp -d "${TMPDIR:-/tmp}/colltune-nccl-fake.XXXXXX")
-trap 'rm -rf "$T"' EXIT
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+. "$top_srcdir/tests/mpi/lib.sh"
 unset COLLTUNE_NCCL_LIB COLLTUNE_CUDART_LIB STUB_CUDA_DEVICES CUDA_VISIBLE_DEVICES
-
-fail() {
-    echo "FAIL: $*" >&2
-    exit 1
-}
 
 MPICC_FAKE=
 for c in "${MPICC:-}" "$(dirname "$MPIRUN")/mpicc" mpicc; do
@@ -47,8 +33,7 @@ done
 run() {
     name=$1 np=$2
     shift 2
-    timeout 120 "$MPIRUN" -np "$np" --oversubscribe --bind-to none --mca mpi_yield_when_idle 1 \
-        --mca orte_tmpdir_base "$T" -x STUB_CUDA_DEVICES="$np" "$COLLBENCH" --backend nccl \
+    CT_MPIRUN_ARGS="-x STUB_CUDA_DEVICES=$np" ct_mpirun "$np" --backend nccl \
         --nccl-lib "$T/libnccl-fake.so" --cudart-lib "$T/libcudart-stub.so" "$@" \
         >"$T/$name.out" 2>"$T/$name.err"
     rc=$?

@@ -6,17 +6,10 @@
 # Runs without a GPU.  Failures are produced with stand-in libraries built
 # here from tests/nccl/stub_nccl.c and stub_cudart.c, plus this machine's
 # own CUDA when it has the toolkit but no driver (DESIGN.md, "This
-# machine").  Self-contained on purpose: it does not source tests/mpi/lib.sh.
-set -u
-
-: "${top_builddir:?run through make check}"
-: "${top_srcdir:?run through make check}"
-: "${MPIRUN:=mpirun}"
-
-COLLBENCH="$top_builddir/src/collbench"
+# machine").  It launches mpirun itself (not ct_mpirun): some cases give
+# ranks different environments with mpirun's MPMD ":" syntax.
+. "$top_srcdir/tests/mpi/lib.sh"
 STUBS="$top_srcdir/tests/nccl"
-T=$(mktemp -d "${TMPDIR:-/tmp}/colltune-nccl.XXXXXX")
-trap 'rm -rf "$T"' EXIT
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 # The variables under test must come from the cases alone.
 unset COLLTUNE_NCCL_LIB COLLTUNE_CUDART_LIB STUB_CUDA_DEVICES STUB_NCCL_INIT_FAIL \
@@ -26,11 +19,6 @@ P='NCCL backend unavailable: '
 ARGS='--backend nccl -b 8 -e 64 -f 2'
 NOFILE='cannot open shared object file: No such file or directory'
 tested=0
-
-fail() {
-    echo "FAIL: $*" >&2
-    exit 1
-}
 
 # launch NAME MPIRUN-ARGS... : one job with a 60 s timeout; output in
 # $T/NAME.out and $T/NAME.err, exit status in $rc, seconds in $secs.
