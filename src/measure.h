@@ -32,11 +32,15 @@ typedef struct {
 } ct_measure_env_t;
 
 typedef struct {
-    ct_stats_t stats;        /* per-call µs, aggregated across ranks */
+    ct_sync_mode_t sync;     /* the mode that produced these numbers */
+    ct_stats_t stats;        /* per-call µs, aggregated across ranks; stats.n
+                                samples, stats.ci_low/ci_high the median's CI */
     long long iterations;    /* timed calls (samples * batch) */
     int batch;               /* calls per sample */
     int converged;           /* CI target met (adaptive only) */
-    double rank_median_min;  /* each rank's own median, across ranks */
+    long long late;          /* window: calls discarded, some rank started late */
+    double rank_median_min;  /* each rank's own median, across ranks; max is
+                                the slowest rank's own median */
     double rank_median_avg;
     double rank_median_max;
 } ct_measurement_t;

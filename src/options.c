@@ -27,6 +27,7 @@ enum {
     CT_OPT_NCCL_LIB,
     CT_OPT_CUDART_LIB,
     CT_OPT_VERSION,
+    CT_OPT_SYNC,
 };
 
 typedef struct {
@@ -60,6 +61,7 @@ static const ct_option_info_t ct_option_table[] = {
     {"min-time", CT_OPT_MIN_TIME, "SEC", "adaptive: least measuring time per size and placement [0.01]"},
     {"min-samples", CT_OPT_MIN_SAMPLES, "N", "adaptive: fewest timed samples [10]"},
     {"max-samples", CT_OPT_MAX_SAMPLES, "N", "adaptive: most timed samples [10000]"},
+    {"sync", CT_OPT_SYNC, "MODE", "timing: window, barrier or batch [window; batch for nccl]"},
     {"batch-us", CT_OPT_BATCH_US, "US", "shortest timed batch of back-to-back calls [50]"},
     {"quiet", CT_OPT_QUIET, NULL, "no progress lines on stderr"},
     {"nccl-lib", CT_OPT_NCCL_LIB, "PATH", "libnccl to load (nccl backend)"},
@@ -98,6 +100,16 @@ const char *ct_options_rank_agg_name(ct_rank_agg_t agg)
     case CT_AGG_AVG: return "avg";
     case CT_AGG_MIN: return "min";
     default: return "max";
+    }
+}
+
+const char *ct_options_sync_name(ct_sync_mode_t sync)
+{
+    switch (sync) {
+    case CT_SYNC_WINDOW: return "window";
+    case CT_SYNC_BARRIER: return "barrier";
+    case CT_SYNC_BATCH: return "batch";
+    default: return "default";
     }
 }
 
@@ -255,6 +267,7 @@ static void ct_options_defaults(ct_options_t *o)
     o->min_samples = 10;
     o->max_samples = 10000;
     o->batch_us = 50.0;
+    o->sync = CT_SYNC_DEFAULT;
 }
 
 static ct_status_t ct_options_apply(ct_options_t *o, int id, const char *arg, char *err,
@@ -326,6 +339,14 @@ static ct_status_t ct_options_apply(ct_options_t *o, int id, const char *arg, ch
         return ct_options_int("--max-samples", arg, 1, 10000000, &o->max_samples, err, errlen);
     case CT_OPT_BATCH_US:
         return ct_options_double("--batch-us", arg, 0.0, 1e7, &o->batch_us, err, errlen);
+    case CT_OPT_SYNC:
+        for (int m = CT_SYNC_WINDOW; m <= CT_SYNC_BATCH; m++)
+            if (strcmp(arg, ct_options_sync_name((ct_sync_mode_t)m)) == 0) {
+                o->sync = (ct_sync_mode_t)m;
+                return CT_OK;
+            }
+        return ct_options_fail(err, errlen, "--sync: unknown mode '%s' (window, barrier, batch)",
+                               arg);
     case CT_OPT_QUIET: o->quiet = 1; return CT_OK;
     case CT_OPT_NCCL_LIB: o->nccl_library = arg; return CT_OK;
     case CT_OPT_CUDART_LIB: o->cudart_library = arg; return CT_OK;

@@ -22,6 +22,14 @@ typedef enum {
     CT_AGG_MAX = 3,
 } ct_rank_agg_t;
 
+/* How a sample is timed (README.md, "Timing modes"). */
+typedef enum {
+    CT_SYNC_DEFAULT = -1, /* window for host backends, batch otherwise */
+    CT_SYNC_WINDOW = 0,   /* agreed start on a synchronised clock */
+    CT_SYNC_BARRIER = 1,  /* barrier, then one call timed alone */
+    CT_SYNC_BATCH = 2,    /* k back-to-back calls per sample */
+} ct_sync_mode_t;
+
 typedef struct {
     size_t min_bytes, max_bytes;
     size_t step_bytes;
@@ -37,6 +45,7 @@ typedef struct {
     int dtypes_all;
     int root;
     ct_rank_agg_t rank_agg;
+    ct_sync_mode_t sync; /* CT_SYNC_DEFAULT until the backend resolves it */
     int timeout_s;      /* 0: none */
     const ct_coll_desc_t *colls[CT_COLL_COUNT];
     int ncolls;
@@ -66,5 +75,8 @@ void ct_options_usage(FILE *fp, const char *prog);
 
 /* "rank0", "avg", "min" or "max", as the JSON and the preamble say it. */
 const char *ct_options_rank_agg_name(ct_rank_agg_t agg);
+
+/* "window", "barrier", "batch" (or "default"), as the CSV and JSON say it. */
+const char *ct_options_sync_name(ct_sync_mode_t sync);
 
 #endif
