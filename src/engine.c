@@ -256,6 +256,8 @@ static ct_status_t ct_validate(ct_engine_t *e, const ct_task_t *t, const ct_coll
         st = e->ops->run(e->ctx, &pc->call);
     if (st == CT_OK)
         st = e->ops->wait(e->ctx);
+    if (st == CT_OK && e->ops->settle)
+        st = e->ops->settle(e->ctx, &pc->call);
     if (st == CT_OK && !e->ops->host_memory)
         st = e->ops->download(e->ctx, out_host, pc->call.recv, c->recv_count * ts);
     long long wrong = st == CT_OK ? (long long)t->coll->check_recv(out_host, c, &data) : 0;

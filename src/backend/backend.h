@@ -58,6 +58,12 @@ typedef struct ct_backend_ops {
 
     ct_status_t (*run)(void *ctx, const ct_backend_call_t *call);
     ct_status_t (*wait)(void *ctx);
+    /* Optional, after a validation call only (never inside a timed one):
+     * puts this rank's output into call->recv where the library left it
+     * elsewhere, so the engine checks every rank's receive buffer the same
+     * way.  MPI's out-of-place broadcast is the case: the root sends from
+     * its send buffer and never writes its receive buffer. */
+    ct_status_t (*settle)(void *ctx, const ct_backend_call_t *call);
 
     /* Optional: the backend's own in-place layout (else the collective's). */
     void (*inplace)(const ct_coll_desc_t *coll, const ct_coll_counts_t *counts, int rank,
