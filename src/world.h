@@ -36,7 +36,13 @@ void ct_world_bcast(ct_world_t *world, void *buf, size_t bytes, int root);
 /* Rank-ordered concatenation of every rank's bytes, delivered to root. */
 void ct_world_gather(ct_world_t *world, const void *in, size_t bytes, void *out, int root);
 
-/* Ends every rank now; for watchdogs, not for ordinary errors. */
+/* MPI errors return to collbench instead of aborting inside MPI.  A
+ * collective below that fails has reported its MPI call, file:line and
+ * MPI's error string, and ends the job with exit 3 (ct_world_abort): the
+ * ranks no longer agree on where they are, so no caller could recover. */
+
+/* Ends every rank now; for watchdogs and the unrecoverable failures above,
+ * not for ordinary errors. */
 _Noreturn void ct_world_abort(ct_world_t *world, int exit_code);
 
 #endif

@@ -1,13 +1,33 @@
-/* world_mpi.c - ct_world over MPI_COMM_WORLD. */
+/*
+ * world_mpi.c - ct_world over MPI_COMM_WORLD.
+ *
+ * MPI errors return (MPI_ERRORS_RETURN on MPI_COMM_WORLD, which the
+ * communicators split from it inherit, and which MPI also uses for errors
+ * tied to no communicator), so each one is reported with its call and
+ * file:line (mpi_check.h) instead of aborting inside MPI with a usage-like
+ * exit code.  The calls here are the engine's own bookkeeping: a failure
+ * leaves the ranks disagreeing about where they are, which no caller could
+ * recover from, so after the report every rank ends with exit 3
+ * (ct_world_abort) rather than continuing with garbage.
+ */
 #define _GNU_SOURCE
 #include "world.h"
 
+#include <limits.h>
 #include <mpi.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "mpi_check.h"
+
 #define CT_HOSTNAME_MAX 256
+
+/* One MPI call of the world; on failure it has been reported, and the job
+ * ends with exit 3. */
+#define CT_WORLD_MPI(w, fn, args) \
+    ct_world_require((w), ct_mpi_status(fn args, #fn, __FILE__, __LINE__))
 
 struct ct_world {
     MPI_Comm comm;
@@ -20,6 +40,24 @@ struct ct_world {
     char library_version[MPI_MAX_LIBRARY_VERSION_STRING];
 };
 
+static void ct_world_require(struct ct_world *w, ct_status_t st)
+{
+    if (st != CT_OK)
+        ct_world_abort(w, CT_EXIT_FAILURE);
+}
+
+/* The world's bookkeeping moves a few bytes; a count that does not fit an
+ * int is a bug in the caller, never something to wrap. */
+static int ct_world_count(struct ct_world *w, size_t n, const char *what)
+{
+    if (n > INT_MAX) {
+        fprintf(stderr, "collbench: rank %d: %s: %zu elements exceed MPI's int count\n", w->rank,
+                what, n);
+        ct_world_abort(w, CT_EXIT_FAILURE);
+    }
+    return (int)n;
+}
+
 /* Counts distinct hostnames: ranks on one host share memory and a NIC, so
  * nnodes is what busbw comparisons across clusters need. */
 static int ct_world_count_hosts(struct ct_world *w)
@@ -27,10 +65,13 @@ static int ct_world_count_hosts(struct ct_world *w)
     char *all = malloc((size_t)w->size * CT_HOSTNAME_MAX);
     int nnodes = 0;
 
-    if (all == NULL)
-        return 1;
-    MPI_Allgather(w->hostname, CT_HOSTNAME_MAX, MPI_CHAR, all, CT_HOSTNAME_MAX, MPI_CHAR,
-                  w->comm);
+    if (all == NULL) {
+        /* The others are about to wait in MPI_Allgather for this rank. */
+        fprintf(stderr, "collbench: rank %d: out of memory gathering host names\n", w->rank);
+        ct_world_abort(w, CT_EXIT_FAILURE);
+    }
+    CT_WORLD_MPI(w, MPI_Allgather, (w->hostname, CT_HOSTNAME_MAX, MPI_CHAR, all, CT_HOSTNAME_MAX,
+                                    MPI_CHAR, w->comm));
     for (int r = 0; r < w->size; r++) {
         int seen = 0;
         for (int q = 0; q < r && !seen; q++)
@@ -54,15 +95,18 @@ ct_status_t ct_world_init(int *argc, char ***argv, ct_world_t **world_p)
         return CT_ERR_UNAVAILABLE;
     }
     w->comm = MPI_COMM_WORLD;
-    MPI_Comm_rank(w->comm, &w->rank);
-    MPI_Comm_size(w->comm, &w->size);
-    MPI_Comm_split_type(w->comm, MPI_COMM_TYPE_SHARED, w->rank, MPI_INFO_NULL, &local);
-    MPI_Comm_rank(local, &w->local_rank);
-    MPI_Comm_size(local, &w->local_size);
-    MPI_Comm_free(&local);
+    /* First, so that every later failure is reported, not fatal in MPI. */
+    CT_WORLD_MPI(w, MPI_Comm_set_errhandler, (w->comm, MPI_ERRORS_RETURN));
+    CT_WORLD_MPI(w, MPI_Comm_rank, (w->comm, &w->rank));
+    CT_WORLD_MPI(w, MPI_Comm_size, (w->comm, &w->size));
+    CT_WORLD_MPI(w, MPI_Comm_split_type,
+                 (w->comm, MPI_COMM_TYPE_SHARED, w->rank, MPI_INFO_NULL, &local));
+    CT_WORLD_MPI(w, MPI_Comm_rank, (local, &w->local_rank));
+    CT_WORLD_MPI(w, MPI_Comm_size, (local, &w->local_size));
+    CT_WORLD_MPI(w, MPI_Comm_free, (&local));
     if (gethostname(w->hostname, sizeof w->hostname - 1) != 0)
         strcpy(w->hostname, "unknown");
-    MPI_Get_library_version(w->library_version, &len);
+    CT_WORLD_MPI(w, MPI_Get_library_version, (w->library_version, &len));
     /* Open MPI's string ends in a newline and padding; keep the first line. */
     w->library_version[strcspn(w->library_version, "\r\n")] = '\0';
     w->nnodes = ct_world_count_hosts(w);
@@ -72,7 +116,8 @@ ct_status_t ct_world_init(int *argc, char ***argv, ct_world_t **world_p)
 
 void ct_world_finalize(ct_world_t *world)
 {
-    MPI_Finalize();
+    /* Too late to abort; the report is all that can be done. */
+    (void)CT_MPI_CALL(MPI_Finalize, ());
     free(world);
 }
 
@@ -87,7 +132,7 @@ void *ct_world_native(ct_world_t *w) { return &w->comm; }
 
 void ct_world_barrier(ct_world_t *w)
 {
-    MPI_Barrier(w->comm);
+    CT_WORLD_MPI(w, MPI_Barrier, (w->comm));
 }
 
 static MPI_Op ct_world_mpi_op(ct_reduce_t op)
@@ -101,22 +146,28 @@ static MPI_Op ct_world_mpi_op(ct_reduce_t op)
 
 void ct_world_allreduce_double(ct_world_t *w, double *inout, size_t n, ct_reduce_t op)
 {
-    MPI_Allreduce(MPI_IN_PLACE, inout, (int)n, MPI_DOUBLE, ct_world_mpi_op(op), w->comm);
+    int count = ct_world_count(w, n, "ct_world_allreduce_double");
+    CT_WORLD_MPI(w, MPI_Allreduce,
+                 (MPI_IN_PLACE, inout, count, MPI_DOUBLE, ct_world_mpi_op(op), w->comm));
 }
 
 void ct_world_allreduce_long(ct_world_t *w, long long *inout, size_t n, ct_reduce_t op)
 {
-    MPI_Allreduce(MPI_IN_PLACE, inout, (int)n, MPI_LONG_LONG, ct_world_mpi_op(op), w->comm);
+    int count = ct_world_count(w, n, "ct_world_allreduce_long");
+    CT_WORLD_MPI(w, MPI_Allreduce,
+                 (MPI_IN_PLACE, inout, count, MPI_LONG_LONG, ct_world_mpi_op(op), w->comm));
 }
 
 void ct_world_bcast(ct_world_t *w, void *buf, size_t bytes, int root)
 {
-    MPI_Bcast(buf, (int)bytes, MPI_BYTE, root, w->comm);
+    int count = ct_world_count(w, bytes, "ct_world_bcast");
+    CT_WORLD_MPI(w, MPI_Bcast, (buf, count, MPI_BYTE, root, w->comm));
 }
 
 void ct_world_gather(ct_world_t *w, const void *in, size_t bytes, void *out, int root)
 {
-    MPI_Gather(in, (int)bytes, MPI_BYTE, out, (int)bytes, MPI_BYTE, root, w->comm);
+    int count = ct_world_count(w, bytes, "ct_world_gather");
+    CT_WORLD_MPI(w, MPI_Gather, (in, count, MPI_BYTE, out, count, MPI_BYTE, root, w->comm));
 }
 
 _Noreturn void ct_world_abort(ct_world_t *w, int exit_code)

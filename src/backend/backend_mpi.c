@@ -15,6 +15,7 @@
  * the timed calls never copy.
  */
 #include "backend.h"
+#include "mpi_check.h"
 
 #include <mpi.h>
 #include <stdio.h>
@@ -35,8 +36,14 @@ static ct_status_t ct_mpi_open(ct_world_t *world, const ct_backend_config_t *con
         snprintf(why, whylen, "out of memory");
         return CT_ERR_NOMEM;
     }
+    /* The world's communicator returns errors (world_mpi.c). */
     ctx->comm = *(MPI_Comm *)ct_world_native(world);
-    MPI_Comm_rank(ctx->comm, &ctx->rank);
+    ct_status_t st = CT_MPI_CALL(MPI_Comm_rank, (ctx->comm, &ctx->rank));
+    if (st != CT_OK) {
+        free(ctx);
+        snprintf(why, whylen, "MPI_Comm_rank failed");
+        return st;
+    }
     *ctx_p = ctx;
     return CT_OK;
 }
@@ -118,17 +125,6 @@ static ct_status_t ct_mpi_download(void *ctx, void *host, const void *src, size_
     return ct_mpi_copy(ctx, host, src, bytes);
 }
 
-static ct_status_t ct_mpi_check(int rc, const char *what)
-{
-    if (rc == MPI_SUCCESS)
-        return CT_OK;
-    char msg[MPI_MAX_ERROR_STRING];
-    int len = 0;
-    MPI_Error_string(rc, msg, &len);
-    fprintf(stderr, "collbench: %s failed: %s\n", what, msg);
-    return CT_ERR_BACKEND;
-}
-
 static ct_status_t ct_mpi_run(void *vctx, const ct_backend_call_t *call)
 {
     ct_mpi_ctx_t *ctx = vctx;
@@ -138,22 +134,19 @@ static ct_status_t ct_mpi_run(void *vctx, const ct_backend_call_t *call)
 
     switch (call->coll->id) {
     case CT_COLL_ALLREDUCE:
-        return ct_mpi_check(MPI_Allreduce(send, call->recv, count, dt, ct_mpi_op(call->op),
-                                          ctx->comm), "MPI_Allreduce");
+        return CT_MPI_CALL(MPI_Allreduce,
+                           (send, call->recv, count, dt, ct_mpi_op(call->op), ctx->comm));
     case CT_COLL_ALLGATHER:
-        return ct_mpi_check(MPI_Allgather(send, count, dt, call->recv, count, dt, ctx->comm),
-                            "MPI_Allgather");
+        return CT_MPI_CALL(MPI_Allgather, (send, count, dt, call->recv, count, dt, ctx->comm));
     case CT_COLL_ALLTOALL:
-        return ct_mpi_check(MPI_Alltoall(send, count, dt, call->recv, count, dt, ctx->comm),
-                            "MPI_Alltoall");
+        return CT_MPI_CALL(MPI_Alltoall, (send, count, dt, call->recv, count, dt, ctx->comm));
     case CT_COLL_REDUCE_SCATTER:
-        return ct_mpi_check(MPI_Reduce_scatter_block(send, call->recv, count, dt,
-                                                     ct_mpi_op(call->op), ctx->comm),
-                            "MPI_Reduce_scatter_block");
+        return CT_MPI_CALL(MPI_Reduce_scatter_block,
+                           (send, call->recv, count, dt, ct_mpi_op(call->op), ctx->comm));
     case CT_COLL_BROADCAST: {
         /* MPI_Bcast's buffer is not const, but the root only reads it. */
         void *buf = !call->in_place && ctx->rank == call->root ? (void *)call->send : call->recv;
-        return ct_mpi_check(MPI_Bcast(buf, count, dt, call->root, ctx->comm), "MPI_Bcast");
+        return CT_MPI_CALL(MPI_Bcast, (buf, count, dt, call->root, ctx->comm));
     }
     default:
         return CT_ERR_USAGE;
