@@ -75,8 +75,8 @@ static ct_status_t ct_plan_add(ct_engine_t *e, ct_plan_t *plan, const size_t *si
     t.sizes = malloc(n * sizeof *t.sizes);
     if (t.sizes == NULL)
         return CT_ERR_NOMEM;
-    ct_status_t st = ct_sweep_filter(sizes, n, coll, dtype, nranks, t.sizes, &t.nsizes, &skipped,
-                                     err, errlen);
+    ct_sweep_target_t target = {coll, dtype, nranks, e->ops->max_count, e->ops->max_count_why};
+    ct_status_t st = ct_sweep_filter(sizes, n, &target, t.sizes, &t.nsizes, &skipped, err, errlen);
     if (st != CT_OK) {
         free(t.sizes);
         return st;

@@ -59,10 +59,30 @@ ct_status_t ct_sweep_sizes(const ct_options_t *o, size_t **sizes_p, size_t *n_p,
     return CT_OK;
 }
 
-ct_status_t ct_sweep_filter(const size_t *sizes, size_t n, const ct_coll_desc_t *coll,
-                            ct_dtype_t dtype, int nranks, size_t *valid, size_t *nvalid_p,
-                            size_t *skipped_p, char *err, size_t errlen)
+/* A valid size whose count argument is above the backend's limit. */
+static ct_status_t ct_sweep_check_count(size_t bytes, const ct_sweep_target_t *t, char *err,
+                                        size_t errlen)
 {
+    ct_coll_counts_t c;
+    if (t->max_count == 0)
+        return CT_OK;
+    t->coll->counts(bytes, ct_dtype_size(t->dtype), t->nranks, &c);
+    if (c.param_count <= t->max_count)
+        return CT_OK;
+    return ct_sweep_fail(err, errlen,
+                         "%s %s at %zu bytes on %d ranks: a count of %zu elements per call is "
+                         "above the backend's limit of %zu (%s); lower -e or use a wider -d",
+                         t->coll->name, ct_dtype_name(t->dtype), bytes, t->nranks, c.param_count,
+                         t->max_count, t->max_count_why ? t->max_count_why : "");
+}
+
+ct_status_t ct_sweep_filter(const size_t *sizes, size_t n, const ct_sweep_target_t *t,
+                            size_t *valid, size_t *nvalid_p, size_t *skipped_p, char *err,
+                            size_t errlen)
+{
+    const ct_coll_desc_t *coll = t->coll;
+    ct_dtype_t dtype = t->dtype;
+    int nranks = t->nranks;
     size_t typesize = ct_dtype_size(dtype);
     size_t gran = ct_coll_granularity(coll, typesize, nranks);
     size_t nvalid = 0, skipped = 0;
@@ -81,6 +101,8 @@ ct_status_t ct_sweep_filter(const size_t *sizes, size_t n, const ct_coll_desc_t 
                                  "(%s's %zu bytes times %d ranks)",
                                  coll->name, nranks, sizes[i], gran, ct_dtype_name(dtype),
                                  typesize, nranks);
+        if (ct_sweep_check_count(sizes[i], t, err, errlen) != CT_OK)
+            return CT_ERR_USAGE;
         valid[nvalid++] = sizes[i];
     }
     if (nvalid == 0)

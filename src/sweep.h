@@ -21,11 +21,24 @@
 ct_status_t ct_sweep_sizes(const ct_options_t *opts, size_t **sizes_p, size_t *n_p, char *err,
                            size_t errlen);
 
-/* The sizes coll can run at on nranks ranks with dtype, in valid[] (room
- * for n).  *skipped_p counts sizes below one element per rank. */
-ct_status_t ct_sweep_filter(const size_t *sizes, size_t n, const ct_coll_desc_t *coll,
-                            ct_dtype_t dtype, int nranks, size_t *valid, size_t *nvalid_p,
-                            size_t *skipped_p, char *err, size_t errlen);
+/* What one task's sizes run on: a collective and type at a rank count,
+ * through a backend whose call takes at most max_count elements in its
+ * count argument (0: no limit; MPI's count is an int). */
+typedef struct {
+    const ct_coll_desc_t *coll;
+    ct_dtype_t dtype;
+    int nranks;
+    size_t max_count;
+    const char *max_count_why; /* the backend's reason, for the message */
+} ct_sweep_target_t;
+
+/* The sizes the target can run at, in valid[] (room for n).  *skipped_p
+ * counts sizes below one element per rank.  A size whose count exceeds
+ * max_count is an error (never wrapped), found here, before any memory
+ * check or allocation. */
+ct_status_t ct_sweep_filter(const size_t *sizes, size_t n, const ct_sweep_target_t *target,
+                            size_t *valid, size_t *nvalid_p, size_t *skipped_p, char *err,
+                            size_t errlen);
 
 /* The two buffers one rank allocates for coll at bytes: the receive buffer
  * also holds in-place input, which for reduce_scatter exceeds the output. */

@@ -40,6 +40,10 @@ typedef struct ct_backend_ops {
      * that collective, so its in-place half is timed but not validated
      * (#wrong N/A), as nccl-tests does for NCCL's alltoall. */
     unsigned inplace_unchecked;
+    /* Most elements one call's count argument carries (0: no limit), and
+     * why; the plan refuses larger sizes (exit 2) before allocating. */
+    size_t max_count;
+    const char *max_count_why;
 
     /* Collective: all ranks agree before returning.  On CT_ERR_UNAVAILABLE,
      * why holds the reason every rank prints. */

@@ -17,6 +17,7 @@
 #include "backend.h"
 #include "mpi_check.h"
 
+#include <limits.h>
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -129,6 +130,9 @@ static ct_status_t ct_mpi_run(void *vctx, const ct_backend_call_t *call)
 {
     ct_mpi_ctx_t *ctx = vctx;
     MPI_Datatype dt = ct_mpi_dtype(call->dtype);
+    /* The plan refused larger counts (max_count); wrapping would be silent. */
+    if (call->counts->param_count > INT_MAX)
+        return CT_ERR_USAGE;
     int count = (int)call->counts->param_count;
     const void *send = call->in_place ? MPI_IN_PLACE : call->send;
 
@@ -182,6 +186,11 @@ static void ct_mpi_inplace(const ct_coll_desc_t *coll, const ct_coll_counts_t *c
 const ct_backend_ops_t ct_backend_mpi = {
     .name = "mpi",
     .host_memory = 1,
+    /* Refused, never wrapped: the (int) cast below would turn 2^32+8 int8
+     * into a count of 8 and report a busbw of petabytes. */
+    .max_count = INT_MAX,
+    .max_count_why = "an MPI count is an int, and Open MPI 4.1 has no large-count MPI_*_c "
+                     "calls",
     .open = ct_mpi_open,
     .close = ct_mpi_close,
     .supports = ct_mpi_supports,

@@ -33,10 +33,12 @@ expect_usage 2 "-a: '7' is not an integer in [0, 3]" -a 7
 expect_usage 2 "unknown option '--bogus'" --bogus
 expect_usage 2 "--target-ci: '0' must be above zero" --target-ci 0
 
-# Too large for memory: found before allocating, reported per host.
-ct_mpirun 2 -C allreduce -b 4T -e 4T >"$T/out" 2>"$T/err"
+# Too large for memory: found before allocating, reported per host.  The
+# size fits MPI's int count (60G / 8 B / 4 ranks < 2^31), so it is the
+# memory check that refuses it (tests/mpi/large_counts.sh has the count).
+ct_mpirun 4 -C alltoall -d int64 -b 60G -e 60G >"$T/out" 2>"$T/err"
 rc=$?
-[ "$rc" -eq 2 ] || fail "4T: exit $rc, want 2"
-grep -q "collbench: error: -e: the largest size needs 8 TiB per rank, 2 ranks on this host" "$T/err" ||
+[ "$rc" -eq 2 ] || fail "60G: exit $rc, want 2"
+grep -q "collbench: error: -e: the largest size needs 120 GiB per rank, 4 ranks on this host" "$T/err" ||
     fail "memory message: $(cat "$T/err")"
 exit 0

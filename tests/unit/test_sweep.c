@@ -50,15 +50,23 @@ static int has(const char *needle)
     return ok;
 }
 
-/* ct_sweep_filter on sizes[0..n). */
+/* ct_sweep_filter on sizes[0..n), with a backend's count limit. */
+static ct_status_t filter_max(const size_t *sizes, size_t n, const ct_coll_desc_t *coll,
+                              ct_dtype_t dtype, int nranks, size_t max_count, size_t *valid,
+                              size_t *nvalid, size_t *skipped)
+{
+    ct_sweep_target_t t = {coll, dtype, nranks, max_count, "the backend's reason"};
+    err[0] = '\0';
+    *nvalid = *skipped = 9999;
+    return ct_sweep_filter(sizes, n, &t, valid, nvalid, skipped, err, sizeof err);
+}
+
+/* ct_sweep_filter on sizes[0..n), no count limit. */
 static ct_status_t filter(const size_t *sizes, size_t n, const ct_coll_desc_t *coll,
                           ct_dtype_t dtype, int nranks, size_t *valid, size_t *nvalid,
                           size_t *skipped)
 {
-    err[0] = '\0';
-    *nvalid = *skipped = 9999;
-    return ct_sweep_filter(sizes, n, coll, dtype, nranks, valid, nvalid, skipped, err,
-                           sizeof err);
+    return filter_max(sizes, n, coll, dtype, nranks, 0, valid, nvalid, skipped);
 }
 
 int main(void)
@@ -200,6 +208,41 @@ int main(void)
         CT_CHECK(&tally, filter(sizes, 2, &ct_coll_allgather, CT_DTYPE_DOUBLE, 1, valid, &nvalid,
                                 &skipped) == CT_OK);
         CT_CHECK(&tally, nvalid == 2 && skipped == 0);
+    }
+
+    /* A backend's count limit (MPI: INT_MAX) refuses larger counts with a
+     * message, never wraps them; 0 means no limit (NCCL's size_t). */
+    {
+        const size_t imax = 2147483647;
+        const size_t int8[] = {imax, imax + 1}; /* 2 GiB int8: one over */
+        CT_CHECK(&tally, filter_max(int8, 1, &ct_coll_allreduce, CT_DTYPE_INT8, 2, imax, valid,
+                                    &nvalid, &skipped) == CT_OK);
+        CT_CHECK(&tally, nvalid == 1 && valid[0] == imax);
+        CT_CHECK(&tally, filter_max(int8, 2, &ct_coll_allreduce, CT_DTYPE_INT8, 2, imax, valid,
+                                    &nvalid, &skipped) == CT_ERR_USAGE);
+        CT_CHECK(&tally, has("allreduce int8 at 2147483648 bytes") && has("2147483648 elements") &&
+                             has("limit of 2147483647") && has("the backend's reason") &&
+                             has("-e"));
+        CT_CHECK(&tally, nvalid == 9999);
+        /* 2^32 + 8 bytes would wrap to a count of 8 through an int. */
+        const size_t wrap[] = {((size_t)1 << 32) + 8};
+        CT_CHECK(&tally, filter_max(wrap, 1, &ct_coll_broadcast, CT_DTYPE_INT8, 2, imax, valid,
+                                    &nvalid, &skipped) == CT_ERR_USAGE);
+        CT_CHECK(&tally, has("4294967304 elements"));
+        CT_CHECK(&tally, filter_max(wrap, 1, &ct_coll_broadcast, CT_DTYPE_INT8, 2, 0, valid,
+                                    &nvalid, &skipped) == CT_OK);
+        CT_CHECK(&tally, nvalid == 1 && valid[0] == wrap[0]);
+        /* A wider type fits the same bytes in fewer elements. */
+        const size_t f4g[] = {(size_t)4 << 30};
+        CT_CHECK(&tally, filter_max(f4g, 1, &ct_coll_allreduce, CT_DTYPE_FLOAT, 2, imax, valid,
+                                    &nvalid, &skipped) == CT_OK);
+        /* The count is per call: allgather's block at 4 ranks. */
+        const size_t ag[] = {(size_t)8 << 30, ((size_t)8 << 30) - 4};
+        CT_CHECK(&tally, filter_max(ag, 1, &ct_coll_allgather, CT_DTYPE_INT8, 4, imax, valid,
+                                    &nvalid, &skipped) == CT_ERR_USAGE);
+        CT_CHECK(&tally, has("2147483648 elements"));
+        CT_CHECK(&tally, filter_max(ag + 1, 1, &ct_coll_allgather, CT_DTYPE_INT8, 4, imax, valid,
+                                    &nvalid, &skipped) == CT_OK);
     }
 
     /* Per-rank bytes: send + receive buffers at the largest size. */
