@@ -21,6 +21,7 @@ typedef struct {
     ct_task_t *tasks;
     size_t ntasks;
     size_t total_steps;
+    char rounded[512]; /* what was rounded down (D7), for one note per run */
 } ct_plan_t;
 
 /* What one collective's table footer reports. */
@@ -71,19 +72,20 @@ static ct_status_t ct_plan_add(ct_engine_t *e, ct_plan_t *plan, const size_t *si
         return CT_ERR_USAGE;
     }
     ct_task_t t = {.coll = coll, .dtype = dtype, .op = op};
-    size_t skipped = 0;
+    ct_sweep_notes_t notes;
     t.sizes = malloc(n * sizeof *t.sizes);
     if (t.sizes == NULL)
         return CT_ERR_NOMEM;
     ct_sweep_target_t target = {coll, dtype, nranks, e->ops->max_count, e->ops->max_count_why};
-    ct_status_t st = ct_sweep_filter(sizes, n, &target, t.sizes, &t.nsizes, &skipped, err, errlen);
+    ct_status_t st = ct_sweep_filter(sizes, n, &target, t.sizes, &t.nsizes, &notes, err, errlen);
     if (st != CT_OK) {
         free(t.sizes);
         return st;
     }
-    if (skipped && e->table && !o->quiet)
+    if (notes.skipped && e->table && !o->quiet)
         fprintf(stderr, "collbench: %s %s: %zu size(s) below one element per rank skipped\n",
-                coll->name, ct_dtype_name(dtype), skipped);
+                coll->name, ct_dtype_name(dtype), notes.skipped);
+    ct_sweep_note_rounded(plan->rounded, sizeof plan->rounded, &target, &notes);
     ct_task_t *grown = realloc(plan->tasks, (plan->ntasks + 1) * sizeof *grown);
     if (grown == NULL) {
         free(t.sizes);
@@ -123,6 +125,11 @@ static ct_status_t ct_plan_build(ct_engine_t *e, ct_plan_t *plan, char *err, siz
                  e->ops->name);
         st = CT_ERR_USAGE;
     }
+    if (st == CT_OK && plan->rounded[0] && e->table && !o->quiet)
+        fprintf(stderr,
+                "collbench: note: sizes that do not divide into whole elements per rank at %d "
+                "ranks were rounded down, as nccl-tests does: %s\n",
+                ct_world_size(e->world), plan->rounded);
     if (st != CT_OK)
         ct_plan_free(plan);
     return st;

@@ -77,42 +77,65 @@ static ct_status_t ct_sweep_check_count(size_t bytes, const ct_sweep_target_t *t
 }
 
 ct_status_t ct_sweep_filter(const size_t *sizes, size_t n, const ct_sweep_target_t *t,
-                            size_t *valid, size_t *nvalid_p, size_t *skipped_p, char *err,
-                            size_t errlen)
+                            size_t *valid, size_t *nvalid_p, ct_sweep_notes_t *notes_p,
+                            char *err, size_t errlen)
 {
-    const ct_coll_desc_t *coll = t->coll;
-    ct_dtype_t dtype = t->dtype;
-    int nranks = t->nranks;
-    size_t typesize = ct_dtype_size(dtype);
-    size_t gran = ct_coll_granularity(coll, typesize, nranks);
-    size_t nvalid = 0, skipped = 0;
+    size_t typesize = ct_dtype_size(t->dtype);
+    size_t gran = ct_coll_granularity(t->coll, typesize, t->nranks);
+    size_t nvalid = 0;
+    ct_sweep_notes_t notes = {0, 0, 0, 0, 0};
 
     for (size_t i = 0; i < n; i++) {
-        if (sizes[i] % typesize != 0)
-            return ct_sweep_fail(err, errlen, "size %zu is not a multiple of %s's %zu bytes",
-                                 sizes[i], ct_dtype_name(dtype), typesize);
-        if (sizes[i] < gran) {
-            skipped++;
+        size_t size = sizes[i] / gran * gran;
+        if (size == 0) {
+            notes.skipped++;
             continue;
         }
-        if (sizes[i] % gran != 0)
-            return ct_sweep_fail(err, errlen,
-                                 "%s on %d ranks: size %zu is not a multiple of %zu bytes "
-                                 "(%s's %zu bytes times %d ranks)",
-                                 coll->name, nranks, sizes[i], gran, ct_dtype_name(dtype),
-                                 typesize, nranks);
-        if (ct_sweep_check_count(sizes[i], t, err, errlen) != CT_OK)
+        if (size != sizes[i]) {
+            if (notes.rounded++ == 0) {
+                notes.example_from = sizes[i];
+                notes.example_to = size;
+            }
+        }
+        /* sizes[] ascends, so a size rounded onto another is its neighbour. */
+        if (nvalid > 0 && valid[nvalid - 1] == size) {
+            notes.dropped++;
+            continue;
+        }
+        if (ct_sweep_check_count(size, t, err, errlen) != CT_OK)
             return CT_ERR_USAGE;
-        valid[nvalid++] = sizes[i];
+        valid[nvalid++] = size;
     }
     if (nvalid == 0)
         return ct_sweep_fail(err, errlen,
                              "%s on %d ranks: every size is below %zu bytes, one %s per rank; "
                              "raise -e",
-                             coll->name, nranks, gran, ct_dtype_name(dtype));
+                             t->coll->name, t->nranks, gran, ct_dtype_name(t->dtype));
     *nvalid_p = nvalid;
-    *skipped_p = skipped;
+    *notes_p = notes;
     return CT_OK;
+}
+
+void ct_sweep_note_rounded(char *note, size_t notelen, const ct_sweep_target_t *t,
+                           const ct_sweep_notes_t *notes)
+{
+    char item[160], key[64];
+    size_t used = strlen(note);
+
+    if (notes->rounded == 0 || notelen == 0)
+        return;
+    /* Rounding does not depend on the op: name each collective and type once. */
+    snprintf(key, sizeof key, "%s %s (", t->coll->name, ct_dtype_name(t->dtype));
+    if (strstr(note, key) != NULL || strstr(note, "...") != NULL)
+        return;
+    int len = snprintf(item, sizeof item, "%s%s%zu size%s, e.g. %zu -> %zu B)",
+                       used ? ", " : "", key, notes->rounded, notes->rounded == 1 ? "" : "s",
+                       notes->example_from, notes->example_to);
+    /* Keep room for ", ..." so that a long list says it is cut. */
+    if (len > 0 && used + (size_t)len + 6 <= notelen)
+        memcpy(note + used, item, (size_t)len + 1);
+    else if (used + 6 <= notelen)
+        memcpy(note + used, ", ...", 6);
 }
 
 void ct_sweep_buffer_bytes(const ct_coll_desc_t *coll, size_t bytes, ct_dtype_t dtype,

@@ -2,11 +2,14 @@
  * sweep.h - the message sizes of a run, and whether they fit.
  *
  * Sizes run from -b to -e, multiplied by -f or stepped by -i, as in
- * nccl-tests.  Unlike nccl-tests, a size that does not divide into the
- * collective's elements is an error, not silently rounded down: a row must
- * show the size that was measured.  The one exception is a size too small
- * to give every rank one element, which is skipped with a note, so that a
- * sweep from 8 B works for allgather at any scale.
+ * nccl-tests.  As in nccl-tests, a size that does not divide into whole
+ * elements (per rank, where the collective splits by ranks) is rounded
+ * down to the nearest size that does, so the defaults and -b 8 -e 128M -f 2
+ * run at 3, 5, 6 or 24 ranks; the row shows the size measured, and the
+ * engine prints one note per run naming what was rounded.  Two sizes that
+ * round to the same one run once.  A size too small to give every rank one
+ * element is skipped with a note, so that a sweep from 8 B works for
+ * allgather at any scale.
  */
 #ifndef CT_SWEEP_H
 #define CT_SWEEP_H
@@ -32,13 +35,27 @@ typedef struct {
     const char *max_count_why; /* the backend's reason, for the message */
 } ct_sweep_target_t;
 
-/* The sizes the target can run at, in valid[] (room for n).  *skipped_p
- * counts sizes below one element per rank.  A size whose count exceeds
- * max_count is an error (never wrapped), found here, before any memory
- * check or allocation. */
+/* What ct_sweep_filter did besides keeping a size as it was. */
+typedef struct {
+    size_t skipped;      /* below one element per rank */
+    size_t rounded;      /* rounded down to a valid size */
+    size_t dropped;      /* rounded onto a size already in the sweep */
+    size_t example_from; /* the first rounded size, and what it became */
+    size_t example_to;
+} ct_sweep_notes_t;
+
+/* The sizes the target can run at, ascending and distinct, in valid[]
+ * (room for n; sizes[] ascending).  A size whose count exceeds max_count
+ * is an error (never wrapped), found here, before any memory check or
+ * allocation. */
 ct_status_t ct_sweep_filter(const size_t *sizes, size_t n, const ct_sweep_target_t *target,
-                            size_t *valid, size_t *nvalid_p, size_t *skipped_p, char *err,
-                            size_t errlen);
+                            size_t *valid, size_t *nvalid_p, ct_sweep_notes_t *notes_p,
+                            char *err, size_t errlen);
+
+/* Appends "coll dtype (N sizes, e.g. A -> B B)" for a target whose notes
+ * say sizes were rounded, comma-separated, to the run's one note. */
+void ct_sweep_note_rounded(char *note, size_t notelen, const ct_sweep_target_t *target,
+                           const ct_sweep_notes_t *notes);
 
 /* The two buffers one rank allocates for coll at bytes: the receive buffer
  * also holds in-place input, which for reduce_scatter exceeds the output. */

@@ -21,8 +21,8 @@ expect_usage() {
 expect_usage 2 "-b: '12Q' is not a size" -b 12Q
 expect_usage 2 "-e: 'lots' is not a size" -e lots
 expect_usage 2 "-b 2048 is greater than -e 1024" -b 2K -e 1K
-expect_usage 2 "size 6 is not a multiple of int32's 4 bytes" -d int32 -b 6 -e 6
-expect_usage 4 "allgather on 4 ranks: size 24 is not a multiple of 16 bytes" -C allgather -b 24 -e 24
+expect_usage 2 "allreduce on 2 ranks: every size is below 4 bytes, one int32 per rank" -C allreduce -d int32 -b 3 -e 3
+expect_usage 4 "allgather on 4 ranks: every size is below 16 bytes, one float per rank" -C allgather -b 8 -e 12
 expect_usage 2 "-C: unknown collective 'allreduse'" -C allreduse
 expect_usage 2 "-o: unknown op 'mean'" -o mean
 expect_usage 2 "-d: unknown datatype 'float128'" -d float128

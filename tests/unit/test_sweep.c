@@ -50,7 +50,10 @@ static int has(const char *needle)
     return ok;
 }
 
-/* ct_sweep_filter on sizes[0..n), with a backend's count limit. */
+static ct_sweep_notes_t notes;
+
+/* ct_sweep_filter on sizes[0..n), with a backend's count limit; the notes
+ * land in the file's notes, and *skipped mirrors notes.skipped. */
 static ct_status_t filter_max(const size_t *sizes, size_t n, const ct_coll_desc_t *coll,
                               ct_dtype_t dtype, int nranks, size_t max_count, size_t *valid,
                               size_t *nvalid, size_t *skipped)
@@ -58,7 +61,11 @@ static ct_status_t filter_max(const size_t *sizes, size_t n, const ct_coll_desc_
     ct_sweep_target_t t = {coll, dtype, nranks, max_count, "the backend's reason"};
     err[0] = '\0';
     *nvalid = *skipped = 9999;
-    return ct_sweep_filter(sizes, n, &t, valid, nvalid, skipped, err, sizeof err);
+    memset(&notes, 0xab, sizeof notes);
+    ct_status_t st = ct_sweep_filter(sizes, n, &t, valid, nvalid, &notes, err, sizeof err);
+    if (st == CT_OK)
+        *skipped = notes.skipped;
+    return st;
 }
 
 /* ct_sweep_filter on sizes[0..n), no count limit. */
@@ -67,6 +74,17 @@ static ct_status_t filter(const size_t *sizes, size_t n, const ct_coll_desc_t *c
                           size_t *skipped)
 {
     return filter_max(sizes, n, coll, dtype, nranks, 0, valid, nvalid, skipped);
+}
+
+/* valid[0..n) equals want[0..n). */
+static int same(const size_t *valid, size_t nvalid, const size_t *want, size_t nwant)
+{
+    if (nvalid != nwant)
+        return 0;
+    for (size_t i = 0; i < nwant; i++)
+        if (valid[i] != want[i])
+            return 0;
+    return 1;
 }
 
 int main(void)
@@ -139,24 +157,29 @@ int main(void)
 
     size_t valid[16], nvalid, skipped;
 
-    /* A size that is not a whole number of elements is an error. */
+    /* A size that is not a whole number of elements is rounded down to one
+     * that is, as nccl-tests does (D7), and said so in the notes. */
     {
-        const size_t sizes[] = {8, 6, 16};
+        const size_t sizes[] = {6, 8, 16};
+        const size_t want[] = {4, 8, 16};
         CT_CHECK(&tally, filter(sizes, 3, &ct_coll_allreduce, CT_DTYPE_INT32, 2, valid, &nvalid,
-                                &skipped) == CT_ERR_USAGE);
-        CT_CHECK(&tally, has("6") && has("int32"));
-        CT_CHECK(&tally, nvalid == 9999 && skipped == 9999);
-        const size_t odd[] = {3};
-        CT_CHECK(&tally, filter(odd, 1, &ct_coll_broadcast, CT_DTYPE_HALF, 1, valid, &nvalid,
-                                &skipped) == CT_ERR_USAGE);
-        CT_CHECK(&tally, has("3") && has("half"));
+                                &skipped) == CT_OK);
+        CT_CHECK(&tally, same(valid, nvalid, want, 3));
+        CT_CHECK(&tally, notes.rounded == 1 && notes.dropped == 0 && skipped == 0);
+        CT_CHECK(&tally, notes.example_from == 6 && notes.example_to == 4);
+        /* Below one element: skipped, as before. */
+        const size_t odd[] = {1, 3};
+        const size_t want_odd[] = {2};
+        CT_CHECK(&tally, filter(odd, 2, &ct_coll_broadcast, CT_DTYPE_HALF, 1, valid, &nvalid,
+                                &skipped) == CT_OK);
+        CT_CHECK(&tally, same(valid, nvalid, want_odd, 1) && skipped == 1 && notes.rounded == 1);
     }
     /* allgather, 4 ranks, float: 16 B granularity; 8 B is skipped. */
     {
         const size_t sizes[] = {8, 16, 32, 64};
         CT_CHECK(&tally, filter(sizes, 4, &ct_coll_allgather, CT_DTYPE_FLOAT, 4, valid, &nvalid,
                                 &skipped) == CT_OK);
-        CT_CHECK(&tally, nvalid == 3 && skipped == 1);
+        CT_CHECK(&tally, nvalid == 3 && skipped == 1 && notes.rounded == 0);
         CT_CHECK(&tally, valid[0] == 16 && valid[1] == 32 && valid[2] == 64);
 
         const size_t two_small[] = {4, 8, 16, 48};
@@ -164,16 +187,45 @@ int main(void)
                                 &nvalid, &skipped) == CT_OK);
         CT_CHECK(&tally, nvalid == 2 && skipped == 2 && valid[0] == 16 && valid[1] == 48);
 
-        const size_t bad[] = {8, 16, 24};
-        CT_CHECK(&tally, filter(bad, 3, &ct_coll_allgather, CT_DTYPE_FLOAT, 4, valid, &nvalid,
-                                &skipped) == CT_ERR_USAGE);
-        CT_CHECK(&tally, has("24") && has("not a multiple of 16") && has("allgather"));
+        /* 24 rounds down to 16, already in the sweep: it runs once. */
+        const size_t dup[] = {8, 16, 24, 40};
+        const size_t want_dup[] = {16, 32};
+        CT_CHECK(&tally, filter(dup, 4, &ct_coll_allgather, CT_DTYPE_FLOAT, 4, valid, &nvalid,
+                                &skipped) == CT_OK);
+        CT_CHECK(&tally, same(valid, nvalid, want_dup, 2));
+        CT_CHECK(&tally, skipped == 1 && notes.rounded == 2 && notes.dropped == 1);
+        CT_CHECK(&tally, notes.example_from == 24 && notes.example_to == 16);
 
         const size_t below[] = {4, 8, 12};
         CT_CHECK(&tally, filter(below, 3, &ct_coll_allgather, CT_DTYPE_FLOAT, 4, valid, &nvalid,
                                 &skipped) == CT_ERR_USAGE);
         CT_CHECK(&tally, has("16") && has("-e"));
         CT_CHECK(&tally, nvalid == 9999);
+    }
+    /* -b 8 -e 128M -f 2 (the failing case of D7) at 3, 5, 6, 12 and 24
+     * ranks: every size becomes the nearest multiple of 4 * nranks below
+     * it, distinct and ascending, for every splitting collective. */
+    {
+        const ct_coll_desc_t *split[] = {&ct_coll_allgather, &ct_coll_alltoall,
+                                         &ct_coll_reduce_scatter};
+        const int ranks[] = {3, 5, 6, 12, 24};
+        size_t sizes[25], big[25];
+        for (int i = 0; i < 25; i++)
+            sizes[i] = (size_t)8 << i; /* 8 .. 128M */
+        for (int k = 0; k < 3; k++) {
+            for (int r = 0; r < 5; r++) {
+                size_t gran = 4 * (size_t)ranks[r];
+                CT_CHECK(&tally, filter(sizes, 25, split[k], CT_DTYPE_FLOAT, ranks[r], big,
+                                        &nvalid, &skipped) == CT_OK);
+                int ok = nvalid + skipped + notes.dropped == 25;
+                for (size_t i = 0; ok && i < nvalid; i++)
+                    ok = big[i] % gran == 0 && big[i] + gran > sizes[25 - nvalid + i] &&
+                         big[i] <= sizes[25 - nvalid + i] && (i == 0 || big[i] > big[i - 1]);
+                CT_CHECK(&tally, ok);
+                CT_CHECK(&tally, notes.rounded > 0 && big[nvalid - 1] == ((size_t)128 << 20) /
+                                                                              gran * gran);
+            }
+        }
     }
     /* The other splitting collectives behave the same. */
     {
@@ -183,10 +235,10 @@ int main(void)
             CT_CHECK(&tally, filter(sizes, 3, split[k], CT_DTYPE_FLOAT, 4, valid, &nvalid,
                                     &skipped) == CT_OK);
             CT_CHECK(&tally, nvalid == 2 && skipped == 1 && valid[0] == 16);
-            const size_t bad[] = {40};
-            CT_CHECK(&tally, filter(bad, 1, split[k], CT_DTYPE_FLOAT, 4, valid, &nvalid,
-                                    &skipped) == CT_ERR_USAGE);
-            CT_CHECK(&tally, has("40") && has(split[k]->name));
+            const size_t odd[] = {40};
+            CT_CHECK(&tally, filter(odd, 1, split[k], CT_DTYPE_FLOAT, 4, valid, &nvalid,
+                                    &skipped) == CT_OK);
+            CT_CHECK(&tally, nvalid == 1 && valid[0] == 32 && notes.rounded == 1);
         }
     }
     /* allreduce and broadcast (root or not) only need whole elements. */
@@ -197,10 +249,35 @@ int main(void)
             CT_CHECK(&tally, filter(sizes, 4, whole[k], CT_DTYPE_FLOAT, 4, valid, &nvalid,
                                     &skipped) == CT_OK);
             CT_CHECK(&tally, nvalid == 4 && skipped == 0 && valid[0] == 4 && valid[2] == 12);
+            CT_CHECK(&tally, notes.rounded == 0 && notes.dropped == 0);
             CT_CHECK(&tally, filter(sizes, 4, whole[k], CT_DTYPE_FLOAT, 64, valid, &nvalid,
                                     &skipped) == CT_OK);
             CT_CHECK(&tally, nvalid == 4 && skipped == 0);
         }
+    }
+    /* The run's one note names each rounded collective and type once. */
+    {
+        char note[512] = "";
+        ct_sweep_target_t ag = {&ct_coll_allgather, CT_DTYPE_FLOAT, 3, 0, NULL};
+        ct_sweep_target_t ar = {&ct_coll_allreduce, CT_DTYPE_FLOAT, 3, 0, NULL};
+        ct_sweep_notes_t some = {0, 18, 0, 16, 12}, none = {1, 0, 0, 0, 0};
+        ct_sweep_note_rounded(note, sizeof note, &ag, &some);
+        ct_sweep_note_rounded(note, sizeof note, &ar, &none);
+        ct_sweep_note_rounded(note, sizeof note, &ag, &some); /* another op */
+        CT_CHECK_STR(&tally, note, "allgather float (18 sizes, e.g. 16 -> 12 B)");
+        ag.dtype = CT_DTYPE_INT8;
+        some.rounded = 1;
+        ct_sweep_note_rounded(note, sizeof note, &ag, &some);
+        CT_CHECK_STR(&tally, note, "allgather float (18 sizes, e.g. 16 -> 12 B), "
+                                   "allgather int8 (1 size, e.g. 16 -> 12 B)");
+        /* A list too long for the buffer says it is cut, and stays terminated. */
+        char small[64] = "";
+        for (int d = 0; d < CT_DTYPE_COUNT; d++) {
+            ag.dtype = (ct_dtype_t)d;
+            ct_sweep_note_rounded(small, sizeof small, &ag, &some);
+        }
+        size_t len = strlen(small);
+        CT_CHECK(&tally, len < sizeof small && len > 5 && strcmp(small + len - 5, ", ...") == 0);
     }
     /* One rank: a splitting collective needs just whole elements. */
     {
