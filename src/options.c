@@ -201,25 +201,41 @@ static ct_status_t ct_options_list(const char *flag, const char *text, ct_item_p
     return CT_OK;
 }
 
+/* Adds c to colls[0..*n) unless it is there. */
+static void ct_add_coll(const ct_coll_desc_t **colls, int *n, const ct_coll_desc_t *c)
+{
+    for (int i = 0; i < *n; i++)
+        if (colls[i] == c)
+            return;
+    colls[(*n)++] = c;
+}
+
 static ct_status_t ct_parse_coll(const char *item, void *out, int *n, char *err, size_t errlen)
 {
     const ct_coll_desc_t **colls = out;
+    /* "all" inside a list ("-C all,all", "-C allreduce,all") adds every
+     * collective, in table order after those already named. */
+    if (strcmp(item, "all") == 0) {
+        for (int i = 0; i < CT_COLL_COUNT; i++)
+            ct_add_coll(colls, n, ct_coll_by_index(i));
+        return CT_OK;
+    }
     const ct_coll_desc_t *c = ct_coll_find(item);
     if (c == NULL)
         return ct_options_fail(err, errlen,
                                "-C: unknown collective '%s' (allreduce, allgather, alltoall, "
                                "broadcast, reduce_scatter, all)",
                                item);
-    for (int i = 0; i < *n; i++)
-        if (colls[i] == c)
-            return CT_OK;
-    colls[(*n)++] = c;
+    ct_add_coll(colls, n, c);
     return CT_OK;
 }
 
 static ct_status_t ct_parse_op(const char *item, void *out, int *n, char *err, size_t errlen)
 {
     ct_op_t *ops = out, op;
+    /* "-o all" alone skips ops a backend lacks; in a list it would not. */
+    if (strcmp(item, "all") == 0)
+        return ct_options_fail(err, errlen, "-o: 'all' cannot be combined with other ops");
     if (ct_op_parse(item, &op) != CT_OK)
         return ct_options_fail(err, errlen, "-o: unknown op '%s' (sum, prod, min, max, avg, all)",
                                item);
@@ -233,6 +249,9 @@ static ct_status_t ct_parse_op(const char *item, void *out, int *n, char *err, s
 static ct_status_t ct_parse_dtype(const char *item, void *out, int *n, char *err, size_t errlen)
 {
     ct_dtype_t *dtypes = out, d;
+    /* "-d all" alone skips types a backend lacks; in a list it would not. */
+    if (strcmp(item, "all") == 0)
+        return ct_options_fail(err, errlen, "-d: 'all' cannot be combined with other types");
     if (ct_dtype_parse(item, &d) != CT_OK)
         return ct_options_fail(err, errlen,
                                "-d: unknown datatype '%s' (int8, uint8, int32, uint32, int64, "
@@ -356,6 +375,43 @@ static ct_status_t ct_options_apply(ct_options_t *o, int id, const char *arg, ch
     }
 }
 
+/* getopt_long answers '?' alike for an unknown long option, an ambiguous
+ * prefix and a value given to a flag that takes none; text (argv's word)
+ * tells them apart for a precise message. */
+static ct_status_t ct_options_bad_long(const char *text, char *err, size_t errlen)
+{
+    const char *name = text + 2;
+    size_t len = strcspn(name, "=");
+    const ct_option_info_t *hit = NULL;
+    char candidates[256] = "";
+    size_t used = 0;
+    int matches = 0;
+
+    for (size_t i = 0; i < CT_NOPTIONS; i++) {
+        const ct_option_info_t *o = &ct_option_table[i];
+        if (strncmp(o->long_name, name, len) != 0)
+            continue;
+        if (o->long_name[len] == '\0') { /* exact: never ambiguous */
+            hit = o;
+            matches = 1;
+            break;
+        }
+        hit = o;
+        matches++;
+        int k = snprintf(candidates + used, sizeof candidates - used, "%s--%s",
+                         used ? ", " : "", o->long_name);
+        if (k > 0 && (size_t)k < sizeof candidates - used)
+            used += (size_t)k;
+    }
+    if (len > 0 && matches > 1)
+        return ct_options_fail(err, errlen, "option '--%.*s' is ambiguous: %s", (int)len, name,
+                               candidates);
+    if (len > 0 && matches == 1 && name[len] == '=' && hit->arg == NULL)
+        return ct_options_fail(err, errlen, "option '--%s' takes no value (got '%s')",
+                               hit->long_name, text);
+    return ct_options_fail(err, errlen, "unknown option '%s' (see --help)", text);
+}
+
 /* Checks that need nothing but the options themselves. */
 static ct_status_t ct_options_check(const ct_options_t *o, char *err, size_t errlen)
 {
@@ -402,6 +458,8 @@ ct_status_t ct_options_parse(int argc, char **argv, ct_options_t *opts, char *er
         int id = getopt_long(argc, argv, shortopts, longopts, NULL);
         if (id == -1)
             break;
+        if (id == '?' && strncmp(argv[optind - 1], "--", 2) == 0)
+            return ct_options_bad_long(argv[optind - 1], err, errlen);
         if (id == '?')
             return ct_options_fail(err, errlen, "unknown option '%s' (see --help)",
                                    argv[optind - 1]);

@@ -251,5 +251,40 @@ int main(void)
     EXPECT_USAGE("-i", NULL, "-b", "1K", "-e", "4K", "-i", "0");
     EXPECT_USAGE("-o", NULL, "-o", ",");
 
+    /* D12: precise messages.  'all' inside a -C list means every
+     * collective, once each; -o/-d say 'all' does not combine. */
+    {
+        ct_options_t o;
+        PARSE_OK(&o, "-C", "all,all");
+        CT_CHECK(&tally, o.ncolls == CT_COLL_COUNT);
+        for (int i = 0; i < o.ncolls && i < CT_COLL_COUNT; i++)
+            CT_CHECK(&tally, o.colls[i] == ct_coll_by_index(i));
+        PARSE_OK(&o, "-C", "broadcast,all");
+        CT_CHECK(&tally, o.ncolls == CT_COLL_COUNT && o.colls[0] == &ct_coll_broadcast &&
+                             o.colls[1] == &ct_coll_allreduce);
+        EXPECT_USAGE("-C", "'alls'", "-C", "all,alls");
+        EXPECT_USAGE("-o: 'all' cannot be combined", NULL, "-o", "sum,all");
+        EXPECT_USAGE("-d: 'all' cannot be combined", NULL, "-d", "all,float");
+    }
+    /* An ambiguous prefix lists its candidates; an exact name or a unique
+     * prefix is not ambiguous. */
+    EXPECT_USAGE("option '--ba' is ambiguous: --backend", ", --batch-us", "--ba", "mpi");
+    EXPECT_USAGE("option '--ba' is ambiguous: --backend", ", --batch-us", "--ba=mpi");
+    EXPECT_USAGE("option '--m' is ambiguous: --minbytes, --maxbytes", "--max-samples", "--m",
+                 "1");
+    {
+        ct_options_t o;
+        PARSE_OK(&o, "--bac", "mpi", "--batch", "20", "--qu");
+        CT_CHECK(&tally, o.batch_us == 20.0 && o.quiet);
+    }
+    /* A flag given a value says it takes none, with the full name. */
+    EXPECT_USAGE("option '--quiet' takes no value (got '--quiet=1')", NULL, "--quiet=1");
+    EXPECT_USAGE("option '--quiet' takes no value (got '--qui=yes')", NULL, "--qui=yes");
+    EXPECT_USAGE("option '--version' takes no value", NULL, "--version=2");
+    /* Still unknown: a name no option starts with. */
+    EXPECT_USAGE("unknown option '--bogus'", NULL, "--bogus");
+    EXPECT_USAGE("unknown option '--bogus=1'", NULL, "--bogus=1");
+    EXPECT_USAGE("unknown option '-", NULL, "-Z");
+
     return CT_DONE(&tally);
 }
