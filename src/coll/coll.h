@@ -15,16 +15,8 @@
 
 #include <stddef.h>
 #include "ct_dtype.h"
+#include "ct_names.h" /* ct_coll_id_t and the names, shared with the tuner */
 #include "ct_status.h"
-
-typedef enum {
-    CT_COLL_ALLREDUCE,
-    CT_COLL_ALLGATHER,
-    CT_COLL_ALLTOALL,
-    CT_COLL_BROADCAST,
-    CT_COLL_REDUCE_SCATTER,
-    CT_COLL_COUNT
-} ct_coll_id_t;
 
 typedef struct {
     size_t bytes;       /* size column and algbw numerator */
@@ -51,7 +43,7 @@ typedef struct {
 } ct_coll_inplace_t;
 
 typedef struct ct_coll_desc {
-    const char *name;  /* as in -C and in the CSV */
+    const char *name;  /* as in -C and in the CSV; equals ct_coll_name(id) */
     const char *alias; /* nccl-tests' binary stem, e.g. "all_reduce" */
     ct_coll_id_t id;
     int uses_op;          /* a reduction: redop column, -o applies */
@@ -75,7 +67,8 @@ extern const ct_coll_desc_t ct_coll_reduce_scatter;
 
 /* All descriptors in table order (the order of "-C all"). */
 const ct_coll_desc_t *ct_coll_by_index(int index);
-/* By name or alias ("allreduce", "all_reduce", "bcast", ...). */
+/* By name or alias ("allreduce", "all_reduce", "bcast", ...), as
+ * src/lib/ct_names.c spells them. */
 const ct_coll_desc_t *ct_coll_find(const char *name);
 
 /* Bytes divisible into a valid call: a multiple of typesize, and of

@@ -11,9 +11,12 @@ tuner_plugin_libnccl_tuner_colltune_la_SOURCES = \
 	tuner/plugin/names.c tuner/plugin/names.h \
 	tuner/plugin/plugin.c \
 	tuner/plugin/rules.c tuner/plugin/rules.h
+# The rules files' words are src/lib's (ct_names.c), linked in statically
+# from their own small convenience library: nothing else of src/lib.
+tuner_plugin_libnccl_tuner_colltune_la_LIBADD = src/lib/libctnames.la
 # NCCL dlopen()s the plugin into every rank: export only the
 # ncclTunerPlugin_v* tables, and record no dependency it does not use
-# (the compiler is mpicc, which would otherwise add libmpi).
+# (tests/unit/lib_no_mpi.sh checks both).
 tuner_plugin_libnccl_tuner_colltune_la_CFLAGS = $(AM_CFLAGS) \
 	-fvisibility=hidden
 tuner_plugin_libnccl_tuner_colltune_la_LDFLAGS = \

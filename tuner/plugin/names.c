@@ -1,11 +1,10 @@
 /*
- * names.c - name tables for rules files (see names.h).
+ * names.c - rules-file words from src/lib's name tables (see names.h).
  *
- * The canonical spellings are those of NVIDIA's example tuner plugin
- * (ext-tuner/example), so its rules files load unchanged.  The aliases are
- * the spellings NCCL itself uses elsewhere: ncclFunc* enumerators for
- * collectives and the NCCL_ALGO / NCCL_PROTO environment values, so that a
- * value copied from an nccl.env file also works here.
+ * The plugin speaks NCCL's values: ncclFunc_t, NCCL_ALGO_* and
+ * NCCL_PROTO_* (abi.h).  ct_names.h carries the same values; the
+ * assertions below prove that they agree, so a rules file means to NCCL
+ * what it means to collbench and the tuner.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -13,71 +12,54 @@
 
 #include <stdio.h>
 #include <string.h>
-#include <strings.h>
 
 #include "abi.h"
 
-#define COUNT_OF(a) (sizeof(a) / sizeof((a)[0]))
+_Static_assert(CT_NCCL_FUNC_BROADCAST == ncclFuncBroadcast &&
+                   CT_NCCL_FUNC_REDUCE == ncclFuncReduce &&
+                   CT_NCCL_FUNC_ALLGATHER == ncclFuncAllGather &&
+                   CT_NCCL_FUNC_REDUCESCATTER == ncclFuncReduceScatter &&
+                   CT_NCCL_FUNC_ALLREDUCE == ncclFuncAllReduce,
+               "ct_names.h's ncclFunc_t values match NCCL's");
+_Static_assert(CT_NCCL_ALGO_TREE == NCCL_ALGO_TREE &&
+                   CT_NCCL_ALGO_RING == NCCL_ALGO_RING &&
+                   CT_NCCL_ALGO_COLLNET_DIRECT == NCCL_ALGO_COLLNET_DIRECT &&
+                   CT_NCCL_ALGO_COLLNET_CHAIN == NCCL_ALGO_COLLNET_CHAIN &&
+                   CT_NCCL_ALGO_NVLS == NCCL_ALGO_NVLS &&
+                   CT_NCCL_ALGO_NVLS_TREE == NCCL_ALGO_NVLS_TREE &&
+                   CT_NCCL_ALGO_PAT == NCCL_ALGO_PAT &&
+                   CT_NCCL_NUM_ALGORITHMS == NCCL_NUM_ALGORITHMS,
+               "ct_names.h's algorithm ids match NCCL's");
+_Static_assert(CT_NCCL_PROTO_LL == NCCL_PROTO_LL &&
+                   CT_NCCL_PROTO_LL128 == NCCL_PROTO_LL128 &&
+                   CT_NCCL_PROTO_SIMPLE == NCCL_PROTO_SIMPLE &&
+                   CT_NCCL_NUM_PROTOCOLS == NCCL_NUM_PROTOCOLS,
+               "ct_names.h's protocol ids match NCCL's");
 
-static const ct_plugin_name_t colls[] = {
-    {"broadcast", ncclFuncBroadcast},
-    {"reduce", ncclFuncReduce},
-    {"allgather", ncclFuncAllGather},
-    {"reducescatter", ncclFuncReduceScatter},
-    {"allreduce", ncclFuncAllReduce},
-    {"ncclFuncBroadcast", ncclFuncBroadcast},
-    {"ncclFuncReduce", ncclFuncReduce},
-    {"ncclFuncAllGather", ncclFuncAllGather},
-    {"ncclFuncReduceScatter", ncclFuncReduceScatter},
-    {"ncclFuncAllReduce", ncclFuncAllReduce},
-};
-
-static const ct_plugin_name_t algos[] = {
-    {"tree", NCCL_ALGO_TREE},
-    {"ring", NCCL_ALGO_RING},
-    {"collnet_direct", NCCL_ALGO_COLLNET_DIRECT},
-    {"collnet_chain", NCCL_ALGO_COLLNET_CHAIN},
-    {"nvls", NCCL_ALGO_NVLS},
-    {"nvls_tree", NCCL_ALGO_NVLS_TREE},
-    {"pat", NCCL_ALGO_PAT},
-    {"collnetdirect", NCCL_ALGO_COLLNET_DIRECT},
-    {"collnetchain", NCCL_ALGO_COLLNET_CHAIN},
-    {"nvlstree", NCCL_ALGO_NVLS_TREE},
-};
-
-static const ct_plugin_name_t protos[] = {
-    {"ll", NCCL_PROTO_LL},
-    {"ll128", NCCL_PROTO_LL128},
-    {"simple", NCCL_PROTO_SIMPLE},
-};
-
-const ct_plugin_name_table_t ct_plugin_colls = {"collective", colls,
-                                                COUNT_OF(colls)};
-const ct_plugin_name_table_t ct_plugin_algos = {"algorithm", algos,
-                                                COUNT_OF(algos)};
-const ct_plugin_name_table_t ct_plugin_protos = {"protocol", protos,
-                                                 COUNT_OF(protos)};
+const ct_plugin_name_table_t ct_plugin_colls = {"collective", NULL};
+const ct_plugin_name_table_t ct_plugin_algos = {"algorithm",
+                                                &ct_nccl_algo_names};
+const ct_plugin_name_table_t ct_plugin_protos = {"protocol",
+                                                 &ct_nccl_proto_names};
 
 int ct_plugin_name_lookup(const ct_plugin_name_table_t *table,
                           const char *word, int *value_p)
 {
-    for (size_t i = 0; i < table->count; i++) {
-        if (strcasecmp(table->names[i].name, word) == 0) {
-            *value_p = table->names[i].value;
-            return 0;
-        }
-    }
-    return -1;
+    if (table->names)
+        return ct_name_lookup(table->names, word, value_p);
+    const ct_coll_name_t *c = ct_coll_name_find(word);
+    if (c == NULL || c->nccl_func == CT_NCCL_FUNC_NONE)
+        return -1;
+    *value_p = c->nccl_func;
+    return 0;
 }
 
 const char *ct_plugin_name_of(const ct_plugin_name_table_t *table, int value)
 {
-    /* The first entry with a value is its canonical spelling. */
-    for (size_t i = 0; i < table->count; i++) {
-        if (table->names[i].value == value)
-            return table->names[i].name;
-    }
-    return "?";
+    if (table->names)
+        return ct_name_of(table->names, value);
+    const ct_coll_name_t *c = ct_coll_name_of_nccl(value);
+    return c ? c->name : "?";
 }
 
 void ct_plugin_name_list(const ct_plugin_name_table_t *table, char *buf,
@@ -85,16 +67,19 @@ void ct_plugin_name_list(const ct_plugin_name_table_t *table, char *buf,
 {
     size_t used = 0;
 
+    if (table->names) {
+        ct_name_list(table->names, buf, buflen);
+        return;
+    }
     if (buflen == 0)
         return;
     buf[0] = '\0';
-    for (size_t i = 0; i < table->count; i++) {
-        /* Aliases repeat a value already listed; list each value once. */
-        if (strcmp(ct_plugin_name_of(table, table->names[i].value),
-                   table->names[i].name) != 0)
+    for (size_t i = 0; i < ct_coll_names_count(); i++) {
+        const ct_coll_name_t *c = ct_coll_names_at(i);
+        if (c->nccl_func == CT_NCCL_FUNC_NONE)
             continue;
         int n = snprintf(buf + used, buflen - used, "%s%s", used ? ", " : "",
-                         table->names[i].name);
+                         c->name);
         if (n < 0 || (size_t)n >= buflen - used)
             return; /* truncated, but terminated by snprintf */
         used += (size_t)n;

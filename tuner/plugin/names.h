@@ -2,25 +2,27 @@
  * names.h - the words a rules file may use for collectives, algorithms and
  * protocols, as one table per kind.
  *
- * The same tables drive parsing, the "expected one of" list in error
- * messages, and the names printed in log lines, so they cannot disagree.
- * Matching is case-insensitive.  Unknown words are an error for the caller
- * to report; nothing is ever mapped to a default.
+ * The words themselves live once, in src/lib/ct_names.c, shared with
+ * collbench and the tuner; this file only presents them from NCCL's side
+ * (a collective is its ncclFunc_t).  The same tables drive parsing, the
+ * "expected one of" list in error messages, and the names printed in log
+ * lines, so they cannot disagree.  Matching is case-insensitive.  Unknown
+ * words are an error for the caller to report; nothing is ever mapped to a
+ * default.
  */
 #ifndef CT_PLUGIN_NAMES_H
 #define CT_PLUGIN_NAMES_H
 
 #include <stddef.h>
 
-typedef struct {
-    const char *name; /* spelling accepted in a rules file */
-    int value;        /* ncclFunc_t, NCCL_ALGO_* or NCCL_PROTO_* */
-} ct_plugin_name_t;
+#include "ct_names.h"
 
 typedef struct {
-    const char *kind;               /* "collective", "algorithm", "protocol" */
-    const ct_plugin_name_t *names;  /* canonical spelling of each value first */
-    size_t count;
+    const char *kind; /* "collective", "algorithm", "protocol" */
+    /* Algorithms and protocols: NCCL's values as they are.  NULL for
+     * collectives, which come from ct_names' collective table by their
+     * ncclFunc_t (alltoall has none: NCCL's tuner never sees it). */
+    const ct_name_table_t *names;
 } ct_plugin_name_table_t;
 
 extern const ct_plugin_name_table_t ct_plugin_colls;

@@ -1,0 +1,105 @@
+/*
+ * ct_names.h - the names colltune speaks, once: collectives (as -C, the
+ * CSV, the JSON and the tuner plugin's rules files spell them) and NCCL's
+ * algorithms and protocols with their NCCL enum values.
+ *
+ * collbench (src/coll/coll_table.c), the NCCL tuner plugin
+ * (tuner/plugin/names.c) and the tuner's emitters read these tables, so a
+ * spelling accepted in one place is accepted everywhere.  Matching is
+ * case-insensitive; nothing unknown is ever mapped to a default.  Plain C,
+ * no MPI: the plugin links this file into a dlopen'd library.
+ */
+#ifndef CT_NAMES_H
+#define CT_NAMES_H
+
+#include <stddef.h>
+
+/* The collectives collbench measures, in the order of "-C all".  Every
+ * per-collective table is indexed by this id and sized CT_COLL_COUNT. */
+typedef enum {
+    CT_COLL_ALLREDUCE,
+    CT_COLL_ALLGATHER,
+    CT_COLL_ALLTOALL,
+    CT_COLL_BROADCAST,
+    CT_COLL_REDUCE_SCATTER,
+    CT_COLL_COUNT
+} ct_coll_id_t;
+
+/* A collective collbench does not measure (NCCL's reduce). */
+#define CT_COLL_NONE (-1)
+
+/* NCCL's ncclFunc_t (nccl_common.h) for the collectives its tuner plugin
+ * is asked about; alltoall is not one (NCCL runs it as send/recv). */
+#define CT_NCCL_FUNC_NONE (-1)
+#define CT_NCCL_FUNC_BROADCAST 0
+#define CT_NCCL_FUNC_REDUCE 1
+#define CT_NCCL_FUNC_ALLGATHER 2
+#define CT_NCCL_FUNC_REDUCESCATTER 3
+#define CT_NCCL_FUNC_ALLREDUCE 4
+
+#define CT_COLL_NAME_ALIASES 3
+
+typedef struct {
+    const char *name; /* canonical: -C, CSV, JSON, log lines */
+    /* Also accepted: nccl-tests' binary stem, NVIDIA's example plugin and
+     * NCCL's ncclFunc* spellings; unused slots are NULL. */
+    const char *aliases[CT_COLL_NAME_ALIASES];
+    int id;        /* ct_coll_id_t, or CT_COLL_NONE */
+    int nccl_func; /* ncclFunc_t, or CT_NCCL_FUNC_NONE */
+} ct_coll_name_t;
+
+/* Every collective colltune can name, collbench's first in id order. */
+size_t ct_coll_names_count(void);
+const ct_coll_name_t *ct_coll_names_at(size_t index);
+
+/* By canonical name or alias; NULL when unknown. */
+const ct_coll_name_t *ct_coll_name_find(const char *word);
+/* Canonical name of a collbench collective; NULL for an invalid id. */
+const char *ct_coll_name(ct_coll_id_t id);
+/* The collective NCCL calls func; NULL when colltune has no name for it. */
+const ct_coll_name_t *ct_coll_name_of_nccl(int func);
+
+/* NCCL's algorithm and protocol ids (nccl_tuner.h: the cost table's rows
+ * and columns). */
+#define CT_NCCL_ALGO_TREE 0
+#define CT_NCCL_ALGO_RING 1
+#define CT_NCCL_ALGO_COLLNET_DIRECT 2
+#define CT_NCCL_ALGO_COLLNET_CHAIN 3
+#define CT_NCCL_ALGO_NVLS 4
+#define CT_NCCL_ALGO_NVLS_TREE 5
+#define CT_NCCL_ALGO_PAT 6
+#define CT_NCCL_NUM_ALGORITHMS 7
+
+#define CT_NCCL_PROTO_LL 0
+#define CT_NCCL_PROTO_LL128 1
+#define CT_NCCL_PROTO_SIMPLE 2
+#define CT_NCCL_NUM_PROTOCOLS 3
+
+/* A word and the value it stands for. */
+typedef struct {
+    const char *name;
+    int value;
+} ct_name_t;
+
+/* One kind of word; the first entry with a value is its canonical
+ * spelling, later ones are aliases. */
+typedef struct {
+    const char *kind; /* "algorithm", "protocol", for messages */
+    const ct_name_t *names;
+    size_t count;
+} ct_name_table_t;
+
+/* Canonical: NVIDIA's example tuner plugin's spelling ("nvls_tree"); the
+ * aliases are NCCL_ALGO's ("NVLSTree", matched case-insensitively). */
+extern const ct_name_table_t ct_nccl_algo_names;
+extern const ct_name_table_t ct_nccl_proto_names;
+
+/* Looks word up; sets *value_p and returns 0, or returns -1. */
+int ct_name_lookup(const ct_name_table_t *table, const char *word, int *value_p);
+/* The canonical spelling of value, or "?" when the table lacks it. */
+const char *ct_name_of(const ct_name_table_t *table, int value);
+/* The canonical spellings, comma separated, into buf (always terminated;
+ * truncated to buflen) for "expected one of ..." messages. */
+void ct_name_list(const ct_name_table_t *table, char *buf, size_t buflen);
+
+#endif
