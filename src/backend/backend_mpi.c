@@ -126,35 +126,72 @@ static ct_status_t ct_mpi_download(void *ctx, void *host, const void *src, size_
     return ct_mpi_copy(ctx, host, src, bytes);
 }
 
+/* One collective's MPI call; send is MPI_IN_PLACE for in-place calls. */
+typedef ct_status_t (*ct_mpi_coll_fn_t)(const ct_mpi_ctx_t *ctx, const ct_backend_call_t *call,
+                                        const void *send, int count, MPI_Datatype dt);
+
+static ct_status_t ct_mpi_allreduce(const ct_mpi_ctx_t *ctx, const ct_backend_call_t *call,
+                                    const void *send, int count, MPI_Datatype dt)
+{
+    return CT_MPI_CALL(MPI_Allreduce,
+                       (send, call->recv, count, dt, ct_mpi_op(call->op), ctx->comm));
+}
+
+static ct_status_t ct_mpi_allgather(const ct_mpi_ctx_t *ctx, const ct_backend_call_t *call,
+                                    const void *send, int count, MPI_Datatype dt)
+{
+    return CT_MPI_CALL(MPI_Allgather, (send, count, dt, call->recv, count, dt, ctx->comm));
+}
+
+static ct_status_t ct_mpi_alltoall(const ct_mpi_ctx_t *ctx, const ct_backend_call_t *call,
+                                   const void *send, int count, MPI_Datatype dt)
+{
+    return CT_MPI_CALL(MPI_Alltoall, (send, count, dt, call->recv, count, dt, ctx->comm));
+}
+
+static ct_status_t ct_mpi_reduce_scatter(const ct_mpi_ctx_t *ctx, const ct_backend_call_t *call,
+                                         const void *send, int count, MPI_Datatype dt)
+{
+    return CT_MPI_CALL(MPI_Reduce_scatter_block,
+                       (send, call->recv, count, dt, ct_mpi_op(call->op), ctx->comm));
+}
+
+/* Out of place, the root sends from its send buffer (see the top of this
+ * file); MPI_Bcast's buffer is not const, but the root only reads it. */
+static ct_status_t ct_mpi_broadcast(const ct_mpi_ctx_t *ctx, const ct_backend_call_t *call,
+                                    const void *send, int count, MPI_Datatype dt)
+{
+    (void)send;
+    void *buf = !call->in_place && ctx->rank == call->root ? (void *)call->send : call->recv;
+    return CT_MPI_CALL(MPI_Bcast, (buf, count, dt, call->root, ctx->comm));
+}
+
+/* Indexed by ct_coll_id_t; a collective added to ct_names.h without an
+ * entry here stops the build instead of failing at run time. */
+static const ct_mpi_coll_fn_t ct_mpi_colls[] = {
+    [CT_COLL_ALLREDUCE] = ct_mpi_allreduce,
+    [CT_COLL_ALLGATHER] = ct_mpi_allgather,
+    [CT_COLL_ALLTOALL] = ct_mpi_alltoall,
+    [CT_COLL_BROADCAST] = ct_mpi_broadcast,
+    [CT_COLL_REDUCE_SCATTER] = ct_mpi_reduce_scatter,
+};
+_Static_assert(sizeof ct_mpi_colls / sizeof ct_mpi_colls[0] == CT_COLL_COUNT,
+               "the MPI backend runs every collective");
+
 static ct_status_t ct_mpi_run(void *vctx, const ct_backend_call_t *call)
 {
-    ct_mpi_ctx_t *ctx = vctx;
-    MPI_Datatype dt = ct_mpi_dtype(call->dtype);
-    /* The plan refused larger counts (max_count); wrapping would be silent. */
-    if (call->counts->param_count > INT_MAX)
-        return CT_ERR_USAGE;
-    int count = (int)call->counts->param_count;
-    const void *send = call->in_place ? MPI_IN_PLACE : call->send;
+    ct_coll_id_t id = call->coll->id;
 
-    switch (call->coll->id) {
-    case CT_COLL_ALLREDUCE:
-        return CT_MPI_CALL(MPI_Allreduce,
-                           (send, call->recv, count, dt, ct_mpi_op(call->op), ctx->comm));
-    case CT_COLL_ALLGATHER:
-        return CT_MPI_CALL(MPI_Allgather, (send, count, dt, call->recv, count, dt, ctx->comm));
-    case CT_COLL_ALLTOALL:
-        return CT_MPI_CALL(MPI_Alltoall, (send, count, dt, call->recv, count, dt, ctx->comm));
-    case CT_COLL_REDUCE_SCATTER:
-        return CT_MPI_CALL(MPI_Reduce_scatter_block,
-                           (send, call->recv, count, dt, ct_mpi_op(call->op), ctx->comm));
-    case CT_COLL_BROADCAST: {
-        /* MPI_Bcast's buffer is not const, but the root only reads it. */
-        void *buf = !call->in_place && ctx->rank == call->root ? (void *)call->send : call->recv;
-        return CT_MPI_CALL(MPI_Bcast, (buf, count, dt, call->root, ctx->comm));
+    /* The plan refused larger counts (max_count): reaching here is a bug,
+     * and wrapping the count would hide it. */
+    if (call->counts->param_count > INT_MAX || (int)id < 0 || id >= CT_COLL_COUNT ||
+        ct_mpi_colls[id] == NULL) {
+        fprintf(stderr, "collbench: internal: %s with count %zu reached the MPI backend\n",
+                call->coll->name, call->counts->param_count);
+        return CT_ERR_BACKEND;
     }
-    default:
-        return CT_ERR_USAGE;
-    }
+    return ct_mpi_colls[id](vctx, call, call->in_place ? MPI_IN_PLACE : call->send,
+                            (int)call->counts->param_count, ct_mpi_dtype(call->dtype));
 }
 
 static ct_status_t ct_mpi_wait(void *ctx)

@@ -541,32 +541,55 @@ static ct_status_t ct_nccl_alltoall(ct_nccl_ctx_t *ctx, const ct_backend_call_t 
     return st != CT_OK ? st : end;
 }
 
+static ct_status_t ct_nccl_allreduce(ct_nccl_ctx_t *ctx, const ct_backend_call_t *call,
+                                     ct_nccl_dtype_t dt, size_t count)
+{
+    return CT_NCCL_CALL(ctx, ncclAllReduce, (call->send, call->recv, count, dt,
+                                             ct_nccl_op(call->op), ctx->comm, ctx->stream));
+}
+
+static ct_status_t ct_nccl_allgather(ct_nccl_ctx_t *ctx, const ct_backend_call_t *call,
+                                     ct_nccl_dtype_t dt, size_t count)
+{
+    return CT_NCCL_CALL(ctx, ncclAllGather,
+                        (call->send, call->recv, count, dt, ctx->comm, ctx->stream));
+}
+
+static ct_status_t ct_nccl_reduce_scatter(ct_nccl_ctx_t *ctx, const ct_backend_call_t *call,
+                                          ct_nccl_dtype_t dt, size_t count)
+{
+    return CT_NCCL_CALL(ctx, ncclReduceScatter, (call->send, call->recv, count, dt,
+                                                 ct_nccl_op(call->op), ctx->comm, ctx->stream));
+}
+
+static ct_status_t ct_nccl_broadcast(ct_nccl_ctx_t *ctx, const ct_backend_call_t *call,
+                                     ct_nccl_dtype_t dt, size_t count)
+{
+    return CT_NCCL_CALL(ctx, ncclBroadcast, (call->send, call->recv, count, dt, call->root,
+                                             ctx->comm, ctx->stream));
+}
+
+typedef ct_status_t (*ct_nccl_coll_fn_t)(ct_nccl_ctx_t *ctx, const ct_backend_call_t *call,
+                                         ct_nccl_dtype_t dt, size_t count);
+
+/* Indexed by ct_coll_id_t; a collective added to ct_names.h without an
+ * entry here stops the build instead of failing at run time. */
+static const ct_nccl_coll_fn_t ct_nccl_colls[] = {
+    [CT_COLL_ALLREDUCE] = ct_nccl_allreduce,
+    [CT_COLL_ALLGATHER] = ct_nccl_allgather,
+    [CT_COLL_ALLTOALL] = ct_nccl_alltoall,
+    [CT_COLL_BROADCAST] = ct_nccl_broadcast,
+    [CT_COLL_REDUCE_SCATTER] = ct_nccl_reduce_scatter,
+};
+_Static_assert(sizeof ct_nccl_colls / sizeof ct_nccl_colls[0] == CT_COLL_COUNT,
+               "the NCCL backend runs every collective");
+
 static ct_status_t ct_nccl_run(void *vctx, const ct_backend_call_t *call)
 {
-    ct_nccl_ctx_t *ctx = vctx;
-    ct_nccl_dtype_t dt = ct_nccl_dtype(call->dtype);
-    ct_nccl_redop_t op = ct_nccl_op(call->op);
-    size_t count = call->counts->param_count;
-
-    switch (call->coll->id) {
-    case CT_COLL_ALLREDUCE:
-        return CT_NCCL_CALL(ctx, ncclAllReduce,
-                            (call->send, call->recv, count, dt, op, ctx->comm, ctx->stream));
-    case CT_COLL_ALLGATHER:
-        return CT_NCCL_CALL(ctx, ncclAllGather,
-                            (call->send, call->recv, count, dt, ctx->comm, ctx->stream));
-    case CT_COLL_REDUCE_SCATTER:
-        return CT_NCCL_CALL(ctx, ncclReduceScatter,
-                            (call->send, call->recv, count, dt, op, ctx->comm, ctx->stream));
-    case CT_COLL_BROADCAST:
-        return CT_NCCL_CALL(ctx, ncclBroadcast,
-                            (call->send, call->recv, count, dt, call->root, ctx->comm,
-                             ctx->stream));
-    case CT_COLL_ALLTOALL:
-        return ct_nccl_alltoall(ctx, call, dt, count);
-    default:
-        return CT_ERR_USAGE;
-    }
+    ct_coll_id_t id = call->coll->id;
+    if ((int)id < 0 || id >= CT_COLL_COUNT || ct_nccl_colls[id] == NULL)
+        return CT_ERR_BACKEND; /* a bug: the table covers every id */
+    return ct_nccl_colls[id](vctx, call, ct_nccl_dtype(call->dtype), call->counts->param_count);
 }
 
 /* The stream first, then NCCL's asynchronous error state: a failure in a
