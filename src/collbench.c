@@ -93,8 +93,13 @@ static void collbench_preamble(FILE *fp, const ct_engine_t *e, const ct_rankinfo
         fprintf(fp, "# Adaptive iterations: until the median's 95%% CI is within %.3g%% or "
                     "%.3g s per size and placement\n",
                 o->target_ci * 100.0, o->size_budget_s);
-    fprintf(fp, "# Time: median over samples, each the %s across ranks (-a); run id %s, config %s\n",
-            ct_options_rank_agg_name(o->rank_agg), e->ident->run_id, e->ident->config_id);
+    fprintf(fp, "# Time: median over samples, each the %s across ranks (-a), timed in %s mode "
+                "(--sync); run id %s, config %s\n",
+            ct_options_rank_agg_name(o->rank_agg), ct_options_sync_name(e->sync),
+            e->ident->run_id, e->ident->config_id);
+    fprintf(fp, "# Floor: one-way small-message latency %.3f us (median ping-pong / 2); no "
+                "collective can take less\n",
+            ct_clocksync_floor_us(e->clock));
     fprintf(fp, "#\n# Using devices\n");
     for (int r = 0; r < ct_world_size(e->world); r++) {
         char device[96] = "device -1 [host]";
@@ -147,8 +152,11 @@ static int collbench_run(ct_world_t *world, const ct_options_t *opts, int argc, 
 
     ct_engine_t engine = {
         .world = world, .ops = ops, .ctx = ctx, .opts = opts, .ident = &ident,
-        .table = rank0 ? stdout : NULL,
+        .table = rank0 ? stdout : NULL, .sync = ct_measure_sync_mode(opts, ops),
     };
+    /* The floor is measured in every mode; window mode also needs the clock. */
+    if (ct_clocksync_create(world, &engine.clock) != CT_OK)
+        st = CT_ERR_BACKEND;
     long long bad_csv = 0;
     if (rank0 && opts->csv_path)
         bad_csv = collbench_open_csv(opts->csv_path, &engine.csv) != CT_OK;
@@ -174,6 +182,7 @@ static int collbench_run(ct_world_t *world, const ct_options_t *opts, int argc, 
     if (engine.csv)
         fclose(engine.csv);
     free(engine.rows);
+    ct_clocksync_destroy(engine.clock);
     ct_watchdog_destroy(watchdog);
     ops->close(ctx);
     ct_tuning_env_free(&env);

@@ -344,7 +344,7 @@ static ct_status_t ct_engine_size(ct_engine_t *e, const ct_task_t *t, const ct_b
 {
     ct_coll_counts_t c;
     ct_table_row_t row;
-    ct_measure_env_t env = {e->world, e->ops, e->ctx, e->opts};
+    ct_measure_env_t env = {e->world, e->ops, e->ctx, e->opts, e->sync, e->clock};
     char what[160];
     ct_status_t st = CT_OK;
 

@@ -40,6 +40,8 @@ typedef struct {
     FILE *table;             /* rank 0: stdout; other ranks: NULL */
     FILE *csv;               /* rank 0 with --csv, else NULL */
     ct_watchdog_t *watchdog;
+    ct_sync_mode_t sync;     /* resolved timing mode (ct_measure_sync_mode) */
+    ct_clocksync_t *clock;   /* common clock and p2p floor, every rank */
     ct_engine_row_t *rows;   /* rank 0: every row, for the JSON file */
     size_t nrows;
     size_t rows_cap;

@@ -1,3 +1,4 @@
+#define _GNU_SOURCE
 #include "measure.h"
 
 #include <math.h>
@@ -5,6 +6,37 @@
 #include <string.h>
 
 #include "ct_clock.h"
+
+/* Window mode: a call that started this much after its agreed instant,
+ * relative to the window, was held up by the previous one (or by the OS):
+ * its time would include the delay, so it is discarded. */
+#define CT_WINDOW_LATE_FRACTION 0.05
+/* Rounds with more late calls than this fraction widen the window. */
+#define CT_WINDOW_WIDEN_ABOVE 0.1
+#define CT_WINDOW_WIDEN_FACTOR 1.5
+/* Calls timed alone to size the window. */
+#define CT_WINDOW_CALIBRATION 9
+
+ct_sync_mode_t ct_measure_sync_mode(const ct_options_t *o, const ct_backend_ops_t *ops)
+{
+    if (o->sync != CT_SYNC_DEFAULT)
+        return o->sync;
+    return ops->host_memory ? CT_SYNC_WINDOW : CT_SYNC_BATCH;
+}
+
+/* The schedule of a window round: call i starts at start_us + i * width_us
+ * on the common clock. */
+typedef struct {
+    double start_us;
+    double width_us;
+} ct_window_t;
+
+/* Per-round state all ranks agree on. */
+typedef struct {
+    int batch;          /* calls per sample (batch mode; 1 otherwise) */
+    ct_window_t window; /* window mode */
+    double lead_us;     /* window mode: from agreement to the first call */
+} ct_sampler_t;
 
 /* Times one batch of k calls on this rank, in µs per call. */
 static ct_status_t ct_measure_batch(const ct_measure_env_t *env, const ct_backend_call_t *call,
@@ -18,6 +50,43 @@ static ct_status_t ct_measure_batch(const ct_measure_env_t *env, const ct_backen
     if (st == CT_OK)
         st = env->ops->wait(env->ctx);
     *per_call_us = (ct_clock_now_us() - t0) / k;
+    return st;
+}
+
+/* One window call: starts at its instant, returns finish minus that
+ * instant, and whether this rank started it late. */
+static ct_status_t ct_measure_windowed(const ct_measure_env_t *env, const ct_backend_call_t *call,
+                                       double at_us, double width_us, double *time_us,
+                                       double *late)
+{
+    double started = ct_clocksync_wait_until(env->clock, at_us);
+    ct_status_t st = env->ops->run(env->ctx, call);
+    if (st == CT_OK)
+        st = env->ops->wait(env->ctx);
+    *time_us = ct_clocksync_now_us(env->clock) - at_us;
+    *late = started - at_us > CT_WINDOW_LATE_FRACTION * width_us ? 1.0 : 0.0;
+    return st;
+}
+
+/* One round of count samples on this rank: per-call µs into times[], and
+ * 1 into late[] for a window call this rank started late. */
+static ct_status_t ct_measure_round(const ct_measure_env_t *env, const ct_backend_call_t *call,
+                                    const ct_sampler_t *s, size_t count, double *times,
+                                    double *late)
+{
+    ct_status_t st = CT_OK;
+    for (size_t i = 0; i < count && st == CT_OK; i++) {
+        late[i] = 0.0;
+        if (env->sync == CT_SYNC_WINDOW)
+            st = ct_measure_windowed(env, call, s->window.start_us + (double)i * s->window.width_us,
+                                     s->window.width_us, &times[i], &late[i]);
+        else
+            st = ct_measure_batch(env, call, s->batch, &times[i]);
+    }
+    /* After a failure the round still goes through the aggregation (every
+     * rank must), so give the samples not taken a defined value. */
+    for (size_t i = 0; st != CT_OK && i < count; i++)
+        times[i] = late[i] = 0.0;
     return st;
 }
 
@@ -43,12 +112,11 @@ static void ct_measure_aggregate(const ct_measure_env_t *env, double *samples, s
     }
 }
 
-/* Warms up, then picks the calls per sample: enough to fill batch_us.
- * The estimate comes from probe batches after the warm-up, since the first
- * calls pay for connection set-up; probes double until they last a quarter
- * of batch_us.  Ranks agree on the largest estimate. */
+/* Warms up, then estimates one call's cost from probe batches after the
+ * warm-up (the first calls pay for connection set-up); probes double until
+ * they last a quarter of batch_us.  Ranks agree on the largest estimate. */
 static ct_status_t ct_measure_warmup(const ct_measure_env_t *env, const ct_backend_call_t *call,
-                                     int *batch_p)
+                                     double *est_p)
 {
     const ct_options_t *o = env->opts;
     double est = 0.0;
@@ -65,8 +133,13 @@ static ct_status_t ct_measure_warmup(const ct_measure_env_t *env, const ct_backe
         if (est * probe >= o->batch_us / 4.0 || probe >= 1024)
             break;
     }
-    if (st != CT_OK)
-        return st;
+    *est_p = est;
+    return st;
+}
+
+/* Batch mode: enough calls per sample to fill batch_us. */
+static int ct_measure_batch_size(const ct_options_t *o, double est)
+{
     double k = est > 0.0 ? ceil(o->batch_us / est) : 1.0;
     k = fmin(fmax(k, 1.0), 100000.0);
     if (o->iters > 0) {
@@ -74,16 +147,48 @@ static ct_status_t ct_measure_warmup(const ct_measure_env_t *env, const ct_backe
         int most = o->iters / (o->iters < o->min_samples ? o->iters : o->min_samples);
         k = fmin(k, (double)(most > 0 ? most : 1));
     }
-    *batch_p = (int)k;
+    return (int)k;
+}
+
+/* Window mode: the window must hold one whole call, the clocks' error on
+ * both sides, and the spread of call times.  Calls timed alone (batches
+ * of one would include a barrier's exit skew, so they are timed in wide
+ * windows instead) give the call time; the median across samples of the
+ * slowest rank's time, times 1.5, plus twice the clock error, is the width.
+ * Rounds with many late calls widen it later. */
+static ct_status_t ct_measure_window_width(const ct_measure_env_t *env,
+                                           const ct_backend_call_t *call, double est,
+                                           double *width_p)
+{
+    double times[CT_WINDOW_CALIBRATION], late[CT_WINDOW_CALIBRATION];
+    double err = ct_clocksync_error_us(env->clock);
+    ct_status_t st = ct_clocksync_resync(env->clock);
+    if (st != CT_OK)
+        return st;
+    ct_world_allreduce_double(env->world, &err, 1, CT_REDUCE_MAX);
+    /* Generous: four estimated calls plus the clock error, never tight. */
+    ct_sampler_t s = {.batch = 1};
+    s.window.width_us = 4.0 * est + 4.0 * err + 10.0;
+    s.window.start_us = ct_clocksync_now_us(env->clock) + 50.0 + s.window.width_us;
+    ct_world_allreduce_double(env->world, &s.window.start_us, 1, CT_REDUCE_MAX);
+    st = ct_measure_round(env, call, &s, CT_WINDOW_CALIBRATION, times, late);
+    long long failed = st != CT_OK;
+    ct_world_allreduce_long(env->world, &failed, 1, CT_REDUCE_MAX);
+    if (failed)
+        return st != CT_OK ? st : CT_ERR_BACKEND;
+    ct_world_allreduce_double(env->world, times, CT_WINDOW_CALIBRATION, CT_REDUCE_MAX);
+    ct_stats_t cal;
+    ct_stats_compute(times, CT_WINDOW_CALIBRATION, &cal);
+    *width_p = 1.5 * cal.median + 2.0 * err + 1.0;
     return CT_OK;
 }
 
-static int ct_measure_done(const ct_options_t *o, size_t n, size_t target_n, double elapsed_s,
-                           double *sorted, int *converged_p)
+static int ct_measure_done(const ct_options_t *o, size_t attempted, size_t target_n, size_t n,
+                           double elapsed_s, const double *sorted, int *converged_p)
 {
     if (o->iters > 0)
-        return n >= target_n;
-    if (n >= (size_t)o->max_samples || elapsed_s >= o->size_budget_s)
+        return attempted >= target_n;
+    if (attempted >= target_n || elapsed_s >= o->size_budget_s)
         return 1;
     /* A few ms of samples can all fall in one slow spell (another
      * process, a frequency change): keep measuring for min_time. */
@@ -95,79 +200,135 @@ static int ct_measure_done(const ct_options_t *o, size_t n, size_t target_n, dou
     return *converged_p;
 }
 
+/* Samples for the next round: rounds grow geometrically to keep agreement
+ * traffic small, but none may run past the time budget.  per_sample_s is
+ * the measured (or, before the first round, estimated) cost of a sample. */
+static size_t ct_measure_next_round(const ct_options_t *o, size_t attempted, size_t target_n,
+                                    double elapsed_s, double per_sample_s)
+{
+    size_t next = attempted / 2 > (size_t)o->min_samples ? attempted / 2 : (size_t)o->min_samples;
+    if (o->iters == 0 && per_sample_s > 0.0) {
+        double left = (o->size_budget_s - elapsed_s) / per_sample_s;
+        if (left < (double)next)
+            next = left >= 1.0 ? (size_t)left : 1;
+    }
+    return next < target_n - attempted ? next : target_n - attempted;
+}
+
+/* Keeps the samples of a round that no rank started late; returns how many. */
+static size_t ct_measure_keep_valid(const double *times, const double *late, size_t count,
+                                    double *out)
+{
+    size_t kept = 0;
+    for (size_t i = 0; i < count; i++)
+        if (late[i] == 0.0)
+            out[kept++] = times[i];
+    return kept;
+}
+
 ct_status_t ct_measure_call(const ct_measure_env_t *env, const ct_backend_call_t *call,
                             ct_measurement_t *out)
 {
     const ct_options_t *o = env->opts;
-    int batch = 1, converged = 0;
-    ct_status_t st = ct_measure_warmup(env, call, &batch);
+    double start = ct_clock_now_us(), est = 0.0;
+    int converged = 0;
+    ct_sampler_t s = {.batch = 1, .lead_us = 50.0};
+    ct_status_t st = ct_measure_warmup(env, call, &est);
+
+    if (st == CT_OK && env->sync == CT_SYNC_BATCH)
+        s.batch = ct_measure_batch_size(o, est);
+    if (st == CT_OK && env->sync == CT_SYNC_WINDOW)
+        st = ct_measure_window_width(env, call, est, &s.window.width_us);
     if (st != CT_OK)
         return st;
 
-    size_t target_n = o->iters > 0 ? (size_t)(o->iters / batch) : (size_t)o->max_samples;
+    size_t target_n = o->iters > 0 ? (size_t)(o->iters / s.batch) : (size_t)o->max_samples;
     if (target_n == 0)
         target_n = 1;
-    double *local = malloc(target_n * sizeof *local);
-    double *agg = malloc(target_n * sizeof *agg);
+    double *own = malloc(target_n * sizeof *own);   /* this rank, valid samples */
+    double *agg = malloc(target_n * sizeof *agg);   /* aggregated, valid samples */
     double *sorted = malloc(target_n * sizeof *sorted);
-    if (!local || !agg || !sorted) {
-        free(local), free(agg), free(sorted);
+    double *times = malloc(target_n * sizeof *times); /* one round, this rank */
+    double *late = malloc(target_n * sizeof *late);
+    double *round_agg = malloc(target_n * sizeof *round_agg);
+    if (!own || !agg || !sorted || !times || !late || !round_agg) {
+        free(own), free(agg), free(sorted), free(times), free(late), free(round_agg);
         return CT_ERR_NOMEM;
     }
 
-    size_t n = 0;
-    size_t round = (size_t)o->min_samples < target_n ? (size_t)o->min_samples : target_n;
-    double start = ct_clock_now_us();
+    size_t n = 0, attempted = 0, round = 0;
+    long long late_total = 0;
+    /* Before the first round a sample's cost is the warm-up's estimate. */
+    double per_sample_s = (env->sync == CT_SYNC_WINDOW ? s.window.width_us : s.batch * est) * 1e-6;
+    double agree_us = 0.0;
     for (;;) {
-        for (size_t i = 0; i < round && st == CT_OK; i++)
-            st = ct_measure_batch(env, call, batch, &local[n + i]);
         /* One agreement per round: whether any rank failed (it must not
-         * leave the others waiting in the next round) and the time spent. */
-        double agree[2] = {st != CT_OK, (ct_clock_now_us() - start) * 1e-6};
-        ct_world_allreduce_double(env->world, agree, 2, CT_REDUCE_MAX);
+         * leave the others waiting in the next round), the time spent and,
+         * in window mode, the first instant (far enough ahead for every
+         * rank to have left this agreement). */
+        double t_agree = ct_clock_now_us();
+        double agree[4] = {st != CT_OK, (t_agree - start) * 1e-6, 0.0, agree_us};
+        if (env->sync == CT_SYNC_WINDOW)
+            agree[2] = ct_clocksync_now_us(env->clock) + s.lead_us;
+        ct_world_allreduce_double(env->world, agree, 4, CT_REDUCE_MAX);
+        agree_us = ct_clock_now_us() - t_agree;
         if (agree[0] != 0.0) {
             st = st != CT_OK ? st : CT_ERR_BACKEND;
             break;
         }
+        /* Round sizes come from agreed figures only: ranks that disagreed
+         * on a count would pass different counts to one collective. */
         double elapsed_s = agree[1];
-        memcpy(&agg[n], &local[n], round * sizeof *agg);
-        ct_measure_aggregate(env, &agg[n], round);
-        n += round;
+        if (attempted > 0) {
+            per_sample_s = elapsed_s / (double)attempted;
+            if (ct_measure_done(o, attempted, target_n, n, elapsed_s, sorted, &converged))
+                break;
+        }
+        /* The first round is bounded by the budget too. */
+        round = ct_measure_next_round(o, attempted, target_n, elapsed_s, per_sample_s);
+        /* The agreement's own spread, seen last round, sets the lead. */
+        s.lead_us = fmax(20.0, 4.0 * agree[3]) + s.window.width_us;
+        s.window.start_us = agree[2];
 
+        st = ct_measure_round(env, call, &s, round, times, late);
+        memcpy(round_agg, times, round * sizeof *round_agg);
+        ct_measure_aggregate(env, round_agg, round);
+        ct_world_allreduce_double(env->world, late, round, CT_REDUCE_MAX);
+        size_t kept = ct_measure_keep_valid(round_agg, late, round, &agg[n]);
+        ct_measure_keep_valid(times, late, round, &own[n]);
+        late_total += (long long)(round - kept);
+        if ((double)(round - kept) > CT_WINDOW_WIDEN_ABOVE * (double)round)
+            s.window.width_us *= CT_WINDOW_WIDEN_FACTOR;
+        attempted += round;
+        n += kept;
         memcpy(sorted, agg, n * sizeof *sorted);
         ct_stats_sort(sorted, n);
-        if (ct_measure_done(o, n, target_n, elapsed_s, sorted, &converged))
-            break;
-
-        /* Grow rounds geometrically to keep agreement traffic small, but do
-         * not overshoot the time budget by more than one round. */
-        size_t next = n / 2 > (size_t)o->min_samples ? n / 2 : (size_t)o->min_samples;
-        if (o->iters == 0 && elapsed_s > 0.0) {
-            double per_sample = elapsed_s / (double)n;
-            double left = (o->size_budget_s - elapsed_s) / per_sample;
-            if (left < (double)next)
-                next = left >= 1.0 ? (size_t)left : 1;
-        }
-        round = next < target_n - n ? next : target_n - n;
     }
 
+    if (st == CT_OK && n == 0) {
+        /* Every call was late (a badly oversubscribed host): report the
+         * last round's times, which are upper bounds, and say so in late. */
+        n = round;
+        memcpy(sorted, round_agg, n * sizeof *sorted);
+        memcpy(own, times, n * sizeof *own);
+        ct_stats_sort(sorted, n);
+    }
     if (st == CT_OK) {
         ct_stats_from_sorted(sorted, n, &out->stats);
-        out->iterations = (long long)n * batch;
-        out->batch = batch;
+        out->sync = env->sync;
+        out->iterations = (long long)n * s.batch;
+        out->batch = s.batch;
         out->converged = converged;
+        out->late = late_total;
         ct_stats_t own_stats;
-        ct_stats_compute(local, n, &own_stats);
-        double own = own_stats.median;
-        double mm[3] = {own, -own, own};
+        ct_stats_compute(own, n, &own_stats);
+        double mm[3] = {own_stats.median, -own_stats.median, own_stats.median};
         ct_world_allreduce_double(env->world, mm, 2, CT_REDUCE_MIN);
         ct_world_allreduce_double(env->world, &mm[2], 1, CT_REDUCE_SUM);
         out->rank_median_min = mm[0];
         out->rank_median_max = -mm[1];
         out->rank_median_avg = mm[2] / ct_world_size(env->world);
     }
-    free(local);
-    free(agg);
-    free(sorted);
+    free(own), free(agg), free(sorted), free(times), free(late), free(round_agg);
     return st;
 }

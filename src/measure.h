@@ -1,25 +1,32 @@
 /*
  * measure.h - timing one collective call, adaptively.
  *
- * Method (documented in README.md, "Timing method"):
- *  - warm-up calls, timed as a whole, estimate the cost of one call; ranks
- *    agree on the largest estimate.
- *  - a sample is a batch of k back-to-back calls between a barrier and the
- *    completion of the last call, divided by k.  k is the smallest count
- *    whose batch lasts --batch-us, so reading the clock costs well under 1%
- *    even for an 8-byte allreduce; large messages get k = 1.
- *  - each rank times its own batch; the per-sample time is then aggregated
- *    across ranks (-a: max by default, since a collective is done only when
- *    its slowest rank is).
+ * Method (documented in README.md, "Timing modes"):
+ *  - warm-up calls, then probe batches, estimate the cost of one call;
+ *    ranks agree on the largest estimate.
+ *  - a sample is timed in one of three modes (--sync):
+ *      window   each call starts at an instant agreed on a common clock
+ *               (clocksync.h); its time on a rank is that rank's finish
+ *               minus the agreed start.  A call some rank started late (the
+ *               previous one overran its window) is discarded and counted.
+ *      barrier  a barrier, then one call timed alone on each rank.
+ *      batch    k back-to-back calls between a barrier and the completion
+ *               of the last, divided by k; k makes the batch last
+ *               --batch-us.  A throughput: calls may overlap.
+ *  - each rank's sample is aggregated across ranks (-a: max by default,
+ *    since a collective is done only when its slowest rank is).
  *  - samples are taken in rounds.  After each round all ranks hold the same
  *    aggregated samples and make the same stop decision: the 95% CI of the
  *    median within --target-ci after at least --min-time of sampling, or
- *    the --size-budget spent, or --max-samples reached.  With -n the round count is fixed instead.
+ *    the --size-budget spent (it bounds warm-up and every round, the first
+ *    included, and wins over --min-samples), or --max-samples reached.
+ *    With -n the number of timed calls is fixed instead.
  */
 #ifndef CT_MEASURE_H
 #define CT_MEASURE_H
 
 #include "backend/backend.h"
+#include "clocksync.h"
 #include "ct_stats.h"
 #include "options.h"
 #include "world.h"
@@ -29,6 +36,8 @@ typedef struct {
     const ct_backend_ops_t *ops;
     void *ctx;
     const ct_options_t *opts;
+    ct_sync_mode_t sync;     /* resolved: never CT_SYNC_DEFAULT */
+    ct_clocksync_t *clock;   /* the common clock; required in window mode */
 } ct_measure_env_t;
 
 typedef struct {
@@ -44,6 +53,11 @@ typedef struct {
     double rank_median_avg;
     double rank_median_max;
 } ct_measurement_t;
+
+/* The mode a run uses: --sync, else window where a call has completed when
+ * it returns on the host (host-memory backends), else batch, which for
+ * NCCL keeps busbw comparable with nccl-tests. */
+ct_sync_mode_t ct_measure_sync_mode(const ct_options_t *opts, const ct_backend_ops_t *ops);
 
 ct_status_t ct_measure_call(const ct_measure_env_t *env, const ct_backend_call_t *call,
                             ct_measurement_t *out);

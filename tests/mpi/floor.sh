@@ -1,0 +1,31 @@
+#!/bin/sh
+# No collective is faster than one message crossing between two ranks.
+# collbench measures that crossing itself (ping-pong round trip / 2, the
+# "Floor" preamble line) and, in the default (window) mode, every 8-byte
+# time must be at least half of it (today's window mode reads about 1x;
+# the old back-to-back broadcast read a quarter).  Two ranks on two cores
+# are not oversubscribed, so the MPI library polls without yielding: with
+# yielding, a ping-pong's receiver sleeps between polls and the round trip
+# includes that, while a synchronised start does not (README, "Timing modes").
+. "$top_srcdir/tests/mpi/lib.sh"
+
+timeout 120 "$MPIRUN" --allow-run-as-root -np 2 --bind-to none \
+    --mca mpi_yield_when_idle 0 --mca orte_tmpdir_base "$T" \
+    "$COLLBENCH" -C all -b 8 -e 8 --quiet >"$T/out" 2>"$T/err" ||
+    fail "exit $? ($(cat "$T/err"))"
+check_table "$T/out"
+grep -q '^# Time: .* window mode' "$T/out" || fail "default mode is not window: $(grep '^# Time' "$T/out")"
+floor=$(awk '/^# Floor: / { for (i = 1; i <= NF; i++) if ($i == "latency") print $(i + 1) }' "$T/out")
+[ -n "$floor" ] || fail "no Floor line"
+awk -v floor="$floor" '
+    /^# Collective test starting: / { coll = $5 }
+    !/^#/ && $1 == 8 {
+        if ($6 + 0 < floor / 2 || $10 + 0 < floor / 2) {
+            printf "%s: 8-byte times %s / %s us, below half the %s us floor\n", coll, $6, $10, floor
+            bad = 1
+        }
+        rows++
+    }
+    END { if (rows != 5) { print "expected 5 rows, got " rows; bad = 1 } exit bad }' "$T/out" ||
+    fail "a time below half the floor"
+exit 0

@@ -1,0 +1,17 @@
+#!/bin/sh
+# --size-budget bounds every size, the first round of samples included,
+# even when --min-samples asks for far more samples than fit (D8).  A
+# million 8-byte samples take a minute at any batching; the budget of
+# 0.3 s per placement must end the run within seconds.  The margin is
+# wide on purpose (start-up on a loaded machine), and the samples column
+# shows the budget, not --min-samples, ended the size.
+. "$top_srcdir/tests/mpi/lib.sh"
+
+start=$(date +%s)
+ct_mpirun 2 -C allreduce -b 8 -e 8 --size-budget 0.3 --min-time 0.01 \
+    --min-samples 1000000 --max-samples 2000000 --quiet >"$T/out" 2>"$T/err" ||
+    fail "exit $? ($(cat "$T/err"))"
+elapsed=$(($(date +%s) - start))
+check_table "$T/out"
+[ "$elapsed" -le 15 ] || fail "a 0.3 s budget per placement took $elapsed s"
+exit 0
