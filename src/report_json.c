@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "config.h"
+#include "ct_json.h"
 
 const char *ct_report_ucx_version(void)
 {
@@ -22,79 +23,80 @@ const char *ct_report_ucx_version(void)
     return v;
 }
 
-static void ct_report_options(ct_json_writer_t *w, const ct_options_t *o)
+static json_t *ct_report_options(const ct_options_t *o)
 {
-    ct_json_key(w, "options");
-    ct_json_begin_object(w);
-    ct_json_key(w, "min_bytes"), ct_json_uint(w, o->min_bytes);
-    ct_json_key(w, "max_bytes"), ct_json_uint(w, o->max_bytes);
+    json_t *j = json_object();
+    int bad = 0;
+
+    bad |= ct_json_set(j, "min_bytes", json_integer((json_int_t)o->min_bytes));
+    bad |= ct_json_set(j, "max_bytes", json_integer((json_int_t)o->max_bytes));
     if (o->step_factor > 1)
-        ct_json_key(w, "step_factor"), ct_json_uint(w, o->step_factor);
+        bad |= ct_json_set(j, "step_factor", json_integer((json_int_t)o->step_factor));
     else
-        ct_json_key(w, "step_bytes"), ct_json_uint(w, o->step_bytes);
-    ct_json_key(w, "warmup_iters"), ct_json_int(w, o->warmup);
-    ct_json_key(w, "iters");
-    if (o->iters > 0)
-        ct_json_int(w, o->iters);
-    else
-        ct_json_null(w); /* adaptive */
-    ct_json_key(w, "check"), ct_json_int(w, o->check);
-    ct_json_key(w, "root"), ct_json_int(w, o->root);
-    ct_json_key(w, "rank_aggregation"), ct_json_string(w, ct_options_rank_agg_name(o->rank_agg));
-    ct_json_key(w, "target_ci"), ct_json_double(w, o->target_ci);
-    ct_json_key(w, "size_budget_s"), ct_json_double(w, o->size_budget_s);
-    ct_json_key(w, "min_time_s"), ct_json_double(w, o->min_time_s);
-    ct_json_key(w, "min_samples"), ct_json_int(w, o->min_samples);
-    ct_json_key(w, "max_samples"), ct_json_int(w, o->max_samples);
-    ct_json_key(w, "batch_us"), ct_json_double(w, o->batch_us);
-    ct_json_key(w, "timeout_s"), ct_json_int(w, o->timeout_s);
-    ct_json_end_object(w);
+        bad |= ct_json_set(j, "step_bytes", json_integer((json_int_t)o->step_bytes));
+    bad |= ct_json_set(j, "warmup_iters", json_integer(o->warmup));
+    bad |= ct_json_set(j, "iters", o->iters > 0 ? json_integer(o->iters) : json_null());
+    bad |= ct_json_set(j, "check", json_integer(o->check));
+    bad |= ct_json_set(j, "root", json_integer(o->root));
+    bad |= ct_json_set(j, "rank_aggregation", ct_json_str(ct_options_rank_agg_name(o->rank_agg)));
+    bad |= ct_json_set(j, "target_ci", ct_json_real(o->target_ci));
+    bad |= ct_json_set(j, "size_budget_s", ct_json_real(o->size_budget_s));
+    bad |= ct_json_set(j, "min_time_s", ct_json_real(o->min_time_s));
+    bad |= ct_json_set(j, "min_samples", json_integer(o->min_samples));
+    bad |= ct_json_set(j, "max_samples", json_integer(o->max_samples));
+    bad |= ct_json_set(j, "batch_us", ct_json_real(o->batch_us));
+    bad |= ct_json_set(j, "timeout_s", json_integer(o->timeout_s));
+    if (bad) {
+        json_decref(j);
+        return NULL;
+    }
+    return j;
 }
 
-static void ct_report_hosts(ct_json_writer_t *w, const ct_rankinfo_t *ranks, int n)
+static int ct_report_hosts(json_t *doc, const ct_rankinfo_t *ranks, int n)
 {
-    ct_json_key(w, "ranks");
-    ct_json_begin_array(w);
-    for (int r = 0; r < n; r++) {
-        ct_json_begin_object(w);
-        ct_json_key(w, "rank"), ct_json_int(w, r);
-        ct_json_key(w, "hostname"), ct_json_string(w, ranks[r].hostname);
-        ct_json_key(w, "local_rank"), ct_json_int(w, ranks[r].local_rank);
-        ct_json_key(w, "pid"), ct_json_int(w, ranks[r].pid);
-        ct_json_key(w, "cpu_binding"), ct_json_string(w, ranks[r].cpus);
-        ct_json_end_object(w);
-    }
-    ct_json_end_array(w);
+    json_t *rank_list = json_array(), *host_list = json_array();
+    int bad = 0;
 
+    /* Children are filled before they are attached: a failed attach frees
+     * the child (jansson steals the reference either way). */
+    for (int r = 0; r < n && !bad; r++) {
+        json_t *o = json_object();
+        bad |= ct_json_set(o, "rank", json_integer(r));
+        bad |= ct_json_set(o, "hostname", ct_json_str(ranks[r].hostname));
+        bad |= ct_json_set(o, "local_rank", json_integer(ranks[r].local_rank));
+        bad |= ct_json_set(o, "pid", json_integer(ranks[r].pid));
+        bad |= ct_json_set(o, "cpu_binding", ct_json_str(ranks[r].cpus));
+        bad |= ct_json_append(rank_list, o);
+    }
     /* Hosts in order of first rank, with their ranks. */
-    ct_json_key(w, "hosts");
-    ct_json_begin_array(w);
-    for (int r = 0; r < n; r++) {
+    for (int r = 0; r < n && !bad; r++) {
         int first = 1;
         for (int q = 0; q < r && first; q++)
             first = strcmp(ranks[q].hostname, ranks[r].hostname) != 0;
         if (!first)
             continue;
-        ct_json_begin_object(w);
-        ct_json_key(w, "hostname"), ct_json_string(w, ranks[r].hostname);
-        ct_json_key(w, "ranks");
-        ct_json_begin_array(w);
-        int count = 0;
+        json_t *o = json_object(), *on_host = json_array();
         for (int q = r; q < n; q++)
             if (strcmp(ranks[q].hostname, ranks[r].hostname) == 0)
-                ct_json_int(w, q), count++;
-        ct_json_end_array(w);
-        ct_json_key(w, "ranks_per_node"), ct_json_int(w, count);
-        ct_json_end_object(w);
+                bad |= ct_json_append(on_host, json_integer(q));
+        json_int_t count = (json_int_t)json_array_size(on_host);
+        bad |= ct_json_set(o, "hostname", ct_json_str(ranks[r].hostname));
+        bad |= ct_json_set(o, "ranks", on_host);
+        bad |= ct_json_set(o, "ranks_per_node", json_integer(count));
+        bad |= ct_json_append(host_list, o);
     }
-    ct_json_end_array(w);
+    bad |= ct_json_set(doc, "ranks", rank_list);
+    bad |= ct_json_set(doc, "hosts", host_list);
+    return bad;
 }
 
-static void ct_report_environment(ct_json_writer_t *w, const ct_tuning_env_t *env)
+static json_t *ct_report_environment(const ct_tuning_env_t *env)
 {
-    ct_json_key(w, "environment");
-    ct_json_begin_object(w);
-    for (size_t i = 0; i < env->n; i++) {
+    json_t *j = json_object();
+    int bad = 0;
+
+    for (size_t i = 0; i < env->n && !bad; i++) {
         const char *eq = strchr(env->vars[i], '=');
         char name[256];
         size_t len = eq ? (size_t)(eq - env->vars[i]) : strlen(env->vars[i]);
@@ -102,83 +104,89 @@ static void ct_report_environment(ct_json_writer_t *w, const ct_tuning_env_t *en
             len = sizeof name - 1;
         memcpy(name, env->vars[i], len);
         name[len] = '\0';
-        ct_json_key(w, name);
-        ct_json_string(w, eq ? eq + 1 : "");
+        bad |= ct_json_set(j, name, ct_json_str(eq ? eq + 1 : ""));
     }
-    ct_json_end_object(w);
+    if (bad) {
+        json_decref(j);
+        return NULL;
+    }
+    return j;
 }
 
-static void ct_report_row(ct_json_writer_t *w, const ct_engine_row_t *row)
+static json_t *ct_report_row(const ct_engine_row_t *row)
 {
     const ct_measurement_t *m = &row->measurement;
     /* The CSV columns, then what only the JSON carries. */
-    ct_json_begin_object(w);
-    ct_result_json_members(w, &row->result);
-    ct_json_key(w, "samples"), ct_json_uint(w, m->stats.n);
-    ct_json_key(w, "batch"), ct_json_int(w, m->batch);
-    ct_json_key(w, "converged"), ct_json_bool(w, m->converged);
-    ct_json_key(w, "mean_us"), ct_json_double(w, m->stats.mean);
-    ct_json_key(w, "ci95_low_us"), ct_json_double(w, m->stats.ci_low);
-    ct_json_key(w, "ci95_high_us"), ct_json_double(w, m->stats.ci_high);
-    ct_json_key(w, "rank_median_us");
-    ct_json_begin_object(w);
-    ct_json_key(w, "min"), ct_json_double(w, m->rank_median_min);
-    ct_json_key(w, "avg"), ct_json_double(w, m->rank_median_avg);
-    ct_json_key(w, "max"), ct_json_double(w, m->rank_median_max);
-    ct_json_end_object(w);
-    ct_json_end_object(w);
+    json_t *o = ct_result_json(&row->result), *rm = json_object();
+    int bad = o == NULL;
+
+    bad |= ct_json_set(o, "samples", json_integer((json_int_t)m->stats.n));
+    bad |= ct_json_set(o, "batch", json_integer(m->batch));
+    bad |= ct_json_set(o, "converged", json_boolean(m->converged));
+    bad |= ct_json_set(o, "mean_us", ct_json_real(m->stats.mean));
+    bad |= ct_json_set(o, "ci95_low_us", ct_json_real(m->stats.ci_low));
+    bad |= ct_json_set(o, "ci95_high_us", ct_json_real(m->stats.ci_high));
+    bad |= ct_json_set(rm, "min", ct_json_real(m->rank_median_min));
+    bad |= ct_json_set(rm, "avg", ct_json_real(m->rank_median_avg));
+    bad |= ct_json_set(rm, "max", ct_json_real(m->rank_median_max));
+    bad |= ct_json_set(o, "rank_median_us", rm);
+    if (bad) {
+        json_decref(o);
+        return NULL;
+    }
+    return o;
 }
 
-static void ct_report_body(ct_json_writer_t *w, const ct_report_json_t *rep)
+static json_t *ct_report_body(const ct_report_json_t *rep)
 {
     const ct_engine_t *e = rep->engine;
-    const char *ucx = ct_report_ucx_version();
+    json_t *doc = json_object(), *argv = json_array(), *tool = json_object();
+    json_t *backend = json_object(), *timing = json_object(), *results = json_array();
+    int bad = 0;
 
-    ct_json_begin_object(w);
-    ct_json_key(w, "schema"), ct_json_string(w, "colltune-results/1");
-    ct_json_key(w, "run_id"), ct_json_string(w, e->ident->run_id);
-    ct_json_key(w, "start_time"), ct_json_string(w, e->ident->start_time);
-    ct_json_key(w, "end_time"), ct_json_string(w, rep->end_time);
-    ct_json_key(w, "status"), ct_json_string(w, rep->status);
-    ct_json_key(w, "command_line");
-    ct_json_begin_array(w);
+    /* Children are filled before they are attached: a failed attach frees
+     * the child (jansson steals the reference either way). */
     for (int i = 0; i < rep->argc; i++)
-        ct_json_string(w, rep->argv[i]);
-    ct_json_end_array(w);
-    ct_json_key(w, "colltune");
-    ct_json_begin_object(w);
-    ct_json_key(w, "version"), ct_json_string(w, PACKAGE_VERSION);
-    ct_json_key(w, "git_revision"), ct_json_string(w, CT_GIT_REV);
-    ct_json_end_object(w);
-    ct_json_key(w, "mpi_library_version"), ct_json_string(w, ct_world_library_version(e->world));
-    ct_json_key(w, "ucx_version"), ct_json_string(w, ucx);
-    ct_json_key(w, "backend");
-    ct_json_begin_object(w);
-    ct_json_key(w, "name"), ct_json_string(w, e->ops->name);
-    if (e->ops->describe)
-        e->ops->describe(e->ctx, w);
-    ct_json_end_object(w);
-    ct_json_key(w, "nranks"), ct_json_int(w, ct_world_size(e->world));
-    ct_json_key(w, "nnodes"), ct_json_int(w, ct_world_nnodes(e->world));
-    ct_report_hosts(w, rep->ranks, ct_world_size(e->world));
-    ct_json_key(w, "config_id"), ct_json_string(w, e->ident->config_id);
-    ct_report_environment(w, rep->env);
-    ct_report_options(w, e->opts);
-    ct_json_key(w, "timing");
-    ct_json_begin_object(w);
-    ct_json_key(w, "clock"), ct_json_string(w, "CLOCK_MONOTONIC, host");
-    ct_json_key(w, "sample"),
-        ct_json_string(w, "barrier, then a batch of back-to-back calls until complete, "
-                          "divided by the batch size");
-    ct_json_key(w, "rank_aggregation"), ct_json_string(w, ct_options_rank_agg_name(e->opts->rank_agg));
-    ct_json_key(w, "statistic"), ct_json_string(w, "median of samples");
-    ct_json_end_object(w);
-    ct_json_key(w, "results");
-    ct_json_begin_array(w);
-    for (size_t i = 0; i < e->nrows; i++)
-        ct_report_row(w, &e->rows[i]);
-    ct_json_end_array(w);
-    ct_json_end_object(w);
+        bad |= ct_json_append(argv, ct_json_str(rep->argv[i]));
+    bad |= ct_json_set(tool, "version", ct_json_str(PACKAGE_VERSION));
+    bad |= ct_json_set(tool, "git_revision", ct_json_str(CT_GIT_REV));
+    bad |= ct_json_set(backend, "name", ct_json_str(e->ops->name));
+    if (e->ops->describe && backend)
+        bad |= e->ops->describe(e->ctx, backend) != CT_OK;
+    bad |= ct_json_set(timing, "clock", ct_json_str("CLOCK_MONOTONIC, host"));
+    bad |= ct_json_set(timing, "sample",
+                       ct_json_str("barrier, then a batch of back-to-back calls until complete, "
+                                   "divided by the batch size"));
+    bad |= ct_json_set(timing, "rank_aggregation",
+                       ct_json_str(ct_options_rank_agg_name(e->opts->rank_agg)));
+    bad |= ct_json_set(timing, "statistic", ct_json_str("median of samples"));
+    for (size_t i = 0; i < e->nrows && !bad; i++)
+        bad |= ct_json_append(results, ct_report_row(&e->rows[i]));
+
+    bad |= ct_json_set(doc, "schema", ct_json_str("colltune-results/1"));
+    bad |= ct_json_set(doc, "run_id", ct_json_str(e->ident->run_id));
+    bad |= ct_json_set(doc, "start_time", ct_json_str(e->ident->start_time));
+    bad |= ct_json_set(doc, "end_time", ct_json_str(rep->end_time));
+    bad |= ct_json_set(doc, "status", ct_json_str(rep->status));
+    bad |= ct_json_set(doc, "command_line", argv);
+    bad |= ct_json_set(doc, "colltune", tool);
+    bad |= ct_json_set(doc, "mpi_library_version",
+                       ct_json_str(ct_world_library_version(e->world)));
+    bad |= ct_json_set(doc, "ucx_version", ct_json_str(ct_report_ucx_version()));
+    bad |= ct_json_set(doc, "backend", backend);
+    bad |= ct_json_set(doc, "nranks", json_integer(ct_world_size(e->world)));
+    bad |= ct_json_set(doc, "nnodes", json_integer(ct_world_nnodes(e->world)));
+    bad |= doc == NULL || ct_report_hosts(doc, rep->ranks, ct_world_size(e->world));
+    bad |= ct_json_set(doc, "config_id", ct_json_str(e->ident->config_id));
+    bad |= ct_json_set(doc, "environment", ct_report_environment(rep->env));
+    bad |= ct_json_set(doc, "options", ct_report_options(e->opts));
+    bad |= ct_json_set(doc, "timing", timing);
+    bad |= ct_json_set(doc, "results", results);
+    if (bad) {
+        json_decref(doc);
+        return NULL;
+    }
+    return doc;
 }
 
 ct_status_t ct_report_json_write(const char *path, const ct_report_json_t *rep)
@@ -188,15 +196,21 @@ ct_status_t ct_report_json_write(const char *path, const ct_report_json_t *rep)
         fprintf(stderr, "collbench: --json: path too long: %s\n", path);
         return CT_ERR_USAGE;
     }
+    json_t *doc = ct_report_body(rep);
+    if (doc == NULL) {
+        fprintf(stderr, "collbench: --json %s: out of memory building the document\n", path);
+        return CT_ERR_NOMEM;
+    }
     FILE *fp = fopen(tmp, "w");
     if (fp == NULL) {
         fprintf(stderr, "collbench: --json: cannot write %s: %s\n", tmp, strerror(errno));
+        json_decref(doc);
         return CT_ERR_IO;
     }
-    ct_json_writer_t w;
-    ct_json_writer_init(&w, fp, 1);
-    ct_report_body(&w, rep);
-    int bad = ferror(fp);
+    int bad = json_dumpf(doc, fp, JSON_INDENT(2)) != 0;
+    json_decref(doc);
+    bad |= fputc('\n', fp) == EOF;
+    bad |= ferror(fp);
     bad |= fclose(fp) != 0;
     if (bad || rename(tmp, path) != 0) {
         fprintf(stderr, "collbench: --json: cannot write %s: %s\n", path, strerror(errno));

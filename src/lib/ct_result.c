@@ -141,24 +141,30 @@ ct_status_t ct_result_csv_parse(char *line, ct_result_t *row_p, char *err, size_
     return CT_OK;
 }
 
-void ct_result_json_members(ct_json_writer_t *json, const ct_result_t *row)
+json_t *ct_result_json(const ct_result_t *row)
 {
     const char *base = (const char *)row;
-    for (size_t i = 0; i < CT_NFIELDS; i++) {
+    json_t *obj = json_object();
+    int bad = obj == NULL;
+
+    for (size_t i = 0; i < CT_NFIELDS && !bad; i++) {
         const ct_field_t *f = &ct_result_fields[i];
-        ct_json_key(json, f->name);
+        json_t *v = NULL;
         switch (f->kind) {
-        case CT_FIELD_STR: ct_json_string(json, base + f->offset); break;
-        case CT_FIELD_INT: ct_json_int(json, *(const long long *)(base + f->offset)); break;
-        case CT_FIELD_DBL: ct_json_double(json, *(const double *)(base + f->offset)); break;
+        case CT_FIELD_STR: v = ct_json_str(base + f->offset); break;
+        case CT_FIELD_INT: v = json_integer(*(const long long *)(base + f->offset)); break;
+        case CT_FIELD_DBL: v = ct_json_real(*(const double *)(base + f->offset)); break;
         case CT_FIELD_WRONG: {
             long long w = *(const long long *)(base + f->offset);
-            if (w >= 0)
-                ct_json_int(json, w);
-            else
-                ct_json_null(json);
+            v = w >= 0 ? json_integer(w) : json_null();
             break;
         }
         }
+        bad |= ct_json_set(obj, f->name, v);
     }
+    if (bad) {
+        json_decref(obj);
+        return NULL;
+    }
+    return obj;
 }

@@ -51,8 +51,9 @@ int ct_result_csv_is_header(char *line);
  * column and the bad value; the caller adds file and line. */
 ct_status_t ct_result_csv_parse(char *line, ct_result_t *row_p, char *err, size_t errlen);
 
-/* The row's members, keyed like the CSV columns, into the JSON object the
- * caller has open (so callers can add members of their own). */
-void ct_result_json_members(ct_json_writer_t *json, const ct_result_t *row);
+/* A new JSON object with the row's members, keyed and ordered like the
+ * CSV columns (wrong: null when unchecked); callers may add members of
+ * their own.  NULL when memory runs out. */
+json_t *ct_result_json(const ct_result_t *row);
 
 #endif
