@@ -1,16 +1,33 @@
+/*
+ * report_json.c - the --json file: every row plus the run's metadata, as
+ * one document built with jansson and committed at the end of the run.
+ *
+ * The document is written to a temporary file beside the target (the
+ * target's resolved path plus ".PID.tmp", so runs never collide and a
+ * stale one from a killed run never blocks a later one) and renamed onto
+ * the resolved target: a reader never sees half a document, and a symlink
+ * stays a symlink.  SIGTERM, SIGINT and SIGHUP are blocked from the
+ * temporary file's creation to the rename, so such a signal lands once the
+ * temporary file is gone; any failure removes it.
+ */
 #define _GNU_SOURCE
-#include "report_json.h"
-
 #include <dlfcn.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "config.h"
 #include "ct_json.h"
+#include "engine.h"
+#include "report.h"
 
-const char *ct_report_ucx_version(void)
+/* The version of the libucp this process has loaded, or NULL. */
+static const char *ct_report_ucx_version(void)
 {
     /* RTLD_NOLOAD: report the UCX that MPI actually loaded, and never load
      * one ourselves (its constructors read UCX_* and may warn). */
@@ -113,11 +130,11 @@ static json_t *ct_report_environment(const ct_tuning_env_t *env)
     return j;
 }
 
-static json_t *ct_report_row(const ct_engine_row_t *row)
+static json_t *ct_report_row(const ct_report_row_t *row)
 {
-    const ct_measurement_t *m = &row->measurement;
+    const ct_measurement_t *m = row->measurement;
     /* The CSV columns, then what only the JSON carries. */
-    json_t *o = ct_result_json(&row->result), *rm = json_object();
+    json_t *o = ct_result_json(row->result), *rm = json_object();
     int bad = o == NULL;
 
     bad |= ct_json_set(o, "samples", json_integer((json_int_t)m->stats.n));
@@ -137,51 +154,58 @@ static json_t *ct_report_row(const ct_engine_row_t *row)
     return o;
 }
 
-static json_t *ct_report_body(const ct_report_json_t *rep)
+typedef struct {
+    const ct_report_run_t *run;
+    const char *path;       /* as given, for messages */
+    ct_path_target_t target;
+    json_t *results;        /* the rows so far */
+} ct_json_report_t;
+
+static json_t *ct_report_body(const ct_json_report_t *j, ct_status_t run_status)
 {
-    const ct_engine_t *e = rep->engine;
+    const ct_report_run_t *run = j->run;
     json_t *doc = json_object(), *argv = json_array(), *tool = json_object();
-    json_t *backend = json_object(), *timing = json_object(), *results = json_array();
+    json_t *backend = json_object(), *timing = json_object();
+    char end_time[32];
     int bad = 0;
 
+    ct_engine_utc_now(end_time, sizeof end_time);
     /* Children are filled before they are attached: a failed attach frees
      * the child (jansson steals the reference either way). */
-    for (int i = 0; i < rep->argc; i++)
-        bad |= ct_json_append(argv, ct_json_str(rep->argv[i]));
+    for (int i = 0; i < run->argc; i++)
+        bad |= ct_json_append(argv, ct_json_str(run->argv[i]));
     bad |= ct_json_set(tool, "version", ct_json_str(PACKAGE_VERSION));
     bad |= ct_json_set(tool, "git_revision", ct_json_str(CT_GIT_REV));
-    bad |= ct_json_set(backend, "name", ct_json_str(e->ops->name));
-    if (e->ops->describe && backend)
-        bad |= e->ops->describe(e->ctx, backend) != CT_OK;
+    bad |= ct_json_set(backend, "name", ct_json_str(run->ops->name));
+    if (run->ops->describe && backend)
+        bad |= run->ops->describe(run->backend_ctx, backend) != CT_OK;
     bad |= ct_json_set(timing, "clock", ct_json_str("CLOCK_MONOTONIC, host"));
     bad |= ct_json_set(timing, "sample",
                        ct_json_str("barrier, then a batch of back-to-back calls until complete, "
                                    "divided by the batch size"));
     bad |= ct_json_set(timing, "rank_aggregation",
-                       ct_json_str(ct_options_rank_agg_name(e->opts->rank_agg)));
+                       ct_json_str(ct_options_rank_agg_name(run->opts->rank_agg)));
     bad |= ct_json_set(timing, "statistic", ct_json_str("median of samples"));
-    for (size_t i = 0; i < e->nrows && !bad; i++)
-        bad |= ct_json_append(results, ct_report_row(&e->rows[i]));
 
     bad |= ct_json_set(doc, "schema", ct_json_str("colltune-results/1"));
-    bad |= ct_json_set(doc, "run_id", ct_json_str(e->ident->run_id));
-    bad |= ct_json_set(doc, "start_time", ct_json_str(e->ident->start_time));
-    bad |= ct_json_set(doc, "end_time", ct_json_str(rep->end_time));
-    bad |= ct_json_set(doc, "status", ct_json_str(rep->status));
+    bad |= ct_json_set(doc, "run_id", ct_json_str(run->ident->run_id));
+    bad |= ct_json_set(doc, "start_time", ct_json_str(run->ident->start_time));
+    bad |= ct_json_set(doc, "end_time", ct_json_str(end_time));
+    bad |= ct_json_set(doc, "status", ct_json_str(run_status == CT_OK ? "ok" : "wrong"));
     bad |= ct_json_set(doc, "command_line", argv);
     bad |= ct_json_set(doc, "colltune", tool);
     bad |= ct_json_set(doc, "mpi_library_version",
-                       ct_json_str(ct_world_library_version(e->world)));
+                       ct_json_str(ct_world_library_version(run->world)));
     bad |= ct_json_set(doc, "ucx_version", ct_json_str(ct_report_ucx_version()));
     bad |= ct_json_set(doc, "backend", backend);
-    bad |= ct_json_set(doc, "nranks", json_integer(ct_world_size(e->world)));
-    bad |= ct_json_set(doc, "nnodes", json_integer(ct_world_nnodes(e->world)));
-    bad |= doc == NULL || ct_report_hosts(doc, rep->ranks, ct_world_size(e->world));
-    bad |= ct_json_set(doc, "config_id", ct_json_str(e->ident->config_id));
-    bad |= ct_json_set(doc, "environment", ct_report_environment(rep->env));
-    bad |= ct_json_set(doc, "options", ct_report_options(e->opts));
+    bad |= ct_json_set(doc, "nranks", json_integer(ct_world_size(run->world)));
+    bad |= ct_json_set(doc, "nnodes", json_integer(ct_world_nnodes(run->world)));
+    bad |= doc == NULL || ct_report_hosts(doc, run->ranks, ct_world_size(run->world));
+    bad |= ct_json_set(doc, "config_id", ct_json_str(run->ident->config_id));
+    bad |= ct_json_set(doc, "environment", ct_report_environment(run->env));
+    bad |= ct_json_set(doc, "options", ct_report_options(run->opts));
     bad |= ct_json_set(doc, "timing", timing);
-    bad |= ct_json_set(doc, "results", results);
+    bad |= ct_json_set(doc, "results", json_incref(j->results));
     if (bad) {
         json_decref(doc);
         return NULL;
@@ -189,33 +213,144 @@ static json_t *ct_report_body(const ct_report_json_t *rep)
     return doc;
 }
 
-ct_status_t ct_report_json_write(const char *path, const ct_report_json_t *rep)
+static int ct_json_wanted(const ct_options_t *opts)
 {
-    char tmp[4096];
-    if (snprintf(tmp, sizeof tmp, "%s.tmp", path) >= (int)sizeof tmp) {
-        fprintf(stderr, "collbench: --json: path too long: %s\n", path);
+    return opts->json_path != NULL;
+}
+
+static ct_status_t ct_json_open(const ct_report_run_t *run, ct_report_files_t *files,
+                                void **state_p)
+{
+    const ct_path_target_t *t = NULL;
+    ct_json_report_t *j;
+
+    if (strcmp(run->opts->json_path, "-") == 0) {
+        fprintf(stderr, "collbench: error: --json -: the JSON is written to a file only "
+                        "(--csv - streams rows to stdout)\n");
         return CT_ERR_USAGE;
     }
-    json_t *doc = ct_report_body(rep);
-    if (doc == NULL) {
-        fprintf(stderr, "collbench: --json %s: out of memory building the document\n", path);
+    if (ct_report_claim(files, "--json", run->opts->json_path, &t) != CT_OK)
+        return CT_ERR_USAGE;
+    j = calloc(1, sizeof *j);
+    if (j == NULL || (j->results = json_array()) == NULL) {
+        free(j);
         return CT_ERR_NOMEM;
     }
-    FILE *fp = fopen(tmp, "w");
-    if (fp == NULL) {
-        fprintf(stderr, "collbench: --json: cannot write %s: %s\n", tmp, strerror(errno));
-        json_decref(doc);
-        return CT_ERR_IO;
-    }
-    int bad = json_dumpf(doc, fp, JSON_INDENT(2)) != 0;
-    json_decref(doc);
-    bad |= fputc('\n', fp) == EOF;
-    bad |= ferror(fp);
-    bad |= fclose(fp) != 0;
-    if (bad || rename(tmp, path) != 0) {
-        fprintf(stderr, "collbench: --json: cannot write %s: %s\n", path, strerror(errno));
-        remove(tmp);
-        return CT_ERR_IO;
+    j->run = run;
+    j->path = run->opts->json_path;
+    j->target = *t;
+    *state_p = j;
+    return CT_OK;
+}
+
+static ct_status_t ct_json_row(void *state, const ct_report_row_t *row)
+{
+    ct_json_report_t *j = state;
+    if (ct_json_append(j->results, ct_report_row(row)) != 0) {
+        fprintf(stderr, "collbench: error: --json %s: out of memory keeping the rows\n", j->path);
+        return CT_ERR_NOMEM;
     }
     return CT_OK;
 }
+
+static ct_status_t ct_json_write_fd(int fd, const char *text, size_t len)
+{
+    while (len > 0) {
+        ssize_t n = write(fd, text, len);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0)
+            return CT_ERR_IO;
+        text += n;
+        len -= (size_t)n;
+    }
+    return fsync(fd) == 0 ? CT_OK : CT_ERR_IO;
+}
+
+/* Writes text to tmp and renames it onto the target; removes tmp on any
+ * failure.  Runs with the ending signals blocked (see the top). */
+static ct_status_t ct_json_commit(ct_json_report_t *j, const char *tmp, const char *text)
+{
+    const char *what = "cannot create";
+    int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOCTTY | O_CLOEXEC, 0666);
+    if (fd < 0 && errno == EEXIST) {
+        /* Our pid, so a dead process' leftover with a reused pid. */
+        unlink(tmp);
+        fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOCTTY | O_CLOEXEC, 0666);
+    }
+    if (fd < 0)
+        return ct_report_io_error("--json", tmp, what, errno);
+    /* A replaced file keeps its permissions. */
+    if (j->target.exists)
+        (void)fchmod(fd, j->target.st.st_mode & 07777);
+    ct_status_t st = ct_json_write_fd(fd, text, strlen(text));
+    int err = errno;
+    if (close(fd) != 0 && st == CT_OK)
+        st = CT_ERR_IO, err = errno;
+    if (st != CT_OK)
+        what = "write failed";
+    else if (rename(tmp, j->target.path) != 0)
+        st = CT_ERR_IO, err = errno, what = "cannot rename the temporary file onto it";
+    if (st != CT_OK) {
+        unlink(tmp);
+        return ct_report_io_error("--json", j->path, what, err);
+    }
+    return CT_OK;
+}
+
+static ct_status_t ct_json_end(void *state, ct_status_t run_status)
+{
+    ct_json_report_t *j = state;
+    char tmp[4200];
+    sigset_t ending, saved;
+
+    if (snprintf(tmp, sizeof tmp, "%s.%ld.tmp", j->target.path, (long)getpid()) >=
+        (int)sizeof tmp) {
+        fprintf(stderr, "collbench: error: --json %s: path too long\n", j->path);
+        return CT_ERR_IO;
+    }
+    json_t *doc = ct_report_body(j, run_status);
+    char *text = doc ? json_dumps(doc, JSON_INDENT(2)) : NULL;
+    json_decref(doc);
+    if (text == NULL) {
+        fprintf(stderr, "collbench: error: --json %s: out of memory building the document\n",
+                j->path);
+        return CT_ERR_NOMEM;
+    }
+    /* jansson ends without a newline; a text file has one. */
+    size_t len = strlen(text);
+    char *line = realloc(text, len + 2);
+    if (line == NULL) {
+        free(text);
+        return CT_ERR_NOMEM;
+    }
+    line[len] = '\n';
+    line[len + 1] = '\0';
+
+    sigemptyset(&ending);
+    sigaddset(&ending, SIGTERM);
+    sigaddset(&ending, SIGINT);
+    sigaddset(&ending, SIGHUP);
+    pthread_sigmask(SIG_BLOCK, &ending, &saved);
+    ct_status_t st = ct_json_commit(j, tmp, line);
+    pthread_sigmask(SIG_SETMASK, &saved, NULL);
+    free(line);
+    return st;
+}
+
+static void ct_json_free(void *state)
+{
+    ct_json_report_t *j = state;
+    json_decref(j->results);
+    free(j);
+}
+
+const ct_report_ops_t ct_report_json = {
+    .name = "json",
+    .wanted = ct_json_wanted,
+    .open = ct_json_open,
+    .row = ct_json_row,
+    .end = ct_json_end,
+    .close = ct_json_free,
+    .abort = ct_json_free,
+};
