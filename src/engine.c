@@ -287,6 +287,13 @@ static void ct_engine_fill_result(ct_engine_t *e, const ct_task_t *t, const ct_c
     r->busbw_gbps = r->algbw_gbps * t->coll->busbw_factor(nranks);
     r->wrong = wrong;
     snprintf(r->config_id, sizeof r->config_id, "%s", e->ident->config_id);
+    snprintf(r->sync, sizeof r->sync, "%s", ct_options_sync_name(m->sync));
+    r->samples = (long long)m->stats.n;
+    r->converged = m->converged != 0;
+    r->ci_low_us = m->stats.ci_low;
+    r->ci_high_us = m->stats.ci_high;
+    r->late = m->late;
+    r->slowest_rank_median_us = m->rank_median_max;
 }
 
 static void ct_progress_step(ct_engine_t *e, ct_progress_t *p, const ct_task_t *t, size_t bytes)
@@ -342,6 +349,10 @@ static ct_status_t ct_engine_size(ct_engine_t *e, const ct_task_t *t, const ct_b
             st = ct_validate(e, t, &c, b, &pc, &w);
             wrong = (wrong < 0 ? 0 : wrong) + w;
         }
+        /* What the measurement does not fill reads as the options' mode and
+         * no late calls, never as stack garbage. */
+        memset(&m, 0, sizeof m);
+        m.sync = e->opts->sync;
         if (st == CT_OK)
             st = ct_measure_call(&env, &pc.call, &m);
         if (st != CT_OK)

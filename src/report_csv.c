@@ -108,11 +108,20 @@ static ct_status_t ct_csv_check_existing(ct_csv_report_t *c, off_t size)
     }
     head[n] = '\0';
     head[strcspn(head, "\r\n")] = '\0';
-    if (!ct_result_csv_is_header(head)) {
+    int version = ct_result_csv_is_header(head);
+    if (version == 0) {
         fprintf(stderr,
                 "collbench: error: --csv %s: line 1: not a collbench results header; "
                 "refusing to append to another file\n",
                 c->path);
+        return CT_ERR_USAGE;
+    }
+    /* One file, one column layout: readers take the header's word for it. */
+    if (version != CT_RESULT_SCHEMA) {
+        fprintf(stderr,
+                "collbench: error: --csv %s: line 1: a schema version %d header; this "
+                "collbench writes version %d rows, which would not match it: use a new file\n",
+                c->path, version, CT_RESULT_SCHEMA);
         return CT_ERR_USAGE;
     }
     char last;

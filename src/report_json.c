@@ -26,6 +26,9 @@
 #include "engine.h"
 #include "report.h"
 
+#define CT_STRINGIFY_(x) #x
+#define CT_STRINGIFY(x) CT_STRINGIFY_(x)
+
 /* The version of the libucp this process has loaded, or NULL. */
 static const char *ct_report_ucx_version(void)
 {
@@ -133,13 +136,12 @@ static json_t *ct_report_environment(const ct_tuning_env_t *env)
 static json_t *ct_report_row(const ct_report_row_t *row)
 {
     const ct_measurement_t *m = row->measurement;
-    /* The CSV columns, then what only the JSON carries. */
+    /* The CSV columns (samples, converged and the CI among them), then what
+     * only the JSON carries; ci95_* are the CI again, for schema 1 readers. */
     json_t *o = ct_result_json(row->result), *rm = json_object();
     int bad = o == NULL;
 
-    bad |= ct_json_set(o, "samples", json_integer((json_int_t)m->stats.n));
     bad |= ct_json_set(o, "batch", json_integer(m->batch));
-    bad |= ct_json_set(o, "converged", json_boolean(m->converged));
     bad |= ct_json_set(o, "mean_us", ct_json_real(m->stats.mean));
     bad |= ct_json_set(o, "ci95_low_us", ct_json_real(m->stats.ci_low));
     bad |= ct_json_set(o, "ci95_high_us", ct_json_real(m->stats.ci_high));
@@ -187,7 +189,7 @@ static json_t *ct_report_body(const ct_json_report_t *j, ct_status_t run_status)
                        ct_json_str(ct_options_rank_agg_name(run->opts->rank_agg)));
     bad |= ct_json_set(timing, "statistic", ct_json_str("median of samples"));
 
-    bad |= ct_json_set(doc, "schema", ct_json_str("colltune-results/1"));
+    bad |= ct_json_set(doc, "schema", ct_json_str("colltune-results/" CT_STRINGIFY(CT_RESULT_SCHEMA)));
     bad |= ct_json_set(doc, "run_id", ct_json_str(run->ident->run_id));
     bad |= ct_json_set(doc, "start_time", ct_json_str(run->ident->start_time));
     bad |= ct_json_set(doc, "end_time", ct_json_str(end_time));
