@@ -1,11 +1,13 @@
 /*
  * collbench - measures collectives over MPI or NCCL and prints an
  * nccl-tests table (plus CSV and JSON on request).  main() wires the
- * pieces together; the work lives in engine.c and the tables it drives.
+ * pieces together; the work lives in engine.c and the tables it drives,
+ * the outputs in report*.c.
  */
 #define _GNU_SOURCE
 #include <ctype.h>
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,7 +20,7 @@
 #include "engine.h"
 #include "options.h"
 #include "rankinfo.h"
-#include "report_json.h"
+#include "report.h"
 #include "watchdog.h"
 #include "world.h"
 
@@ -48,69 +50,6 @@ static void collbench_ident(ct_world_t *world, const ct_options_t *opts,
     ct_world_bcast(world, ident, sizeof *ident, 0);
 }
 
-/* Opens --csv for appending; a new or empty file gets the header, an
- * existing one must already have it. */
-static ct_status_t collbench_open_csv(const char *path, FILE **fp_p)
-{
-    FILE *fp = fopen(path, "a+");
-    if (fp == NULL) {
-        fprintf(stderr, "collbench: error: --csv %s: %s\n", path, strerror(errno));
-        return CT_ERR_USAGE;
-    }
-    char line[1024];
-    rewind(fp);
-    if (fgets(line, sizeof line, fp) == NULL) {
-        ct_result_csv_header(fp);
-    } else {
-        line[strcspn(line, "\r\n")] = '\0';
-        if (!ct_result_csv_is_header(line)) {
-            fprintf(stderr,
-                    "collbench: error: --csv %s: line 1: not a collbench results header; "
-                    "refusing to append to another file\n",
-                    path);
-            fclose(fp);
-            return CT_ERR_USAGE;
-        }
-    }
-    fflush(fp);
-    *fp_p = fp;
-    return CT_OK;
-}
-
-static void collbench_preamble(FILE *fp, const ct_engine_t *e, const ct_rankinfo_t *ranks)
-{
-    const ct_options_t *o = e->opts;
-    fprintf(fp, "# collbench (colltune %s, %s) backend %s, %d ranks on %d nodes\n",
-            PACKAGE_VERSION, CT_GIT_REV, e->ops->name, ct_world_size(e->world),
-            ct_world_nnodes(e->world));
-    fprintf(fp, "# %s\n", ct_world_library_version(e->world));
-    fprintf(fp,
-            "# nThread 1 nGpus 1 minBytes %zu maxBytes %zu step: %zu(%s) warmup iters: %d "
-            "iters: %d agg iters: 1 validation: %d graph: 0\n",
-            o->min_bytes, o->max_bytes, o->step_factor > 1 ? o->step_factor : o->step_bytes,
-            o->step_factor > 1 ? "factor" : "bytes", o->warmup, o->iters, o->check);
-    if (o->iters == 0)
-        fprintf(fp, "# Adaptive iterations: until the median's 95%% CI is within %.3g%% or "
-                    "%.3g s per size and placement\n",
-                o->target_ci * 100.0, o->size_budget_s);
-    fprintf(fp, "# Time: median over samples, each the %s across ranks (-a), timed in %s mode "
-                "(--sync); run id %s, config %s\n",
-            ct_options_rank_agg_name(o->rank_agg), ct_options_sync_name(e->sync),
-            e->ident->run_id, e->ident->config_id);
-    fprintf(fp, "# Floor: one-way small-message latency %.3f us (median ping-pong / 2); no "
-                "collective can take less\n",
-            ct_clocksync_floor_us(e->clock));
-    fprintf(fp, "#\n# Using devices\n");
-    for (int r = 0; r < ct_world_size(e->world); r++) {
-        char device[96] = "device -1 [host]";
-        if (e->ops->device_label)
-            e->ops->device_label(e->ctx, r, device, sizeof device);
-        fprintf(fp, "#  Rank %2d Group  0 Pid %6d on %10s %s cpus %s\n", r, ranks[r].pid,
-                ranks[r].hostname, device, ranks[r].cpus);
-    }
-    fflush(fp);
-}
-
 static int collbench_run(ct_world_t *world, const ct_options_t *opts, int argc, char **argv)
 {
     int rank0 = ct_world_rank(world) == 0;
@@ -119,6 +58,8 @@ static int collbench_run(ct_world_t *world, const ct_options_t *opts, int argc, 
     ct_tuning_env_t env = {0};
     ct_rankinfo_t *ranks = NULL;
     ct_watchdog_t *watchdog = NULL;
+    ct_reports_t reports;
+    ct_reports_t *active = rank0 ? &reports : NULL;
     ct_run_ident_t ident;
     void *ctx = NULL;
     char why[512] = "";
@@ -128,12 +69,30 @@ static int collbench_run(ct_world_t *world, const ct_options_t *opts, int argc, 
         return CT_EXIT_FAILURE;
     collbench_ident(world, opts, &env, &ident);
 
-    /* -T also covers start-up: a rank stuck in NCCL's bootstrap is a hang. */
+    /* -T covers start-up too: the output files' checks (which must never
+     * block, but a hung file system can) and NCCL's bootstrap. */
     if (ct_watchdog_create(opts->timeout_s, &watchdog) != CT_OK) {
         ct_tuning_env_free(&env);
         free(ranks);
         return CT_EXIT_FAILURE;
     }
+    ct_report_run_t run = {
+        .world = world, .ops = ops, .opts = opts, .ident = &ident, .ranks = ranks,
+        .env = &env, .argc = argc, .argv = argv,
+    };
+    /* Every output problem is found here, before the backend is even open,
+     * so a bad path costs seconds, not a sweep. */
+    ct_watchdog_arm(watchdog, "opening the output files");
+    long long bad_output = rank0 ? ct_reports_open(&reports, &run) : CT_OK;
+    ct_watchdog_disarm(watchdog);
+    ct_world_allreduce_long(world, &bad_output, 1, CT_REDUCE_MIN);
+    if (bad_output != CT_OK) {
+        ct_watchdog_destroy(watchdog);
+        ct_tuning_env_free(&env);
+        free(ranks);
+        return ct_status_exit_code((ct_status_t)bad_output);
+    }
+
     ct_watchdog_arm(watchdog, "opening the backend");
     st = ops->open(world, &config, &ctx, why, sizeof why);
     ct_watchdog_disarm(watchdog);
@@ -144,44 +103,26 @@ static int collbench_run(ct_world_t *world, const ct_options_t *opts, int argc, 
             upper[i] = (char)toupper((unsigned char)ops->name[i]);
         upper[i] = '\0';
         fprintf(stderr, "%s backend unavailable: %s\n", upper, why);
+        ct_reports_close(active);
         ct_watchdog_destroy(watchdog);
         ct_tuning_env_free(&env);
         free(ranks);
         return ct_status_exit_code(st);
     }
+    run.backend_ctx = ctx;
 
     ct_engine_t engine = {
         .world = world, .ops = ops, .ctx = ctx, .opts = opts, .ident = &ident,
-        .table = rank0 ? stdout : NULL, .sync = ct_measure_sync_mode(opts, ops),
+        .reports = active, .watchdog = watchdog, .sync = ct_measure_sync_mode(opts, ops),
     };
     /* The floor is measured in every mode; window mode also needs the clock. */
-    if (ct_clocksync_create(world, &engine.clock) != CT_OK)
-        st = CT_ERR_BACKEND;
-    long long bad_csv = 0;
-    if (rank0 && opts->csv_path)
-        bad_csv = collbench_open_csv(opts->csv_path, &engine.csv) != CT_OK;
-    ct_world_allreduce_long(world, &bad_csv, 1, CT_REDUCE_MAX);
-    if (bad_csv)
-        st = CT_ERR_USAGE;
-    engine.watchdog = watchdog;
-
+    st = ct_clocksync_create(world, &engine.clock);
     if (st == CT_OK) {
-        if (rank0)
-            collbench_preamble(stdout, &engine, ranks);
+        run.sync = engine.sync;
+        run.floor_us = ct_clocksync_floor_us(engine.clock);
         st = ct_engine_run(&engine);
     }
-    if (rank0 && opts->json_path && (st == CT_OK || st == CT_ERR_WRONG)) {
-        char end[32];
-        ct_engine_utc_now(end, sizeof end);
-        ct_report_json_t rep = {&engine, argc, argv, ranks, &env, end,
-                                st == CT_OK ? "ok" : "wrong"};
-        ct_status_t jst = ct_report_json_write(opts->json_path, &rep);
-        if (jst != CT_OK && st == CT_OK)
-            st = jst;
-    }
-    if (engine.csv)
-        fclose(engine.csv);
-    free(engine.rows);
+    ct_reports_close(active);
     ct_clocksync_destroy(engine.clock);
     ct_watchdog_destroy(watchdog);
     ops->close(ctx);
@@ -195,10 +136,22 @@ int main(int argc, char **argv)
     ct_options_t opts;
     ct_world_t *world = NULL;
     char err[512] = "";
+    sigset_t ending, saved;
     /* Parse before MPI_Init rewrites argv; report after, from rank 0 only. */
     ct_status_t pst = ct_options_parse(argc, argv, &opts, err, sizeof err);
 
-    if (ct_world_init(&argc, &argv, &world) != CT_OK) {
+    /* The signals that end a run are blocked while MPI starts its helper
+     * threads, which inherit the mask: only this thread then takes them, so
+     * blocking them here around the JSON's commit (report_json.c) defers
+     * them until its temporary file is gone. */
+    sigemptyset(&ending);
+    sigaddset(&ending, SIGTERM);
+    sigaddset(&ending, SIGINT);
+    sigaddset(&ending, SIGHUP);
+    pthread_sigmask(SIG_BLOCK, &ending, &saved);
+    ct_status_t wst = ct_world_init(&argc, &argv, &world);
+    pthread_sigmask(SIG_SETMASK, &saved, NULL);
+    if (wst != CT_OK) {
         fprintf(stderr, "collbench: MPI_Init failed\n");
         return CT_EXIT_FAILURE;
     }

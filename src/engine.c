@@ -24,13 +24,6 @@ typedef struct {
     char rounded[512]; /* what was rounded down (D7), for one note per run */
 } ct_plan_t;
 
-/* What one collective's table footer reports. */
-typedef struct {
-    long long wrong;  /* out-of-bounds values */
-    double busbw_sum; /* for the average bus bandwidth */
-    int busbw_n;
-} ct_table_tally_t;
-
 typedef struct {
     double start_us;
     double last_print_us;
@@ -82,7 +75,7 @@ static ct_status_t ct_plan_add(ct_engine_t *e, ct_plan_t *plan, const size_t *si
         free(t.sizes);
         return st;
     }
-    if (notes.skipped && e->table && !o->quiet)
+    if (notes.skipped && e->reports && !o->quiet)
         fprintf(stderr, "collbench: %s %s: %zu size(s) below one element per rank skipped\n",
                 coll->name, ct_dtype_name(dtype), notes.skipped);
     ct_sweep_note_rounded(plan->rounded, sizeof plan->rounded, &target, &notes);
@@ -125,7 +118,7 @@ static ct_status_t ct_plan_build(ct_engine_t *e, ct_plan_t *plan, char *err, siz
                  e->ops->name);
         st = CT_ERR_USAGE;
     }
-    if (st == CT_OK && plan->rounded[0] && e->table && !o->quiet)
+    if (st == CT_OK && plan->rounded[0] && e->reports && !o->quiet)
         fprintf(stderr,
                 "collbench: note: sizes that do not divide into whole elements per rank at %d "
                 "ranks were rounded down, as nccl-tests does: %s\n",
@@ -274,23 +267,6 @@ static ct_status_t ct_validate(ct_engine_t *e, const ct_task_t *t, const ct_coll
     return agg[1] ? CT_ERR_BACKEND : CT_OK;
 }
 
-static ct_status_t ct_engine_keep_row(ct_engine_t *e, const ct_result_t *r,
-                                      const ct_measurement_t *m)
-{
-    if (e->nrows == e->rows_cap) {
-        size_t cap = e->rows_cap ? 2 * e->rows_cap : 64;
-        ct_engine_row_t *grown = realloc(e->rows, cap * sizeof *grown);
-        if (grown == NULL)
-            return CT_ERR_NOMEM;
-        e->rows = grown;
-        e->rows_cap = cap;
-    }
-    e->rows[e->nrows].result = *r;
-    e->rows[e->nrows].measurement = *m;
-    e->nrows++;
-    return CT_OK;
-}
-
 static void ct_engine_fill_result(ct_engine_t *e, const ct_task_t *t, const ct_coll_counts_t *c,
                                   int in_place, const ct_measurement_t *m, long long wrong,
                                   ct_result_t *r)
@@ -320,13 +296,20 @@ static void ct_engine_fill_result(ct_engine_t *e, const ct_task_t *t, const ct_c
     r->busbw_gbps = r->algbw_gbps * t->coll->busbw_factor(nranks);
     r->wrong = wrong;
     snprintf(r->config_id, sizeof r->config_id, "%s", e->ident->config_id);
+    snprintf(r->sync, sizeof r->sync, "%s", ct_options_sync_name(m->sync));
+    r->samples = (long long)m->stats.n;
+    r->converged = m->converged != 0;
+    r->ci_low_us = m->stats.ci_low;
+    r->ci_high_us = m->stats.ci_high;
+    r->late = m->late;
+    r->slowest_rank_median_us = m->rank_median_max;
 }
 
 static void ct_progress_step(ct_engine_t *e, ct_progress_t *p, const ct_task_t *t, size_t bytes)
 {
     double now = ct_clock_now_us();
     p->done++;
-    if (e->table == NULL || e->opts->quiet)
+    if (e->reports == NULL || e->opts->quiet)
         return;
     double elapsed = (now - p->start_us) * 1e-6;
     /* Short sweeps stay silent; long ones report at most once a second. */
@@ -338,24 +321,27 @@ static void ct_progress_step(ct_engine_t *e, ct_progress_t *p, const ct_task_t *
             t->coll->name, ct_dtype_name(t->dtype), bytes, p->done, p->total, elapsed, eta);
 }
 
-/* Measures one size in both placements and reports the row. */
+/* Whether every output is still fine: rank 0 alone knows, and all ranks
+ * must stop together (exit 3) when one failed. */
+static ct_status_t ct_engine_reports_agree(ct_engine_t *e)
+{
+    long long failed = ct_reports_status(e->reports) != CT_OK;
+    ct_world_allreduce_long(e->world, &failed, 1, CT_REDUCE_MAX);
+    return failed ? CT_ERR_IO : CT_OK;
+}
+
+/* Measures one size in both placements and reports each as a row. */
 static ct_status_t ct_engine_size(ct_engine_t *e, const ct_task_t *t, const ct_buffers_t *b,
-                                  size_t bytes, ct_table_tally_t *tally)
+                                  size_t bytes, long long *wrong_p)
 {
     ct_coll_counts_t c;
-    ct_table_row_t row;
     ct_measure_env_t env = {e->world, e->ops, e->ctx, e->opts, e->sync, e->clock};
     char what[160];
     ct_status_t st = CT_OK;
 
     t->coll->counts(bytes, ct_dtype_size(t->dtype), ct_world_size(e->world), &c);
-    memset(&row, 0, sizeof row);
-    row.bytes = c.bytes;
-    row.count = c.row_count;
-    row.dtype = ct_dtype_name(t->dtype);
-    row.op = t->coll->uses_op ? ct_op_name(t->op) : "none";
-    row.root = t->coll->uses_root ? e->opts->root : -1;
-    snprintf(what, sizeof what, "%s %s %s at %zu B", t->coll->name, row.dtype, row.op, bytes);
+    snprintf(what, sizeof what, "%s %s %s at %zu B", t->coll->name, ct_dtype_name(t->dtype),
+             t->coll->uses_op ? ct_op_name(t->op) : "none", bytes);
     ct_watchdog_arm(e->watchdog, what);
 
     for (int in_place = 0; in_place < 2 && st == CT_OK; in_place++) {
@@ -377,33 +363,19 @@ static ct_status_t ct_engine_size(ct_engine_t *e, const ct_task_t *t, const ct_b
         if (st != CT_OK)
             break;
         ct_engine_fill_result(e, t, &c, in_place, &m, wrong, &r);
-        ct_table_half_t *half = in_place ? &row.in_place : &row.out_of_place;
-        half->time_us = r.median_us;
-        half->algbw_gbps = r.algbw_gbps;
-        half->busbw_gbps = r.busbw_gbps;
-        half->wrong = wrong;
-        tally->wrong += wrong > 0 ? wrong : 0;
-        tally->busbw_sum += r.busbw_gbps;
-        tally->busbw_n++;
-        if (e->table) {
-            if (e->csv) {
-                ct_result_csv_write(e->csv, &r);
-                fflush(e->csv); /* a crash later loses no finished row */
-            }
-            st = ct_engine_keep_row(e, &r, &m);
-        }
+        *wrong_p += wrong > 0 ? wrong : 0;
+        /* Inside the watchdog: an output that blocks is a hang too. */
+        ct_report_row_t row = {&r, &m, in_place};
+        ct_reports_row(e->reports, &row);
     }
     ct_watchdog_disarm(e->watchdog);
-    if (st == CT_OK && e->table) {
-        ct_table_row(e->table, &row);
-        fflush(e->table);
-    }
+    if (st == CT_OK)
+        st = ct_engine_reports_agree(e);
     return st;
 }
 
 static ct_status_t ct_engine_task(ct_engine_t *e, const ct_task_t *t, int first_of_coll,
-                                  int last_of_coll, ct_table_tally_t *tally,
-                                  ct_progress_t *progress)
+                                  int last_of_coll, long long *wrong_p, ct_progress_t *progress)
 {
     ct_buffers_t b;
     ct_status_t st = ct_buffers_alloc(e, t, &b);
@@ -413,24 +385,20 @@ static ct_status_t ct_engine_task(ct_engine_t *e, const ct_task_t *t, int first_
     if (failed) {
         if (st == CT_OK)
             ct_buffers_free(e, &b);
-        if (e->table)
+        if (e->reports)
             fprintf(stderr, "collbench: %s: could not allocate buffers on every rank\n",
                     t->coll->name);
         return st != CT_OK ? st : CT_ERR_NOMEM;
     }
-    if (first_of_coll && e->table) {
-        fprintf(e->table, "# Collective test starting: %s\n", t->coll->name);
-        ct_table_header(e->table);
-    }
+    if (first_of_coll)
+        ct_reports_coll_begin(e->reports, t->coll);
     for (size_t i = 0; i < t->nsizes && st == CT_OK; i++) {
-        st = ct_engine_size(e, t, &b, t->sizes[i], tally);
+        st = ct_engine_size(e, t, &b, t->sizes[i], wrong_p);
         ct_progress_step(e, progress, t, t->sizes[i]);
     }
-    if (last_of_coll && e->table && st == CT_OK) {
-        ct_table_footer(e->table, tally->wrong,
-                        tally->busbw_n ? tally->busbw_sum / tally->busbw_n : 0.0);
-        fprintf(e->table, "# Collective test concluded: %s\n#\n", t->coll->name);
-        fflush(e->table);
+    if (last_of_coll && st == CT_OK) {
+        ct_reports_coll_end(e->reports, t->coll);
+        st = ct_engine_reports_agree(e);
     }
     ct_buffers_free(e, &b);
     return st;
@@ -442,15 +410,20 @@ ct_status_t ct_engine_run(ct_engine_t *e)
     char err[512] = "";
     /* Every rank reaches the same plan verdict from the same argv, so rank
      * 0 speaks for all; memory is checked per host and reported there. */
-    ct_status_t st = ct_plan_build(e, &plan, err, sizeof err);
+    ct_status_t st;
 
+    ct_reports_begin(e->reports);
+    st = ct_engine_reports_agree(e);
+    if (st != CT_OK)
+        return st;
+    st = ct_plan_build(e, &plan, err, sizeof err);
     if (st == CT_OK) {
         st = ct_plan_check_memory(e, &plan);
         if (st != CT_OK)
             ct_plan_free(&plan);
     }
     if (st != CT_OK) {
-        if (e->table && err[0])
+        if (e->reports && err[0])
             fprintf(stderr, "collbench: error: %s\n", err);
         return st;
     }
@@ -459,15 +432,21 @@ ct_status_t ct_engine_run(ct_engine_t *e)
     long long wrong_total = 0;
     /* Tasks of one collective are adjacent; they share a table and footer. */
     for (size_t i = 0, end; i < plan.ntasks && st == CT_OK; i = end) {
-        ct_table_tally_t tally = {0, 0.0, 0};
         for (end = i; end < plan.ntasks && plan.tasks[end].coll == plan.tasks[i].coll; end++)
             ;
         for (size_t j = i; j < end && st == CT_OK; j++)
-            st = ct_engine_task(e, &plan.tasks[j], j == i, j + 1 == end, &tally, &progress);
-        wrong_total += tally.wrong;
+            st = ct_engine_task(e, &plan.tasks[j], j == i, j + 1 == end, &wrong_total, &progress);
     }
     ct_plan_free(&plan);
     if (st == CT_OK && wrong_total > 0)
         st = CT_ERR_WRONG;
+    if (st == CT_OK || st == CT_ERR_WRONG) {
+        /* Committing the outputs (the JSON's rename) is also bounded by -T. */
+        ct_watchdog_arm(e->watchdog, "writing the output files");
+        ct_status_t rst = ct_reports_end(e->reports, st);
+        ct_watchdog_disarm(e->watchdog);
+        if (rst != CT_OK)
+            st = rst;
+    }
     return st;
 }

@@ -13,23 +13,13 @@
 #include <stdio.h>
 
 #include "backend/backend.h"
+#include "clocksync.h"
 #include "ct_result.h"
 #include "measure.h"
-#include "report_table.h"
 #include "options.h"
+#include "report.h"
 #include "watchdog.h"
 #include "world.h"
-
-typedef struct {
-    char run_id[64];
-    char config_id[24];
-    char start_time[32];
-} ct_run_ident_t;
-
-typedef struct {
-    ct_result_t result;
-    ct_measurement_t measurement;
-} ct_engine_row_t;
 
 typedef struct {
     ct_world_t *world;
@@ -37,18 +27,18 @@ typedef struct {
     void *ctx;
     const ct_options_t *opts;
     const ct_run_ident_t *ident;
-    FILE *table;             /* rank 0: stdout; other ranks: NULL */
-    FILE *csv;               /* rank 0 with --csv, else NULL */
+    ct_reports_t *reports;   /* rank 0: the outputs, and the rank that prints
+                                messages; other ranks: NULL */
     ct_watchdog_t *watchdog;
     ct_sync_mode_t sync;     /* resolved timing mode (ct_measure_sync_mode) */
     ct_clocksync_t *clock;   /* common clock and p2p floor, every rank */
-    ct_engine_row_t *rows;   /* rank 0: every row, for the JSON file */
-    size_t nrows;
-    size_t rows_cap;
 } ct_engine_t;
 
-/* Runs the whole sweep.  Returns CT_ERR_USAGE (message printed by rank 0)
- * for input that cannot run, CT_ERR_WRONG when any result was wrong. */
+/* Runs the whole sweep and reports it: begin, every collective and row,
+ * and end (the outputs commit) when the sweep finished.  Returns
+ * CT_ERR_USAGE (message printed by rank 0) for input that cannot run,
+ * CT_ERR_WRONG when any result was wrong, CT_ERR_IO (on every rank) when an
+ * output failed. */
 ct_status_t ct_engine_run(ct_engine_t *engine);
 
 /* ISO 8601 UTC of now, into buf (>= 21 bytes). */

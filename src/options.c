@@ -28,6 +28,7 @@ enum {
     CT_OPT_CUDART_LIB,
     CT_OPT_VERSION,
     CT_OPT_SYNC,
+    CT_OPT_NO_TABLE,
 };
 
 typedef struct {
@@ -53,7 +54,7 @@ static const ct_option_info_t ct_option_table[] = {
     {"average", 'a', "N", "time across ranks: 0 rank 0, 1 average, 2 min, 3 max [3]"},
     {"timeout", 'T', "SEC", "abort when one size takes longer than SEC [0: never]"},
     {"backend", CT_OPT_BACKEND, "NAME", "communication backend [mpi]"},
-    {"csv", CT_OPT_CSV, "FILE", "append one CSV row per collective, size and placement"},
+    {"csv", CT_OPT_CSV, "FILE", "append one CSV row per collective, size and placement; - streams it to stdout (the table then goes to stderr)"},
     {"json", CT_OPT_JSON, "FILE", "write results and run metadata as JSON"},
     {"run-id", CT_OPT_RUN_ID, "ID", "run id recorded in CSV/JSON [time-host-pid]"},
     {"target-ci", CT_OPT_TARGET_CI, "PCT", "adaptive: stop when the median's 95% CI is within PCT [2%]"},
@@ -64,6 +65,7 @@ static const ct_option_info_t ct_option_table[] = {
     {"sync", CT_OPT_SYNC, "MODE", "timing: window, barrier or batch [window; batch for nccl]"},
     {"batch-us", CT_OPT_BATCH_US, "US", "shortest timed batch of back-to-back calls [50]"},
     {"quiet", CT_OPT_QUIET, NULL, "no progress lines on stderr"},
+    {"no-table", CT_OPT_NO_TABLE, NULL, "do not print the nccl-tests table"},
     {"nccl-lib", CT_OPT_NCCL_LIB, "PATH", "libnccl to load (nccl backend)"},
     {"cudart-lib", CT_OPT_CUDART_LIB, "PATH", "CUDA runtime to load (nccl backend)"},
     {"version", CT_OPT_VERSION, NULL, "print the version and exit"},
@@ -367,6 +369,7 @@ static ct_status_t ct_options_apply(ct_options_t *o, int id, const char *arg, ch
         return ct_options_fail(err, errlen, "--sync: unknown mode '%s' (window, barrier, batch)",
                                arg);
     case CT_OPT_QUIET: o->quiet = 1; return CT_OK;
+    case CT_OPT_NO_TABLE: o->no_table = 1; return CT_OK;
     case CT_OPT_NCCL_LIB: o->nccl_library = arg; return CT_OK;
     case CT_OPT_CUDART_LIB: o->cudart_library = arg; return CT_OK;
     case CT_OPT_VERSION: o->version = 1; return CT_OK;

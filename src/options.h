@@ -60,6 +60,7 @@ typedef struct {
     int max_samples;
     double batch_us;    /* shortest timed batch, amortising the clock */
     int quiet;
+    int no_table;       /* --no-table: no nccl-tests table */
     const char *nccl_library;
     const char *cudart_library;
     int help;

@@ -1,15 +1,51 @@
+/*
+ * report_json.c - the --json file: every row plus the run's metadata, as
+ * one document built with jansson and committed at the end of the run.
+ *
+ * The document is written to a temporary file beside the target (the
+ * target's resolved path plus ".PID.tmp", so runs never collide and a
+ * stale one from a killed run never blocks a later one) and renamed onto
+ * the resolved target: a reader never sees half a document, and a symlink
+ * stays a symlink.  SIGTERM, SIGINT and SIGHUP are blocked from the
+ * temporary file's creation to the rename, so such a signal lands once the
+ * temporary file is gone; any failure removes it.
+ */
 #define _GNU_SOURCE
-#include "report_json.h"
-
 #include <dlfcn.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "config.h"
+#include "ct_json.h"
+#include "engine.h"
+#include "report.h"
 
-const char *ct_report_ucx_version(void)
+#define CT_STRINGIFY_(x) #x
+#define CT_STRINGIFY(x) CT_STRINGIFY_(x)
+
+/* The version of the libucp this process has loaded, or NULL. */
+/* What one sample is in each timing mode (README.md, "Timing modes"). */
+static const char *ct_report_json_sample(ct_sync_mode_t sync)
+{
+    switch (sync) {
+    case CT_SYNC_WINDOW:
+        return "one call started at an instant agreed on a common clock (offsets to rank 0 "
+               "measured by ping-pong); finish minus that instant; calls some rank started "
+               "late are dropped and counted";
+    case CT_SYNC_BARRIER: return "barrier, then one call timed alone";
+    default:
+        return "barrier, then a batch of back-to-back calls until complete, divided by the "
+               "batch size";
+    }
+}
+
+static const char *ct_report_ucx_version(void)
 {
     /* RTLD_NOLOAD: report the UCX that MPI actually loaded, and never load
      * one ourselves (its constructors read UCX_* and may warn). */
@@ -22,79 +58,81 @@ const char *ct_report_ucx_version(void)
     return v;
 }
 
-static void ct_report_options(ct_json_writer_t *w, const ct_options_t *o)
+static json_t *ct_report_options(const ct_options_t *o)
 {
-    ct_json_key(w, "options");
-    ct_json_begin_object(w);
-    ct_json_key(w, "min_bytes"), ct_json_uint(w, o->min_bytes);
-    ct_json_key(w, "max_bytes"), ct_json_uint(w, o->max_bytes);
+    json_t *j = json_object();
+    int bad = 0;
+
+    bad |= ct_json_set(j, "min_bytes", json_integer((json_int_t)o->min_bytes));
+    bad |= ct_json_set(j, "max_bytes", json_integer((json_int_t)o->max_bytes));
     if (o->step_factor > 1)
-        ct_json_key(w, "step_factor"), ct_json_uint(w, o->step_factor);
+        bad |= ct_json_set(j, "step_factor", json_integer((json_int_t)o->step_factor));
     else
-        ct_json_key(w, "step_bytes"), ct_json_uint(w, o->step_bytes);
-    ct_json_key(w, "warmup_iters"), ct_json_int(w, o->warmup);
-    ct_json_key(w, "iters");
-    if (o->iters > 0)
-        ct_json_int(w, o->iters);
-    else
-        ct_json_null(w); /* adaptive */
-    ct_json_key(w, "check"), ct_json_int(w, o->check);
-    ct_json_key(w, "root"), ct_json_int(w, o->root);
-    ct_json_key(w, "rank_aggregation"), ct_json_string(w, ct_options_rank_agg_name(o->rank_agg));
-    ct_json_key(w, "target_ci"), ct_json_double(w, o->target_ci);
-    ct_json_key(w, "size_budget_s"), ct_json_double(w, o->size_budget_s);
-    ct_json_key(w, "min_time_s"), ct_json_double(w, o->min_time_s);
-    ct_json_key(w, "min_samples"), ct_json_int(w, o->min_samples);
-    ct_json_key(w, "max_samples"), ct_json_int(w, o->max_samples);
-    ct_json_key(w, "batch_us"), ct_json_double(w, o->batch_us);
-    ct_json_key(w, "timeout_s"), ct_json_int(w, o->timeout_s);
-    ct_json_end_object(w);
+        bad |= ct_json_set(j, "step_bytes", json_integer((json_int_t)o->step_bytes));
+    bad |= ct_json_set(j, "warmup_iters", json_integer(o->warmup));
+    bad |= ct_json_set(j, "iters", o->iters > 0 ? json_integer(o->iters) : json_null());
+    bad |= ct_json_set(j, "check", json_integer(o->check));
+    bad |= ct_json_set(j, "root", json_integer(o->root));
+    bad |= ct_json_set(j, "rank_aggregation", ct_json_str(ct_options_rank_agg_name(o->rank_agg)));
+    bad |= ct_json_set(j, "target_ci", ct_json_real(o->target_ci));
+    bad |= ct_json_set(j, "size_budget_s", ct_json_real(o->size_budget_s));
+    bad |= ct_json_set(j, "min_time_s", ct_json_real(o->min_time_s));
+    bad |= ct_json_set(j, "min_samples", json_integer(o->min_samples));
+    bad |= ct_json_set(j, "max_samples", json_integer(o->max_samples));
+    bad |= ct_json_set(j, "batch_us", ct_json_real(o->batch_us));
+    bad |= ct_json_set(j, "sync", ct_json_str(ct_options_sync_name(o->sync)));
+    bad |= ct_json_set(j, "timeout_s", json_integer(o->timeout_s));
+    if (bad) {
+        json_decref(j);
+        return NULL;
+    }
+    return j;
 }
 
-static void ct_report_hosts(ct_json_writer_t *w, const ct_rankinfo_t *ranks, int n)
+static int ct_report_hosts(json_t *doc, const ct_rankinfo_t *ranks, int n)
 {
-    ct_json_key(w, "ranks");
-    ct_json_begin_array(w);
-    for (int r = 0; r < n; r++) {
-        ct_json_begin_object(w);
-        ct_json_key(w, "rank"), ct_json_int(w, r);
-        ct_json_key(w, "hostname"), ct_json_string(w, ranks[r].hostname);
-        ct_json_key(w, "local_rank"), ct_json_int(w, ranks[r].local_rank);
-        ct_json_key(w, "pid"), ct_json_int(w, ranks[r].pid);
-        ct_json_key(w, "cpu_binding"), ct_json_string(w, ranks[r].cpus);
-        ct_json_end_object(w);
-    }
-    ct_json_end_array(w);
+    json_t *rank_list = json_array(), *host_list = json_array();
+    int bad = 0;
 
+    /* Children are filled before they are attached: a failed attach frees
+     * the child (jansson steals the reference either way). */
+    for (int r = 0; r < n && !bad; r++) {
+        json_t *o = json_object();
+        bad |= ct_json_set(o, "rank", json_integer(r));
+        bad |= ct_json_set(o, "hostname", ct_json_str(ranks[r].hostname));
+        bad |= ct_json_set(o, "local_rank", json_integer(ranks[r].local_rank));
+        bad |= ct_json_set(o, "pid", json_integer(ranks[r].pid));
+        bad |= ct_json_set(o, "cpu_binding", ct_json_str(ranks[r].cpus));
+        bad |= ct_json_append(rank_list, o);
+    }
     /* Hosts in order of first rank, with their ranks. */
-    ct_json_key(w, "hosts");
-    ct_json_begin_array(w);
-    for (int r = 0; r < n; r++) {
+    for (int r = 0; r < n && !bad; r++) {
         int first = 1;
         for (int q = 0; q < r && first; q++)
             first = strcmp(ranks[q].hostname, ranks[r].hostname) != 0;
         if (!first)
             continue;
-        ct_json_begin_object(w);
-        ct_json_key(w, "hostname"), ct_json_string(w, ranks[r].hostname);
-        ct_json_key(w, "ranks");
-        ct_json_begin_array(w);
-        int count = 0;
+        json_t *o = json_object(), *on_host = json_array();
         for (int q = r; q < n; q++)
             if (strcmp(ranks[q].hostname, ranks[r].hostname) == 0)
-                ct_json_int(w, q), count++;
-        ct_json_end_array(w);
-        ct_json_key(w, "ranks_per_node"), ct_json_int(w, count);
-        ct_json_end_object(w);
+                bad |= ct_json_append(on_host, json_integer(q));
+        json_int_t count = (json_int_t)json_array_size(on_host);
+        bad |= ct_json_set(o, "hostname", ct_json_str(ranks[r].hostname));
+        bad |= ct_json_set(o, "ranks", on_host);
+        bad |= ct_json_set(o, "ranks_per_node", json_integer(count));
+        bad |= ct_json_append(host_list, o);
     }
-    ct_json_end_array(w);
+    bad |= ct_json_set(doc, "ranks", rank_list);
+    bad |= ct_json_set(doc, "hosts", host_list);
+    return bad;
 }
 
-static void ct_report_environment(ct_json_writer_t *w, const ct_tuning_env_t *env)
+static json_t *ct_report_environment(const ct_tuning_env_t *env)
 {
-    ct_json_key(w, "environment");
-    ct_json_begin_object(w);
-    for (size_t i = 0; i < env->n; i++) {
+    json_t *j = json_object();
+    int bad = 0;
+
+    for (size_t i = 0; i < env->n && !bad; i++) {
         const char *eq = strchr(env->vars[i], '=');
         char name[256];
         size_t len = eq ? (size_t)(eq - env->vars[i]) : strlen(env->vars[i]);
@@ -102,106 +140,235 @@ static void ct_report_environment(ct_json_writer_t *w, const ct_tuning_env_t *en
             len = sizeof name - 1;
         memcpy(name, env->vars[i], len);
         name[len] = '\0';
-        ct_json_key(w, name);
-        ct_json_string(w, eq ? eq + 1 : "");
+        bad |= ct_json_set(j, name, ct_json_str(eq ? eq + 1 : ""));
     }
-    ct_json_end_object(w);
+    if (bad) {
+        json_decref(j);
+        return NULL;
+    }
+    return j;
 }
 
-static void ct_report_row(ct_json_writer_t *w, const ct_engine_row_t *row)
+static json_t *ct_report_row(const ct_report_row_t *row)
 {
-    const ct_measurement_t *m = &row->measurement;
-    /* The CSV columns, then what only the JSON carries. */
-    ct_json_begin_object(w);
-    ct_result_json_members(w, &row->result);
-    ct_json_key(w, "samples"), ct_json_uint(w, m->stats.n);
-    ct_json_key(w, "batch"), ct_json_int(w, m->batch);
-    ct_json_key(w, "converged"), ct_json_bool(w, m->converged);
-    ct_json_key(w, "mean_us"), ct_json_double(w, m->stats.mean);
-    ct_json_key(w, "ci95_low_us"), ct_json_double(w, m->stats.ci_low);
-    ct_json_key(w, "ci95_high_us"), ct_json_double(w, m->stats.ci_high);
-    ct_json_key(w, "rank_median_us");
-    ct_json_begin_object(w);
-    ct_json_key(w, "min"), ct_json_double(w, m->rank_median_min);
-    ct_json_key(w, "avg"), ct_json_double(w, m->rank_median_avg);
-    ct_json_key(w, "max"), ct_json_double(w, m->rank_median_max);
-    ct_json_end_object(w);
-    ct_json_end_object(w);
+    const ct_measurement_t *m = row->measurement;
+    /* The CSV columns (samples, converged and the CI among them), then what
+     * only the JSON carries; ci95_* are the CI again, for schema 1 readers. */
+    json_t *o = ct_result_json(row->result), *rm = json_object();
+    int bad = o == NULL;
+
+    bad |= ct_json_set(o, "batch", json_integer(m->batch));
+    bad |= ct_json_set(o, "mean_us", ct_json_real(m->stats.mean));
+    bad |= ct_json_set(o, "ci95_low_us", ct_json_real(m->stats.ci_low));
+    bad |= ct_json_set(o, "ci95_high_us", ct_json_real(m->stats.ci_high));
+    bad |= ct_json_set(rm, "min", ct_json_real(m->rank_median_min));
+    bad |= ct_json_set(rm, "avg", ct_json_real(m->rank_median_avg));
+    bad |= ct_json_set(rm, "max", ct_json_real(m->rank_median_max));
+    bad |= ct_json_set(o, "rank_median_us", rm);
+    if (bad) {
+        json_decref(o);
+        return NULL;
+    }
+    return o;
 }
 
-static void ct_report_body(ct_json_writer_t *w, const ct_report_json_t *rep)
-{
-    const ct_engine_t *e = rep->engine;
-    const char *ucx = ct_report_ucx_version();
+typedef struct {
+    const ct_report_run_t *run;
+    const char *path;       /* as given, for messages */
+    ct_path_target_t target;
+    json_t *results;        /* the rows so far */
+} ct_json_report_t;
 
-    ct_json_begin_object(w);
-    ct_json_key(w, "schema"), ct_json_string(w, "colltune-results/1");
-    ct_json_key(w, "run_id"), ct_json_string(w, e->ident->run_id);
-    ct_json_key(w, "start_time"), ct_json_string(w, e->ident->start_time);
-    ct_json_key(w, "end_time"), ct_json_string(w, rep->end_time);
-    ct_json_key(w, "status"), ct_json_string(w, rep->status);
-    ct_json_key(w, "command_line");
-    ct_json_begin_array(w);
-    for (int i = 0; i < rep->argc; i++)
-        ct_json_string(w, rep->argv[i]);
-    ct_json_end_array(w);
-    ct_json_key(w, "colltune");
-    ct_json_begin_object(w);
-    ct_json_key(w, "version"), ct_json_string(w, PACKAGE_VERSION);
-    ct_json_key(w, "git_revision"), ct_json_string(w, CT_GIT_REV);
-    ct_json_end_object(w);
-    ct_json_key(w, "mpi_library_version"), ct_json_string(w, ct_world_library_version(e->world));
-    ct_json_key(w, "ucx_version"), ct_json_string(w, ucx);
-    ct_json_key(w, "backend");
-    ct_json_begin_object(w);
-    ct_json_key(w, "name"), ct_json_string(w, e->ops->name);
-    if (e->ops->describe)
-        e->ops->describe(e->ctx, w);
-    ct_json_end_object(w);
-    ct_json_key(w, "nranks"), ct_json_int(w, ct_world_size(e->world));
-    ct_json_key(w, "nnodes"), ct_json_int(w, ct_world_nnodes(e->world));
-    ct_report_hosts(w, rep->ranks, ct_world_size(e->world));
-    ct_json_key(w, "config_id"), ct_json_string(w, e->ident->config_id);
-    ct_report_environment(w, rep->env);
-    ct_report_options(w, e->opts);
-    ct_json_key(w, "timing");
-    ct_json_begin_object(w);
-    ct_json_key(w, "clock"), ct_json_string(w, "CLOCK_MONOTONIC, host");
-    ct_json_key(w, "sample"),
-        ct_json_string(w, "barrier, then a batch of back-to-back calls until complete, "
-                          "divided by the batch size");
-    ct_json_key(w, "rank_aggregation"), ct_json_string(w, ct_options_rank_agg_name(e->opts->rank_agg));
-    ct_json_key(w, "statistic"), ct_json_string(w, "median of samples");
-    ct_json_end_object(w);
-    ct_json_key(w, "results");
-    ct_json_begin_array(w);
-    for (size_t i = 0; i < e->nrows; i++)
-        ct_report_row(w, &e->rows[i]);
-    ct_json_end_array(w);
-    ct_json_end_object(w);
+static json_t *ct_report_body(const ct_json_report_t *j, ct_status_t run_status)
+{
+    const ct_report_run_t *run = j->run;
+    json_t *doc = json_object(), *argv = json_array(), *tool = json_object();
+    json_t *backend = json_object(), *timing = json_object();
+    char end_time[32];
+    int bad = 0;
+
+    ct_engine_utc_now(end_time, sizeof end_time);
+    /* Children are filled before they are attached: a failed attach frees
+     * the child (jansson steals the reference either way). */
+    for (int i = 0; i < run->argc; i++)
+        bad |= ct_json_append(argv, ct_json_str(run->argv[i]));
+    bad |= ct_json_set(tool, "version", ct_json_str(PACKAGE_VERSION));
+    bad |= ct_json_set(tool, "git_revision", ct_json_str(CT_GIT_REV));
+    bad |= ct_json_set(backend, "name", ct_json_str(run->ops->name));
+    if (run->ops->describe && backend)
+        bad |= run->ops->describe(run->backend_ctx, backend) != CT_OK;
+    bad |= ct_json_set(timing, "clock", ct_json_str("CLOCK_MONOTONIC, host"));
+    bad |= ct_json_set(timing, "sync", ct_json_str(ct_options_sync_name(run->sync)));
+    bad |= ct_json_set(timing, "sample", ct_json_str(ct_report_json_sample(run->sync)));
+    bad |= ct_json_set(timing, "floor_us", ct_json_real(run->floor_us));
+    bad |= ct_json_set(timing, "rank_aggregation",
+                       ct_json_str(ct_options_rank_agg_name(run->opts->rank_agg)));
+    bad |= ct_json_set(timing, "statistic", ct_json_str("median of samples"));
+
+    bad |= ct_json_set(doc, "schema", ct_json_str("colltune-results/" CT_STRINGIFY(CT_RESULT_SCHEMA)));
+    bad |= ct_json_set(doc, "run_id", ct_json_str(run->ident->run_id));
+    bad |= ct_json_set(doc, "start_time", ct_json_str(run->ident->start_time));
+    bad |= ct_json_set(doc, "end_time", ct_json_str(end_time));
+    bad |= ct_json_set(doc, "status", ct_json_str(run_status == CT_OK ? "ok" : "wrong"));
+    bad |= ct_json_set(doc, "command_line", argv);
+    bad |= ct_json_set(doc, "colltune", tool);
+    bad |= ct_json_set(doc, "mpi_library_version",
+                       ct_json_str(ct_world_library_version(run->world)));
+    bad |= ct_json_set(doc, "ucx_version", ct_json_str(ct_report_ucx_version()));
+    bad |= ct_json_set(doc, "backend", backend);
+    bad |= ct_json_set(doc, "nranks", json_integer(ct_world_size(run->world)));
+    bad |= ct_json_set(doc, "nnodes", json_integer(ct_world_nnodes(run->world)));
+    bad |= doc == NULL || ct_report_hosts(doc, run->ranks, ct_world_size(run->world));
+    bad |= ct_json_set(doc, "config_id", ct_json_str(run->ident->config_id));
+    bad |= ct_json_set(doc, "environment", ct_report_environment(run->env));
+    bad |= ct_json_set(doc, "options", ct_report_options(run->opts));
+    bad |= ct_json_set(doc, "timing", timing);
+    bad |= ct_json_set(doc, "results", json_incref(j->results));
+    if (bad) {
+        json_decref(doc);
+        return NULL;
+    }
+    return doc;
 }
 
-ct_status_t ct_report_json_write(const char *path, const ct_report_json_t *rep)
+static int ct_json_wanted(const ct_options_t *opts)
 {
-    char tmp[4096];
-    if (snprintf(tmp, sizeof tmp, "%s.tmp", path) >= (int)sizeof tmp) {
-        fprintf(stderr, "collbench: --json: path too long: %s\n", path);
+    return opts->json_path != NULL;
+}
+
+static ct_status_t ct_json_open(const ct_report_run_t *run, ct_report_files_t *files,
+                                void **state_p)
+{
+    const ct_path_target_t *t = NULL;
+    ct_json_report_t *j;
+
+    if (strcmp(run->opts->json_path, "-") == 0) {
+        fprintf(stderr, "collbench: error: --json -: the JSON is written to a file only "
+                        "(--csv - streams rows to stdout)\n");
         return CT_ERR_USAGE;
     }
-    FILE *fp = fopen(tmp, "w");
-    if (fp == NULL) {
-        fprintf(stderr, "collbench: --json: cannot write %s: %s\n", tmp, strerror(errno));
-        return CT_ERR_IO;
+    if (ct_report_claim(files, "--json", run->opts->json_path, &t) != CT_OK)
+        return CT_ERR_USAGE;
+    j = calloc(1, sizeof *j);
+    if (j == NULL || (j->results = json_array()) == NULL) {
+        free(j);
+        return CT_ERR_NOMEM;
     }
-    ct_json_writer_t w;
-    ct_json_writer_init(&w, fp, 1);
-    ct_report_body(&w, rep);
-    int bad = ferror(fp);
-    bad |= fclose(fp) != 0;
-    if (bad || rename(tmp, path) != 0) {
-        fprintf(stderr, "collbench: --json: cannot write %s: %s\n", path, strerror(errno));
-        remove(tmp);
-        return CT_ERR_IO;
+    j->run = run;
+    j->path = run->opts->json_path;
+    j->target = *t;
+    *state_p = j;
+    return CT_OK;
+}
+
+static ct_status_t ct_json_row(void *state, const ct_report_row_t *row)
+{
+    ct_json_report_t *j = state;
+    if (ct_json_append(j->results, ct_report_row(row)) != 0) {
+        fprintf(stderr, "collbench: error: --json %s: out of memory keeping the rows\n", j->path);
+        return CT_ERR_NOMEM;
     }
     return CT_OK;
 }
+
+static ct_status_t ct_json_write_fd(int fd, const char *text, size_t len)
+{
+    while (len > 0) {
+        ssize_t n = write(fd, text, len);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0)
+            return CT_ERR_IO;
+        text += n;
+        len -= (size_t)n;
+    }
+    return fsync(fd) == 0 ? CT_OK : CT_ERR_IO;
+}
+
+/* Writes text to tmp and renames it onto the target; removes tmp on any
+ * failure.  Runs with the ending signals blocked (see the top). */
+static ct_status_t ct_json_commit(ct_json_report_t *j, const char *tmp, const char *text)
+{
+    const char *what = "cannot create";
+    int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOCTTY | O_CLOEXEC, 0666);
+    if (fd < 0 && errno == EEXIST) {
+        /* Our pid, so a dead process' leftover with a reused pid. */
+        unlink(tmp);
+        fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOCTTY | O_CLOEXEC, 0666);
+    }
+    if (fd < 0)
+        return ct_report_io_error("--json", tmp, what, errno);
+    /* A replaced file keeps its permissions. */
+    if (j->target.exists)
+        (void)fchmod(fd, j->target.st.st_mode & 07777);
+    ct_status_t st = ct_json_write_fd(fd, text, strlen(text));
+    int err = errno;
+    if (close(fd) != 0 && st == CT_OK)
+        st = CT_ERR_IO, err = errno;
+    if (st != CT_OK)
+        what = "write failed";
+    else if (rename(tmp, j->target.path) != 0)
+        st = CT_ERR_IO, err = errno, what = "cannot rename the temporary file onto it";
+    if (st != CT_OK) {
+        unlink(tmp);
+        return ct_report_io_error("--json", j->path, what, err);
+    }
+    return CT_OK;
+}
+
+static ct_status_t ct_json_end(void *state, ct_status_t run_status)
+{
+    ct_json_report_t *j = state;
+    char tmp[4200];
+    sigset_t ending, saved;
+
+    if (snprintf(tmp, sizeof tmp, "%s.%ld.tmp", j->target.path, (long)getpid()) >=
+        (int)sizeof tmp) {
+        fprintf(stderr, "collbench: error: --json %s: path too long\n", j->path);
+        return CT_ERR_IO;
+    }
+    json_t *doc = ct_report_body(j, run_status);
+    char *text = doc ? json_dumps(doc, JSON_INDENT(2)) : NULL;
+    json_decref(doc);
+    if (text == NULL) {
+        fprintf(stderr, "collbench: error: --json %s: out of memory building the document\n",
+                j->path);
+        return CT_ERR_NOMEM;
+    }
+    /* jansson ends without a newline; a text file has one. */
+    size_t len = strlen(text);
+    char *line = realloc(text, len + 2);
+    if (line == NULL) {
+        free(text);
+        return CT_ERR_NOMEM;
+    }
+    line[len] = '\n';
+    line[len + 1] = '\0';
+
+    sigemptyset(&ending);
+    sigaddset(&ending, SIGTERM);
+    sigaddset(&ending, SIGINT);
+    sigaddset(&ending, SIGHUP);
+    pthread_sigmask(SIG_BLOCK, &ending, &saved);
+    ct_status_t st = ct_json_commit(j, tmp, line);
+    pthread_sigmask(SIG_SETMASK, &saved, NULL);
+    free(line);
+    return st;
+}
+
+static void ct_json_free(void *state)
+{
+    ct_json_report_t *j = state;
+    json_decref(j->results);
+    free(j);
+}
+
+const ct_report_ops_t ct_report_json = {
+    .name = "json",
+    .wanted = ct_json_wanted,
+    .open = ct_json_open,
+    .row = ct_json_row,
+    .end = ct_json_end,
+    .close = ct_json_free,
+    .abort = ct_json_free,
+};

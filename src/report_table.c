@@ -1,6 +1,12 @@
 #include "report_table.h"
 
+#include <errno.h>
 #include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "config.h"
+#include "report.h"
 
 void ct_table_number(double value, int width, char *buf, size_t buflen)
 {
@@ -60,3 +66,150 @@ void ct_table_footer(FILE *fp, long long out_of_bounds, double avg_busbw)
     fprintf(fp, "# %-20s : %g \n", "Avg bus bandwidth", avg_busbw);
     fprintf(fp, "#\n");
 }
+
+/* ---- The table as a report ---- */
+
+typedef struct {
+    const ct_report_run_t *run;
+    FILE *fp;              /* stdout, or stderr when the CSV streams to stdout */
+    const char *fp_name;
+    ct_table_row_t line;   /* the size being reported: out-of-place waits here */
+    long long wrong;       /* footer: out-of-bounds values of the collective */
+    double busbw_sum;      /* footer: average bus bandwidth */
+    int busbw_n;
+} ct_table_report_t;
+
+static int ct_table_wanted(const ct_options_t *opts)
+{
+    return !opts->no_table;
+}
+
+/* stdout and stderr are not ours to check: only a write to them can fail. */
+static ct_status_t ct_table_open(const ct_report_run_t *run, ct_report_files_t *files,
+                                 void **state_p)
+{
+    const char *csv = run->opts->csv_path;
+    ct_table_report_t *t = calloc(1, sizeof *t);
+    (void)files;
+    if (t == NULL)
+        return CT_ERR_NOMEM;
+    t->run = run;
+    /* With --csv - stdout carries the CSV alone, so a pipe reads clean rows. */
+    int to_stderr = csv && strcmp(csv, "-") == 0;
+    t->fp = to_stderr ? stderr : stdout;
+    t->fp_name = to_stderr ? "stderr" : "stdout";
+    *state_p = t;
+    return CT_OK;
+}
+
+static ct_status_t ct_table_flush(ct_table_report_t *t)
+{
+    errno = 0;
+    if (fflush(t->fp) != 0 || ferror(t->fp))
+        return ct_report_io_error("the table on", t->fp_name, "write failed", errno ? errno : EIO);
+    return CT_OK;
+}
+
+static ct_status_t ct_table_begin(void *state)
+{
+    ct_table_report_t *t = state;
+    const ct_report_run_t *run = t->run;
+    const ct_options_t *o = run->opts;
+    FILE *fp = t->fp;
+
+    fprintf(fp, "# collbench (colltune %s, %s) backend %s, %d ranks on %d nodes\n",
+            PACKAGE_VERSION, CT_GIT_REV, run->ops->name, ct_world_size(run->world),
+            ct_world_nnodes(run->world));
+    fprintf(fp, "# %s\n", ct_world_library_version(run->world));
+    fprintf(fp,
+            "# nThread 1 nGpus 1 minBytes %zu maxBytes %zu step: %zu(%s) warmup iters: %d "
+            "iters: %d agg iters: 1 validation: %d graph: 0\n",
+            o->min_bytes, o->max_bytes, o->step_factor > 1 ? o->step_factor : o->step_bytes,
+            o->step_factor > 1 ? "factor" : "bytes", o->warmup, o->iters, o->check);
+    if (o->iters == 0)
+        fprintf(fp, "# Adaptive iterations: until the median's 95%% CI is within %.3g%% or "
+                    "%.3g s per size and placement\n",
+                o->target_ci * 100.0, o->size_budget_s);
+    fprintf(fp, "# Time: median over samples, each the %s across ranks (-a), timed in %s mode "
+                "(--sync); run id %s, config %s\n",
+            ct_options_rank_agg_name(o->rank_agg), ct_options_sync_name(run->sync),
+            run->ident->run_id, run->ident->config_id);
+    fprintf(fp, "# Floor: one-way small-message latency %.3f us (median ping-pong / 2); no "
+                "collective can take less\n",
+            run->floor_us);
+    fprintf(fp, "#\n# Using devices\n");
+    for (int r = 0; r < ct_world_size(run->world); r++) {
+        char device[96] = "device -1 [host]";
+        if (run->ops->device_label)
+            run->ops->device_label(run->backend_ctx, r, device, sizeof device);
+        fprintf(fp, "#  Rank %2d Group  0 Pid %6d on %10s %s cpus %s\n", r, run->ranks[r].pid,
+                run->ranks[r].hostname, device, run->ranks[r].cpus);
+    }
+    return ct_table_flush(t);
+}
+
+static ct_status_t ct_table_coll_begin(void *state, const ct_coll_desc_t *coll)
+{
+    ct_table_report_t *t = state;
+    t->wrong = 0;
+    t->busbw_sum = 0.0;
+    t->busbw_n = 0;
+    fprintf(t->fp, "# Collective test starting: %s\n", coll->name);
+    ct_table_header(t->fp);
+    return CT_OK;
+}
+
+/* A table line holds both placements: it is printed with the in-place row. */
+static ct_status_t ct_table_report_row(void *state, const ct_report_row_t *row)
+{
+    ct_table_report_t *t = state;
+    const ct_result_t *r = row->result;
+    ct_table_half_t *half = row->in_place ? &t->line.in_place : &t->line.out_of_place;
+
+    if (!row->in_place) {
+        memset(&t->line, 0, sizeof t->line);
+        t->line.bytes = (size_t)r->bytes;
+        t->line.count = (size_t)r->count;
+        t->line.dtype = r->dtype;
+        t->line.op = r->op;
+        t->line.root = (int)r->root;
+    }
+    half->time_us = r->median_us;
+    half->algbw_gbps = r->algbw_gbps;
+    half->busbw_gbps = r->busbw_gbps;
+    half->wrong = r->wrong;
+    t->wrong += r->wrong > 0 ? r->wrong : 0;
+    t->busbw_sum += r->busbw_gbps;
+    t->busbw_n++;
+    if (!row->in_place)
+        return CT_OK;
+    ct_table_row(t->fp, &t->line);
+    return ct_table_flush(t);
+}
+
+static ct_status_t ct_table_coll_end(void *state, const ct_coll_desc_t *coll)
+{
+    ct_table_report_t *t = state;
+    ct_table_footer(t->fp, t->wrong, t->busbw_n ? t->busbw_sum / t->busbw_n : 0.0);
+    fprintf(t->fp, "# Collective test concluded: %s\n#\n", coll->name);
+    return ct_table_flush(t);
+}
+
+static ct_status_t ct_table_end(void *state, ct_status_t run_status)
+{
+    (void)run_status;
+    return ct_table_flush(state);
+}
+
+const ct_report_ops_t ct_report_table = {
+    .name = "table",
+    .wanted = ct_table_wanted,
+    .open = ct_table_open,
+    .begin = ct_table_begin,
+    .coll_begin = ct_table_coll_begin,
+    .row = ct_table_report_row,
+    .coll_end = ct_table_coll_end,
+    .end = ct_table_end,
+    .close = free,
+    .abort = free,
+};

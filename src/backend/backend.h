@@ -75,8 +75,9 @@ typedef struct ct_backend_ops {
     /* Optional, rank 0 after open(): the preamble's device columns for a
      * rank, e.g. "device  0 [0000:04:00.0]" (else "device -1 [host]"). */
     void (*device_label)(void *ctx, int rank, char *buf, size_t buflen);
-    /* Optional: backend metadata inside the JSON "backend" object. */
-    void (*describe)(void *ctx, ct_json_writer_t *json);
+    /* Optional, rank 0: adds the backend's metadata as members of the JSON
+     * "backend" object (ct_json_set); CT_ERR_NOMEM when one fails. */
+    ct_status_t (*describe)(void *ctx, json_t *object);
 } ct_backend_ops_t;
 
 extern const ct_backend_ops_t ct_backend_mpi;

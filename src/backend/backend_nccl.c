@@ -610,48 +610,41 @@ static ct_status_t ct_nccl_wait(void *vctx)
 
 /* ---- Metadata (rank 0) ---- */
 
-static void ct_nccl_json_str(ct_json_writer_t *w, const char *key, const char *value)
-{
-    ct_json_key(w, key);
-    ct_json_string(w, value);
-}
-
-static void ct_nccl_describe(void *vctx, ct_json_writer_t *w)
+static ct_status_t ct_nccl_describe(void *vctx, json_t *o)
 {
     const ct_nccl_ctx_t *ctx = vctx;
     const ct_nccl_rank_t *r0 = ctx->ranks;
+    json_t *devices = json_array();
+    int bad = 0;
 
-    ct_nccl_json_str(w, "nccl_version", ctx->lib.nccl_version);
-    ct_json_key(w, "nccl_version_code");
-    ct_json_int(w, ctx->lib.nccl_version_code);
-    ct_nccl_json_str(w, "nccl_min_version", CT_NCCL_MIN_VERSION_TEXT);
-    ct_nccl_json_str(w, "nccl_library", ctx->lib.nccl_path);
-    ct_nccl_json_str(w, "cudart_library", ctx->lib.cudart_path);
-    ct_json_key(w, "cuda_runtime_version");
-    if (r0 && r0->cuda_runtime_version > 0)
-        ct_json_int(w, r0->cuda_runtime_version);
-    else
-        ct_json_null(w);
-    ct_nccl_json_str(w, "cuda_visible_devices", r0 && r0->has_visible ? r0->visible : NULL);
-    ct_json_key(w, "devices");
-    ct_json_begin_array(w);
-    for (int r = 0; r0 && r < ctx->nranks; r++) {
+    bad |= ct_json_set(o, "nccl_version", ct_json_str(ctx->lib.nccl_version));
+    bad |= ct_json_set(o, "nccl_version_code", json_integer(ctx->lib.nccl_version_code));
+    bad |= ct_json_set(o, "nccl_min_version", ct_json_str(CT_NCCL_MIN_VERSION_TEXT));
+    bad |= ct_json_set(o, "nccl_library", ct_json_str(ctx->lib.nccl_path));
+    bad |= ct_json_set(o, "cudart_library", ct_json_str(ctx->lib.cudart_path));
+    bad |= ct_json_set(o, "cuda_runtime_version",
+                       r0 && r0->cuda_runtime_version > 0 ? json_integer(r0->cuda_runtime_version)
+                                                          : json_null());
+    bad |= ct_json_set(o, "cuda_visible_devices",
+                       ct_json_str(r0 && r0->has_visible ? r0->visible : NULL));
+    bad |= ct_json_set(o, "devices", devices);
+    for (int r = 0; r0 && r < ctx->nranks && !bad; r++) {
         const ct_nccl_rank_t *rec = &ctx->ranks[r];
-        ct_json_begin_object(w);
-        ct_json_key(w, "rank");
-        ct_json_int(w, r);
-        ct_nccl_json_str(w, "host", rec->host);
-        ct_json_key(w, "device");
-        ct_json_int(w, rec->device);
-        ct_nccl_json_str(w, "pci_bus_id", rec->pci_bus_id[0] ? rec->pci_bus_id : NULL);
-        ct_nccl_json_str(w, "cuda_visible_devices", rec->has_visible ? rec->visible : NULL);
-        ct_json_end_object(w);
+        json_t *d = json_object();
+        bad |= ct_json_set(d, "rank", json_integer(r));
+        bad |= ct_json_set(d, "host", ct_json_str(rec->host));
+        bad |= ct_json_set(d, "device", json_integer(rec->device));
+        bad |= ct_json_set(d, "pci_bus_id", ct_json_str(rec->pci_bus_id[0] ? rec->pci_bus_id : NULL));
+        bad |= ct_json_set(d, "cuda_visible_devices",
+                           ct_json_str(rec->has_visible ? rec->visible : NULL));
+        bad |= ct_json_append(devices, d);
     }
-    ct_json_end_array(w);
-    ct_nccl_json_str(w, "timing", "host clock after cudaStreamSynchronize (no CUDA events)");
-    ct_nccl_json_str(w, "algorithm_capture",
-                     "unverified: needs a GPU; run with NCCL_DEBUG=INFO "
-                     "NCCL_DEBUG_SUBSYS=TUNING and read the log");
+    bad |= ct_json_set(o, "timing",
+                       ct_json_str("host clock after cudaStreamSynchronize (no CUDA events)"));
+    bad |= ct_json_set(o, "algorithm_capture",
+                       ct_json_str("unverified: needs a GPU; run with NCCL_DEBUG=INFO "
+                                   "NCCL_DEBUG_SUBSYS=TUNING and read the log"));
+    return bad ? CT_ERR_NOMEM : CT_OK;
 }
 
 const ct_backend_ops_t ct_backend_nccl = {

@@ -8,31 +8,54 @@
 
 #include "ct_csv.h"
 
-typedef enum { CT_FIELD_STR, CT_FIELD_INT, CT_FIELD_DBL, CT_FIELD_WRONG } ct_field_kind_t;
+typedef enum {
+    CT_FIELD_STR,
+    CT_FIELD_INT,
+    CT_FIELD_DBL,
+    CT_FIELD_WRONG, /* integer, or empty (-1) when not checked */
+    CT_FIELD_BOOL,  /* 0 or 1 in the CSV, false or true in the JSON */
+} ct_field_kind_t;
 
 typedef struct {
     const char *name;
     ct_field_kind_t kind;
     size_t offset;
     size_t size; /* of a string field */
+    int since;   /* the schema version that added the column */
 } ct_field_t;
 
-#define CT_STR(f) {#f, CT_FIELD_STR, offsetof(ct_result_t, f), sizeof(((ct_result_t *)0)->f)}
-#define CT_INT(f) {#f, CT_FIELD_INT, offsetof(ct_result_t, f), 0}
-#define CT_DBL(f) {#f, CT_FIELD_DBL, offsetof(ct_result_t, f), 0}
+#define CT_STR(f, v) {#f, CT_FIELD_STR, offsetof(ct_result_t, f), sizeof(((ct_result_t *)0)->f), v}
+#define CT_INT(f, v) {#f, CT_FIELD_INT, offsetof(ct_result_t, f), 0, v}
+#define CT_DBL(f, v) {#f, CT_FIELD_DBL, offsetof(ct_result_t, f), 0, v}
+#define CT_BOOL(f, v) {#f, CT_FIELD_BOOL, offsetof(ct_result_t, f), 0, v}
 
-/* The schema: column order of the CSV and key order of the JSON. */
+/* The schema: column order of the CSV and key order of the JSON.  New
+ * columns go at the end, so a version's columns are a prefix of the next
+ * one's and scripts that count columns keep working. */
 static const ct_field_t ct_result_fields[] = {
-    CT_STR(run_id),     CT_STR(time),      CT_STR(backend),     CT_STR(collective),
-    CT_STR(placement),  CT_STR(dtype),     CT_STR(op),          CT_INT(root),
-    CT_INT(nranks),     CT_INT(nnodes),    CT_INT(bytes),       CT_INT(count),
-    CT_INT(iterations), CT_DBL(median_us), CT_DBL(p10_us),      CT_DBL(p90_us),
-    CT_DBL(min_us),     CT_DBL(max_us),    CT_DBL(algbw_gbps),  CT_DBL(busbw_gbps),
-    {"wrong", CT_FIELD_WRONG, offsetof(ct_result_t, wrong), 0},
-    CT_STR(config_id),
+    CT_STR(run_id, 1),     CT_STR(time, 1),      CT_STR(backend, 1),    CT_STR(collective, 1),
+    CT_STR(placement, 1),  CT_STR(dtype, 1),     CT_STR(op, 1),         CT_INT(root, 1),
+    CT_INT(nranks, 1),     CT_INT(nnodes, 1),    CT_INT(bytes, 1),      CT_INT(count, 1),
+    CT_INT(iterations, 1), CT_DBL(median_us, 1), CT_DBL(p10_us, 1),     CT_DBL(p90_us, 1),
+    CT_DBL(min_us, 1),     CT_DBL(max_us, 1),    CT_DBL(algbw_gbps, 1), CT_DBL(busbw_gbps, 1),
+    {"wrong", CT_FIELD_WRONG, offsetof(ct_result_t, wrong), 0, 1},
+    CT_STR(config_id, 1),
+    CT_STR(sync, 2),       CT_INT(samples, 2),   CT_BOOL(converged, 2), CT_DBL(ci_low_us, 2),
+    CT_DBL(ci_high_us, 2), CT_INT(late, 2),      CT_DBL(slowest_rank_median_us, 2),
 };
 
 #define CT_NFIELDS (sizeof ct_result_fields / sizeof ct_result_fields[0])
+
+_Static_assert(CT_RESULT_SCHEMA == 2, "a new schema version needs its columns marked in the table");
+
+/* How many columns a version has. */
+static size_t ct_result_ncols(int version)
+{
+    size_t n = 0;
+    while (n < CT_NFIELDS && ct_result_fields[n].since <= version)
+        n++;
+    return n;
+}
 
 void ct_result_csv_header(FILE *fp)
 {
@@ -51,6 +74,7 @@ void ct_result_csv_write(FILE *fp, const ct_result_t *row)
         switch (f->kind) {
         case CT_FIELD_STR: ct_csv_write_field(fp, base + f->offset); break;
         case CT_FIELD_INT: fprintf(fp, "%lld", *(const long long *)(base + f->offset)); break;
+        case CT_FIELD_BOOL: fputc(*(const long long *)(base + f->offset) ? '1' : '0', fp); break;
         case CT_FIELD_DBL: fprintf(fp, "%.6g", *(const double *)(base + f->offset)); break;
         case CT_FIELD_WRONG: {
             long long w = *(const long long *)(base + f->offset);
@@ -67,12 +91,17 @@ int ct_result_csv_is_header(char *line)
 {
     char *fields[CT_NFIELDS + 1];
     int n = 0;
-    if (ct_csv_split(line, fields, (int)CT_NFIELDS + 1, &n) != CT_OK || n != (int)CT_NFIELDS)
+    if (ct_csv_split(line, fields, (int)CT_NFIELDS + 1, &n) != CT_OK)
         return 0;
-    for (size_t i = 0; i < CT_NFIELDS; i++)
-        if (strcmp(fields[i], ct_result_fields[i].name) != 0)
-            return 0;
-    return 1;
+    for (int version = CT_RESULT_SCHEMA; version >= 1; version--) {
+        if ((size_t)n != ct_result_ncols(version))
+            continue;
+        for (int i = 0; i < n; i++)
+            if (strcmp(fields[i], ct_result_fields[i].name) != 0)
+                return 0;
+        return version;
+    }
+    return 0;
 }
 
 static ct_status_t ct_result_parse_field(const ct_field_t *f, const char *text, char *base,
@@ -88,6 +117,13 @@ static ct_status_t ct_result_parse_field(const ct_field_t *f, const char *text, 
             return CT_ERR_PARSE;
         }
         strcpy(base + f->offset, text);
+        return CT_OK;
+    case CT_FIELD_BOOL:
+        if (strcmp(text, "0") != 0 && strcmp(text, "1") != 0) {
+            snprintf(err, errlen, "column %s: '%s' is not 0 or 1", f->name, text);
+            return CT_ERR_PARSE;
+        }
+        *(long long *)(base + f->offset) = text[0] == '1';
         return CT_OK;
     case CT_FIELD_WRONG:
         if (*text == '\0') {
@@ -117,23 +153,36 @@ static ct_status_t ct_result_parse_field(const ct_field_t *f, const char *text, 
     return CT_ERR_PARSE;
 }
 
-ct_status_t ct_result_csv_parse(char *line, ct_result_t *row_p, char *err, size_t errlen)
+ct_status_t ct_result_csv_parse_version(char *line, int version, ct_result_t *row_p, char *err,
+                                        size_t errlen)
 {
     char *fields[CT_NFIELDS + 1];
     int n = 0;
     ct_result_t row;
+    size_t ncols = ct_result_ncols(version);
 
+    if (version < 1 || version > CT_RESULT_SCHEMA) {
+        snprintf(err, errlen, "schema version %d is not one this colltune reads (1 to %d)",
+                 version, CT_RESULT_SCHEMA);
+        return CT_ERR_PARSE;
+    }
     memset(&row, 0, sizeof row);
+    /* What version 1 did not record: it always timed batches, had no late
+     * calls, and the rest is unknown. */
+    snprintf(row.sync, sizeof row.sync, "batch");
+    row.samples = -1;
+    row.converged = -1;
+    row.ci_low_us = row.ci_high_us = row.slowest_rank_median_us = NAN;
     if (ct_csv_split(line, fields, (int)CT_NFIELDS + 1, &n) != CT_OK) {
         snprintf(err, errlen, "malformed CSV record (quotes, or more than %zu columns)",
                  CT_NFIELDS);
         return CT_ERR_PARSE;
     }
-    if (n != (int)CT_NFIELDS) {
-        snprintf(err, errlen, "%d columns, expected %zu", n, CT_NFIELDS);
+    if (n != (int)ncols) {
+        snprintf(err, errlen, "%d columns, expected %zu (schema version %d)", n, ncols, version);
         return CT_ERR_PARSE;
     }
-    for (size_t i = 0; i < CT_NFIELDS; i++)
+    for (size_t i = 0; i < ncols; i++)
         if (ct_result_parse_field(&ct_result_fields[i], fields[i], (char *)&row, err, errlen) !=
             CT_OK)
             return CT_ERR_PARSE;
@@ -141,24 +190,36 @@ ct_status_t ct_result_csv_parse(char *line, ct_result_t *row_p, char *err, size_
     return CT_OK;
 }
 
-void ct_result_json_members(ct_json_writer_t *json, const ct_result_t *row)
+ct_status_t ct_result_csv_parse(char *line, ct_result_t *row_p, char *err, size_t errlen)
+{
+    return ct_result_csv_parse_version(line, CT_RESULT_SCHEMA, row_p, err, errlen);
+}
+
+json_t *ct_result_json(const ct_result_t *row)
 {
     const char *base = (const char *)row;
-    for (size_t i = 0; i < CT_NFIELDS; i++) {
+    json_t *obj = json_object();
+    int bad = obj == NULL;
+
+    for (size_t i = 0; i < CT_NFIELDS && !bad; i++) {
         const ct_field_t *f = &ct_result_fields[i];
-        ct_json_key(json, f->name);
+        json_t *v = NULL;
         switch (f->kind) {
-        case CT_FIELD_STR: ct_json_string(json, base + f->offset); break;
-        case CT_FIELD_INT: ct_json_int(json, *(const long long *)(base + f->offset)); break;
-        case CT_FIELD_DBL: ct_json_double(json, *(const double *)(base + f->offset)); break;
+        case CT_FIELD_STR: v = ct_json_str(base + f->offset); break;
+        case CT_FIELD_INT: v = json_integer(*(const long long *)(base + f->offset)); break;
+        case CT_FIELD_BOOL: v = json_boolean(*(const long long *)(base + f->offset)); break;
+        case CT_FIELD_DBL: v = ct_json_real(*(const double *)(base + f->offset)); break;
         case CT_FIELD_WRONG: {
             long long w = *(const long long *)(base + f->offset);
-            if (w >= 0)
-                ct_json_int(json, w);
-            else
-                ct_json_null(json);
+            v = w >= 0 ? json_integer(w) : json_null();
             break;
         }
         }
+        bad |= ct_json_set(obj, f->name, v);
     }
+    if (bad) {
+        json_decref(obj);
+        return NULL;
+    }
+    return obj;
 }

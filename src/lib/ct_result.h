@@ -5,9 +5,15 @@
  * The CSV columns, their order and their types come from one table in
  * ct_result.c; results/README.md documents them.  A row is one collective
  * x dtype x op x size x placement.
+ *
+ * Schema versions: 1 had the columns up to config_id; 2 appends the noise
+ * data (sync ... slowest_rank_median_us).  collbench writes the newest;
+ * the reader takes both, filling what version 1 lacks as documented.
  */
 #ifndef CT_RESULT_H
 #define CT_RESULT_H
+
+#define CT_RESULT_SCHEMA 2
 
 #include <stdint.h>
 #include <stdio.h>
@@ -37,6 +43,14 @@ typedef struct {
     double busbw_gbps;
     long long wrong;     /* -1 when not checked (empty in CSV) */
     char config_id[24];
+    /* Since version 2: what regression detection and the tuner need. */
+    char sync[16];       /* timing mode: "window", "barrier" or "batch" */
+    long long samples;   /* timed samples behind the statistics (v1: -1) */
+    long long converged; /* 1: the CI target was met, 0: not (v1: -1) */
+    double ci_low_us;    /* 95% confidence interval of the median (v1: NaN) */
+    double ci_high_us;
+    long long late;      /* window: calls discarded, a rank started late */
+    double slowest_rank_median_us; /* the slowest rank's own median (v1: NaN) */
 } ct_result_t;
 
 /* The header line, with its newline. */
@@ -44,15 +58,21 @@ void ct_result_csv_header(FILE *fp);
 /* One row, with its newline. */
 void ct_result_csv_write(FILE *fp, const ct_result_t *row);
 
-/* Whether line (without newline, modified in place) is our header. */
+/* The schema version of a header line (without newline, modified in
+ * place): 1 .. CT_RESULT_SCHEMA, or 0 when it is not our header. */
 int ct_result_csv_is_header(char *line);
 
-/* Parses one data line (modified in place).  On error, err names the
- * column and the bad value; the caller adds file and line. */
+/* Parses one data line (modified in place) of a file whose header said
+ * version (ct_result_csv_is_header).  On error, err names the column and
+ * the bad value; the caller adds file and line. */
+ct_status_t ct_result_csv_parse_version(char *line, int version, ct_result_t *row_p, char *err,
+                                        size_t errlen);
+/* The same for the current version. */
 ct_status_t ct_result_csv_parse(char *line, ct_result_t *row_p, char *err, size_t errlen);
 
-/* The row's members, keyed like the CSV columns, into the JSON object the
- * caller has open (so callers can add members of their own). */
-void ct_result_json_members(ct_json_writer_t *json, const ct_result_t *row);
+/* A new JSON object with the row's members, keyed and ordered like the
+ * CSV columns (wrong: null when unchecked); callers may add members of
+ * their own.  NULL when memory runs out. */
+json_t *ct_result_json(const ct_result_t *row);
 
 #endif

@@ -7,7 +7,7 @@
 ct_mpirun 2 -C allreduce,alltoall,broadcast -b 1K -e 64K -f 4 --size-budget 0.2 \
     --csv "$T/r.csv" --run-id first --quiet >"$T/out" 2>"$T/err" || fail "exit $?"
 check_table "$T/out"
-head -n 1 "$T/r.csv" | grep -q '^run_id,time,backend,collective,placement,dtype,op,root,nranks,nnodes,bytes,count,iterations,median_us,p10_us,p90_us,min_us,max_us,algbw_gbps,busbw_gbps,wrong,config_id$' ||
+head -n 1 "$T/r.csv" | grep -q '^run_id,time,backend,collective,placement,dtype,op,root,nranks,nnodes,bytes,count,iterations,median_us,p10_us,p90_us,min_us,max_us,algbw_gbps,busbw_gbps,wrong,config_id,sync,samples,converged,ci_low_us,ci_high_us,late,slowest_rank_median_us$' ||
     fail "CSV header"
 awk -F, -v table="$T/out" '
     function close_to(a, b) { d = a - b; if (d < 0) d = -d; return d <= 0.006 + 0.006 * b }

@@ -8,7 +8,7 @@ NCCL_ALGO=Ring UCX_TLS=self,sm OMPI_MCA_coll_tuned_use_dynamic_rules=0 \
     ct_mpirun 2 -C allreduce,allgather -b 1K -e 4K -f 4 --size-budget 0.1 \
     --json "$T/r.json" --csv "$T/r.csv" --quiet >"$T/out" 2>"$T/err" || fail "exit $?"
 
-[ "$(json_get "$T/r.json" schema)" = "colltune-results/1" ] || fail "schema"
+[ "$(json_get "$T/r.json" schema)" = "colltune-results/2" ] || fail "schema"
 [ "$(json_get "$T/r.json" status)" = "ok" ] || fail "status"
 [ "$(json_get "$T/r.json" nranks)" = 2 ] || fail "nranks"
 [ "$(json_get "$T/r.json" nnodes)" = 1 ] || fail "nnodes"

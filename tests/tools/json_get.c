@@ -6,67 +6,43 @@
  *                           length of an array or object.
  *
  * Strings print raw, numbers as integers when integral, then true/false/null.
- * Exit 1 when the file does not parse or the path does not exist.
+ * Exit 1 when the file does not parse (jansson: strict RFC 8259, UTF-8
+ * only) or the path does not exist.
  */
+#include <jansson.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "ct_json.h"
-
-static char *json_get_slurp(const char *path, size_t *len_p)
+static json_t *json_get_step(json_t *v, const char *key)
 {
-    FILE *fp = fopen(path, "rb");
-    if (fp == NULL)
-        return NULL;
-    size_t cap = 1 << 16, len = 0;
-    char *buf = malloc(cap);
-    for (size_t got; buf && (got = fread(buf + len, 1, cap - len, fp)) > 0;) {
-        len += got;
-        if (len == cap) {
-            char *bigger = realloc(buf, cap * 2);
-            if (bigger == NULL)
-                free(buf);
-            buf = bigger;
-            cap *= 2;
-        }
-    }
-    fclose(fp);
-    *len_p = len;
-    return buf;
-}
-
-static const ct_json_value_t *json_get_step(const ct_json_value_t *v, const char *key)
-{
-    if (v->type == CT_JSON_OBJECT)
-        return ct_json_get(v, key);
-    if (v->type == CT_JSON_ARRAY) {
+    if (json_is_object(v))
+        return json_object_get(v, key);
+    if (json_is_array(v)) {
         char *end = NULL;
         long i = strtol(key, &end, 10);
-        if (*key && *end == '\0' && i >= 0 && (size_t)i < v->n)
-            return v->items[i];
+        if (*key && *end == '\0' && i >= 0)
+            return json_array_get(v, (size_t)i);
     }
     return NULL;
 }
 
 int main(int argc, char **argv)
 {
-    size_t len = 0;
-    char err[256];
-    ct_json_value_t *root = NULL;
+    json_error_t err;
 
     if (argc != 3) {
         fprintf(stderr, "usage: json_get FILE PATH\n");
         return 2;
     }
-    char *text = json_get_slurp(argv[1], &len);
-    if (text == NULL || ct_json_parse(text, len, &root, err, sizeof err) != CT_OK) {
-        fprintf(stderr, "json_get: %s: %s\n", argv[1], text ? err : "cannot read");
-        free(text);
+    json_t *root = json_load_file(argv[1], JSON_REJECT_DUPLICATES, &err);
+    if (root == NULL) {
+        fprintf(stderr, "json_get: %s: line %d, column %d: %s\n", argv[1], err.line,
+                err.column, err.text);
         return 1;
     }
-    const ct_json_value_t *v = root;
+    json_t *v = root;
     char *path = strdup(argv[2]), *save = NULL;
     int rc = 0, want_length = 0;
     for (char *k = strtok_r(path, ".", &save); k && v; k = strtok_r(NULL, ".", &save)) {
@@ -74,25 +50,30 @@ int main(int argc, char **argv)
         if (!want_length)
             v = json_get_step(v, k);
     }
-    if (v && want_length && (v->type == CT_JSON_ARRAY || v->type == CT_JSON_OBJECT))
-        printf("%zu\n", v->n);
+    if (v && want_length && json_is_array(v))
+        printf("%zu\n", json_array_size(v));
+    else if (v && want_length && json_is_object(v))
+        printf("%zu\n", json_object_size(v));
     else if (v == NULL || want_length) {
         fprintf(stderr, "json_get: %s: no value at %s\n", argv[1], argv[2]);
         rc = 1;
-    } else if (v->type == CT_JSON_STRING)
-        printf("%s\n", v->string);
-    else if (v->type == CT_JSON_NUMBER && v->number == floor(v->number) && fabs(v->number) < 1e15)
-        printf("%.0f\n", v->number);
-    else if (v->type == CT_JSON_NUMBER)
-        printf("%.17g\n", v->number);
-    else if (v->type == CT_JSON_BOOL)
-        printf("%s\n", v->boolean ? "true" : "false");
-    else if (v->type == CT_JSON_NULL)
+    } else if (json_is_string(v))
+        printf("%s\n", json_string_value(v));
+    else if (json_is_integer(v))
+        printf("%lld\n", (long long)json_integer_value(v));
+    else if (json_is_real(v) && json_real_value(v) == floor(json_real_value(v)) &&
+             fabs(json_real_value(v)) < 1e15)
+        printf("%.0f\n", json_real_value(v));
+    else if (json_is_real(v))
+        printf("%.17g\n", json_real_value(v));
+    else if (json_is_boolean(v))
+        printf("%s\n", json_is_true(v) ? "true" : "false");
+    else if (json_is_null(v))
         printf("null\n");
     else
-        printf("(%s of %zu)\n", v->type == CT_JSON_ARRAY ? "array" : "object", v->n);
+        printf("(%s of %zu)\n", json_is_array(v) ? "array" : "object",
+               json_is_array(v) ? json_array_size(v) : json_object_size(v));
     free(path);
-    ct_json_free(root);
-    free(text);
+    json_decref(root);
     return rc;
 }

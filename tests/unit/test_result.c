@@ -12,9 +12,12 @@
 
 static ct_test_tally_t tally;
 
+#define CT_HEADER_V1                                                                          \
+    "run_id,time,backend,collective,placement,dtype,op,root,nranks,nnodes,bytes,count,"          \
+    "iterations,median_us,p10_us,p90_us,min_us,max_us,algbw_gbps,busbw_gbps,wrong,config_id"
+static const char *const header_v1_text = CT_HEADER_V1;
 static const char *const header_text =
-    "run_id,time,backend,collective,placement,dtype,op,root,nranks,nnodes,bytes,count,"
-    "iterations,median_us,p10_us,p90_us,min_us,max_us,algbw_gbps,busbw_gbps,wrong,config_id";
+    CT_HEADER_V1 ",sync,samples,converged,ci_low_us,ci_high_us,late,slowest_rank_median_us";
 
 static ct_result_t sample(int which)
 {
@@ -44,6 +47,13 @@ static ct_result_t sample(int which)
         r.busbw_gbps = 12.7402143;
         r.wrong = 0;
         strcpy(r.config_id, "0123456789abcdef");
+        strcpy(r.sync, "window");
+        r.samples = 812;
+        r.converged = 1;
+        r.ci_low_us = 122.0000001;
+        r.ci_high_us = 125.123456789;
+        r.late = 17;
+        r.slowest_rank_median_us = 124.987654321;
         break;
     case 1:
         strcpy(r.run_id, "plain");
@@ -68,6 +78,13 @@ static ct_result_t sample(int which)
         r.busbw_gbps = 11453.2456;
         r.wrong = -1; /* not checked: empty field */
         strcpy(r.config_id, "");
+        strcpy(r.sync, "batch");
+        r.samples = 10;
+        r.converged = 0;
+        r.ci_low_us = 1e6;
+        r.ci_high_us = 2.5e6;
+        r.late = 0;
+        r.slowest_rank_median_us = 1.75e6;
         break;
     default:
         strcpy(r.run_id, "x y");
@@ -92,6 +109,13 @@ static ct_result_t sample(int which)
         r.busbw_gbps = 0.002;
         r.wrong = 123456789012LL;
         strcpy(r.config_id, "\"quoted\"");
+        strcpy(r.sync, "barrier");
+        r.samples = 4000000000LL;
+        r.converged = 1;
+        r.ci_low_us = 0.0;
+        r.ci_high_us = 4.0;
+        r.late = 3000000000LL;
+        r.slowest_rank_median_us = 2.0;
         break;
     }
     return r;
@@ -131,6 +155,13 @@ static void compare_rows(const ct_result_t *got, const ct_result_t *want)
     CT_CHECK(&tally, fabs(got->median_us - want->median_us) <= 5e-6 * fabs(want->median_us));
     CT_CHECK(&tally, got->wrong == want->wrong);
     CT_CHECK_STR(&tally, got->config_id, want->config_id);
+    CT_CHECK_STR(&tally, got->sync, want->sync);
+    CT_CHECK(&tally, got->samples == want->samples);
+    CT_CHECK(&tally, got->converged == want->converged);
+    CT_CHECK(&tally, got->ci_low_us == six(want->ci_low_us));
+    CT_CHECK(&tally, got->ci_high_us == six(want->ci_high_us));
+    CT_CHECK(&tally, got->late == want->late);
+    CT_CHECK(&tally, got->slowest_rank_median_us == six(want->slowest_rank_median_us));
 }
 
 /* Parses a data line (a copy) and expects failure with err holding every
@@ -154,10 +185,11 @@ static void line_with(char *out, size_t outlen, int col, const char *text)
 {
     static const char *const good[] = {
         "r", "t", "mpi", "allreduce", "in-place", "float", "sum", "-1", "2", "1", "1024",
-        "256", "10", "1.5", "1", "2", "1", "3", "0.68", "0.68", "0", "abc"};
+        "256", "10", "1.5", "1", "2", "1", "3", "0.68", "0.68", "0", "abc",
+        "window", "100", "1", "1.4", "1.6", "0", "1.7"};
     size_t used = 0;
     out[0] = '\0';
-    for (int i = 0; i < 22; i++)
+    for (int i = 0; i < (int)(sizeof good / sizeof good[0]); i++)
         used += (size_t)snprintf(out + used, outlen - used, "%s%s", i ? "," : "",
                                  i == col ? text : good[i]);
 }
@@ -196,8 +228,10 @@ int main(void)
                 CT_CHECK(&tally, strstr(line, ",123.457,120,130.25,119.5,250.123,8.49348,"
                                               "12.7402,0,0123456789abcdef") != NULL);
             }
-            if (nline == 2) /* wrong = -1: an empty field before config_id */
-                CT_CHECK(&tally, len >= 2 && strcmp(line + len - 2, ",,") == 0);
+            if (nline == 1)
+                CT_CHECK(&tally, strstr(line, ",window,812,1,122,125.123,17,124.988") != NULL);
+            if (nline == 2) /* wrong = -1 and config_id "": two empty fields */
+                CT_CHECK(&tally, strstr(line, ",,,batch,10,0,1e+06,2.5e+06,0,1.75e+06") != NULL);
             if (nline == 3)
                 CT_CHECK(&tally, strstr(line, ",123456789012,\"\"\"quoted\"\"\"") != NULL);
             ct_result_t got;
@@ -227,6 +261,13 @@ int main(void)
         snprintf(h, sizeof h, "%s,extra", header_text);
         CT_CHECK(&tally, !ct_result_csv_is_header(h));
         strcpy(h, "run_id,time");
+        CT_CHECK(&tally, !ct_result_csv_is_header(h));
+        /* Versions: the current header says 2, the old one 1. */
+        strcpy(h, header_text);
+        CT_CHECK(&tally, ct_result_csv_is_header(h) == CT_RESULT_SCHEMA);
+        strcpy(h, header_v1_text);
+        CT_CHECK(&tally, ct_result_csv_is_header(h) == 1);
+        snprintf(h, sizeof h, "%s,sync", header_v1_text); /* half a version 2 */
         CT_CHECK(&tally, !ct_result_csv_is_header(h));
         strcpy(h, "");
         CT_CHECK(&tally, !ct_result_csv_is_header(h));
@@ -271,60 +312,85 @@ int main(void)
         expect_bad(l, "collective", NULL);
         line_with(l, sizeof l, 21, "\"unterminated");
         expect_bad(l, NULL, NULL);
+        line_with(l, sizeof l, 24, "2");
+        expect_bad(l, "converged", "not 0 or 1");
+        line_with(l, sizeof l, 24, "true");
+        expect_bad(l, "converged", NULL);
+        line_with(l, sizeof l, 25, "nan");
+        expect_bad(l, "ci_low_us", "nan");
+        line_with(l, sizeof l, 27, "1.5");
+        expect_bad(l, "late", "1.5");
+        line_with(l, sizeof l, 22, "a_sync_mode_name_too_long");
+        expect_bad(l, "sync", NULL);
 
         /* Too few and too many columns. */
         expect_bad("r,t,mpi,allreduce", "columns", NULL);
         line_with(l, sizeof l, -1, "");
         char *last = strrchr(l, ',');
-        *last = '\0'; /* 21 columns */
-        expect_bad(l, "21", "columns");
+        *last = '\0'; /* 28 columns */
+        expect_bad(l, "28 columns", "expected 29");
         line_with(l, sizeof l, -1, "");
         strcat(l, ",extra");
         expect_bad(l, NULL, NULL);
         expect_bad("", NULL, NULL);
     }
 
-    /* JSON: the members inside an object, parsed back. */
-    for (int i = 0; i < 3; i++) {
-        FILE *jf = tmpfile();
-        CT_CHECK(&tally, jf != NULL);
-        if (jf == NULL)
-            break;
-        ct_json_writer_t w;
-        ct_json_writer_init(&w, jf, i == 1);
-        ct_json_begin_object(&w);
-        ct_json_key(&w, "before");
-        ct_json_int(&w, 7);
-        ct_result_json_members(&w, &rows[i]);
-        ct_json_key(&w, "after");
-        ct_json_string(&w, "end");
-        ct_json_end_object(&w);
-        long size = ftell(jf);
-        rewind(jf);
-        char *text = malloc((size_t)size + 1);
-        size_t got_len = fread(text, 1, (size_t)size, jf);
-        text[got_len] = '\0';
-        fclose(jf);
+    /* A version 1 row: read with its own version, the new columns get their
+     * documented defaults; read as version 2 it fails naming the count. */
+    {
+        char l[1024], err[256] = "";
+        ct_result_t row;
+        line_with(l, sizeof l, -1, "");
+        for (int k = 0; k < 7; k++)
+            *strrchr(l, ',') = '\0';
+        char copy[1024];
+        strcpy(copy, l);
+        CT_CHECK(&tally, ct_result_csv_parse_version(copy, 1, &row, err, sizeof err) == CT_OK);
+        CT_CHECK(&tally, row.bytes == 1024 && row.median_us == 1.5);
+        CT_CHECK_STR(&tally, row.config_id, "abc");
+        CT_CHECK_STR(&tally, row.sync, "batch");
+        CT_CHECK(&tally, row.samples == -1 && row.converged == -1 && row.late == 0);
+        CT_CHECK(&tally, isnan(row.ci_low_us) && isnan(row.ci_high_us) &&
+                             isnan(row.slowest_rank_median_us));
+        expect_bad(l, "22 columns", "expected 29");
+        strcpy(copy, l);
+        CT_CHECK(&tally, ct_result_csv_parse_version(copy, 3, &row, err, sizeof err) ==
+                             CT_ERR_PARSE);
+    }
 
-        ct_json_value_t *root = NULL;
-        char err[256] = "";
-        ct_status_t st = ct_json_parse(text, got_len, &root, err, sizeof err);
-        CT_CHECK(&tally, st == CT_OK && root && root->type == CT_JSON_OBJECT);
-        if (st != CT_OK || !root) {
-            fprintf(stderr, "  json: %s\n%s\n", err, text);
+    /* JSON: the row's object, with a member of the caller's, dumped and
+     * parsed back by jansson. */
+    for (int i = 0; i < 3; i++) {
+        json_t *obj = ct_result_json(&rows[i]);
+        CT_CHECK(&tally, obj != NULL);
+        if (obj == NULL)
+            continue;
+        CT_CHECK(&tally, ct_json_set(obj, "after", ct_json_str("end")) == 0);
+        char *text = json_dumps(obj, i == 1 ? JSON_INDENT(2) : JSON_COMPACT);
+        json_decref(obj);
+        json_error_t jerr;
+        json_t *root = text ? json_loads(text, 0, &jerr) : NULL;
+        CT_CHECK(&tally, root && json_is_object(root));
+        if (root == NULL || !json_is_object(root)) {
+            fprintf(stderr, "  json: %s\n%s\n", text ? jerr.text : "dump failed", text ? text : "");
             free(text);
+            json_decref(root);
             continue;
         }
         const ct_result_t *r = &rows[i];
-        /* 22 columns plus our two, in schema order. */
-        CT_CHECK(&tally, root->n == 24);
+        /* 29 columns plus ours, in schema order. */
         static const char *const keys[] = {
-            "before", "run_id", "time", "backend", "collective", "placement", "dtype", "op",
+            "run_id", "time", "backend", "collective", "placement", "dtype", "op",
             "root", "nranks", "nnodes", "bytes", "count", "iterations", "median_us", "p10_us",
             "p90_us", "min_us", "max_us", "algbw_gbps", "busbw_gbps", "wrong", "config_id",
-            "after"};
-        for (size_t k = 0; k < 24 && k < root->n; k++)
-            CT_CHECK_STR(&tally, root->keys[k], keys[k]);
+            "sync", "samples", "converged", "ci_low_us", "ci_high_us", "late",
+            "slowest_rank_median_us", "after"};
+        const size_t nkeys = sizeof keys / sizeof keys[0];
+        CT_CHECK(&tally, json_object_size(root) == nkeys);
+        size_t k = 0;
+        for (void *it = json_object_iter(root); it && k < nkeys;
+             it = json_object_iter_next(root, it), k++)
+            CT_CHECK_STR(&tally, json_object_iter_key(it), keys[k]);
 
         const struct {
             const char *key, *want;
@@ -332,45 +398,44 @@ int main(void)
                     {"backend", r->backend},     {"collective", r->collective},
                     {"placement", r->placement}, {"dtype", r->dtype},
                     {"op", r->op},               {"config_id", r->config_id},
-                    {"after", "end"}};
-        for (size_t k = 0; k < sizeof strs / sizeof strs[0]; k++) {
-            const ct_json_value_t *v = ct_json_get(root, strs[k].key);
-            CT_CHECK(&tally, v && v->type == CT_JSON_STRING);
-            if (v && v->type == CT_JSON_STRING)
-                CT_CHECK_STR(&tally, v->string, strs[k].want);
+                    {"sync", r->sync},           {"after", "end"}};
+        for (size_t s = 0; s < sizeof strs / sizeof strs[0]; s++)
+            CT_CHECK_STR(&tally, json_string_value(json_object_get(root, strs[s].key)),
+                         strs[s].want);
+        const struct {
+            const char *key;
+            long long want;
+        } ints[] = {{"root", r->root},   {"nranks", r->nranks}, {"nnodes", r->nnodes},
+                    {"bytes", r->bytes}, {"count", r->count},   {"iterations", r->iterations},
+                    {"samples", r->samples}, {"late", r->late}};
+        for (size_t n = 0; n < sizeof ints / sizeof ints[0]; n++) {
+            json_t *v = json_object_get(root, ints[n].key);
+            CT_CHECK(&tally, json_is_integer(v) && json_integer_value(v) == ints[n].want);
         }
         const struct {
             const char *key;
             double want;
-        } nums[] = {{"before", 7},
-                    {"root", (double)r->root},
-                    {"nranks", (double)r->nranks},
-                    {"nnodes", (double)r->nnodes},
-                    {"bytes", (double)r->bytes},
-                    {"count", (double)r->count},
-                    {"iterations", (double)r->iterations},
-                    {"median_us", r->median_us},
-                    {"p10_us", r->p10_us},
-                    {"p90_us", r->p90_us},
-                    {"min_us", r->min_us},
-                    {"max_us", r->max_us},
-                    {"algbw_gbps", r->algbw_gbps},
-                    {"busbw_gbps", r->busbw_gbps}};
-        for (size_t k = 0; k < sizeof nums / sizeof nums[0]; k++) {
-            const ct_json_value_t *v = ct_json_get(root, nums[k].key);
-            CT_CHECK(&tally, v && v->type == CT_JSON_NUMBER);
-            /* JSON keeps full precision (%.17g). */
-            CT_CHECK(&tally, v && v->number == nums[k].want);
-            if (!v || v->number != nums[k].want)
-                fprintf(stderr, "  json %s: want %.17g\n", nums[k].key, nums[k].want);
+        } nums[] = {{"median_us", r->median_us},   {"p10_us", r->p10_us},
+                    {"p90_us", r->p90_us},         {"min_us", r->min_us},
+                    {"max_us", r->max_us},         {"algbw_gbps", r->algbw_gbps},
+                    {"busbw_gbps", r->busbw_gbps}, {"ci_low_us", r->ci_low_us},
+                    {"ci_high_us", r->ci_high_us},
+                    {"slowest_rank_median_us", r->slowest_rank_median_us}};
+        for (size_t n = 0; n < sizeof nums / sizeof nums[0]; n++) {
+            json_t *v = json_object_get(root, nums[n].key);
+            /* JSON keeps full precision: the double comes back exactly. */
+            CT_CHECK(&tally, v && json_number_value(v) == nums[n].want);
+            if (!v || json_number_value(v) != nums[n].want)
+                fprintf(stderr, "  json %s: want %.17g\n", nums[n].key, nums[n].want);
         }
-        const ct_json_value_t *wv = ct_json_get(root, "wrong");
-        if (r->wrong < 0) {
-            CT_CHECK(&tally, wv && wv->type == CT_JSON_NULL);
-        } else {
-            CT_CHECK(&tally, wv && wv->type == CT_JSON_NUMBER && wv->number == (double)r->wrong);
-        }
-        ct_json_free(root);
+        CT_CHECK(&tally, json_is_boolean(json_object_get(root, "converged")) &&
+                             json_is_true(json_object_get(root, "converged")) == (r->converged != 0));
+        json_t *wv = json_object_get(root, "wrong");
+        if (r->wrong < 0)
+            CT_CHECK(&tally, json_is_null(wv));
+        else
+            CT_CHECK(&tally, json_is_integer(wv) && json_integer_value(wv) == r->wrong);
+        json_decref(root);
         free(text);
     }
     return CT_DONE(&tally);
