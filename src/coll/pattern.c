@@ -15,6 +15,11 @@
 /* Middle ranks of min/max take offsets 1..CT_PATTERN_MINMAX_SPREAD-1. */
 #define CT_PATTERN_MINMAX_SPREAD 15
 
+/* avg: up to this many ranks all give a share of the mean; beyond, one
+ * rank gives it all, so that the float error bound does not grow with the
+ * rank count (adding exact zeros rounds nothing). */
+#define CT_PATTERN_AVG_SHARED 16
+
 /* The integers a type holds exactly and that fit a 32-bit draw (no
  * pattern has more than 2^32 distinct results): values of 64-bit types
  * stay where a double, the checker's view, is exact too.  Unsigned ranges
@@ -100,12 +105,15 @@ static void ct_pattern_stream_init(ct_pattern_stream_t *st, uint64_t seed, uint6
         st->bits++;
 }
 
-/* Walks the codes of consecutive elements without a division per step. */
+/* Walks the codes of consecutive elements without a division per step,
+ * and (reductions) the ranks' rotation g mod nranks. */
 typedef struct {
     const ct_pattern_stream_t *st;
     uint64_t g;
     uint64_t mult;
     uint64_t code;
+    uint64_t nranks;
+    uint64_t rot;
 } ct_pattern_cursor_t;
 
 static void ct_pattern_window(ct_pattern_cursor_t *cur, uint64_t window, uint64_t *add_p)
@@ -122,20 +130,25 @@ static void ct_pattern_window(ct_pattern_cursor_t *cur, uint64_t window, uint64_
     *add_p = ct_pattern_pick((uint32_t)(h >> 32), st->codes);
 }
 
-static void ct_pattern_seek(ct_pattern_cursor_t *cur, const ct_pattern_stream_t *st, uint64_t g)
+static void ct_pattern_seek(ct_pattern_cursor_t *cur, const ct_pattern_stream_t *st,
+                            uint64_t nranks, uint64_t g)
 {
     uint64_t add, pos = g & ((UINT64_C(1) << st->bits) - 1);
     cur->st = st;
     cur->g = g;
+    cur->nranks = nranks;
+    cur->rot = g % nranks;
     ct_pattern_window(cur, g >> st->bits, &add);
     /* mult < 2^32 and pos < 2^16: no overflow. */
     cur->code = (cur->mult * pos + add) % st->codes;
 }
 
-static void ct_pattern_next(ct_pattern_cursor_t *cur)
+static inline void ct_pattern_next(ct_pattern_cursor_t *cur)
 {
     const ct_pattern_stream_t *st = cur->st;
     cur->g++;
+    if (++cur->rot == cur->nranks)
+        cur->rot = 0;
     if ((cur->g & ((UINT64_C(1) << st->bits) - 1)) == 0) {
         ct_pattern_window(cur, cur->g >> st->bits, &cur->code);
         return;
@@ -180,7 +193,7 @@ double ct_pattern_source(ct_dtype_t dtype, size_t g)
     ct_pattern_cursor_t cur;
     int64_t lo;
     ct_pattern_source_stream(dtype, &st, &lo);
-    ct_pattern_seek(&cur, &st, g);
+    ct_pattern_seek(&cur, &st, 1, g);
     return ct_pattern_source_decode(lo, cur.code);
 }
 
@@ -190,7 +203,7 @@ void ct_pattern_fill_source(void *buf, size_t count, size_t first, ct_dtype_t dt
     ct_pattern_cursor_t cur;
     int64_t lo;
     ct_pattern_source_stream(dtype, &st, &lo);
-    ct_pattern_seek(&cur, &st, first);
+    ct_pattern_seek(&cur, &st, 1, first);
     for (size_t j = 0; j < count; j++, ct_pattern_next(&cur))
         ct_dtype_store(buf, j, dtype, ct_pattern_source_decode(lo, cur.code));
 }
@@ -202,7 +215,7 @@ size_t ct_pattern_check_source(const void *buf, size_t count, size_t first, ct_d
     int64_t lo;
     size_t wrong = 0;
     ct_pattern_source_stream(dtype, &st, &lo);
-    ct_pattern_seek(&cur, &st, first);
+    ct_pattern_seek(&cur, &st, 1, first);
     for (size_t j = 0; j < count; j++, ct_pattern_next(&cur))
         if (ct_dtype_load(buf, j, dtype) != ct_pattern_source_decode(lo, cur.code))
             wrong++;
@@ -219,18 +232,22 @@ typedef struct {
     int64_t lo;       /* min/max: the type's range */
     uint64_t ones;    /* sum: most ranks that add 1; prod: most factors 2 */
     uint64_t bases;   /* sum: choices of base; prod: of the odd factor */
+    unsigned bases_bits; /* prod: log2(bases) */
     uint64_t max;     /* sum: largest |sum|; avg: largest |mean| */
     uint64_t spread;  /* min/max: offset of the rank holding the max */
     uint64_t below;   /* min/max: choices of a negative base */
     ct_pattern_stream_t stream;
 } ct_pattern_plan_t;
 
-/* gamma_k = k*u / (1 - k*u) with k = nranks+1: the relative error bound
- * of NCCL's avg on floats, a sum of nranks terms x*(1/n), each rounded
- * (2u) and each partial sum rounded (u). */
-static double ct_pattern_gamma(double roundoff, int nranks)
+/* The relative error bound of NCCL's avg on floats, a sum of terms
+ * x*(1/n), each rounded twice (2u), with each partial sum rounded (u):
+ * gamma_k = k*u / (1 - k*u), k = terms+1.  Only the non-zero terms count:
+ * beyond CT_PATTERN_AVG_SHARED ranks there is one.  A library that sums
+ * first and divides once rounds less. */
+static double ct_pattern_avg_gamma(ct_dtype_t dtype, int nranks)
 {
-    double ku = (double)(nranks + 1) * roundoff;
+    double terms = nranks <= CT_PATTERN_AVG_SHARED ? (double)nranks : 1.0;
+    double ku = (terms + 1.0) * ct_pattern_type(dtype).roundoff;
     return ku < 1.0 ? ku / (1.0 - ku) : HUGE_VAL;
 }
 
@@ -254,7 +271,8 @@ static void ct_pattern_plan(const ct_coll_data_t *data, ct_pattern_plan_t *p)
     switch (data->op) {
     case CT_OP_PROD:
         p->ones = ct_pattern_min_u64(n, (uint64_t)t.prod_max_exp);
-        p->bases = UINT64_C(1) << (t.prod_odd_bits - 1); /* odd factors 1, 3, ... */
+        p->bases_bits = (unsigned)t.prod_odd_bits - 1;
+        p->bases = UINT64_C(1) << p->bases_bits; /* odd factors 1, 3, ... */
         codes = p->bases * (p->ones + 1);
         codes = p->is_signed ? 2 * codes - 1 : codes; /* -1 left out */
         break;
@@ -271,7 +289,7 @@ static void ct_pattern_plan(const ct_coll_data_t *data, ct_pattern_plan_t *p)
         if (t.roundoff > 0.0) {
             /* Keep the error bound below 0.45 so neighbouring means never
              * match (ct_pattern_matches). */
-            double fit = floor(0.45 / ct_pattern_gamma(t.roundoff, data->nranks));
+            double fit = floor(0.45 / ct_pattern_avg_gamma(data->dtype, data->nranks));
             if (fit < (double)p->max)
                 p->max = (uint64_t)fit;
         }
@@ -291,20 +309,21 @@ static void ct_pattern_plan(const ct_coll_data_t *data, ct_pattern_plan_t *p)
 
 /* The per-element parameters of every op (see pattern.h). */
 typedef struct {
-    uint64_t rot;   /* s(g): rank r plays part (r + rot) mod nranks */
+    uint64_t rot;   /* g mod nranks: rank r plays part (r + rot) mod nranks */
     uint64_t m;     /* sum: ranks adding 1; prod: factors 2 */
     int64_t base;   /* sum/avg: |each rank's share|; prod: odd factor; min/max: the min */
     uint64_t extra; /* avg: e, the part of the mean that part 0 gives alone */
     int neg;        /* sum/prod/avg: the element is negative */
 } ct_pattern_elem_t;
 
-static void ct_pattern_elem(const ct_pattern_plan_t *p, uint64_t g, uint64_t code,
+static inline void ct_pattern_elem(const ct_pattern_plan_t *p, const ct_pattern_cursor_t *cur,
                             ct_pattern_elem_t *e)
 {
-    /* Choices that do not change the result: which ranks play which part,
-     * and how avg splits its mean. */
-    uint64_t h = ct_pattern_mix(CT_PATTERN_SEED_EXTRA ^ g);
-    e->rot = ct_pattern_pick((uint32_t)h, p->nranks);
+    uint64_t code = cur->code;
+    /* Which ranks play which part does not change the result, so it can
+     * simply cycle: every rank plays every part (holds the min, the max,
+     * adds a 1) once in any nranks consecutive elements. */
+    e->rot = cur->rot;
     e->m = 0;
     e->extra = 0;
     e->neg = 0;
@@ -315,8 +334,8 @@ static void ct_pattern_elem(const ct_pattern_plan_t *p, uint64_t g, uint64_t cod
             e->neg = 1;
             code = code - per_sign + 1;
         }
-        e->base = 2 * (int64_t)(code % p->bases) + 1;
-        e->m = code / p->bases;
+        e->base = 2 * (int64_t)(code & (p->bases - 1)) + 1; /* bases: a power of 2 */
+        e->m = code >> p->bases_bits;
         break;
     }
     case CT_OP_MIN:
@@ -324,8 +343,11 @@ static void ct_pattern_elem(const ct_pattern_plan_t *p, uint64_t g, uint64_t cod
         e->base = code < p->below ? p->lo + (int64_t)code : (int64_t)(code - p->below);
         break;
     case CT_OP_AVG: {
+        /* How the mean is split between the ranks does not change it:
+         * drawn from another hash of the index. */
         uint64_t a = ct_pattern_signed_decode(code, p->max, &e->neg);
-        e->extra = ct_pattern_pick((uint32_t)(h >> 32), a + 1);
+        uint32_t h = (uint32_t)ct_pattern_mix(CT_PATTERN_SEED_EXTRA ^ cur->g);
+        e->extra = p->nranks <= CT_PATTERN_AVG_SHARED ? ct_pattern_pick(h, a + 1) : a;
         e->base = (int64_t)(a - e->extra);
         break;
     }
@@ -333,7 +355,8 @@ static void ct_pattern_elem(const ct_pattern_plan_t *p, uint64_t g, uint64_t cod
     default: {
         /* |sum| = nranks*base + m, m <= ones. */
         uint64_t sum = ct_pattern_signed_decode(code, p->max, &e->neg);
-        uint64_t base = sum / p->nranks;
+        /* Both below 2^32: a 32-bit division is several times faster. */
+        uint64_t base = (uint32_t)sum / (uint32_t)p->nranks;
         if (base > p->bases - 1)
             base = p->bases - 1;
         e->base = (int64_t)base;
@@ -345,7 +368,7 @@ static void ct_pattern_elem(const ct_pattern_plan_t *p, uint64_t g, uint64_t cod
 
 /* min/max: part 0 holds the unique min, part n-1 the unique max, the
  * others lie strictly between. */
-static uint64_t ct_pattern_minmax_offset(const ct_pattern_plan_t *p, uint64_t k)
+static inline uint64_t ct_pattern_minmax_offset(const ct_pattern_plan_t *p, uint64_t k)
 {
     if (k == 0)
         return 0;
@@ -354,7 +377,7 @@ static uint64_t ct_pattern_minmax_offset(const ct_pattern_plan_t *p, uint64_t k)
     return k < p->spread ? k : p->spread - 1;
 }
 
-static double ct_pattern_input_at(const ct_pattern_plan_t *p, const ct_pattern_elem_t *e,
+static inline double ct_pattern_input_at(const ct_pattern_plan_t *p, const ct_pattern_elem_t *e,
                                   int rank)
 {
     uint64_t k = (uint64_t)rank + e->rot;
@@ -377,7 +400,7 @@ static double ct_pattern_input_at(const ct_pattern_plan_t *p, const ct_pattern_e
     }
 }
 
-static double ct_pattern_expected_at(const ct_pattern_plan_t *p, const ct_pattern_elem_t *e)
+static inline double ct_pattern_expected_at(const ct_pattern_plan_t *p, const ct_pattern_elem_t *e)
 {
     double v;
     switch (p->op) {
@@ -396,8 +419,8 @@ static void ct_pattern_elem_of(const ct_coll_data_t *data, size_t g, ct_pattern_
 {
     ct_pattern_cursor_t cur;
     ct_pattern_plan(data, p);
-    ct_pattern_seek(&cur, &p->stream, g);
-    ct_pattern_elem(p, g, cur.code, e);
+    ct_pattern_seek(&cur, &p->stream, p->nranks, g);
+    ct_pattern_elem(p, &cur, e);
 }
 
 double ct_pattern_reduce_input(const ct_coll_data_t *data, int rank, size_t g)
@@ -416,14 +439,24 @@ double ct_pattern_reduce_expected(const ct_coll_data_t *data, size_t g)
     return ct_pattern_expected_at(&p, &e);
 }
 
+/* gamma: ct_pattern_avg_gamma for avg on floats, 0 (exact) otherwise. */
+static inline int ct_pattern_close(double gamma, double got, double want)
+{
+    if (gamma > 0.0)
+        return fabs(got - want) <= fmin(gamma * fmax(1.0, fabs(want)), 0.45); /* not NaN */
+    return got == want;
+}
+
+static double ct_pattern_tolerance(const ct_coll_data_t *data)
+{
+    if (data->op == CT_OP_AVG && ct_dtype_is_float(data->dtype))
+        return ct_pattern_avg_gamma(data->dtype, data->nranks);
+    return 0.0;
+}
+
 int ct_pattern_matches(const ct_coll_data_t *data, double got, double want)
 {
-    if (data->op == CT_OP_AVG && ct_dtype_is_float(data->dtype)) {
-        double gamma = ct_pattern_gamma(ct_pattern_type(data->dtype).roundoff, data->nranks);
-        double tol = fmin(gamma * fmax(1.0, fabs(want)), 0.45);
-        return fabs(got - want) <= tol; /* false for NaN */
-    }
-    return got == want;
+    return ct_pattern_close(ct_pattern_tolerance(data), got, want);
 }
 
 void ct_pattern_fill_reduce(void *buf, size_t count, size_t first, const ct_coll_data_t *data)
@@ -431,10 +464,10 @@ void ct_pattern_fill_reduce(void *buf, size_t count, size_t first, const ct_coll
     ct_pattern_plan_t p;
     ct_pattern_cursor_t cur;
     ct_pattern_plan(data, &p);
-    ct_pattern_seek(&cur, &p.stream, first);
+    ct_pattern_seek(&cur, &p.stream, p.nranks, first);
     for (size_t j = 0; j < count; j++, ct_pattern_next(&cur)) {
         ct_pattern_elem_t e;
-        ct_pattern_elem(&p, cur.g, cur.code, &e);
+        ct_pattern_elem(&p, &cur, &e);
         ct_dtype_store(buf, j, data->dtype, ct_pattern_input_at(&p, &e, data->rank));
     }
 }
@@ -445,13 +478,14 @@ size_t ct_pattern_check_reduce(const void *buf, size_t count, size_t first,
     ct_pattern_plan_t p;
     ct_pattern_cursor_t cur;
     size_t wrong = 0;
+    double gamma = ct_pattern_tolerance(data);
     ct_pattern_plan(data, &p);
-    ct_pattern_seek(&cur, &p.stream, first);
+    ct_pattern_seek(&cur, &p.stream, p.nranks, first);
     for (size_t j = 0; j < count; j++, ct_pattern_next(&cur)) {
         ct_pattern_elem_t e;
-        ct_pattern_elem(&p, cur.g, cur.code, &e);
-        if (!ct_pattern_matches(data, ct_dtype_load(buf, j, data->dtype),
-                                ct_pattern_expected_at(&p, &e)))
+        ct_pattern_elem(&p, &cur, &e);
+        if (!ct_pattern_close(gamma, ct_dtype_load(buf, j, data->dtype),
+                              ct_pattern_expected_at(&p, &e)))
             wrong++;
     }
     return wrong;
