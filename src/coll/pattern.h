@@ -5,33 +5,39 @@
  * A misplaced result (shifted by one element, another rank's block, two
  * blocks swapped) is caught only if the value expected at an index differs
  * from the values expected nearby and in other blocks, at every rank count.
- * So no value here is periodic in the index: each element draws its
- * parameters from a hash of its global index (a splitmix64 finaliser), and
- * the inputs are integers chosen per type so that every result stays exact:
- * no integer overflow, no float rounding (avg on floats excepted, see
- * ct_pattern_matches).  No expected output is ever all one bits (-1, the
- * unsigned maximum, NaN), the poison the engine writes before each call.
+ * So nothing here is periodic in the index.  Each pattern numbers its
+ * possible results (codes) and walks a stream of codes: within a window of
+ * up to 2^16 elements the codes are a permutation (all different, so a slip
+ * inside a window is always caught, even for a type with a few dozen
+ * possible results), and each window's permutation comes from a splitmix64
+ * hash of the window's number.  Inputs are integers chosen per type so that
+ * every result stays exact: no integer overflow, no float rounding (avg on
+ * floats excepted, see ct_pattern_matches).  No expected output is ever all
+ * one bits (-1, the unsigned maximum, NaN), the poison the engine writes
+ * before each call.
  *
- * Reductions, for element g of the reduced vector, with k(r) = (r + s(g))
- * mod nranks a per-element rotation of the ranks (so every rank plays
- * every part somewhere):
- *   sum   rank r gives base(g) + [k(r) < m(g)]: the sum is
- *         nranks*base(g) + m(g), at most the type's exact integer range
- *   prod  ranks with k(r) < m(g) give 2, the rank with k(r) = 0 an odd
- *         factor o(g) too: the product is o(g) * 2^m(g)
- *   min   base(g) + an offset 0 for k(r) = 0, largest for k(r) = nranks-1:
- *   max   the min is base(g), the max base(g) + min(nranks-1, 15)
- *   avg   base(g) from every rank, nranks*e(g) more from k(r) = 0: the sum
- *         is a multiple of nranks, so the mean a(g) is an integer in every
- *         type and integer division cannot truncate it
+ * Reductions, for element g of the reduced vector: rank r plays part
+ * k = (r + g) mod nranks, so every rank plays every part once in any
+ * nranks consecutive elements; what is reduced does not depend on it.
+ *   sum   each rank gives base(g), parts k < m(g) one more: the sum is
+ *         nranks*base(g) + m(g), within the type's exact integers
+ *   prod  parts k < m(g) give 2, part 0 an odd factor o(g) too: the
+ *         product is o(g) * 2^m(g), m and o capped per type
+ *   min   base(g) + an offset: 0 for part 0, largest (min(nranks-1, 15))
+ *   max   for part nranks-1, in between for the others
+ *   avg   a(g) * nranks in all, split between the ranks (beyond 16 ranks,
+ *         given by part 0 alone): the mean a(g) is an integer, so integer
+ *         division cannot truncate it.  |a| <= exact range / nranks, so
+ *         where that is below 1 (int8 beyond 127 ranks, uint8 beyond 254,
+ *         bfloat16 beyond 256, half beyond 2048) the mean is 0 everywhere.
  * Signed types and floats also draw a sign per element.  A dropped or
  * doubled rank changes sum and prod wherever it adds or multiplies
  * something, and min/max where it holds the extreme.
  *
- * Data-moving collectives (allgather, alltoall, broadcast) carry one hash
- * stream: element g of it is a value spread over the type's exact range.
- * Rank r's input starts at r * send_count of that stream, so every rank's
- * block, and every shifted copy, holds different values.
+ * Data-moving collectives (allgather, alltoall, broadcast) share one
+ * stream whose codes are the type's values.  Rank r's input is elements
+ * r*send_count.. of it, so every rank's block, and every shifted copy,
+ * holds different values at any rank count.
  */
 #ifndef CT_PATTERN_H
 #define CT_PATTERN_H
