@@ -463,8 +463,53 @@ static void avg_premul_case(ct_dtype_t d, int n, size_t G)
     free(t);
 }
 
+/* Data movement at many ranks (the old source pattern repeated every 97
+ * ranks): with b elements per rank, no two ranks' blocks of the stream are
+ * equal, and no block equals the stream shifted by one element.  Blocks
+ * in one window always differ; across windows they are independent draws,
+ * so an 8-bit type with one or two elements per block can repeat a block
+ * by chance (1 in 254^b per pair) once the ranks outnumber a window (128
+ * elements): those are left out. */
+static void source_case(ct_dtype_t d, int n, size_t b)
+{
+    size_t N = (size_t)n * b + 1;
+    double *v = malloc(N * sizeof *v);
+    unsigned char *buf = malloc(N * ct_dtype_size(d));
+    int equal_pairs = 0, equal_shifted = 0;
+    size_t wrong;
+
+    ct_pattern_fill_source(buf, N, 0, d);
+    for (size_t g = 0; g < N; g++)
+        v[g] = load(buf, g, d);
+    /* The fill and the random-access view agree, and the checker accepts
+     * the stream from any start. */
+    CT_CHECK(&tally, v[N / 2] == ct_pattern_source(d, N / 2));
+    wrong = ct_pattern_check_source(buf + b * ct_dtype_size(d), N - b, b, d);
+    CT_CHECK(&tally, wrong == 0);
+    for (int s = 0; s < n; s++) {
+        equal_shifted += memcmp(v + (size_t)s * b, v + (size_t)s * b + 1, b * sizeof *v) == 0;
+        for (int t = s + 1; t < n; t++)
+            equal_pairs += memcmp(v + (size_t)s * b, v + (size_t)t * b, b * sizeof *v) == 0;
+    }
+    CT_CHECK(&tally, equal_pairs == 0 && equal_shifted == 0);
+    if (equal_pairs || equal_shifted)
+        fprintf(stderr, "  source %s n=%d block=%zu: %d equal pairs, %d equal to a shift\n",
+                ct_dtype_name(d), n, b, equal_pairs, equal_shifted);
+    free(v);
+    free(buf);
+}
+
 int main(void)
 {
+    static const int source_nranks[] = {97, 128, 194, 300};
+    static const size_t source_blocks[] = {1, 2, 3, 97};
+    for (size_t k = 0; k < sizeof source_nranks / sizeof source_nranks[0]; k++)
+        for (size_t b = 0; b < sizeof source_blocks / sizeof source_blocks[0]; b++)
+            for (int d = 0; d < CT_DTYPE_COUNT; d++)
+                if (ct_dtype_size((ct_dtype_t)d) > 1 || source_blocks[b] > 2 ||
+                    source_nranks[k] * source_blocks[b] <= 128)
+                    source_case((ct_dtype_t)d, source_nranks[k], source_blocks[b]);
+
     static const int prop_nranks[] = {1,  2,  3,   4,   5,   7,   8,   16,  17,
                                       31, 64, 97, 128, 255, 256, 257, 1000};
     for (size_t k = 0; k < sizeof prop_nranks / sizeof prop_nranks[0]; k++) {
