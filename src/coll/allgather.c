@@ -22,23 +22,17 @@ static void ct_allgather_inplace(const ct_coll_counts_t *c, int rank, ct_coll_in
     l->recv_offset = 0;
 }
 
+/* Rank r sends elements r*send_count.. of the pattern stream, so the
+ * gathered output is the stream itself from element 0. */
 static void ct_allgather_fill(void *send, const ct_coll_counts_t *c, const ct_coll_data_t *d)
 {
-    for (size_t j = 0; j < c->send_count; j++)
-        ct_dtype_store(send, j, d->dtype, ct_pattern_source(d->rank, j));
+    ct_pattern_fill_source(send, c->send_count, (size_t)d->rank * c->send_count, d->dtype);
 }
 
 static size_t ct_allgather_check(const void *recv, const ct_coll_counts_t *c,
                                  const ct_coll_data_t *d)
 {
-    size_t wrong = 0;
-    for (int src = 0; src < d->nranks; src++) {
-        size_t base = (size_t)src * c->send_count;
-        for (size_t j = 0; j < c->send_count; j++)
-            if (ct_dtype_load(recv, base + j, d->dtype) != ct_pattern_source(src, j))
-                wrong++;
-    }
-    return wrong;
+    return ct_pattern_check_source(recv, c->recv_count, 0, d->dtype);
 }
 
 const ct_coll_desc_t ct_coll_allgather = {

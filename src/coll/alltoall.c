@@ -22,22 +22,22 @@ static void ct_alltoall_inplace(const ct_coll_counts_t *c, int rank, ct_coll_inp
     l->send_offset = l->recv_offset = 0;
 }
 
+/* Rank r sends elements r*send_count.. of the pattern stream: every
+ * (source, destination) block holds its own part of it. */
 static void ct_alltoall_fill(void *send, const ct_coll_counts_t *c, const ct_coll_data_t *d)
 {
-    for (size_t j = 0; j < c->send_count; j++)
-        ct_dtype_store(send, j, d->dtype, ct_pattern_source(d->rank, j));
+    ct_pattern_fill_source(send, c->send_count, (size_t)d->rank * c->send_count, d->dtype);
 }
 
 static size_t ct_alltoall_check(const void *recv, const ct_coll_counts_t *c,
                                 const ct_coll_data_t *d)
 {
-    size_t block = c->param_count, wrong = 0;
+    size_t block = c->param_count, wrong = 0, ts = ct_dtype_size(d->dtype);
     for (int src = 0; src < d->nranks; src++) {
-        size_t from = (size_t)d->rank * block; /* where src kept our block */
-        for (size_t j = 0; j < block; j++)
-            if (ct_dtype_load(recv, (size_t)src * block + j, d->dtype) !=
-                ct_pattern_source(src, from + j))
-                wrong++;
+        /* Where src kept our block, in the stream. */
+        size_t from = (size_t)src * c->send_count + (size_t)d->rank * block;
+        wrong += ct_pattern_check_source((const char *)recv + (size_t)src * block * ts, block,
+                                         from, d->dtype);
     }
     return wrong;
 }

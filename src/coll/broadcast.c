@@ -23,22 +23,19 @@ static void ct_broadcast_inplace(const ct_coll_counts_t *c, int rank, ct_coll_in
     l->send_offset = l->recv_offset = 0;
 }
 
-/* Every rank fills its send buffer with its own data; only the root's may
- * survive, so a non-root buffer leaking through shows up as wrong. */
+/* Every rank fills its send buffer with its own part of the pattern
+ * stream (from r*count); only the root's may survive, so a non-root
+ * buffer leaking through shows up as wrong. */
 static void ct_broadcast_fill(void *send, const ct_coll_counts_t *c, const ct_coll_data_t *d)
 {
-    for (size_t j = 0; j < c->send_count; j++)
-        ct_dtype_store(send, j, d->dtype, ct_pattern_source(d->rank, j));
+    ct_pattern_fill_source(send, c->send_count, (size_t)d->rank * c->send_count, d->dtype);
 }
 
 static size_t ct_broadcast_check(const void *recv, const ct_coll_counts_t *c,
                                  const ct_coll_data_t *d)
 {
-    size_t wrong = 0;
-    for (size_t j = 0; j < c->recv_count; j++)
-        if (ct_dtype_load(recv, j, d->dtype) != ct_pattern_source(d->root, j))
-            wrong++;
-    return wrong;
+    return ct_pattern_check_source(recv, c->recv_count, (size_t)d->root * c->send_count,
+                                   d->dtype);
 }
 
 const ct_coll_desc_t ct_coll_broadcast = {
