@@ -10,9 +10,10 @@
  * half its round trip, so that one is kept.  Offsets are measured, never
  * assumed zero, even between ranks on one host.
  *
- * Clocks also drift apart: each re-synchronisation after the first refits
- * the drift from the first and the latest offset, once they are far enough
- * apart (a second) for the slope not to be noise.
+ * One estimate is off by a random error of a good part of the round trip,
+ * and clocks drift apart: each re-synchronisation adds an estimate to a
+ * model fitted over the recent ones (ct_clockfit.h), which averages the
+ * error down and follows the drift.
  *
  * The same exchanges measure the one-way latency of a small message (half
  * the round trip): the floor below which no collective time is physically
@@ -42,7 +43,7 @@ double ct_clocksync_now_us(const ct_clocksync_t *sync);
  * the others work (queued fragments, acknowledgements) that only progress
  * delivers, and they would otherwise wait for its next call.  Far from
  * the instant it also yields the CPU, for oversubscribed hosts. */
-double ct_clocksync_wait_until(const ct_clocksync_t *sync, double at_us);
+double ct_clocksync_wait_until(ct_clocksync_t *sync, double at_us);
 
 /* Half the best round trip to rank 0 on this rank: how far its common
  * clock can be off (0 on rank 0).  Not collective. */

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "ct_clock.h"
+#include "ct_clockfit.h"
 #include "ct_stats.h"
 
 /* Exchanges per rank: the first synchronisation also measures the floor,
@@ -17,23 +18,24 @@
 #define CT_SYNC_FIRST_EXCHANGES 256
 #define CT_SYNC_EXCHANGES 32
 #define CT_SYNC_DISCARDED 8
-#define CT_SYNC_DRIFT_BASELINE_US 1e6
 /* ct_clocksync_wait_until: the last stretch is a bare spin on the clock,
- * so the call starts within a clock read of its instant. */
-#define CT_SYNC_QUIET_US 1.0
+ * so the call starts within a clock read of its instant.  A progress call
+ * can take microseconds (with mpi_yield_when_idle it yields the CPU), so
+ * none starts closer to the instant than three times the longest seen. */
+#define CT_SYNC_QUIET_US 2.0
 #define CT_SYNC_YIELD_US 200.0
 
 struct ct_clocksync {
     MPI_Comm comm;
     int rank;
     int size;
-    double offset_us;    /* rank 0's clock minus ours, at ref_local_us */
-    double ref_local_us;
-    double drift;        /* change of the offset per µs of our clock */
-    double first_offset_us;
-    double first_local_us;
+    ct_clockfit_t fit;   /* every estimate so far (rank 0: none) */
+    double offset_us;    /* the model: rank 0's clock minus ours at */
+    double ref_local_us; /* ref_local_us, changing by drift per µs */
+    double drift;
     double error_us;
     double floor_us;
+    double probe_max_us; /* longest progress call in wait_until */
 };
 
 /* Rank 0 answers every exchange of every other rank in turn. */
@@ -106,17 +108,13 @@ static ct_status_t ct_clocksync_measure(struct ct_clocksync *s, int exchanges, i
     if (MPI_Allreduce(&failed, &any_failed, 1, MPI_INT, MPI_MAX, s->comm) != MPI_SUCCESS ||
         any_failed)
         return CT_ERR_BACKEND;
-    if (first) {
-        s->first_offset_us = offset;
-        s->first_local_us = local;
-        if (MPI_Allreduce(&one_way, &s->floor_us, 1, MPI_DOUBLE, MPI_MIN, s->comm) !=
-            MPI_SUCCESS)
-            return CT_ERR_BACKEND;
-    } else if (local - s->first_local_us >= CT_SYNC_DRIFT_BASELINE_US) {
-        s->drift = (offset - s->first_offset_us) / (local - s->first_local_us);
+    if (first && MPI_Allreduce(&one_way, &s->floor_us, 1, MPI_DOUBLE, MPI_MIN, s->comm) !=
+                     MPI_SUCCESS)
+        return CT_ERR_BACKEND;
+    if (s->rank != 0) {
+        ct_clockfit_add(&s->fit, local, offset);
+        ct_clockfit_model(&s->fit, &s->offset_us, &s->ref_local_us, &s->drift);
     }
-    s->offset_us = offset;
-    s->ref_local_us = local;
     s->error_us = error;
     return CT_OK;
 }
@@ -133,6 +131,7 @@ ct_status_t ct_clocksync_create(ct_world_t *world, ct_clocksync_t **sync_p)
     MPI_Comm_rank(s->comm, &s->rank);
     MPI_Comm_size(s->comm, &s->size);
     s->floor_us = INFINITY; /* one rank: nothing to cross */
+    ct_clockfit_init(&s->fit);
     ct_status_t st = ct_clocksync_measure(s, CT_SYNC_FIRST_EXCHANGES, 1);
     if (st != CT_OK) {
         ct_clocksync_destroy(s);
@@ -163,15 +162,21 @@ double ct_clocksync_now_us(const ct_clocksync_t *s)
     return local + s->offset_us + s->drift * (local - s->ref_local_us);
 }
 
-double ct_clocksync_wait_until(const ct_clocksync_t *s, double at_us)
+double ct_clocksync_wait_until(ct_clocksync_t *s, double at_us)
 {
     double now = ct_clocksync_now_us(s);
     while (now < at_us) {
-        if (at_us - now > CT_SYNC_QUIET_US) {
+        double left = at_us - now;
+        if (left > CT_SYNC_QUIET_US && left > 3.0 * s->probe_max_us) {
             int flag;
             MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, s->comm, &flag, MPI_STATUS_IGNORE);
+            double after = ct_clocksync_now_us(s);
+            if (after - now > s->probe_max_us)
+                s->probe_max_us = after - now;
+            now = after;
+            continue;
         }
-        if (at_us - now > CT_SYNC_YIELD_US)
+        if (left > CT_SYNC_YIELD_US)
             sched_yield();
         now = ct_clocksync_now_us(s);
     }

@@ -7,10 +7,11 @@
 
 #include "ct_clock.h"
 
-/* Window mode: a call that started this much after its agreed instant,
- * relative to the window, was held up by the previous one (or by the OS):
- * its time would include the delay, so it is discarded. */
-#define CT_WINDOW_LATE_FRACTION 0.05
+/* Window mode: a call that started later than this after its agreed
+ * instant was held up by the previous one (or by the OS): its time would
+ * include the delay, so it is discarded.  A rank spinning on the clock
+ * starts within one clock read (tens of ns) of the instant. */
+#define CT_WINDOW_LATE_US 0.25
 /* Rounds with more late calls than this fraction widen the window. */
 #define CT_WINDOW_WIDEN_ABOVE 0.1
 #define CT_WINDOW_WIDEN_FACTOR 1.5
@@ -56,7 +57,7 @@ static ct_status_t ct_measure_batch(const ct_measure_env_t *env, const ct_backen
 /* One window call: starts at its instant, returns finish minus that
  * instant, and whether this rank started it late. */
 static ct_status_t ct_measure_windowed(const ct_measure_env_t *env, const ct_backend_call_t *call,
-                                       double at_us, double width_us, double *time_us,
+                                       double at_us, double *time_us,
                                        double *late)
 {
     double started = ct_clocksync_wait_until(env->clock, at_us);
@@ -64,7 +65,7 @@ static ct_status_t ct_measure_windowed(const ct_measure_env_t *env, const ct_bac
     if (st == CT_OK)
         st = env->ops->wait(env->ctx);
     *time_us = ct_clocksync_now_us(env->clock) - at_us;
-    *late = started - at_us > CT_WINDOW_LATE_FRACTION * width_us ? 1.0 : 0.0;
+    *late = started - at_us > CT_WINDOW_LATE_US ? 1.0 : 0.0;
     return st;
 }
 
@@ -79,7 +80,7 @@ static ct_status_t ct_measure_round(const ct_measure_env_t *env, const ct_backen
         late[i] = 0.0;
         if (env->sync == CT_SYNC_WINDOW)
             st = ct_measure_windowed(env, call, s->window.start_us + (double)i * s->window.width_us,
-                                     s->window.width_us, &times[i], &late[i]);
+                                     &times[i], &late[i]);
         else
             st = ct_measure_batch(env, call, s->batch, &times[i]);
     }
@@ -150,6 +151,17 @@ static int ct_measure_batch_size(const ct_options_t *o, double est)
     return (int)k;
 }
 
+/* Keeps the samples of a round that no rank started late; returns how many. */
+static size_t ct_measure_keep_valid(const double *times, const double *late, size_t count,
+                                    double *out)
+{
+    size_t kept = 0;
+    for (size_t i = 0; i < count; i++)
+        if (late[i] == 0.0)
+            out[kept++] = times[i];
+    return kept;
+}
+
 /* Window mode: the window must hold one whole call, the clocks' error on
  * both sides, and the spread of call times.  Calls timed alone (batches
  * of one would include a barrier's exit skew, so they are timed in wide
@@ -161,10 +173,10 @@ static ct_status_t ct_measure_window_width(const ct_measure_env_t *env,
                                            double *width_p)
 {
     double times[CT_WINDOW_CALIBRATION], late[CT_WINDOW_CALIBRATION];
-    double err = ct_clocksync_error_us(env->clock);
     ct_status_t st = ct_clocksync_resync(env->clock);
     if (st != CT_OK)
         return st;
+    double err = ct_clocksync_error_us(env->clock);
     ct_world_allreduce_double(env->world, &err, 1, CT_REDUCE_MAX);
     /* Generous: four estimated calls plus the clock error, never tight. */
     ct_sampler_t s = {.batch = 1};
@@ -177,8 +189,18 @@ static ct_status_t ct_measure_window_width(const ct_measure_env_t *env,
     if (failed)
         return st != CT_OK ? st : CT_ERR_BACKEND;
     ct_world_allreduce_double(env->world, times, CT_WINDOW_CALIBRATION, CT_REDUCE_MAX);
+    ct_world_allreduce_double(env->world, late, CT_WINDOW_CALIBRATION, CT_REDUCE_MAX);
+    /* A call some rank started late (start-up stragglers) would inflate
+     * the width, and a wide window slows small calls down: only calls
+     * started on time count.  With none, the generous width stays. */
+    double valid[CT_WINDOW_CALIBRATION];
+    size_t nvalid = ct_measure_keep_valid(times, late, CT_WINDOW_CALIBRATION, valid);
+    if (nvalid == 0) {
+        *width_p = s.window.width_us;
+        return CT_OK;
+    }
     ct_stats_t cal;
-    ct_stats_compute(times, CT_WINDOW_CALIBRATION, &cal);
+    ct_stats_compute(valid, nvalid, &cal);
     *width_p = 1.5 * cal.median + 2.0 * err + 1.0;
     return CT_OK;
 }
@@ -215,16 +237,6 @@ static size_t ct_measure_next_round(const ct_options_t *o, size_t attempted, siz
     return next < target_n - attempted ? next : target_n - attempted;
 }
 
-/* Keeps the samples of a round that no rank started late; returns how many. */
-static size_t ct_measure_keep_valid(const double *times, const double *late, size_t count,
-                                    double *out)
-{
-    size_t kept = 0;
-    for (size_t i = 0; i < count; i++)
-        if (late[i] == 0.0)
-            out[kept++] = times[i];
-    return kept;
-}
 
 ct_status_t ct_measure_call(const ct_measure_env_t *env, const ct_backend_call_t *call,
                             ct_measurement_t *out)
