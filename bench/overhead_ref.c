@@ -65,8 +65,8 @@ int main(int argc, char **argv)
 
     if (rank == 0) {
         qsort(per_call, (size_t)reps, sizeof *per_call, cmp_double);
-        double med = reps % 2 ? per_call[reps / 2]
-                              : 0.5 * (per_call[reps / 2 - 1] + per_call[reps / 2]);
+        double med =
+            reps % 2 ? per_call[reps / 2] : 0.5 * (per_call[reps / 2 - 1] + per_call[reps / 2]);
         if (anybad)
             fprintf(stderr, "overhead_ref: wrong allreduce result\n");
         else

@@ -108,8 +108,8 @@ static ct_status_t ct_clocksync_measure(struct ct_clocksync *s, int exchanges, i
     if (MPI_Allreduce(&failed, &any_failed, 1, MPI_INT, MPI_MAX, s->comm) != MPI_SUCCESS ||
         any_failed)
         return CT_ERR_BACKEND;
-    if (first && MPI_Allreduce(&one_way, &s->floor_us, 1, MPI_DOUBLE, MPI_MIN, s->comm) !=
-                     MPI_SUCCESS)
+    if (first &&
+        MPI_Allreduce(&one_way, &s->floor_us, 1, MPI_DOUBLE, MPI_MIN, s->comm) != MPI_SUCCESS)
         return CT_ERR_BACKEND;
     if (s->rank != 0) {
         ct_clockfit_add(&s->fit, local, offset);
@@ -183,12 +183,6 @@ double ct_clocksync_wait_until(ct_clocksync_t *s, double at_us)
     return now;
 }
 
-double ct_clocksync_error_us(const ct_clocksync_t *s)
-{
-    return s->error_us;
-}
+double ct_clocksync_error_us(const ct_clocksync_t *s) { return s->error_us; }
 
-double ct_clocksync_floor_us(const ct_clocksync_t *s)
-{
-    return s->floor_us;
-}
+double ct_clocksync_floor_us(const ct_clocksync_t *s) { return s->floor_us; }

@@ -27,8 +27,8 @@
 extern char **environ;
 
 /* Rank 0 names the run and hashes its settings; everyone uses its answer. */
-static void collbench_ident(ct_world_t *world, const ct_options_t *opts,
-                            const ct_tuning_env_t *env, ct_run_ident_t *ident)
+static void collbench_ident(ct_world_t *world, const ct_options_t *opts, const ct_tuning_env_t *env,
+                            ct_run_ident_t *ident)
 {
     memset(ident, 0, sizeof *ident);
     if (ct_world_rank(world) == 0) {
@@ -77,8 +77,14 @@ static int collbench_run(ct_world_t *world, const ct_options_t *opts, int argc, 
         return CT_EXIT_FAILURE;
     }
     ct_report_run_t run = {
-        .world = world, .ops = ops, .opts = opts, .ident = &ident, .ranks = ranks,
-        .env = &env, .argc = argc, .argv = argv,
+        .world = world,
+        .ops = ops,
+        .opts = opts,
+        .ident = &ident,
+        .ranks = ranks,
+        .env = &env,
+        .argc = argc,
+        .argv = argv,
     };
     /* Every output problem is found here, before the backend is even open,
      * so a bad path costs seconds, not a sweep. */
@@ -112,8 +118,14 @@ static int collbench_run(ct_world_t *world, const ct_options_t *opts, int argc, 
     run.backend_ctx = ctx;
 
     ct_engine_t engine = {
-        .world = world, .ops = ops, .ctx = ctx, .opts = opts, .ident = &ident,
-        .reports = active, .watchdog = watchdog, .sync = ct_measure_sync_mode(opts, ops),
+        .world = world,
+        .ops = ops,
+        .ctx = ctx,
+        .opts = opts,
+        .ident = &ident,
+        .reports = active,
+        .watchdog = watchdog,
+        .sync = ct_measure_sync_mode(opts, ops),
     };
     /* The floor is measured in every mode; window mode also needs the clock. */
     st = ct_clocksync_create(world, &engine.clock);

@@ -50,8 +50,8 @@ static void ct_plan_free(ct_plan_t *plan)
 /* Adds coll x dtype x op when the backend can run it; with "-d all" or
  * "-o all" an unsupported pair is skipped, otherwise it is an error. */
 static ct_status_t ct_plan_add(ct_engine_t *e, ct_plan_t *plan, const size_t *sizes, size_t n,
-                               const ct_coll_desc_t *coll, ct_dtype_t dtype, ct_op_t op,
-                               char *err, size_t errlen)
+                               const ct_coll_desc_t *coll, ct_dtype_t dtype, ct_op_t op, char *err,
+                               size_t errlen)
 {
     const ct_options_t *o = e->opts;
     int nranks = ct_world_size(e->world);
@@ -151,7 +151,7 @@ static ct_status_t ct_plan_check_memory(ct_engine_t *e, const ct_plan_t *plan)
 }
 
 typedef struct {
-    void *send, *recv;          /* backend buffers */
+    void *send, *recv;           /* backend buffers */
     void *host_send, *host_recv; /* staging, or the same as send/recv */
     size_t send_bytes, recv_bytes;
 } ct_buffers_t;
@@ -350,9 +350,8 @@ static ct_status_t ct_engine_size(ct_engine_t *e, const ct_task_t *t, const ct_b
         ct_result_t r;
         long long wrong = -1;
         ct_place_call(e, t, &c, b, in_place, &pc);
-        int checks = in_place && (e->ops->inplace_unchecked & (1u << t->coll->id))
-                         ? 0
-                         : e->opts->check;
+        int checks =
+            in_place && (e->ops->inplace_unchecked & (1u << t->coll->id)) ? 0 : e->opts->check;
         for (int k = 0; k < checks && st == CT_OK; k++) {
             long long w = 0;
             st = ct_validate(e, t, &c, b, &pc, &w);

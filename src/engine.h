@@ -27,11 +27,11 @@ typedef struct {
     void *ctx;
     const ct_options_t *opts;
     const ct_run_ident_t *ident;
-    ct_reports_t *reports;   /* rank 0: the outputs, and the rank that prints
+    ct_reports_t *reports; /* rank 0: the outputs, and the rank that prints
                                 messages; other ranks: NULL */
     ct_watchdog_t *watchdog;
-    ct_sync_mode_t sync;     /* resolved timing mode (ct_measure_sync_mode) */
-    ct_clocksync_t *clock;   /* common clock and p2p floor, every rank */
+    ct_sync_mode_t sync;   /* resolved timing mode (ct_measure_sync_mode) */
+    ct_clocksync_t *clock; /* common clock and p2p floor, every rank */
 } ct_engine_t;
 
 /* Runs the whole sweep and reports it: begin, every collective and row,

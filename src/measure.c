@@ -57,8 +57,7 @@ static ct_status_t ct_measure_batch(const ct_measure_env_t *env, const ct_backen
 /* One window call: starts at its instant, returns finish minus that
  * instant, and whether this rank started it late. */
 static ct_status_t ct_measure_windowed(const ct_measure_env_t *env, const ct_backend_call_t *call,
-                                       double at_us, double *time_us,
-                                       double *late)
+                                       double at_us, double *time_us, double *late)
 {
     double started = ct_clocksync_wait_until(env->clock, at_us);
     ct_status_t st = env->ops->run(env->ctx, call);
@@ -95,21 +94,15 @@ static ct_status_t ct_measure_round(const ct_measure_env_t *env, const ct_backen
 static void ct_measure_aggregate(const ct_measure_env_t *env, double *samples, size_t n)
 {
     switch (env->opts->rank_agg) {
-    case CT_AGG_RANK0:
-        ct_world_bcast(env->world, samples, n * sizeof *samples, 0);
-        break;
+    case CT_AGG_RANK0: ct_world_bcast(env->world, samples, n * sizeof *samples, 0); break;
     case CT_AGG_AVG:
         ct_world_allreduce_double(env->world, samples, n, CT_REDUCE_SUM);
         for (size_t i = 0; i < n; i++)
             samples[i] /= ct_world_size(env->world);
         break;
-    case CT_AGG_MIN:
-        ct_world_allreduce_double(env->world, samples, n, CT_REDUCE_MIN);
-        break;
+    case CT_AGG_MIN: ct_world_allreduce_double(env->world, samples, n, CT_REDUCE_MIN); break;
     case CT_AGG_MAX:
-    default:
-        ct_world_allreduce_double(env->world, samples, n, CT_REDUCE_MAX);
-        break;
+    default: ct_world_allreduce_double(env->world, samples, n, CT_REDUCE_MAX); break;
     }
 }
 
@@ -237,7 +230,6 @@ static size_t ct_measure_next_round(const ct_options_t *o, size_t attempted, siz
     return next < target_n - attempted ? next : target_n - attempted;
 }
 
-
 ct_status_t ct_measure_call(const ct_measure_env_t *env, const ct_backend_call_t *call,
                             ct_measurement_t *out)
 {
@@ -257,8 +249,8 @@ ct_status_t ct_measure_call(const ct_measure_env_t *env, const ct_backend_call_t
     size_t target_n = o->iters > 0 ? (size_t)(o->iters / s.batch) : (size_t)o->max_samples;
     if (target_n == 0)
         target_n = 1;
-    double *own = malloc(target_n * sizeof *own);   /* this rank, valid samples */
-    double *agg = malloc(target_n * sizeof *agg);   /* aggregated, valid samples */
+    double *own = malloc(target_n * sizeof *own); /* this rank, valid samples */
+    double *agg = malloc(target_n * sizeof *agg); /* aggregated, valid samples */
     double *sorted = malloc(target_n * sizeof *sorted);
     double *times = malloc(target_n * sizeof *times); /* one round, this rank */
     double *late = malloc(target_n * sizeof *late);

@@ -36,19 +36,19 @@ typedef struct {
     const ct_backend_ops_t *ops;
     void *ctx;
     const ct_options_t *opts;
-    ct_sync_mode_t sync;     /* resolved: never CT_SYNC_DEFAULT */
-    ct_clocksync_t *clock;   /* the common clock; required in window mode */
+    ct_sync_mode_t sync;   /* resolved: never CT_SYNC_DEFAULT */
+    ct_clocksync_t *clock; /* the common clock; required in window mode */
 } ct_measure_env_t;
 
 typedef struct {
-    ct_sync_mode_t sync;     /* the mode that produced these numbers */
-    ct_stats_t stats;        /* per-call µs, aggregated across ranks; stats.n
+    ct_sync_mode_t sync;    /* the mode that produced these numbers */
+    ct_stats_t stats;       /* per-call µs, aggregated across ranks; stats.n
                                 samples, stats.ci_low/ci_high the median's CI */
-    long long iterations;    /* timed calls (samples * batch) */
-    int batch;               /* calls per sample */
-    int converged;           /* CI target met (adaptive only) */
-    long long late;          /* window: calls discarded, some rank started late */
-    double rank_median_min;  /* each rank's own median, across ranks; max is
+    long long iterations;   /* timed calls (samples * batch) */
+    int batch;              /* calls per sample */
+    int converged;          /* CI target met (adaptive only) */
+    long long late;         /* window: calls discarded, some rank started late */
+    double rank_median_min; /* each rank's own median, across ranks; max is
                                 the slowest rank's own median */
     double rank_median_avg;
     double rank_median_max;

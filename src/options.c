@@ -40,7 +40,8 @@ typedef struct {
 
 /* The one table behind getopt_long and --help. */
 static const ct_option_info_t ct_option_table[] = {
-    {"collectives", 'C', "LIST", "allreduce,allgather,alltoall,broadcast,reduce_scatter or all [all]"},
+    {"collectives", 'C', "LIST",
+     "allreduce,allgather,alltoall,broadcast,reduce_scatter or all [all]"},
     {"minbytes", 'b', "SIZE", "smallest size, K/M/G suffixes [32M]"},
     {"maxbytes", 'e', "SIZE", "largest size [32M]"},
     {"stepbytes", 'i', "SIZE", "add this between sizes [1M]"},
@@ -49,17 +50,23 @@ static const ct_option_info_t ct_option_table[] = {
     {"warmup_iters", 'w', "N", "warm-up iterations per size and placement [5]"},
     {"check", 'c', "N", "validation rounds per size, 0 disables #wrong [1]"},
     {"op", 'o', "LIST", "sum,prod,min,max,avg or all [sum]"},
-    {"datatype", 'd', "LIST", "int8,uint8,int32,uint32,int64,uint64,half,float,double,bfloat16 or all [float]"},
+    {"datatype", 'd', "LIST",
+     "int8,uint8,int32,uint32,int64,uint64,half,float,double,bfloat16 or all [float]"},
     {"root", 'r', "N", "root rank of broadcast [0]"},
     {"average", 'a', "N", "time across ranks: 0 rank 0, 1 average, 2 min, 3 max [3]"},
     {"timeout", 'T', "SEC", "abort when one size takes longer than SEC [0: never]"},
     {"backend", CT_OPT_BACKEND, "NAME", "communication backend [mpi]"},
-    {"csv", CT_OPT_CSV, "FILE", "append one CSV row per collective, size and placement; - streams it to stdout (the table then goes to stderr)"},
+    {"csv", CT_OPT_CSV, "FILE",
+     "append one CSV row per collective, size and placement; - streams it to stdout (the table "
+     "then goes to stderr)"},
     {"json", CT_OPT_JSON, "FILE", "write results and run metadata as JSON"},
     {"run-id", CT_OPT_RUN_ID, "ID", "run id recorded in CSV/JSON [time-host-pid]"},
-    {"target-ci", CT_OPT_TARGET_CI, "PCT", "adaptive: stop when the median's 95% CI is within PCT [2%]"},
-    {"size-budget", CT_OPT_SIZE_BUDGET, "SEC", "adaptive: time budget per size and placement [0.2]"},
-    {"min-time", CT_OPT_MIN_TIME, "SEC", "adaptive: least measuring time per size and placement [0.01]"},
+    {"target-ci", CT_OPT_TARGET_CI, "PCT",
+     "adaptive: stop when the median's 95% CI is within PCT [2%]"},
+    {"size-budget", CT_OPT_SIZE_BUDGET, "SEC",
+     "adaptive: time budget per size and placement [0.2]"},
+    {"min-time", CT_OPT_MIN_TIME, "SEC",
+     "adaptive: least measuring time per size and placement [0.01]"},
     {"min-samples", CT_OPT_MIN_SAMPLES, "N", "adaptive: fewest timed samples [10]"},
     {"max-samples", CT_OPT_MAX_SAMPLES, "N", "adaptive: most timed samples [10000]"},
     {"sync", CT_OPT_SYNC, "MODE", "timing: window, barrier or batch [window; batch for nccl]"},
@@ -76,8 +83,9 @@ static const ct_option_info_t ct_option_table[] = {
 
 void ct_options_usage(FILE *fp, const char *prog)
 {
-    fprintf(fp, "Usage: mpirun [...] %s [options]\n\n"
-                "Measures collective operations and prints an nccl-tests table.\n\n",
+    fprintf(fp,
+            "Usage: mpirun [...] %s [options]\n\n"
+            "Measures collective operations and prints an nccl-tests table.\n\n",
             prog);
     for (size_t i = 0; i < CT_NOPTIONS; i++) {
         const ct_option_info_t *o = &ct_option_table[i];
@@ -90,8 +98,9 @@ void ct_options_usage(FILE *fp, const char *prog)
                      o->arg ? o->arg : "");
         fprintf(fp, "  %-28s %s\n", left, o->help);
     }
-    fprintf(fp, "\nBackends: %s.  Exit: 0 ok, 1 wrong results, 2 usage, 3 failure,\n"
-                "77 backend unavailable, 124 timeout.\n",
+    fprintf(fp,
+            "\nBackends: %s.  Exit: 0 ok, 1 wrong results, 2 usage, 3 failure,\n"
+            "77 backend unavailable, 124 timeout.\n",
             ct_backend_names());
 }
 
@@ -131,8 +140,8 @@ static ct_status_t ct_options_int(const char *flag, const char *text, long lo, l
     errno = 0;
     long v = strtol(text, &end, 10);
     if (errno || end == text || *end != '\0' || v < lo || v > hi)
-        return ct_options_fail(err, errlen, "%s: '%s' is not an integer in [%ld, %ld]", flag,
-                               text, lo, hi);
+        return ct_options_fail(err, errlen, "%s: '%s' is not an integer in [%ld, %ld]", flag, text,
+                               lo, hi);
     *out = (int)v;
     return CT_OK;
 }
@@ -144,8 +153,8 @@ static ct_status_t ct_options_double(const char *flag, const char *text, double 
     errno = 0;
     double v = strtod(text, &end);
     if (errno || end == text || *end != '\0' || !isfinite(v) || v < lo || v > hi)
-        return ct_options_fail(err, errlen, "%s: '%s' is not a number in [%g, %g]", flag, text,
-                               lo, hi);
+        return ct_options_fail(err, errlen, "%s: '%s' is not a number in [%g, %g]", flag, text, lo,
+                               hi);
     *out = v;
     return CT_OK;
 }
@@ -154,15 +163,14 @@ static ct_status_t ct_options_size(const char *flag, const char *text, size_t *o
                                    size_t errlen)
 {
     if (ct_size_parse(text, out) != CT_OK)
-        return ct_options_fail(err, errlen,
-                               "%s: '%s' is not a size (digits with optional K, M, G or T)",
-                               flag, text);
+        return ct_options_fail(
+            err, errlen, "%s: '%s' is not a size (digits with optional K, M, G or T)", flag, text);
     return CT_OK;
 }
 
 /* "2%" or "0.02" both mean two percent. */
-static ct_status_t ct_options_fraction(const char *flag, const char *text, double *out,
-                                       char *err, size_t errlen)
+static ct_status_t ct_options_fraction(const char *flag, const char *text, double *out, char *err,
+                                       size_t errlen)
 {
     char buf[64];
     size_t len = strlen(text);
@@ -349,9 +357,11 @@ static ct_status_t ct_options_apply(ct_options_t *o, int id, const char *arg, ch
     case CT_OPT_CSV: o->csv_path = arg; return CT_OK;
     case CT_OPT_JSON: o->json_path = arg; return CT_OK;
     case CT_OPT_RUN_ID: o->run_id = arg; return CT_OK;
-    case CT_OPT_TARGET_CI: return ct_options_fraction("--target-ci", arg, &o->target_ci, err, errlen);
+    case CT_OPT_TARGET_CI:
+        return ct_options_fraction("--target-ci", arg, &o->target_ci, err, errlen);
     case CT_OPT_SIZE_BUDGET:
-        return ct_options_double("--size-budget", arg, 0.001, 86400.0, &o->size_budget_s, err, errlen);
+        return ct_options_double("--size-budget", arg, 0.001, 86400.0, &o->size_budget_s, err,
+                                 errlen);
     case CT_OPT_MIN_TIME:
         return ct_options_double("--min-time", arg, 0.0, 86400.0, &o->min_time_s, err, errlen);
     case CT_OPT_MIN_SAMPLES:
@@ -401,8 +411,8 @@ static ct_status_t ct_options_bad_long(const char *text, char *err, size_t errle
         }
         hit = o;
         matches++;
-        int k = snprintf(candidates + used, sizeof candidates - used, "%s--%s",
-                         used ? ", " : "", o->long_name);
+        int k = snprintf(candidates + used, sizeof candidates - used, "%s--%s", used ? ", " : "",
+                         o->long_name);
         if (k > 0 && (size_t)k < sizeof candidates - used)
             used += (size_t)k;
     }

@@ -36,31 +36,31 @@ typedef struct {
     size_t step_factor; /* > 1: multiply; else add step_bytes */
     int iters;          /* 0: adaptive */
     int warmup;
-    int check;          /* validation rounds; 0 disables #wrong */
+    int check; /* validation rounds; 0 disables #wrong */
     ct_op_t ops[CT_OP_COUNT];
     int nops;
-    int ops_all;        /* "-o all": skip pairs the backend cannot do */
+    int ops_all; /* "-o all": skip pairs the backend cannot do */
     ct_dtype_t dtypes[CT_DTYPE_COUNT];
     int ndtypes;
     int dtypes_all;
     int root;
     ct_rank_agg_t rank_agg;
     ct_sync_mode_t sync; /* CT_SYNC_DEFAULT until the backend resolves it */
-    int timeout_s;      /* 0: none */
+    int timeout_s;       /* 0: none */
     const ct_coll_desc_t *colls[CT_COLL_COUNT];
     int ncolls;
     const char *backend;
     const char *csv_path;
     const char *json_path;
     const char *run_id;
-    double target_ci;   /* relative half-width of the median's 95% CI */
+    double target_ci; /* relative half-width of the median's 95% CI */
     double size_budget_s;
-    double min_time_s;  /* adaptive: least measuring time per size */
+    double min_time_s; /* adaptive: least measuring time per size */
     int min_samples;
     int max_samples;
-    double batch_us;    /* shortest timed batch, amortising the clock */
+    double batch_us; /* shortest timed batch, amortising the clock */
     int quiet;
-    int no_table;       /* --no-table: no nccl-tests table */
+    int no_table; /* --no-table: no nccl-tests table */
     const char *nccl_library;
     const char *cudart_library;
     int help;
@@ -69,8 +69,7 @@ typedef struct {
 
 /* Fills *opts with defaults, then argv.  On error returns CT_ERR_USAGE with
  * a message naming the flag and value in err. */
-ct_status_t ct_options_parse(int argc, char **argv, ct_options_t *opts, char *err,
-                             size_t errlen);
+ct_status_t ct_options_parse(int argc, char **argv, ct_options_t *opts, char *err, size_t errlen);
 
 void ct_options_usage(FILE *fp, const char *prog);
 

@@ -106,11 +106,11 @@ ct_status_t ct_reports_open(ct_reports_t *r, const ct_report_run_t *run)
 }
 
 /* Calls one hook of every report until one fails. */
-#define CT_REPORTS_EACH(r, hook, ...)                                                          \
-    do {                                                                                       \
-        for (size_t i_ = 0; (r) && (r)->status == CT_OK && i_ < (r)->n; i_++)                  \
-            if ((r)->ops[i_]->hook)                                                            \
-                (r)->status = (r)->ops[i_]->hook((r)->state[i_], __VA_ARGS__);                 \
+#define CT_REPORTS_EACH(r, hook, ...)                                                              \
+    do {                                                                                           \
+        for (size_t i_ = 0; (r) && (r)->status == CT_OK && i_ < (r)->n; i_++)                      \
+            if ((r)->ops[i_]->hook)                                                                \
+                (r)->status = (r)->ops[i_]->hook((r)->state[i_], __VA_ARGS__);                     \
     } while (0)
 
 void ct_reports_begin(ct_reports_t *r)
@@ -125,20 +125,14 @@ void ct_reports_coll_begin(ct_reports_t *r, const ct_coll_desc_t *coll)
     CT_REPORTS_EACH(r, coll_begin, coll);
 }
 
-void ct_reports_row(ct_reports_t *r, const ct_report_row_t *row)
-{
-    CT_REPORTS_EACH(r, row, row);
-}
+void ct_reports_row(ct_reports_t *r, const ct_report_row_t *row) { CT_REPORTS_EACH(r, row, row); }
 
 void ct_reports_coll_end(ct_reports_t *r, const ct_coll_desc_t *coll)
 {
     CT_REPORTS_EACH(r, coll_end, coll);
 }
 
-ct_status_t ct_reports_status(const ct_reports_t *r)
-{
-    return r ? r->status : CT_OK;
-}
+ct_status_t ct_reports_status(const ct_reports_t *r) { return r ? r->status : CT_OK; }
 
 ct_status_t ct_reports_end(ct_reports_t *r, ct_status_t run_status)
 {

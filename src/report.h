@@ -56,7 +56,7 @@ typedef struct {
 typedef struct {
     const ct_result_t *result;
     const ct_measurement_t *measurement;
-    int in_place;               /* the second of the size's two rows */
+    int in_place; /* the second of the size's two rows */
 } ct_report_row_t;
 
 /* The files the run's reports write, so two flags never name one file. */
@@ -94,7 +94,7 @@ typedef struct {
     const ct_report_ops_t *ops[CT_REPORT_MAX];
     void *state[CT_REPORT_MAX];
     size_t n;
-    ct_status_t status; /* the first error; later events are not delivered */
+    ct_status_t status;       /* the first error; later events are not delivered */
     int ended[CT_REPORT_MAX]; /* end() succeeded: close, not abort */
 } ct_reports_t;
 

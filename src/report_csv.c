@@ -20,19 +20,16 @@
 #include "report.h"
 
 typedef struct {
-    const char *path;    /* as the user gave it, for messages */
-    char target[4096];   /* where it resolved to (a symlink followed) */
+    const char *path;  /* as the user gave it, for messages */
+    char target[4096]; /* where it resolved to (a symlink followed) */
     int fd;
-    int own_fd;          /* not stdout */
-    int regular;         /* can be cut back after a failed write */
-    int created;         /* did not exist before this run */
-    long long rows;      /* written by this run */
+    int own_fd;     /* not stdout */
+    int regular;    /* can be cut back after a failed write */
+    int created;    /* did not exist before this run */
+    long long rows; /* written by this run */
 } ct_csv_report_t;
 
-static int ct_csv_wanted(const ct_options_t *opts)
-{
-    return opts->csv_path != NULL;
-}
+static int ct_csv_wanted(const ct_options_t *opts) { return opts->csv_path != NULL; }
 
 static ct_status_t ct_csv_write_all(int fd, const char *buf, size_t len)
 {
@@ -50,8 +47,8 @@ static ct_status_t ct_csv_write_all(int fd, const char *buf, size_t len)
 
 /* Writes what fn formats, as one write; on failure a regular file is cut
  * back to where it ended before. */
-static ct_status_t ct_csv_put(ct_csv_report_t *c, void (*fn)(FILE *, const void *),
-                              const void *arg, const char *what)
+static ct_status_t ct_csv_put(ct_csv_report_t *c, void (*fn)(FILE *, const void *), const void *arg,
+                              const char *what)
 {
     char *buf = NULL;
     size_t len = 0;
@@ -84,10 +81,7 @@ static void ct_csv_fmt_header(FILE *fp, const void *arg)
     ct_result_csv_header(fp);
 }
 
-static void ct_csv_fmt_row(FILE *fp, const void *arg)
-{
-    ct_result_csv_write(fp, arg);
-}
+static void ct_csv_fmt_row(FILE *fp, const void *arg) { ct_result_csv_write(fp, arg); }
 
 static void ct_csv_fmt_newline(FILE *fp, const void *arg)
 {
@@ -129,13 +123,13 @@ static ct_status_t ct_csv_check_existing(ct_csv_report_t *c, off_t size)
         ct_report_io_error("--csv", c->path, "cannot read", errno);
         return CT_ERR_USAGE;
     }
-    if (last != '\n' && ct_csv_put(c, ct_csv_fmt_newline, NULL, "cannot complete the last line") != CT_OK)
+    if (last != '\n' &&
+        ct_csv_put(c, ct_csv_fmt_newline, NULL, "cannot complete the last line") != CT_OK)
         return CT_ERR_USAGE;
     return CT_OK;
 }
 
-static ct_status_t ct_csv_open(const ct_report_run_t *run, ct_report_files_t *files,
-                               void **state_p)
+static ct_status_t ct_csv_open(const ct_report_run_t *run, ct_report_files_t *files, void **state_p)
 {
     const char *path = run->opts->csv_path;
     const ct_path_target_t *t = NULL;

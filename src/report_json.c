@@ -174,9 +174,9 @@ static json_t *ct_report_row(const ct_report_row_t *row)
 
 typedef struct {
     const ct_report_run_t *run;
-    const char *path;       /* as given, for messages */
+    const char *path; /* as given, for messages */
     ct_path_target_t target;
-    json_t *results;        /* the rows so far */
+    json_t *results; /* the rows so far */
 } ct_json_report_t;
 
 static json_t *ct_report_body(const ct_json_report_t *j, ct_status_t run_status)
@@ -205,15 +205,16 @@ static json_t *ct_report_body(const ct_json_report_t *j, ct_status_t run_status)
                        ct_json_str(ct_options_rank_agg_name(run->opts->rank_agg)));
     bad |= ct_json_set(timing, "statistic", ct_json_str("median of samples"));
 
-    bad |= ct_json_set(doc, "schema", ct_json_str("colltune-results/" CT_STRINGIFY(CT_RESULT_SCHEMA)));
+    bad |=
+        ct_json_set(doc, "schema", ct_json_str("colltune-results/" CT_STRINGIFY(CT_RESULT_SCHEMA)));
     bad |= ct_json_set(doc, "run_id", ct_json_str(run->ident->run_id));
     bad |= ct_json_set(doc, "start_time", ct_json_str(run->ident->start_time));
     bad |= ct_json_set(doc, "end_time", ct_json_str(end_time));
     bad |= ct_json_set(doc, "status", ct_json_str(run_status == CT_OK ? "ok" : "wrong"));
     bad |= ct_json_set(doc, "command_line", argv);
     bad |= ct_json_set(doc, "colltune", tool);
-    bad |= ct_json_set(doc, "mpi_library_version",
-                       ct_json_str(ct_world_library_version(run->world)));
+    bad |=
+        ct_json_set(doc, "mpi_library_version", ct_json_str(ct_world_library_version(run->world)));
     bad |= ct_json_set(doc, "ucx_version", ct_json_str(ct_report_ucx_version()));
     bad |= ct_json_set(doc, "backend", backend);
     bad |= ct_json_set(doc, "nranks", json_integer(ct_world_size(run->world)));
@@ -231,10 +232,7 @@ static json_t *ct_report_body(const ct_json_report_t *j, ct_status_t run_status)
     return doc;
 }
 
-static int ct_json_wanted(const ct_options_t *opts)
-{
-    return opts->json_path != NULL;
-}
+static int ct_json_wanted(const ct_options_t *opts) { return opts->json_path != NULL; }
 
 static ct_status_t ct_json_open(const ct_report_run_t *run, ct_report_files_t *files,
                                 void **state_p)

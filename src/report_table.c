@@ -28,7 +28,9 @@ void ct_table_number(double value, int width, char *buf, size_t buflen)
 void ct_table_header(FILE *fp)
 {
     fprintf(fp, "#\n");
-    fprintf(fp, "# %10s  %12s  %8s  %6s  %6s           out-of-place                       in-place          \n",
+    fprintf(fp,
+            "# %10s  %12s  %8s  %6s  %6s           out-of-place                       in-place     "
+            "     \n",
             "", "", "", "", "");
     fprintf(fp, "# %10s  %12s  %8s  %6s  %6s  %7s  %6s  %6s  %6s  %7s  %6s  %6s  %6s \n", "size",
             "count", "type", "redop", "root", "time", "algbw", "busbw", "#wrong", "time", "algbw",
@@ -71,18 +73,15 @@ void ct_table_footer(FILE *fp, long long out_of_bounds, double avg_busbw)
 
 typedef struct {
     const ct_report_run_t *run;
-    FILE *fp;              /* stdout, or stderr when the CSV streams to stdout */
+    FILE *fp; /* stdout, or stderr when the CSV streams to stdout */
     const char *fp_name;
-    ct_table_row_t line;   /* the size being reported: out-of-place waits here */
-    long long wrong;       /* footer: out-of-bounds values of the collective */
-    double busbw_sum;      /* footer: average bus bandwidth */
+    ct_table_row_t line; /* the size being reported: out-of-place waits here */
+    long long wrong;     /* footer: out-of-bounds values of the collective */
+    double busbw_sum;    /* footer: average bus bandwidth */
     int busbw_n;
 } ct_table_report_t;
 
-static int ct_table_wanted(const ct_options_t *opts)
-{
-    return !opts->no_table;
-}
+static int ct_table_wanted(const ct_options_t *opts) { return !opts->no_table; }
 
 /* stdout and stderr are not ours to check: only a write to them can fail. */
 static ct_status_t ct_table_open(const ct_report_run_t *run, ct_report_files_t *files,
@@ -117,9 +116,8 @@ static ct_status_t ct_table_begin(void *state)
     const ct_options_t *o = run->opts;
     FILE *fp = t->fp;
 
-    fprintf(fp, "# collbench (colltune %s, %s) backend %s, %d ranks on %d nodes\n",
-            PACKAGE_VERSION, CT_GIT_REV, run->ops->name, ct_world_size(run->world),
-            ct_world_nnodes(run->world));
+    fprintf(fp, "# collbench (colltune %s, %s) backend %s, %d ranks on %d nodes\n", PACKAGE_VERSION,
+            CT_GIT_REV, run->ops->name, ct_world_size(run->world), ct_world_nnodes(run->world));
     fprintf(fp, "# %s\n", ct_world_library_version(run->world));
     fprintf(fp,
             "# nThread 1 nGpus 1 minBytes %zu maxBytes %zu step: %zu(%s) warmup iters: %d "
@@ -127,15 +125,18 @@ static ct_status_t ct_table_begin(void *state)
             o->min_bytes, o->max_bytes, o->step_factor > 1 ? o->step_factor : o->step_bytes,
             o->step_factor > 1 ? "factor" : "bytes", o->warmup, o->iters, o->check);
     if (o->iters == 0)
-        fprintf(fp, "# Adaptive iterations: until the median's 95%% CI is within %.3g%% or "
-                    "%.3g s per size and placement\n",
+        fprintf(fp,
+                "# Adaptive iterations: until the median's 95%% CI is within %.3g%% or "
+                "%.3g s per size and placement\n",
                 o->target_ci * 100.0, o->size_budget_s);
-    fprintf(fp, "# Time: median over samples, each the %s across ranks (-a), timed in %s mode "
-                "(--sync); run id %s, config %s\n",
+    fprintf(fp,
+            "# Time: median over samples, each the %s across ranks (-a), timed in %s mode "
+            "(--sync); run id %s, config %s\n",
             ct_options_rank_agg_name(o->rank_agg), ct_options_sync_name(run->sync),
             run->ident->run_id, run->ident->config_id);
-    fprintf(fp, "# Floor: one-way small-message latency %.3f us (median ping-pong / 2); no "
-                "collective can take less\n",
+    fprintf(fp,
+            "# Floor: one-way small-message latency %.3f us (median ping-pong / 2); no "
+            "collective can take less\n",
             run->floor_us);
     fprintf(fp, "#\n# Using devices\n");
     for (int r = 0; r < ct_world_size(run->world); r++) {

@@ -77,8 +77,8 @@ static ct_status_t ct_sweep_check_count(size_t bytes, const ct_sweep_target_t *t
 }
 
 ct_status_t ct_sweep_filter(const size_t *sizes, size_t n, const ct_sweep_target_t *t,
-                            size_t *valid, size_t *nvalid_p, ct_sweep_notes_t *notes_p,
-                            char *err, size_t errlen)
+                            size_t *valid, size_t *nvalid_p, ct_sweep_notes_t *notes_p, char *err,
+                            size_t errlen)
 {
     size_t typesize = ct_dtype_size(t->dtype);
     size_t gran = ct_coll_granularity(t->coll, typesize, t->nranks);
@@ -128,9 +128,9 @@ void ct_sweep_note_rounded(char *note, size_t notelen, const ct_sweep_target_t *
     snprintf(key, sizeof key, "%s %s (", t->coll->name, ct_dtype_name(t->dtype));
     if (strstr(note, key) != NULL || strstr(note, "...") != NULL)
         return;
-    int len = snprintf(item, sizeof item, "%s%s%zu size%s, e.g. %zu -> %zu B)",
-                       used ? ", " : "", key, notes->rounded, notes->rounded == 1 ? "" : "s",
-                       notes->example_from, notes->example_to);
+    int len = snprintf(item, sizeof item, "%s%s%zu size%s, e.g. %zu -> %zu B)", used ? ", " : "",
+                       key, notes->rounded, notes->rounded == 1 ? "" : "s", notes->example_from,
+                       notes->example_to);
     /* Keep room for ", ..." so that a long list says it is cut. */
     if (len > 0 && used + (size_t)len + 6 <= notelen)
         memcpy(note + used, item, (size_t)len + 1);
@@ -138,8 +138,8 @@ void ct_sweep_note_rounded(char *note, size_t notelen, const ct_sweep_target_t *
         memcpy(note + used, ", ...", 6);
 }
 
-void ct_sweep_buffer_bytes(const ct_coll_desc_t *coll, size_t bytes, ct_dtype_t dtype,
-                           int nranks, size_t *send_bytes_p, size_t *recv_bytes_p)
+void ct_sweep_buffer_bytes(const ct_coll_desc_t *coll, size_t bytes, ct_dtype_t dtype, int nranks,
+                           size_t *send_bytes_p, size_t *recv_bytes_p)
 {
     ct_coll_counts_t c;
     size_t typesize = ct_dtype_size(dtype);

@@ -49,8 +49,8 @@ typedef struct {
  * is an error (never wrapped), found here, before any memory check or
  * allocation. */
 ct_status_t ct_sweep_filter(const size_t *sizes, size_t n, const ct_sweep_target_t *target,
-                            size_t *valid, size_t *nvalid_p, ct_sweep_notes_t *notes_p,
-                            char *err, size_t errlen);
+                            size_t *valid, size_t *nvalid_p, ct_sweep_notes_t *notes_p, char *err,
+                            size_t errlen);
 
 /* Appends "coll dtype (N sizes, e.g. A -> B B)" for a target whose notes
  * say sizes were rounded, comma-separated, to the run's one note. */
@@ -59,8 +59,8 @@ void ct_sweep_note_rounded(char *note, size_t notelen, const ct_sweep_target_t *
 
 /* The two buffers one rank allocates for coll at bytes: the receive buffer
  * also holds in-place input, which for reduce_scatter exceeds the output. */
-void ct_sweep_buffer_bytes(const ct_coll_desc_t *coll, size_t bytes, ct_dtype_t dtype,
-                           int nranks, size_t *send_bytes_p, size_t *recv_bytes_p);
+void ct_sweep_buffer_bytes(const ct_coll_desc_t *coll, size_t bytes, ct_dtype_t dtype, int nranks,
+                           size_t *send_bytes_p, size_t *recv_bytes_p);
 
 /* Bytes one rank allocates for coll at its largest size. */
 size_t ct_sweep_rank_bytes(const ct_coll_desc_t *coll, size_t max_bytes, ct_dtype_t dtype,

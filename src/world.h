@@ -24,7 +24,7 @@ int ct_world_rank(const ct_world_t *world);
 int ct_world_size(const ct_world_t *world);
 int ct_world_local_rank(const ct_world_t *world); /* rank among this host's */
 int ct_world_local_size(const ct_world_t *world);
-int ct_world_nnodes(const ct_world_t *world);     /* distinct hosts */
+int ct_world_nnodes(const ct_world_t *world); /* distinct hosts */
 const char *ct_world_hostname(const ct_world_t *world);
 const char *ct_world_library_version(const ct_world_t *world);
 void *ct_world_native(ct_world_t *world); /* points at the MPI_Comm */

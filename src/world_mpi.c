@@ -26,7 +26,7 @@
 
 /* One MPI call of the world; on failure it has been reported, and the job
  * ends with exit 3. */
-#define CT_WORLD_MPI(w, fn, args) \
+#define CT_WORLD_MPI(w, fn, args)                                                                  \
     ct_world_require((w), ct_mpi_status(fn args, #fn, __FILE__, __LINE__))
 
 struct ct_world {
@@ -70,12 +70,13 @@ static int ct_world_count_hosts(struct ct_world *w)
         fprintf(stderr, "collbench: rank %d: out of memory gathering host names\n", w->rank);
         ct_world_abort(w, CT_EXIT_FAILURE);
     }
-    CT_WORLD_MPI(w, MPI_Allgather, (w->hostname, CT_HOSTNAME_MAX, MPI_CHAR, all, CT_HOSTNAME_MAX,
-                                    MPI_CHAR, w->comm));
+    CT_WORLD_MPI(w, MPI_Allgather,
+                 (w->hostname, CT_HOSTNAME_MAX, MPI_CHAR, all, CT_HOSTNAME_MAX, MPI_CHAR, w->comm));
     for (int r = 0; r < w->size; r++) {
         int seen = 0;
         for (int q = 0; q < r && !seen; q++)
-            seen = strcmp(all + (size_t)r * CT_HOSTNAME_MAX, all + (size_t)q * CT_HOSTNAME_MAX) == 0;
+            seen =
+                strcmp(all + (size_t)r * CT_HOSTNAME_MAX, all + (size_t)q * CT_HOSTNAME_MAX) == 0;
         nnodes += !seen;
     }
     free(all);
@@ -130,10 +131,7 @@ const char *ct_world_hostname(const ct_world_t *w) { return w->hostname; }
 const char *ct_world_library_version(const ct_world_t *w) { return w->library_version; }
 void *ct_world_native(ct_world_t *w) { return &w->comm; }
 
-void ct_world_barrier(ct_world_t *w)
-{
-    CT_WORLD_MPI(w, MPI_Barrier, (w->comm));
-}
+void ct_world_barrier(ct_world_t *w) { CT_WORLD_MPI(w, MPI_Barrier, (w->comm)); }
 
 static MPI_Op ct_world_mpi_op(ct_reduce_t op)
 {

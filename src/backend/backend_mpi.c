@@ -28,8 +28,8 @@ typedef struct {
     int rank;
 } ct_mpi_ctx_t;
 
-static ct_status_t ct_mpi_open(ct_world_t *world, const ct_backend_config_t *config,
-                               void **ctx_p, char *why, size_t whylen)
+static ct_status_t ct_mpi_open(ct_world_t *world, const ct_backend_config_t *config, void **ctx_p,
+                               char *why, size_t whylen)
 {
     ct_mpi_ctx_t *ctx = calloc(1, sizeof *ctx);
     (void)config;
@@ -49,10 +49,7 @@ static ct_status_t ct_mpi_open(ct_world_t *world, const ct_backend_config_t *con
     return CT_OK;
 }
 
-static void ct_mpi_close(void *ctx)
-{
-    free(ctx);
-}
+static void ct_mpi_close(void *ctx) { free(ctx); }
 
 static MPI_Datatype ct_mpi_dtype(ct_dtype_t dtype)
 {

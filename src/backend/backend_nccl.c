@@ -96,8 +96,8 @@ static ct_status_t ct_nccl_cuda_status(ct_nccl_ctx_t *ctx, ct_cuda_error_t rc, c
 /* NCCL's last-error text, often more specific than the code; "" if none. */
 static const char *ct_nccl_last_error(const ct_nccl_ctx_t *ctx)
 {
-    const char *s = ctx->lib.nccl.ncclGetLastError ? ctx->lib.nccl.ncclGetLastError(ctx->comm)
-                                                    : NULL;
+    const char *s =
+        ctx->lib.nccl.ncclGetLastError ? ctx->lib.nccl.ncclGetLastError(ctx->comm) : NULL;
     return s ? s : "";
 }
 
@@ -113,9 +113,9 @@ static ct_status_t ct_nccl_nccl_status(ct_nccl_ctx_t *ctx, ct_nccl_result_t rc, 
     return CT_ERR_BACKEND;
 }
 
-#define CT_CUDA_CALL(ctx, fn, args) \
+#define CT_CUDA_CALL(ctx, fn, args)                                                                \
     ct_nccl_cuda_status((ctx), (ctx)->lib.cuda.fn args, #fn, __FILE__, __LINE__)
-#define CT_NCCL_CALL(ctx, fn, args) \
+#define CT_NCCL_CALL(ctx, fn, args)                                                                \
     ct_nccl_nccl_status((ctx), (ctx)->lib.nccl.fn args, #fn, __FILE__, __LINE__)
 
 /* ---- open(): local checks, agreement, communicator ---- */
@@ -140,8 +140,8 @@ static int ct_nccl_start_local(ct_world_t *world, const ct_backend_config_t *con
         CT_OK)
         return -1;
     ctx->loaded = 1;
-    if (cuda->cudaRuntimeGetVersion && cuda->cudaRuntimeGetVersion(&me->cuda_runtime_version) !=
-                                           CT_CUDA_SUCCESS)
+    if (cuda->cudaRuntimeGetVersion &&
+        cuda->cudaRuntimeGetVersion(&me->cuda_runtime_version) != CT_CUDA_SUCCESS)
         me->cuda_runtime_version = 0;
 
     /* CUDA 13 without a driver returns 35 and leaves count unwritten. */
@@ -302,8 +302,8 @@ static void ct_nccl_decide(const ct_nccl_rank_t *all, int nranks, int check_devi
 }
 
 /* This rank's unavailable line. */
-static void ct_nccl_why(const ct_nccl_verdict_t *v, const ct_nccl_rank_t *me, int rank,
-                        char *why, size_t whylen)
+static void ct_nccl_why(const ct_nccl_verdict_t *v, const ct_nccl_rank_t *me, int rank, char *why,
+                        size_t whylen)
 {
     if (rank == 0 || v->shared)
         snprintf(why, whylen, "%s", v->why);
@@ -330,8 +330,8 @@ static void ct_nccl_release(ct_nccl_ctx_t *ctx)
     free(ctx);
 }
 
-static ct_status_t ct_nccl_open(ct_world_t *world, const ct_backend_config_t *config,
-                                void **ctx_p, char *why, size_t whylen)
+static ct_status_t ct_nccl_open(ct_world_t *world, const ct_backend_config_t *config, void **ctx_p,
+                                char *why, size_t whylen)
 {
     int rank = ct_world_rank(world), nranks = ct_world_size(world);
     ct_nccl_ctx_t *ctx = calloc(1, sizeof *ctx);
@@ -424,10 +424,7 @@ static void ct_nccl_device_label(void *vctx, int rank, char *buf, size_t buflen)
                  r->pci_bus_id[0] ? r->pci_bus_id : "unknown");
 }
 
-static void ct_nccl_close(void *vctx)
-{
-    ct_nccl_release(vctx);
-}
+static void ct_nccl_close(void *vctx) { ct_nccl_release(vctx); }
 
 /* ---- Types and operations ---- */
 
@@ -530,11 +527,13 @@ static ct_status_t ct_nccl_alltoall(ct_nccl_ctx_t *ctx, const ct_backend_call_t 
     if (st != CT_OK)
         return st;
     for (int peer = 0; peer < ctx->nranks && st == CT_OK; peer++) {
-        st = CT_NCCL_CALL(ctx, ncclSend, ((const char *)call->send + (size_t)peer * block, count,
-                                          dt, peer, ctx->comm, ctx->stream));
+        st = CT_NCCL_CALL(ctx, ncclSend,
+                          ((const char *)call->send + (size_t)peer * block, count, dt, peer,
+                           ctx->comm, ctx->stream));
         if (st == CT_OK)
-            st = CT_NCCL_CALL(ctx, ncclRecv, ((char *)call->recv + (size_t)peer * block, count, dt,
-                                              peer, ctx->comm, ctx->stream));
+            st = CT_NCCL_CALL(ctx, ncclRecv,
+                              ((char *)call->recv + (size_t)peer * block, count, dt, peer,
+                               ctx->comm, ctx->stream));
     }
     /* A started group must be ended even after a failed call. */
     ct_status_t end = CT_NCCL_CALL(ctx, ncclGroupEnd, ());
@@ -544,8 +543,9 @@ static ct_status_t ct_nccl_alltoall(ct_nccl_ctx_t *ctx, const ct_backend_call_t 
 static ct_status_t ct_nccl_allreduce(ct_nccl_ctx_t *ctx, const ct_backend_call_t *call,
                                      ct_nccl_dtype_t dt, size_t count)
 {
-    return CT_NCCL_CALL(ctx, ncclAllReduce, (call->send, call->recv, count, dt,
-                                             ct_nccl_op(call->op), ctx->comm, ctx->stream));
+    return CT_NCCL_CALL(
+        ctx, ncclAllReduce,
+        (call->send, call->recv, count, dt, ct_nccl_op(call->op), ctx->comm, ctx->stream));
 }
 
 static ct_status_t ct_nccl_allgather(ct_nccl_ctx_t *ctx, const ct_backend_call_t *call,
@@ -558,15 +558,16 @@ static ct_status_t ct_nccl_allgather(ct_nccl_ctx_t *ctx, const ct_backend_call_t
 static ct_status_t ct_nccl_reduce_scatter(ct_nccl_ctx_t *ctx, const ct_backend_call_t *call,
                                           ct_nccl_dtype_t dt, size_t count)
 {
-    return CT_NCCL_CALL(ctx, ncclReduceScatter, (call->send, call->recv, count, dt,
-                                                 ct_nccl_op(call->op), ctx->comm, ctx->stream));
+    return CT_NCCL_CALL(
+        ctx, ncclReduceScatter,
+        (call->send, call->recv, count, dt, ct_nccl_op(call->op), ctx->comm, ctx->stream));
 }
 
 static ct_status_t ct_nccl_broadcast(ct_nccl_ctx_t *ctx, const ct_backend_call_t *call,
                                      ct_nccl_dtype_t dt, size_t count)
 {
-    return CT_NCCL_CALL(ctx, ncclBroadcast, (call->send, call->recv, count, dt, call->root,
-                                             ctx->comm, ctx->stream));
+    return CT_NCCL_CALL(ctx, ncclBroadcast,
+                        (call->send, call->recv, count, dt, call->root, ctx->comm, ctx->stream));
 }
 
 typedef ct_status_t (*ct_nccl_coll_fn_t)(ct_nccl_ctx_t *ctx, const ct_backend_call_t *call,
@@ -604,8 +605,7 @@ static ct_status_t ct_nccl_wait(void *vctx)
     st = CT_NCCL_CALL(ctx, ncclCommGetAsyncError, (ctx->comm, &async));
     if (st != CT_OK)
         return st;
-    return ct_nccl_nccl_status(ctx, async, "asynchronous NCCL operation", __FILE__,
-                               __LINE__);
+    return ct_nccl_nccl_status(ctx, async, "asynchronous NCCL operation", __FILE__, __LINE__);
 }
 
 /* ---- Metadata (rank 0) ---- */
@@ -634,7 +634,8 @@ static ct_status_t ct_nccl_describe(void *vctx, json_t *o)
         bad |= ct_json_set(d, "rank", json_integer(r));
         bad |= ct_json_set(d, "host", ct_json_str(rec->host));
         bad |= ct_json_set(d, "device", json_integer(rec->device));
-        bad |= ct_json_set(d, "pci_bus_id", ct_json_str(rec->pci_bus_id[0] ? rec->pci_bus_id : NULL));
+        bad |=
+            ct_json_set(d, "pci_bus_id", ct_json_str(rec->pci_bus_id[0] ? rec->pci_bus_id : NULL));
         bad |= ct_json_set(d, "cuda_visible_devices",
                            ct_json_str(rec->has_visible ? rec->visible : NULL));
         bad |= ct_json_append(devices, d);

@@ -15,7 +15,4 @@ const ct_backend_ops_t *ct_backend_find(const char *name)
     return NULL;
 }
 
-const char *ct_backend_names(void)
-{
-    return "mpi, nccl";
-}
+const char *ct_backend_names(void) { return "mpi, nccl"; }

@@ -99,47 +99,44 @@ enum {
  * Required ones, in the order they are resolved (and so the order in which
  * a missing one is reported), then optional ones that may be NULL. */
 
-#define CT_NCCL_FUNCTIONS(X, RES, COMM, UID, DT, OP, STREAM)                                  \
-    X(ncclGetVersion, RES, (int *version))                                                     \
-    X(ncclGetUniqueId, RES, (UID * unique_id))                                                 \
-    X(ncclCommInitRank, RES, (COMM * comm, int nranks, UID comm_id, int rank))                 \
-    X(ncclCommDestroy, RES, (COMM comm))                                                       \
-    X(ncclCommAbort, RES, (COMM comm))                                                         \
-    X(ncclAllReduce, RES,                                                                      \
-      (const void *send, void *recv, size_t count, DT dtype, OP op, COMM comm, STREAM stream)) \
-    X(ncclAllGather, RES,                                                                      \
-      (const void *send, void *recv, size_t sendcount, DT dtype, COMM comm, STREAM stream))    \
-    X(ncclReduceScatter, RES,                                                                  \
-      (const void *send, void *recv, size_t recvcount, DT dtype, OP op, COMM comm,             \
-       STREAM stream))                                                                         \
-    X(ncclBroadcast, RES,                                                                      \
-      (const void *send, void *recv, size_t count, DT dtype, int root, COMM comm,              \
-       STREAM stream))                                                                         \
-    X(ncclSend, RES,                                                                           \
-      (const void *send, size_t count, DT dtype, int peer, COMM comm, STREAM stream))          \
-    X(ncclRecv, RES, (void *recv, size_t count, DT dtype, int peer, COMM comm, STREAM stream)) \
-    X(ncclGroupStart, RES, (void))                                                             \
-    X(ncclGroupEnd, RES, (void))                                                               \
-    X(ncclGetErrorString, const char *, (RES result))                                          \
+#define CT_NCCL_FUNCTIONS(X, RES, COMM, UID, DT, OP, STREAM)                                       \
+    X(ncclGetVersion, RES, (int *version))                                                         \
+    X(ncclGetUniqueId, RES, (UID * unique_id))                                                     \
+    X(ncclCommInitRank, RES, (COMM * comm, int nranks, UID comm_id, int rank))                     \
+    X(ncclCommDestroy, RES, (COMM comm))                                                           \
+    X(ncclCommAbort, RES, (COMM comm))                                                             \
+    X(ncclAllReduce, RES,                                                                          \
+      (const void *send, void *recv, size_t count, DT dtype, OP op, COMM comm, STREAM stream))     \
+    X(ncclAllGather, RES,                                                                          \
+      (const void *send, void *recv, size_t sendcount, DT dtype, COMM comm, STREAM stream))        \
+    X(ncclReduceScatter, RES,                                                                      \
+      (const void *send, void *recv, size_t recvcount, DT dtype, OP op, COMM comm, STREAM stream)) \
+    X(ncclBroadcast, RES,                                                                          \
+      (const void *send, void *recv, size_t count, DT dtype, int root, COMM comm, STREAM stream))  \
+    X(ncclSend, RES,                                                                               \
+      (const void *send, size_t count, DT dtype, int peer, COMM comm, STREAM stream))              \
+    X(ncclRecv, RES, (void *recv, size_t count, DT dtype, int peer, COMM comm, STREAM stream))     \
+    X(ncclGroupStart, RES, (void))                                                                 \
+    X(ncclGroupEnd, RES, (void))                                                                   \
+    X(ncclGetErrorString, const char *, (RES result))                                              \
     X(ncclCommGetAsyncError, RES, (COMM comm, RES * async_error))
 
-#define CT_NCCL_OPTIONAL_FUNCTIONS(X, RES, COMM, UID, DT, OP, STREAM) \
+#define CT_NCCL_OPTIONAL_FUNCTIONS(X, RES, COMM, UID, DT, OP, STREAM)                              \
     X(ncclGetLastError, const char *, (COMM comm)) /* since 2.13 */
 
-#define CT_CUDA_FUNCTIONS(X, ERR, STREAM, KIND)                                            \
-    X(cudaGetDeviceCount, ERR, (int *count))                                               \
-    X(cudaSetDevice, ERR, (int device))                                                    \
-    X(cudaMalloc, ERR, (void **ptr, size_t size))                                          \
-    X(cudaFree, ERR, (void *ptr))                                                          \
-    X(cudaMemcpyAsync, ERR,                                                                \
-      (void *dst, const void *src, size_t count, KIND kind, STREAM stream))                \
-    X(cudaStreamCreateWithFlags, ERR, (STREAM * stream, unsigned int flags))               \
-    X(cudaStreamSynchronize, ERR, (STREAM stream))                                         \
-    X(cudaStreamDestroy, ERR, (STREAM stream))                                             \
-    X(cudaGetErrorString, const char *, (ERR error))                                       \
+#define CT_CUDA_FUNCTIONS(X, ERR, STREAM, KIND)                                                    \
+    X(cudaGetDeviceCount, ERR, (int *count))                                                       \
+    X(cudaSetDevice, ERR, (int device))                                                            \
+    X(cudaMalloc, ERR, (void **ptr, size_t size))                                                  \
+    X(cudaFree, ERR, (void *ptr))                                                                  \
+    X(cudaMemcpyAsync, ERR, (void *dst, const void *src, size_t count, KIND kind, STREAM stream))  \
+    X(cudaStreamCreateWithFlags, ERR, (STREAM * stream, unsigned int flags))                       \
+    X(cudaStreamSynchronize, ERR, (STREAM stream))                                                 \
+    X(cudaStreamDestroy, ERR, (STREAM stream))                                                     \
+    X(cudaGetErrorString, const char *, (ERR error))                                               \
     X(cudaDeviceGetPCIBusId, ERR, (char *pci_bus_id, int len, int device))
 
-#define CT_CUDA_OPTIONAL_FUNCTIONS(X, ERR, STREAM, KIND) \
+#define CT_CUDA_OPTIONAL_FUNCTIONS(X, ERR, STREAM, KIND)                                           \
     X(cudaRuntimeGetVersion, ERR, (int *version))
 
 #endif

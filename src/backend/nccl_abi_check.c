@@ -25,8 +25,8 @@
 _Static_assert(NCCL_UNIQUE_ID_BYTES == CT_NCCL_UNIQUE_ID_BYTES, "NCCL_UNIQUE_ID_BYTES");
 _Static_assert(sizeof(ncclUniqueId) == sizeof(ct_nccl_unique_id_t), "sizeof ncclUniqueId");
 _Static_assert(_Alignof(ncclUniqueId) == _Alignof(ct_nccl_unique_id_t), "_Alignof ncclUniqueId");
-_Static_assert(_Generic((ncclComm_t)0, ct_nccl_comm_t: 1, default: 0), "ncclComm_t");
-_Static_assert(_Generic((cudaStream_t)0, ct_cuda_stream_t: 1, default: 0), "cudaStream_t");
+_Static_assert(_Generic((ncclComm_t)0, ct_nccl_comm_t : 1, default : 0), "ncclComm_t");
+_Static_assert(_Generic((cudaStream_t)0, ct_cuda_stream_t : 1, default : 0), "cudaStream_t");
 _Static_assert(sizeof(ncclResult_t) == sizeof(ct_nccl_result_t), "sizeof ncclResult_t");
 _Static_assert(sizeof(ncclDataType_t) == sizeof(ct_nccl_dtype_t), "sizeof ncclDataType_t");
 _Static_assert(sizeof(ncclRedOp_t) == sizeof(ct_nccl_redop_t), "sizeof ncclRedOp_t");
@@ -35,7 +35,7 @@ _Static_assert(sizeof(enum cudaMemcpyKind) == sizeof(ct_cuda_memcpy_kind_t),
                "sizeof cudaMemcpyKind");
 
 /* Enum values. */
-#define CT_CHECK_VALUE(ours, theirs) \
+#define CT_CHECK_VALUE(ours, theirs)                                                               \
     _Static_assert((long long)(ours) == (long long)(theirs), #ours " == " #theirs);
 CT_CHECK_VALUE(CT_NCCL_SUCCESS, ncclSuccess)
 CT_CHECK_VALUE(CT_NCCL_UNHANDLED_CUDA_ERROR, ncclUnhandledCudaError)
@@ -74,8 +74,8 @@ CT_CHECK_VALUE(NCCL_VERSION(2, 12, 0), CT_NCCL_MIN_VERSION_CODE)
 /* Signatures: the same lists the loader uses, instantiated with nccl.h's
  * types, must name functions of exactly that type.  Together with the
  * type checks above this proves the loader's function pointers. */
-#define CT_CHECK_SIGNATURE(name, ret, params) \
-    _Static_assert(_Generic(&name, ret(*) params: 1, default: 0), "signature of " #name);
+#define CT_CHECK_SIGNATURE(name, ret, params)                                                      \
+    _Static_assert(_Generic(&name, ret(*) params : 1, default : 0), "signature of " #name);
 CT_NCCL_FUNCTIONS(CT_CHECK_SIGNATURE, ncclResult_t, ncclComm_t, ncclUniqueId, ncclDataType_t,
                   ncclRedOp_t, cudaStream_t)
 CT_NCCL_OPTIONAL_FUNCTIONS(CT_CHECK_SIGNATURE, ncclResult_t, ncclComm_t, ncclUniqueId,

@@ -42,15 +42,11 @@ typedef struct {
 #define CT_CUDA_SYM_OPT(name, ret, params) {#name, offsetof(ct_cuda_api_t, name), 0},
 
 /* The types are unused here; the lists only need names and offsets. */
-static const ct_nccl_symbol_t ct_nccl_symbols[] = {
-    CT_NCCL_FUNCTIONS(CT_NCCL_SYM, -, -, -, -, -, -)
-    CT_NCCL_OPTIONAL_FUNCTIONS(CT_NCCL_SYM_OPT, -, -, -, -, -, -)
-};
+static const ct_nccl_symbol_t ct_nccl_symbols[] = {CT_NCCL_FUNCTIONS(
+    CT_NCCL_SYM, -, -, -, -, -, -) CT_NCCL_OPTIONAL_FUNCTIONS(CT_NCCL_SYM_OPT, -, -, -, -, -, -)};
 
 static const ct_nccl_symbol_t ct_cuda_symbols[] = {
-    CT_CUDA_FUNCTIONS(CT_CUDA_SYM, -, -, -)
-    CT_CUDA_OPTIONAL_FUNCTIONS(CT_CUDA_SYM_OPT, -, -, -)
-};
+    CT_CUDA_FUNCTIONS(CT_CUDA_SYM, -, -, -) CT_CUDA_OPTIONAL_FUNCTIONS(CT_CUDA_SYM_OPT, -, -, -)};
 
 void ct_nccl_version_text(int code, char *buf, size_t buflen)
 {
@@ -175,8 +171,7 @@ ct_status_t ct_nccl_lib_open(const char *nccl_path, const char *cudart_path, ct_
 
     st = ct_nccl_load(cudart_path, ct_cudart_default_names, ct_cuda_symbols,
                       sizeof ct_cuda_symbols / sizeof ct_cuda_symbols[0], &lib->cuda,
-                      &lib->cudart_handle, lib->cudart_path, sizeof lib->cudart_path, why,
-                      whylen);
+                      &lib->cudart_handle, lib->cudart_path, sizeof lib->cudart_path, why, whylen);
     if (st != CT_OK)
         goto fail_nccl;
     return CT_OK;

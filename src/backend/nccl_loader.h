@@ -44,10 +44,10 @@ typedef struct {
 typedef struct {
     void *nccl_handle;
     void *cudart_handle;
-    char nccl_path[CT_NCCL_PATH_MAX];   /* the file actually mapped */
+    char nccl_path[CT_NCCL_PATH_MAX]; /* the file actually mapped */
     char cudart_path[CT_NCCL_PATH_MAX];
-    int nccl_version_code;              /* NCCL_VERSION_CODE, e.g. 22809 */
-    char nccl_version[32];              /* "2.28.9" */
+    int nccl_version_code; /* NCCL_VERSION_CODE, e.g. 22809 */
+    char nccl_version[32]; /* "2.28.9" */
     ct_nccl_api_t nccl;
     ct_cuda_api_t cuda;
 } ct_nccl_lib_t;

@@ -2,10 +2,7 @@
 #include "coll.h"
 #include "pattern.h"
 
-static double ct_allgather_busbw_factor(int nranks)
-{
-    return (double)(nranks - 1) / nranks;
-}
+static double ct_allgather_busbw_factor(int nranks) { return (double)(nranks - 1) / nranks; }
 
 static void ct_allgather_counts(size_t bytes, size_t typesize, int nranks, ct_coll_counts_t *c)
 {

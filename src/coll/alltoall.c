@@ -2,10 +2,7 @@
 #include "coll.h"
 #include "pattern.h"
 
-static double ct_alltoall_busbw_factor(int nranks)
-{
-    return (double)(nranks - 1) / nranks;
-}
+static double ct_alltoall_busbw_factor(int nranks) { return (double)(nranks - 1) / nranks; }
 
 static void ct_alltoall_counts(size_t bytes, size_t typesize, int nranks, ct_coll_counts_t *c)
 {
@@ -36,8 +33,8 @@ static size_t ct_alltoall_check(const void *recv, const ct_coll_counts_t *c,
     for (int src = 0; src < d->nranks; src++) {
         /* Where src kept our block, in the stream. */
         size_t from = (size_t)src * c->send_count + (size_t)d->rank * block;
-        wrong += ct_pattern_check_source((const char *)recv + (size_t)src * block * ts, block,
-                                         from, d->dtype);
+        wrong += ct_pattern_check_source((const char *)recv + (size_t)src * block * ts, block, from,
+                                         d->dtype);
     }
     return wrong;
 }

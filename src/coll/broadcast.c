@@ -34,8 +34,7 @@ static void ct_broadcast_fill(void *send, const ct_coll_counts_t *c, const ct_co
 static size_t ct_broadcast_check(const void *recv, const ct_coll_counts_t *c,
                                  const ct_coll_data_t *d)
 {
-    return ct_pattern_check_source(recv, c->recv_count, (size_t)d->root * c->send_count,
-                                   d->dtype);
+    return ct_pattern_check_source(recv, c->recv_count, (size_t)d->root * c->send_count, d->dtype);
 }
 
 const ct_coll_desc_t ct_coll_broadcast = {

@@ -46,9 +46,9 @@ typedef struct ct_coll_desc {
     const char *name;  /* as in -C and in the CSV; equals ct_coll_name(id) */
     const char *alias; /* nccl-tests' binary stem, e.g. "all_reduce" */
     ct_coll_id_t id;
-    int uses_op;          /* a reduction: redop column, -o applies */
-    int uses_root;        /* rooted: root column, -r applies */
-    int splits_by_ranks;  /* bytes must divide into nranks equal blocks */
+    int uses_op;         /* a reduction: redop column, -o applies */
+    int uses_root;       /* rooted: root column, -r applies */
+    int splits_by_ranks; /* bytes must divide into nranks equal blocks */
     double (*busbw_factor)(int nranks);
     void (*counts)(size_t bytes, size_t typesize, int nranks, ct_coll_counts_t *counts_p);
     /* nccl-tests' in-place layout; a backend may substitute its own. */

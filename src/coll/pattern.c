@@ -229,13 +229,13 @@ typedef struct {
     ct_op_t op;
     uint64_t nranks;
     int is_signed;
-    int64_t lo;       /* min/max: the type's range */
-    uint64_t ones;    /* sum: most ranks that add 1; prod: most factors 2 */
-    uint64_t bases;   /* sum: choices of base; prod: of the odd factor */
+    int64_t lo;          /* min/max: the type's range */
+    uint64_t ones;       /* sum: most ranks that add 1; prod: most factors 2 */
+    uint64_t bases;      /* sum: choices of base; prod: of the odd factor */
     unsigned bases_bits; /* prod: log2(bases) */
-    uint64_t max;     /* sum: largest |sum|; avg: largest |mean| */
-    uint64_t spread;  /* min/max: offset of the rank holding the max */
-    uint64_t below;   /* min/max: choices of a negative base */
+    uint64_t max;        /* sum: largest |sum|; avg: largest |mean| */
+    uint64_t spread;     /* min/max: offset of the rank holding the max */
+    uint64_t below;      /* min/max: choices of a negative base */
     ct_pattern_stream_t stream;
 } ct_pattern_plan_t;
 
@@ -251,10 +251,7 @@ static double ct_pattern_avg_gamma(ct_dtype_t dtype, int nranks)
     return ku < 1.0 ? ku / (1.0 - ku) : HUGE_VAL;
 }
 
-static uint64_t ct_pattern_min_u64(uint64_t a, uint64_t b)
-{
-    return a < b ? a : b;
-}
+static uint64_t ct_pattern_min_u64(uint64_t a, uint64_t b) { return a < b ? a : b; }
 
 static void ct_pattern_plan(const ct_coll_data_t *data, ct_pattern_plan_t *p)
 {
@@ -303,8 +300,8 @@ static void ct_pattern_plan(const ct_coll_data_t *data, ct_pattern_plan_t *p)
         codes = ct_pattern_signed_codes(p->is_signed, p->max);
         break;
     }
-    ct_pattern_stream_init(&p->stream,
-                           CT_PATTERN_SEED_REDUCE ^ ((uint64_t)data->op << 56) ^ n, codes);
+    ct_pattern_stream_init(&p->stream, CT_PATTERN_SEED_REDUCE ^ ((uint64_t)data->op << 56) ^ n,
+                           codes);
 }
 
 /* The per-element parameters of every op (see pattern.h). */
@@ -317,7 +314,7 @@ typedef struct {
 } ct_pattern_elem_t;
 
 static inline void ct_pattern_elem(const ct_pattern_plan_t *p, const ct_pattern_cursor_t *cur,
-                            ct_pattern_elem_t *e)
+                                   ct_pattern_elem_t *e)
 {
     uint64_t code = cur->code;
     /* Which ranks play which part does not change the result, so it can
@@ -378,7 +375,7 @@ static inline uint64_t ct_pattern_minmax_offset(const ct_pattern_plan_t *p, uint
 }
 
 static inline double ct_pattern_input_at(const ct_pattern_plan_t *p, const ct_pattern_elem_t *e,
-                                  int rank)
+                                         int rank)
 {
     uint64_t k = (uint64_t)rank + e->rot;
     double v;
@@ -394,9 +391,7 @@ static inline double ct_pattern_input_at(const ct_pattern_plan_t *p, const ct_pa
         v = (double)e->base + (k == 0 ? (double)(p->nranks * e->extra) : 0.0);
         return e->neg ? -v : v;
     case CT_OP_SUM:
-    default:
-        v = (double)e->base + (k < e->m ? 1.0 : 0.0);
-        return e->neg ? -v : v;
+    default: v = (double)e->base + (k < e->m ? 1.0 : 0.0); return e->neg ? -v : v;
     }
 }
 

@@ -2,13 +2,9 @@
 #include "coll.h"
 #include "pattern.h"
 
-static double ct_reduce_scatter_busbw_factor(int nranks)
-{
-    return (double)(nranks - 1) / nranks;
-}
+static double ct_reduce_scatter_busbw_factor(int nranks) { return (double)(nranks - 1) / nranks; }
 
-static void ct_reduce_scatter_counts(size_t bytes, size_t typesize, int nranks,
-                                     ct_coll_counts_t *c)
+static void ct_reduce_scatter_counts(size_t bytes, size_t typesize, int nranks, ct_coll_counts_t *c)
 {
     c->bytes = bytes;
     c->row_count = bytes / typesize;
@@ -17,15 +13,13 @@ static void ct_reduce_scatter_counts(size_t bytes, size_t typesize, int nranks,
 }
 
 /* nccl-tests: the output block sits at the rank's own offset. */
-static void ct_reduce_scatter_inplace(const ct_coll_counts_t *c, int rank,
-                                      ct_coll_inplace_t *l)
+static void ct_reduce_scatter_inplace(const ct_coll_counts_t *c, int rank, ct_coll_inplace_t *l)
 {
     l->send_offset = 0;
     l->recv_offset = (size_t)rank * c->recv_count;
 }
 
-static void ct_reduce_scatter_fill(void *send, const ct_coll_counts_t *c,
-                                   const ct_coll_data_t *d)
+static void ct_reduce_scatter_fill(void *send, const ct_coll_counts_t *c, const ct_coll_data_t *d)
 {
     ct_pattern_fill_reduce(send, c->send_count, 0, d);
 }

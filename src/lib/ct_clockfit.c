@@ -15,8 +15,7 @@ void ct_clockfit_add(ct_clockfit_t *fit, double local_us, double offset_us)
         fit->n++;
 }
 
-void ct_clockfit_model(const ct_clockfit_t *fit, double *offset_p, double *ref_p,
-                       double *drift_p)
+void ct_clockfit_model(const ct_clockfit_t *fit, double *offset_p, double *ref_p, double *drift_p)
 {
     double t_mean = 0.0, o_mean = 0.0, t_min = 0.0, t_max = 0.0;
 

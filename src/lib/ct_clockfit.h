@@ -19,10 +19,10 @@
 #define CT_CLOCKFIT_SPAN_US 1e5
 
 typedef struct {
-    double local_us[CT_CLOCKFIT_KEEP]; /* when, on our clock */
+    double local_us[CT_CLOCKFIT_KEEP];  /* when, on our clock */
     double offset_us[CT_CLOCKFIT_KEEP]; /* the other clock minus ours */
-    size_t n;    /* estimates held (at most CT_CLOCKFIT_KEEP) */
-    size_t next; /* slot the next estimate replaces */
+    size_t n;                           /* estimates held (at most CT_CLOCKFIT_KEEP) */
+    size_t next;                        /* slot the next estimate replaces */
 } ct_clockfit_t;
 
 void ct_clockfit_init(ct_clockfit_t *fit);
@@ -32,7 +32,6 @@ void ct_clockfit_add(ct_clockfit_t *fit, double local_us, double offset_us);
 
 /* The model: offset(t) = *offset_p + *drift_p * (t - *ref_p).  With no
  * estimate, offset and drift are 0. */
-void ct_clockfit_model(const ct_clockfit_t *fit, double *offset_p, double *ref_p,
-                       double *drift_p);
+void ct_clockfit_model(const ct_clockfit_t *fit, double *offset_p, double *ref_p, double *drift_p);
 
 #endif

@@ -59,10 +59,7 @@ ct_status_t ct_dtype_parse(const char *name, ct_dtype_t *dtype_p)
     return CT_ERR_USAGE;
 }
 
-const char *ct_op_name(ct_op_t op)
-{
-    return op < CT_OP_COUNT ? ct_op_names[op] : "?";
-}
+const char *ct_op_name(ct_op_t op) { return op < CT_OP_COUNT ? ct_op_names[op] : "?"; }
 
 ct_status_t ct_op_parse(const char *name, ct_op_t *op_p)
 {

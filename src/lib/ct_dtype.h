@@ -27,14 +27,7 @@ typedef enum {
     CT_DTYPE_COUNT
 } ct_dtype_t;
 
-typedef enum {
-    CT_OP_SUM,
-    CT_OP_PROD,
-    CT_OP_MAX,
-    CT_OP_MIN,
-    CT_OP_AVG,
-    CT_OP_COUNT
-} ct_op_t;
+typedef enum { CT_OP_SUM, CT_OP_PROD, CT_OP_MAX, CT_OP_MIN, CT_OP_AVG, CT_OP_COUNT } ct_op_t;
 
 const char *ct_dtype_name(ct_dtype_t dtype);
 size_t ct_dtype_size(ct_dtype_t dtype);

@@ -17,10 +17,7 @@ json_t *ct_json_str(const char *s)
     return value;
 }
 
-json_t *ct_json_real(double value)
-{
-    return isfinite(value) ? json_real(value) : json_null();
-}
+json_t *ct_json_real(double value) { return isfinite(value) ? json_real(value) : json_null(); }
 
 int ct_json_set(json_t *object, const char *key, json_t *value)
 {

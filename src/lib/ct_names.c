@@ -18,28 +18,33 @@
 
 /* collbench's collectives at their ids, then the ones it does not run. */
 static const ct_coll_name_t ct_colls[] = {
-    [CT_COLL_ALLREDUCE] = {"allreduce", {"all_reduce", "ncclFuncAllReduce", NULL},
-                           CT_COLL_ALLREDUCE, CT_NCCL_FUNC_ALLREDUCE},
-    [CT_COLL_ALLGATHER] = {"allgather", {"all_gather", "ncclFuncAllGather", NULL},
-                           CT_COLL_ALLGATHER, CT_NCCL_FUNC_ALLGATHER},
-    [CT_COLL_ALLTOALL] = {"alltoall", {"all_to_all", NULL, NULL}, CT_COLL_ALLTOALL,
+    [CT_COLL_ALLREDUCE] = {"allreduce",
+                           {"all_reduce", "ncclFuncAllReduce", NULL},
+                           CT_COLL_ALLREDUCE,
+                           CT_NCCL_FUNC_ALLREDUCE},
+    [CT_COLL_ALLGATHER] = {"allgather",
+                           {"all_gather", "ncclFuncAllGather", NULL},
+                           CT_COLL_ALLGATHER,
+                           CT_NCCL_FUNC_ALLGATHER},
+    [CT_COLL_ALLTOALL] = {"alltoall",
+                          {"all_to_all", NULL, NULL},
+                          CT_COLL_ALLTOALL,
                           CT_NCCL_FUNC_NONE},
-    [CT_COLL_BROADCAST] = {"broadcast", {"bcast", "ncclFuncBroadcast", NULL},
-                           CT_COLL_BROADCAST, CT_NCCL_FUNC_BROADCAST},
+    [CT_COLL_BROADCAST] = {"broadcast",
+                           {"bcast", "ncclFuncBroadcast", NULL},
+                           CT_COLL_BROADCAST,
+                           CT_NCCL_FUNC_BROADCAST},
     [CT_COLL_REDUCE_SCATTER] = {"reduce_scatter",
                                 {"reducescatter", "ncclFuncReduceScatter", NULL},
-                                CT_COLL_REDUCE_SCATTER, CT_NCCL_FUNC_REDUCESCATTER},
-    [CT_COLL_COUNT] = {"reduce", {"ncclFuncReduce", NULL, NULL}, CT_COLL_NONE,
-                       CT_NCCL_FUNC_REDUCE},
+                                CT_COLL_REDUCE_SCATTER,
+                                CT_NCCL_FUNC_REDUCESCATTER},
+    [CT_COLL_COUNT] = {"reduce", {"ncclFuncReduce", NULL, NULL}, CT_COLL_NONE, CT_NCCL_FUNC_REDUCE},
 };
 
 _Static_assert(CT_COUNT_OF(ct_colls) == CT_COLL_COUNT + 1,
                "one name per collbench collective, then NCCL's reduce");
 
-size_t ct_coll_names_count(void)
-{
-    return CT_COUNT_OF(ct_colls);
-}
+size_t ct_coll_names_count(void) { return CT_COUNT_OF(ct_colls); }
 
 const ct_coll_name_t *ct_coll_names_at(size_t index)
 {
@@ -124,8 +129,7 @@ void ct_name_list(const ct_name_table_t *table, char *buf, size_t buflen)
         /* Aliases repeat a value already listed; list each value once. */
         if (strcmp(ct_name_of(table, table->names[i].value), table->names[i].name) != 0)
             continue;
-        int n = snprintf(buf + used, buflen - used, "%s%s", used ? ", " : "",
-                         table->names[i].name);
+        int n = snprintf(buf + used, buflen - used, "%s%s", used ? ", " : "", table->names[i].name);
         if (n < 0 || (size_t)n >= buflen - used)
             return; /* truncated, but terminated by snprintf */
         used += (size_t)n;

@@ -15,11 +15,11 @@
 #include "ct_status.h"
 
 typedef struct {
-    char path[4096];  /* the resolved target (canonical when it is a regular
+    char path[4096]; /* the resolved target (canonical when it is a regular
                          file or does not exist yet; else as given) */
-    char dir[4096];   /* its directory, canonical ("" for a non-regular target) */
+    char dir[4096];  /* its directory, canonical ("" for a non-regular target) */
     int exists;
-    struct stat st;   /* the target's, when it exists */
+    struct stat st; /* the target's, when it exists */
 } ct_path_target_t;
 
 /* Resolves path.  Fails with CT_ERR_USAGE and a message in err (without

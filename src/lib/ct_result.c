@@ -24,24 +24,56 @@ typedef struct {
     int since;   /* the schema version that added the column */
 } ct_field_t;
 
-#define CT_STR(f, v) {#f, CT_FIELD_STR, offsetof(ct_result_t, f), sizeof(((ct_result_t *)0)->f), v}
-#define CT_INT(f, v) {#f, CT_FIELD_INT, offsetof(ct_result_t, f), 0, v}
-#define CT_DBL(f, v) {#f, CT_FIELD_DBL, offsetof(ct_result_t, f), 0, v}
-#define CT_BOOL(f, v) {#f, CT_FIELD_BOOL, offsetof(ct_result_t, f), 0, v}
+#define CT_STR(f, v)                                                                               \
+    {                                                                                              \
+#f, CT_FIELD_STR, offsetof(ct_result_t, f), sizeof(((ct_result_t *)0)->f), v               \
+    }
+#define CT_INT(f, v)                                                                               \
+    {                                                                                              \
+#f, CT_FIELD_INT, offsetof(ct_result_t, f), 0, v                                           \
+    }
+#define CT_DBL(f, v)                                                                               \
+    {                                                                                              \
+#f, CT_FIELD_DBL, offsetof(ct_result_t, f), 0, v                                           \
+    }
+#define CT_BOOL(f, v)                                                                              \
+    {                                                                                              \
+#f, CT_FIELD_BOOL, offsetof(ct_result_t, f), 0, v                                          \
+    }
 
 /* The schema: column order of the CSV and key order of the JSON.  New
  * columns go at the end, so a version's columns are a prefix of the next
  * one's and scripts that count columns keep working. */
 static const ct_field_t ct_result_fields[] = {
-    CT_STR(run_id, 1),     CT_STR(time, 1),      CT_STR(backend, 1),    CT_STR(collective, 1),
-    CT_STR(placement, 1),  CT_STR(dtype, 1),     CT_STR(op, 1),         CT_INT(root, 1),
-    CT_INT(nranks, 1),     CT_INT(nnodes, 1),    CT_INT(bytes, 1),      CT_INT(count, 1),
-    CT_INT(iterations, 1), CT_DBL(median_us, 1), CT_DBL(p10_us, 1),     CT_DBL(p90_us, 1),
-    CT_DBL(min_us, 1),     CT_DBL(max_us, 1),    CT_DBL(algbw_gbps, 1), CT_DBL(busbw_gbps, 1),
+    CT_STR(run_id, 1),
+    CT_STR(time, 1),
+    CT_STR(backend, 1),
+    CT_STR(collective, 1),
+    CT_STR(placement, 1),
+    CT_STR(dtype, 1),
+    CT_STR(op, 1),
+    CT_INT(root, 1),
+    CT_INT(nranks, 1),
+    CT_INT(nnodes, 1),
+    CT_INT(bytes, 1),
+    CT_INT(count, 1),
+    CT_INT(iterations, 1),
+    CT_DBL(median_us, 1),
+    CT_DBL(p10_us, 1),
+    CT_DBL(p90_us, 1),
+    CT_DBL(min_us, 1),
+    CT_DBL(max_us, 1),
+    CT_DBL(algbw_gbps, 1),
+    CT_DBL(busbw_gbps, 1),
     {"wrong", CT_FIELD_WRONG, offsetof(ct_result_t, wrong), 0, 1},
     CT_STR(config_id, 1),
-    CT_STR(sync, 2),       CT_INT(samples, 2),   CT_BOOL(converged, 2), CT_DBL(ci_low_us, 2),
-    CT_DBL(ci_high_us, 2), CT_INT(late, 2),      CT_DBL(slowest_rank_median_us, 2),
+    CT_STR(sync, 2),
+    CT_INT(samples, 2),
+    CT_BOOL(converged, 2),
+    CT_DBL(ci_low_us, 2),
+    CT_DBL(ci_high_us, 2),
+    CT_INT(late, 2),
+    CT_DBL(slowest_rank_median_us, 2),
 };
 
 #define CT_NFIELDS (sizeof ct_result_fields / sizeof ct_result_fields[0])
@@ -112,8 +144,8 @@ static ct_status_t ct_result_parse_field(const ct_field_t *f, const char *text, 
     switch (f->kind) {
     case CT_FIELD_STR:
         if (strlen(text) >= f->size) {
-            snprintf(err, errlen, "column %s: '%s' is longer than %zu characters", f->name,
-                     text, f->size - 1);
+            snprintf(err, errlen, "column %s: '%s' is longer than %zu characters", f->name, text,
+                     f->size - 1);
             return CT_ERR_PARSE;
         }
         strcpy(base + f->offset, text);
@@ -162,8 +194,8 @@ ct_status_t ct_result_csv_parse_version(char *line, int version, ct_result_t *ro
     size_t ncols = ct_result_ncols(version);
 
     if (version < 1 || version > CT_RESULT_SCHEMA) {
-        snprintf(err, errlen, "schema version %d is not one this colltune reads (1 to %d)",
-                 version, CT_RESULT_SCHEMA);
+        snprintf(err, errlen, "schema version %d is not one this colltune reads (1 to %d)", version,
+                 CT_RESULT_SCHEMA);
         return CT_ERR_PARSE;
     }
     memset(&row, 0, sizeof row);

@@ -22,13 +22,13 @@
 
 typedef struct {
     char run_id[64];
-    char time[32];       /* ISO 8601 UTC, when the row was measured */
+    char time[32]; /* ISO 8601 UTC, when the row was measured */
     char backend[16];
     char collective[24];
-    char placement[16];  /* "out-of-place" or "in-place" */
+    char placement[16]; /* "out-of-place" or "in-place" */
     char dtype[16];
-    char op[8];          /* "none" for collectives without a reduction */
-    long long root;      /* -1 when not rooted */
+    char op[8];     /* "none" for collectives without a reduction */
+    long long root; /* -1 when not rooted */
     long long nranks;
     long long nnodes;
     long long bytes;
@@ -41,7 +41,7 @@ typedef struct {
     double max_us;
     double algbw_gbps;
     double busbw_gbps;
-    long long wrong;     /* -1 when not checked (empty in CSV) */
+    long long wrong; /* -1 when not checked (empty in CSV) */
     char config_id[24];
     /* Since version 2: what regression detection and the tuner need. */
     char sync[16];       /* timing mode: "window", "barrier" or "batch" */
@@ -49,7 +49,7 @@ typedef struct {
     long long converged; /* 1: the CI target was met, 0: not (v1: -1) */
     double ci_low_us;    /* 95% confidence interval of the median (v1: NaN) */
     double ci_high_us;
-    long long late;      /* window: calls discarded, a rank started late */
+    long long late;                /* window: calls discarded, a rank started late */
     double slowest_rank_median_us; /* the slowest rank's own median (v1: NaN) */
 } ct_result_t;
 

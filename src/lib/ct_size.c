@@ -19,10 +19,22 @@ ct_status_t ct_size_parse(const char *text, size_t *bytes_p)
         value = value * 10 + digit;
     }
     switch (toupper((unsigned char)*p)) {
-    case 'K': shift = 10; p++; break;
-    case 'M': shift = 20; p++; break;
-    case 'G': shift = 30; p++; break;
-    case 'T': shift = 40; p++; break;
+    case 'K':
+        shift = 10;
+        p++;
+        break;
+    case 'M':
+        shift = 20;
+        p++;
+        break;
+    case 'G':
+        shift = 30;
+        p++;
+        break;
+    case 'T':
+        shift = 40;
+        p++;
+        break;
     default: break;
     }
     if (shift && *p == 'i')

@@ -20,7 +20,7 @@ typedef struct {
     double min;
     double max;
     double mean;
-    double ci_low;  /* 95% confidence interval of the median */
+    double ci_low; /* 95% confidence interval of the median */
     double ci_high;
 } ct_stats_t;
 

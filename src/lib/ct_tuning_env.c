@@ -21,9 +21,14 @@ int ct_tuning_env_is_tuning(const char *entry)
 int ct_tuning_env_is_launcher(const char *entry)
 {
     static const char *const launcher[] = {
-        "OMPI_MCA_orte_", "OMPI_MCA_ess",           "OMPI_MCA_pmix",
-        "OMPI_MCA_initial_wdir=", "OMPI_MCA_shmem_RUNTIME_QUERY_hint=",
-        "OMPI_MCA_mpi_oversubscribe=", "OMPI_MCA_plm_", "OMPI_MCA_rmaps_",
+        "OMPI_MCA_orte_",
+        "OMPI_MCA_ess",
+        "OMPI_MCA_pmix",
+        "OMPI_MCA_initial_wdir=",
+        "OMPI_MCA_shmem_RUNTIME_QUERY_hint=",
+        "OMPI_MCA_mpi_oversubscribe=",
+        "OMPI_MCA_plm_",
+        "OMPI_MCA_rmaps_",
     };
     for (size_t i = 0; i < sizeof launcher / sizeof launcher[0]; i++)
         if (ct_starts_with(entry, launcher[i]))

@@ -80,10 +80,7 @@ static void fake_divide(void *buf, size_t count, int dt, int n)
     }
 }
 
-static int fake_mpi(int rc)
-{
-    return rc == MPI_SUCCESS ? OK : SYSTEM_ERROR;
-}
+static int fake_mpi(int rc) { return rc == MPI_SUCCESS ? OK : SYSTEM_ERROR; }
 
 int ncclGetVersion(int *version)
 {
@@ -141,16 +138,15 @@ int ncclAllReduce(const void *send, void *recv, size_t count, int dt, int op, fa
     (void)stream;
     if (t == MPI_DATATYPE_NULL || o == MPI_OP_NULL)
         return INVALID_ARGUMENT;
-    int rc = fake_mpi(MPI_Allreduce(send == recv ? MPI_IN_PLACE : send, recv, (int)count, t, o,
-                                    c->comm));
+    int rc = fake_mpi(
+        MPI_Allreduce(send == recv ? MPI_IN_PLACE : send, recv, (int)count, t, o, c->comm));
     if (rc == OK && op == 4)
         fake_divide(recv, count, dt, c->nranks);
     return rc;
 }
 
 /* In place when send is this rank's block of recv, as NCCL defines it. */
-int ncclAllGather(const void *send, void *recv, size_t count, int dt, fake_comm_t *c,
-                  void *stream)
+int ncclAllGather(const void *send, void *recv, size_t count, int dt, fake_comm_t *c, void *stream)
 {
     size_t ts;
     MPI_Datatype t = fake_type(dt, &ts);
@@ -158,14 +154,14 @@ int ncclAllGather(const void *send, void *recv, size_t count, int dt, fake_comm_
     if (t == MPI_DATATYPE_NULL)
         return INVALID_ARGUMENT;
     int in_place = send == (char *)recv + (size_t)c->rank * count * ts;
-    return fake_mpi(MPI_Allgather(in_place ? MPI_IN_PLACE : send, (int)count, t, recv,
-                                  (int)count, t, c->comm));
+    return fake_mpi(
+        MPI_Allgather(in_place ? MPI_IN_PLACE : send, (int)count, t, recv, (int)count, t, c->comm));
 }
 
 /* NCCL's in-place output is recv = send + rank*count; MPI's is at the
  * start, so reduce from a copy of the input. */
-int ncclReduceScatter(const void *send, void *recv, size_t count, int dt, int op,
-                      fake_comm_t *c, void *stream)
+int ncclReduceScatter(const void *send, void *recv, size_t count, int dt, int op, fake_comm_t *c,
+                      void *stream)
 {
     size_t ts;
     MPI_Datatype t = fake_type(dt, &ts);
@@ -232,11 +228,11 @@ int ncclGroupEnd(void)
     for (size_t i = 0; rc == OK && i < n; i++) {
         fake_p2p_t *p = &fake_group[i];
         if (p->is_send)
-            rc = fake_mpi(MPI_Isend(copies[i], (int)p->bytes, MPI_BYTE, p->peer, 0, p->comm->comm,
-                                    &req[i]));
+            rc = fake_mpi(
+                MPI_Isend(copies[i], (int)p->bytes, MPI_BYTE, p->peer, 0, p->comm->comm, &req[i]));
         else
-            rc = fake_mpi(MPI_Irecv(p->buf, (int)p->bytes, MPI_BYTE, p->peer, 0, p->comm->comm,
-                                    &req[i]));
+            rc = fake_mpi(
+                MPI_Irecv(p->buf, (int)p->bytes, MPI_BYTE, p->peer, 0, p->comm->comm, &req[i]));
     }
     if (rc == OK)
         rc = fake_mpi(MPI_Waitall((int)n, req, MPI_STATUSES_IGNORE));
@@ -248,8 +244,7 @@ int ncclGroupEnd(void)
     return rc;
 }
 
-static int fake_p2p(int is_send, const void *buf, size_t count, int dt, int peer,
-                    fake_comm_t *c)
+static int fake_p2p(int is_send, const void *buf, size_t count, int dt, int peer, fake_comm_t *c)
 {
     size_t ts;
     if (fake_type(dt, &ts) == MPI_DATATYPE_NULL || peer < 0 || peer >= c->nranks)

@@ -68,10 +68,7 @@ int cudaStreamDestroy(void *stream)
     return 0;
 }
 
-const char *cudaGetErrorString(int error)
-{
-    return error == 0 ? "no error" : "stub error";
-}
+const char *cudaGetErrorString(int error) { return error == 0 ? "no error" : "stub error"; }
 
 int cudaDeviceGetPCIBusId(char *buf, int len, int device)
 {

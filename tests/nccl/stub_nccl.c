@@ -110,10 +110,7 @@ int ncclRecv(void *r, size_t n, int dt, int peer, void *comm, void *stream)
 int ncclGroupStart(void) { return 0; }
 int ncclGroupEnd(void) { return 0; }
 
-const char *ncclGetErrorString(int result)
-{
-    return result == 3 ? "internal error" : "stub error";
-}
+const char *ncclGetErrorString(int result) { return result == 3 ? "internal error" : "stub error"; }
 
 const char *ncclGetLastError(void *comm)
 {

@@ -51,7 +51,7 @@ ssize_t write(int fd, const void *buf, size_t len)
 {
     static size_t written; /* the shim's own counter; tests only */
     ssize_t (*real)(int, const void *, size_t) =
-        (ssize_t (*)(int, const void *, size_t))dlsym(RTLD_NEXT, "write");
+        (ssize_t(*)(int, const void *, size_t))dlsym(RTLD_NEXT, "write");
     const char *full = getenv("IO_SHIM_FULL");
     const char *after = getenv("IO_SHIM_FULL_AFTER");
 

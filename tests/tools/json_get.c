@@ -38,8 +38,8 @@ int main(int argc, char **argv)
     }
     json_t *root = json_load_file(argv[1], JSON_REJECT_DUPLICATES, &err);
     if (root == NULL) {
-        fprintf(stderr, "json_get: %s: line %d, column %d: %s\n", argv[1], err.line,
-                err.column, err.text);
+        fprintf(stderr, "json_get: %s: line %d, column %d: %s\n", argv[1], err.line, err.column,
+                err.text);
         return 1;
     }
     json_t *v = root;

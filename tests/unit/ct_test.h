@@ -16,30 +16,28 @@ typedef struct {
     int failures;
 } ct_test_tally_t;
 
-#define CT_CHECK(tally, cond)                                                  \
-    do {                                                                       \
-        (tally)->checks++;                                                     \
-        if (!(cond)) {                                                         \
-            (tally)->failures++;                                               \
-            fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__,   \
-                    #cond);                                                    \
-        }                                                                      \
+#define CT_CHECK(tally, cond)                                                                      \
+    do {                                                                                           \
+        (tally)->checks++;                                                                         \
+        if (!(cond)) {                                                                             \
+            (tally)->failures++;                                                                   \
+            fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond);               \
+        }                                                                                          \
     } while (0)
 
-#define CT_CHECK_STR(tally, got, want)                                         \
-    do {                                                                       \
-        const char *ct_got_ = (got), *ct_want_ = (want);                       \
-        (tally)->checks++;                                                     \
-        if (ct_got_ == NULL || strcmp(ct_got_, ct_want_) != 0) {               \
-            (tally)->failures++;                                               \
-            fprintf(stderr, "%s:%d: got \"%s\", want \"%s\"\n", __FILE__,      \
-                    __LINE__, ct_got_ ? ct_got_ : "(null)", ct_want_);         \
-        }                                                                      \
+#define CT_CHECK_STR(tally, got, want)                                                             \
+    do {                                                                                           \
+        const char *ct_got_ = (got), *ct_want_ = (want);                                           \
+        (tally)->checks++;                                                                         \
+        if (ct_got_ == NULL || strcmp(ct_got_, ct_want_) != 0) {                                   \
+            (tally)->failures++;                                                                   \
+            fprintf(stderr, "%s:%d: got \"%s\", want \"%s\"\n", __FILE__, __LINE__,                \
+                    ct_got_ ? ct_got_ : "(null)", ct_want_);                                       \
+        }                                                                                          \
     } while (0)
 
-#define CT_DONE(tally)                                                         \
-    (fprintf(stderr, "%d checks, %d failed\n", (tally)->checks,                \
-             (tally)->failures),                                               \
+#define CT_DONE(tally)                                                                             \
+    (fprintf(stderr, "%d checks, %d failed\n", (tally)->checks, (tally)->failures),                \
      (tally)->failures ? 1 : 0)
 
 #endif

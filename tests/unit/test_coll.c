@@ -50,8 +50,8 @@ int main(void)
         CT_CHECK(&tally, !!d->uses_op == colls[c].uses_op);
         CT_CHECK(&tally, !!d->uses_root == colls[c].uses_root);
         CT_CHECK(&tally, !!d->splits_by_ranks == colls[c].splits);
-        CT_CHECK(&tally, d->busbw_factor && d->counts && d->inplace && d->fill_send &&
-                             d->check_recv);
+        CT_CHECK(&tally,
+                 d->busbw_factor && d->counts && d->inplace && d->fill_send && d->check_recv);
         /* Lookup by name and alias. */
         CT_CHECK(&tally, ct_coll_find(colls[c].name) == d);
         CT_CHECK(&tally, ct_coll_find(colls[c].alias) == d);
@@ -174,8 +174,7 @@ int main(void)
             CT_CHECK(&tally, ct_coll_granularity(&ct_coll_broadcast, ts, n) == ts);
             CT_CHECK(&tally, ct_coll_granularity(&ct_coll_allgather, ts, n) == ts * (size_t)n);
             CT_CHECK(&tally, ct_coll_granularity(&ct_coll_alltoall, ts, n) == ts * (size_t)n);
-            CT_CHECK(&tally,
-                     ct_coll_granularity(&ct_coll_reduce_scatter, ts, n) == ts * (size_t)n);
+            CT_CHECK(&tally, ct_coll_granularity(&ct_coll_reduce_scatter, ts, n) == ts * (size_t)n);
         }
     }
     return CT_DONE(&tally);

@@ -41,8 +41,8 @@ static char *write_record(const char *const *fields, int n)
 static void test_write_and_split(ct_test_tally_t *t)
 {
     static const char *const fields[] = {
-        "plain", "", "with,comma", "say \"hi\"", "\"", "line\nbreak",
-        "cr\rhere", "  spaces  ", "caf\xc3\xa9", "a\"\"b", "",
+        "plain",    "",           "with,comma",  "say \"hi\"", "\"", "line\nbreak",
+        "cr\rhere", "  spaces  ", "caf\xc3\xa9", "a\"\"b",     "",
     };
     static const char want[] = "plain,,\"with,comma\",\"say \"\"hi\"\"\",\"\"\"\","
                                "\"line\nbreak\",\"cr\rhere\",  spaces  ,caf\xc3\xa9,"
@@ -73,8 +73,7 @@ static void test_write_null(ct_test_tally_t *t)
 }
 
 /* Splits a copy of line and compares against want[0..nwant). */
-static void expect_split(ct_test_tally_t *t, const char *line, const char *const *want,
-                         int nwant)
+static void expect_split(ct_test_tally_t *t, const char *line, const char *const *want, int nwant)
 {
     char *copy = strdup(line);
     char *got[MAX_FIELDS];
@@ -122,13 +121,13 @@ static void expect_reject(ct_test_tally_t *t, const char *line, int max_fields)
 
 static void test_malformed(ct_test_tally_t *t)
 {
-    expect_reject(t, "\"open", MAX_FIELDS);          /* unterminated quote */
+    expect_reject(t, "\"open", MAX_FIELDS); /* unterminated quote */
     expect_reject(t, "a,\"open,b", MAX_FIELDS);
     expect_reject(t, "\"ends with escaped\"\"", MAX_FIELDS);
-    expect_reject(t, "\"ab\"c,d", MAX_FIELDS);      /* junk after quote */
+    expect_reject(t, "\"ab\"c,d", MAX_FIELDS); /* junk after quote */
     expect_reject(t, "x,\"ab\" ,d", MAX_FIELDS);
-    expect_reject(t, "ab\"c", MAX_FIELDS);          /* bare quote */
-    expect_reject(t, "a,b,c,d", 3);                 /* too many fields */
+    expect_reject(t, "ab\"c", MAX_FIELDS); /* bare quote */
+    expect_reject(t, "a,b,c,d", 3);        /* too many fields */
     expect_reject(t, "a,b,", 2);
     expect_reject(t, "a", 0);
 

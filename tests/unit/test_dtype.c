@@ -68,11 +68,11 @@ int main(void)
         size_t size;
         int is_float;
     } types[] = {
-        {CT_DTYPE_INT8, "int8", 1, 0},       {CT_DTYPE_UINT8, "uint8", 1, 0},
-        {CT_DTYPE_INT32, "int32", 4, 0},     {CT_DTYPE_UINT32, "uint32", 4, 0},
-        {CT_DTYPE_INT64, "int64", 8, 0},     {CT_DTYPE_UINT64, "uint64", 8, 0},
-        {CT_DTYPE_HALF, "half", 2, 1},       {CT_DTYPE_FLOAT, "float", 4, 1},
-        {CT_DTYPE_DOUBLE, "double", 8, 1},   {CT_DTYPE_BFLOAT16, "bfloat16", 2, 1},
+        {CT_DTYPE_INT8, "int8", 1, 0},     {CT_DTYPE_UINT8, "uint8", 1, 0},
+        {CT_DTYPE_INT32, "int32", 4, 0},   {CT_DTYPE_UINT32, "uint32", 4, 0},
+        {CT_DTYPE_INT64, "int64", 8, 0},   {CT_DTYPE_UINT64, "uint64", 8, 0},
+        {CT_DTYPE_HALF, "half", 2, 1},     {CT_DTYPE_FLOAT, "float", 4, 1},
+        {CT_DTYPE_DOUBLE, "double", 8, 1}, {CT_DTYPE_BFLOAT16, "bfloat16", 2, 1},
     };
     CT_CHECK(&tally, sizeof types / sizeof types[0] == CT_DTYPE_COUNT);
 
@@ -197,23 +197,23 @@ int main(void)
         CT_CHECK(&tally, isnan(ct_half_to_float(h)));
     }
     /* Half: round to nearest, ties to even. */
-    check_half(1.0f + ldexpf(1.0f, -11), 0x3c00);     /* tie, down to even */
-    check_half(1.0f + 3 * ldexpf(1.0f, -11), 0x3c02); /* tie, up to even */
+    check_half(1.0f + ldexpf(1.0f, -11), 0x3c00);                     /* tie, down to even */
+    check_half(1.0f + 3 * ldexpf(1.0f, -11), 0x3c02);                 /* tie, up to even */
     check_half(1.0f + ldexpf(1.0f, -11) + ldexpf(1.0f, -20), 0x3c01); /* above the tie */
-    check_half(1.0f + ldexpf(1.0f, -12), 0x3c00);     /* below the tie */
-    check_half(2047.0f + 0.5f, 0x6800);               /* 2047.5: tie between 2047 and 2048 */
-    check_half(2049.0f, 0x6800);                      /* tie, down to even 2048 */
-    check_half(2051.0f, 0x6802);                      /* tie, up to even 2052 */
-    check_half(65519.0f, 0x7bff);                     /* below the tie to infinity */
-    check_half(65520.0f, 0x7c00);                     /* tie: rounds to even = infinity */
-    check_half(1e6f, 0x7c00);                         /* overflow */
+    check_half(1.0f + ldexpf(1.0f, -12), 0x3c00);                     /* below the tie */
+    check_half(2047.0f + 0.5f, 0x6800); /* 2047.5: tie between 2047 and 2048 */
+    check_half(2049.0f, 0x6800);        /* tie, down to even 2048 */
+    check_half(2051.0f, 0x6802);        /* tie, up to even 2052 */
+    check_half(65519.0f, 0x7bff);       /* below the tie to infinity */
+    check_half(65520.0f, 0x7c00);       /* tie: rounds to even = infinity */
+    check_half(1e6f, 0x7c00);           /* overflow */
     check_half(-1e6f, 0xfc00);
-    check_half(ldexpf(1.0f, -25), 0x0000);            /* tie between 0 and 2^-24 */
-    check_half(ldexpf(3.0f, -26), 0x0001);            /* 1.5 * 2^-25 */
-    check_half(ldexpf(3.0f, -25), 0x0002);            /* 1.5 ulp: tie, up to even 2 */
-    check_half(ldexpf(5.0f, -25), 0x0002);            /* 2.5 ulp: tie, down to even 2 */
-    check_half(ldexpf(1.0f, -26), 0x0000);            /* underflow */
-    check_half(ldexpf(2047.0f, -25), 0x0400);         /* subnormal rounds up to normal */
+    check_half(ldexpf(1.0f, -25), 0x0000);    /* tie between 0 and 2^-24 */
+    check_half(ldexpf(3.0f, -26), 0x0001);    /* 1.5 * 2^-25 */
+    check_half(ldexpf(3.0f, -25), 0x0002);    /* 1.5 ulp: tie, up to even 2 */
+    check_half(ldexpf(5.0f, -25), 0x0002);    /* 2.5 ulp: tie, down to even 2 */
+    check_half(ldexpf(1.0f, -26), 0x0000);    /* underflow */
+    check_half(ldexpf(2047.0f, -25), 0x0400); /* subnormal rounds up to normal */
     /* Half to float. */
     CT_CHECK(&tally, ct_half_to_float(0x3c00) == 1.0f);
     CT_CHECK(&tally, ct_half_to_float(0x4000) == 2.0f);
@@ -262,12 +262,12 @@ int main(void)
         CT_CHECK(&tally, isnan(ct_bf16_to_float(b)));
     }
     /* bfloat16: round to nearest, ties to even (256..512 steps by 2). */
-    check_bf16(257.0f, 0x4380); /* tie, down to even 256 */
-    check_bf16(259.0f, 0x4382); /* tie, up to even 260 */
-    check_bf16(257.5f, 0x4381); /* above the tie */
+    check_bf16(257.0f, 0x4380);                      /* tie, down to even 256 */
+    check_bf16(259.0f, 0x4382);                      /* tie, up to even 260 */
+    check_bf16(257.5f, 0x4381);                      /* above the tie */
     check_bf16(1.0f + ldexpf(1.0f, -8), 0x3f80);     /* tie, down */
     check_bf16(1.0f + 3 * ldexpf(1.0f, -8), 0x3f82); /* tie, up */
-    check_bf16(3.4028235e38f, 0x7f80);                /* FLT_MAX rounds to infinity */
+    check_bf16(3.4028235e38f, 0x7f80);               /* FLT_MAX rounds to infinity */
     CT_CHECK(&tally, ct_bf16_to_float(0x4380) == 256.0f);
     CT_CHECK(&tally, ct_bf16_to_float(0x3f80) == 1.0f);
     CT_CHECK(&tally, ct_bf16_to_float(0x4381) == 258.0f);

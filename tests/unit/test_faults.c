@@ -43,10 +43,7 @@ typedef struct {
     int missed;                    /* faults of this case not caught */
 } sim_t;
 
-static double load(const void *buf, size_t i, ct_dtype_t d)
-{
-    return ct_dtype_load(buf, i, d);
-}
+static double load(const void *buf, size_t i, ct_dtype_t d) { return ct_dtype_load(buf, i, d); }
 
 /* Reduction of element idx over all ranks' inputs, in double (the inputs
  * are small integers, so this is exact); avg divides by nranks and, for
@@ -97,9 +94,7 @@ static void simulate(const sim_t *s, int rank, void *out)
             memcpy((char *)out + (size_t)src * b, s->in[src] + (size_t)rank * b, b);
         break;
     }
-    case CT_COLL_BROADCAST:
-        memcpy(out, s->in[s->data.root], c->recv_count * s->ts);
-        break;
+    case CT_COLL_BROADCAST: memcpy(out, s->in[s->data.root], c->recv_count * s->ts); break;
     default: break;
     }
 }
@@ -133,10 +128,7 @@ static void expect_caught(sim_t *s, int rank, const char *fault)
         tally.failures++;
 }
 
-static unsigned char *elem(const sim_t *s, unsigned char *buf, size_t j)
-{
-    return buf + j * s->ts;
-}
+static unsigned char *elem(const sim_t *s, unsigned char *buf, size_t j) { return buf + j * s->ts; }
 
 /* work = rank's correct output rotated by shift elements. */
 static void plant_rotate(sim_t *s, int rank, size_t first, size_t len, size_t shift)
@@ -230,8 +222,8 @@ static void plant_faults(sim_t *s, int r)
 }
 
 /* One collective x type x op at nranks, with block elements per block. */
-static int run_case(const ct_coll_desc_t *desc, ct_dtype_t dtype, ct_op_t op, int nranks,
-                    int root, size_t block)
+static int run_case(const ct_coll_desc_t *desc, ct_dtype_t dtype, ct_op_t op, int nranks, int root,
+                    size_t block)
 {
     sim_t s;
     memset(&s, 0, sizeof s);
@@ -295,8 +287,8 @@ int main(void)
                     for (int root = 0; root < n; root += desc->uses_root ? n - 1 : n) {
                         int missed = 0;
                         for (size_t b = 0; b < sizeof blocks / sizeof blocks[0]; b++)
-                            missed += run_case(desc, (ct_dtype_t)d, (ct_op_t)op, n, root,
-                                               blocks[b]);
+                            missed +=
+                                run_case(desc, (ct_dtype_t)d, (ct_op_t)op, n, root, blocks[b]);
                         cases++;
                         if (missed) {
                             missed_cases++;

@@ -45,11 +45,11 @@ int main(void)
     /* Valid sequences of every length, at the edges of their ranges. */
     check_sequence("A", 1, 1);
     check_sequence("\x7f", 1, 1);
-    check_sequence("\xc2\x80", 2, 2);        /* U+0080 */
-    check_sequence("\xdf\xbf", 2, 2);        /* U+07FF */
-    check_sequence("\xe0\xa0\x80", 3, 3);    /* U+0800 */
-    check_sequence("\xed\x9f\xbf", 3, 3);    /* U+D7FF, below the surrogates */
-    check_sequence("\xef\xbf\xbd", 3, 3);    /* U+FFFD */
+    check_sequence("\xc2\x80", 2, 2);         /* U+0080 */
+    check_sequence("\xdf\xbf", 2, 2);         /* U+07FF */
+    check_sequence("\xe0\xa0\x80", 3, 3);     /* U+0800 */
+    check_sequence("\xed\x9f\xbf", 3, 3);     /* U+D7FF, below the surrogates */
+    check_sequence("\xef\xbf\xbd", 3, 3);     /* U+FFFD */
     check_sequence("\xf0\x90\x80\x80", 4, 4); /* U+10000 */
     check_sequence("\xf4\x8f\xbf\xbf", 4, 4); /* U+10FFFF */
     /* Invalid: stray continuation, overlongs, surrogates, beyond U+10FFFF,
@@ -60,14 +60,16 @@ int main(void)
     check_sequence("\xc1\xbf", 2, 0);
     check_sequence("\xe0\x80\xaf", 3, 0);
     check_sequence("\xf0\x80\x80\xaf", 4, 0);
-    check_sequence("\xed\xa0\x80", 3, 0);    /* U+D800 */
-    check_sequence("\xed\xbf\xbf", 3, 0);    /* U+DFFF */
+    check_sequence("\xed\xa0\x80", 3, 0);     /* U+D800 */
+    check_sequence("\xed\xbf\xbf", 3, 0);     /* U+DFFF */
     check_sequence("\xf4\x90\x80\x80", 4, 0); /* U+110000 */
     check_sequence("\xf5\x80\x80\x80", 4, 0);
     check_sequence("\xff", 1, 0);
     check_sequence("\xe2\x82", 2, 0);
-    check_sequence("\xe2\x82\xac", 2, 0);    /* the length says truncated */
-    check_sequence("\xc3" "A", 2, 0);
+    check_sequence("\xe2\x82\xac", 2, 0); /* the length says truncated */
+    check_sequence("\xc3"
+                   "A",
+                   2, 0);
 
     CT_CHECK(&tally, ct_utf8_valid(""));
     CT_CHECK(&tally, ct_utf8_valid("plain ascii"));
@@ -80,11 +82,15 @@ int main(void)
     check_sanitize("gr\xc3\xbc\xc3\x9f", "gr\xc3\xbc\xc3\x9f");
     check_sanitize("run-\xff-id", "run-" FFFD "-id");
     check_sanitize("\xff\xfe", FFFD FFFD);
-    check_sanitize("caf\xe9", "caf" FFFD);                       /* Latin-1 */
-    check_sanitize("\xe2\x82", FFFD FFFD);                       /* truncated at the end */
-    check_sanitize("\xe2\x82" "A", FFFD FFFD "A");               /* truncated mid-string */
-    check_sanitize("\xed\xa0\x80", FFFD FFFD FFFD);              /* a surrogate */
-    check_sanitize("\xc0\xaf" "x\xc3\xa9", FFFD FFFD "x\xc3\xa9"); /* overlong, then valid */
+    check_sanitize("caf\xe9", "caf" FFFD); /* Latin-1 */
+    check_sanitize("\xe2\x82", FFFD FFFD); /* truncated at the end */
+    check_sanitize("\xe2\x82"
+                   "A",
+                   FFFD FFFD "A");                  /* truncated mid-string */
+    check_sanitize("\xed\xa0\x80", FFFD FFFD FFFD); /* a surrogate */
+    check_sanitize("\xc0\xaf"
+                   "x\xc3\xa9",
+                   FFFD FFFD "x\xc3\xa9"); /* overlong, then valid */
 
     /* ct_json_str: NULL is null, bad bytes are sanitised, not refused. */
     json_t *v = ct_json_str(NULL);
@@ -129,8 +135,7 @@ int main(void)
     if (back) {
         CT_CHECK_STR(&tally, json_string_value(json_array_get(json_object_get(back, "argv"), 1)),
                      "--run-id=" FFFD FFFD);
-        CT_CHECK_STR(&tally, json_string_value(json_object_get(back, "env" FFFD "key")),
-                     "v" FFFD);
+        CT_CHECK_STR(&tally, json_string_value(json_object_get(back, "env" FFFD "key")), "v" FFFD);
         CT_CHECK(&tally, json_real_value(json_object_get(back, "third")) == 1.0 / 3.0);
         CT_CHECK_STR(&tally, json_string_value(json_object_get(back, "ctl")),
                      "q\"uote\\back\nnl\ttab\x01");

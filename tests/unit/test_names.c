@@ -40,15 +40,14 @@ int main(void)
     CT_CHECK(&tally, ct_coll_name_find("") == NULL);
     /* reduce is a name NCCL's tuner uses, not a collbench collective. */
     const ct_coll_name_t *reduce = ct_coll_name_find("reduce");
-    CT_CHECK(&tally, reduce && reduce->id == CT_COLL_NONE &&
-                         reduce->nccl_func == CT_NCCL_FUNC_REDUCE);
+    CT_CHECK(&tally,
+             reduce && reduce->id == CT_COLL_NONE && reduce->nccl_func == CT_NCCL_FUNC_REDUCE);
     CT_CHECK(&tally, ct_coll_find("reduce") == NULL);
 
     /* ncclFunc_t both ways; alltoall has none. */
     CT_CHECK(&tally, ct_coll_name_find("alltoall")->nccl_func == CT_NCCL_FUNC_NONE);
     CT_CHECK_STR(&tally, ct_coll_name_of_nccl(CT_NCCL_FUNC_ALLREDUCE)->name, "allreduce");
-    CT_CHECK_STR(&tally, ct_coll_name_of_nccl(CT_NCCL_FUNC_REDUCESCATTER)->name,
-                 "reduce_scatter");
+    CT_CHECK_STR(&tally, ct_coll_name_of_nccl(CT_NCCL_FUNC_REDUCESCATTER)->name, "reduce_scatter");
     CT_CHECK(&tally, ct_coll_name_of_nccl(CT_NCCL_FUNC_NONE) == NULL);
     CT_CHECK(&tally, ct_coll_name_of_nccl(5) == NULL); /* ncclFuncSendRecv */
 

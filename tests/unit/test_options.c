@@ -60,20 +60,21 @@ static void expect_usage(int line, const char *flag, const char *value, ...)
     tally.checks++;
     if (!ok) {
         tally.failures++;
-        fprintf(stderr, "%s:%d: check failed: status %d, err \"%s\", want CT_ERR_USAGE naming "
-                        "\"%s\" and \"%s\"\n",
+        fprintf(stderr,
+                "%s:%d: check failed: status %d, err \"%s\", want CT_ERR_USAGE naming "
+                "\"%s\" and \"%s\"\n",
                 __FILE__, line, (int)st, err, flag ? flag : "", value ? value : "");
     }
 }
 
 #define EXPECT_USAGE(flag, value, ...) expect_usage(__LINE__, flag, value, __VA_ARGS__, NULL)
 
-#define PARSE_OK(opts, ...)                                                                      \
-    do {                                                                                         \
-        ct_status_t st_ = parse(opts, __VA_ARGS__, NULL);                                        \
-        CT_CHECK(&tally, st_ == CT_OK);                                                          \
-        if (st_ != CT_OK)                                                                        \
-            fprintf(stderr, "  unexpected error: %s\n", err);                                    \
+#define PARSE_OK(opts, ...)                                                                        \
+    do {                                                                                           \
+        ct_status_t st_ = parse(opts, __VA_ARGS__, NULL);                                          \
+        CT_CHECK(&tally, st_ == CT_OK);                                                            \
+        if (st_ != CT_OK)                                                                          \
+            fprintf(stderr, "  unexpected error: %s\n", err);                                      \
     } while (0)
 
 int main(void)
@@ -108,29 +109,28 @@ int main(void)
     CT_CHECK(&tally, o.nccl_library == NULL && o.cudart_library == NULL);
 
     /* Every short flag. */
-    PARSE_OK(&o, "-b", "8", "-e", "128M", "-f", "2", "-i", "4K", "-n", "20", "-w", "3", "-c",
-             "0", "-o", "prod,max", "-d", "int8,bf16", "-r", "2", "-a", "1", "-T", "30", "-C",
+    PARSE_OK(&o, "-b", "8", "-e", "128M", "-f", "2", "-i", "4K", "-n", "20", "-w", "3", "-c", "0",
+             "-o", "prod,max", "-d", "int8,bf16", "-r", "2", "-a", "1", "-T", "30", "-C",
              "allreduce,bcast");
     CT_CHECK(&tally, o.min_bytes == 8 && o.max_bytes == (size_t)128 << 20);
     CT_CHECK(&tally, o.step_factor == 2 && o.step_bytes == 4096);
     CT_CHECK(&tally, o.iters == 20 && o.warmup == 3 && o.check == 0);
     CT_CHECK(&tally, o.nops == 2 && o.ops[0] == CT_OP_PROD && o.ops[1] == CT_OP_MAX);
     CT_CHECK(&tally, !o.ops_all);
-    CT_CHECK(&tally, o.ndtypes == 2 && o.dtypes[0] == CT_DTYPE_INT8 &&
-                         o.dtypes[1] == CT_DTYPE_BFLOAT16);
+    CT_CHECK(&tally,
+             o.ndtypes == 2 && o.dtypes[0] == CT_DTYPE_INT8 && o.dtypes[1] == CT_DTYPE_BFLOAT16);
     CT_CHECK(&tally, !o.dtypes_all);
     CT_CHECK(&tally, o.root == 2 && o.rank_agg == CT_AGG_AVG && o.timeout_s == 30);
-    CT_CHECK(&tally, o.ncolls == 2 && o.colls[0] == &ct_coll_allreduce &&
-                         o.colls[1] == &ct_coll_broadcast);
+    CT_CHECK(&tally,
+             o.ncolls == 2 && o.colls[0] == &ct_coll_allreduce && o.colls[1] == &ct_coll_broadcast);
 
     /* Every long form, both "--flag value" and "--flag=value". */
     PARSE_OK(&o, "--minbytes", "1K", "--maxbytes=4K", "--stepbytes", "512", "--iters", "5",
-             "--warmup_iters", "0", "--check", "2", "--op", "min", "--datatype", "double",
-             "--root", "1", "--average", "2", "--timeout", "10", "--collectives", "alltoall",
-             "--backend", "mpi", "--csv", "out.csv", "--json=out.json", "--run-id", "abc",
-             "--target-ci", "2%", "--size-budget", "0.5", "--min-samples", "5",
-             "--max-samples", "50", "--batch-us", "10", "--quiet", "--nccl-lib", "/x/libnccl.so",
-             "--cudart-lib", "/y/libcudart.so");
+             "--warmup_iters", "0", "--check", "2", "--op", "min", "--datatype", "double", "--root",
+             "1", "--average", "2", "--timeout", "10", "--collectives", "alltoall", "--backend",
+             "mpi", "--csv", "out.csv", "--json=out.json", "--run-id", "abc", "--target-ci", "2%",
+             "--size-budget", "0.5", "--min-samples", "5", "--max-samples", "50", "--batch-us",
+             "10", "--quiet", "--nccl-lib", "/x/libnccl.so", "--cudart-lib", "/y/libcudart.so");
     CT_CHECK(&tally, o.min_bytes == 1024 && o.max_bytes == 4096 && o.step_bytes == 512);
     CT_CHECK(&tally, o.step_factor <= 1);
     CT_CHECK(&tally, o.iters == 5 && o.warmup == 0 && o.check == 2);
@@ -181,12 +181,12 @@ int main(void)
     CT_CHECK(&tally, !o.dtypes_all && o.ndtypes == 1 && o.dtypes[0] == CT_DTYPE_HALF);
 
     /* Lists: aliases, case, duplicates dropped, order kept. */
-    PARSE_OK(&o, "-C", "reduce_scatter,all_reduce,allreduce,bcast", "-d",
-             "fp32,float,fp16", "-o", "sum,SUM,max");
+    PARSE_OK(&o, "-C", "reduce_scatter,all_reduce,allreduce,bcast", "-d", "fp32,float,fp16", "-o",
+             "sum,SUM,max");
     CT_CHECK(&tally, o.ncolls == 3 && o.colls[0] == &ct_coll_reduce_scatter &&
                          o.colls[1] == &ct_coll_allreduce && o.colls[2] == &ct_coll_broadcast);
-    CT_CHECK(&tally, o.ndtypes == 2 && o.dtypes[0] == CT_DTYPE_FLOAT &&
-                         o.dtypes[1] == CT_DTYPE_HALF);
+    CT_CHECK(&tally,
+             o.ndtypes == 2 && o.dtypes[0] == CT_DTYPE_FLOAT && o.dtypes[1] == CT_DTYPE_HALF);
     CT_CHECK(&tally, o.nops == 2 && o.ops[0] == CT_OP_SUM && o.ops[1] == CT_OP_MAX);
 
     /* Equal -b and -e need no step; -f 1 means "add -i". */
@@ -270,8 +270,7 @@ int main(void)
      * prefix is not ambiguous. */
     EXPECT_USAGE("option '--ba' is ambiguous: --backend", ", --batch-us", "--ba", "mpi");
     EXPECT_USAGE("option '--ba' is ambiguous: --backend", ", --batch-us", "--ba=mpi");
-    EXPECT_USAGE("option '--m' is ambiguous: --minbytes, --maxbytes", "--max-samples", "--m",
-                 "1");
+    EXPECT_USAGE("option '--m' is ambiguous: --minbytes, --maxbytes", "--max-samples", "--m", "1");
     {
         ct_options_t o;
         PARSE_OK(&o, "--bac", "mpi", "--batch", "20", "--qu");

@@ -34,10 +34,7 @@ typedef struct {
     char what[160];
 } sim_t;
 
-static double load(const void *buf, size_t i, ct_dtype_t d)
-{
-    return ct_dtype_load(buf, i, d);
-}
+static double load(const void *buf, size_t i, ct_dtype_t d) { return ct_dtype_load(buf, i, d); }
 
 /* Reduction over ranks of element idx of the inputs, leaving out rank skip
  * (-1: none).  avg divides by nranks, truncating for integers like NCCL's
@@ -141,8 +138,8 @@ static void expect_wrong(sim_t *s, int rank, size_t want, const char *plant)
     size_t got = run_check(s, rank, s->work);
     CT_CHECK(&tally, got == want);
     if (got != want)
-        fprintf(stderr, "  %s rank %d, %s: check_recv = %zu, want %zu\n", s->what, rank, plant,
-                got, want);
+        fprintf(stderr, "  %s rank %d, %s: check_recv = %zu, want %zu\n", s->what, rank, plant, got,
+                want);
 }
 
 /* Moves element j of work to the nearest larger value the type holds
@@ -165,8 +162,8 @@ static void swap_blocks(sim_t *s, size_t block, size_t a, size_t b)
     free(tmp);
 }
 
-static void run_case(const ct_coll_desc_t *desc, ct_dtype_t dtype, ct_op_t op, int nranks,
-                     int root, size_t bytes)
+static void run_case(const ct_coll_desc_t *desc, ct_dtype_t dtype, ct_op_t op, int nranks, int root,
+                     size_t bytes)
 {
     sim_t s;
     memset(&s, 0, sizeof s);
@@ -262,8 +259,8 @@ static void run_case(const ct_coll_desc_t *desc, ct_dtype_t dtype, ct_op_t op, i
                 if (op != CT_OP_AVG) {
                     CT_CHECK(&tally, diff > 0);
                     if (diff == 0)
-                        fprintf(stderr, "  %s rank %d: dropping rank %d changes nothing\n",
-                                s.what, r, skip);
+                        fprintf(stderr, "  %s rank %d: dropping rank %d changes nothing\n", s.what,
+                                r, skip);
                 }
             }
             if (desc->id == CT_COLL_REDUCE_SCATTER) {
@@ -510,7 +507,7 @@ int main(void)
                     source_nranks[k] * source_blocks[b] <= 128)
                     source_case((ct_dtype_t)d, source_nranks[k], source_blocks[b]);
 
-    static const int prop_nranks[] = {1,  2,  3,   4,   5,   7,   8,   16,  17,
+    static const int prop_nranks[] = {1,  2,  3,  4,   5,   7,   8,   16,  17,
                                       31, 64, 97, 128, 255, 256, 257, 1000};
     for (size_t k = 0; k < sizeof prop_nranks / sizeof prop_nranks[0]; k++) {
         int n = prop_nranks[k];

@@ -12,8 +12,8 @@
 
 static ct_test_tally_t tally;
 
-#define CT_HEADER_V1                                                                          \
-    "run_id,time,backend,collective,placement,dtype,op,root,nranks,nnodes,bytes,count,"          \
+#define CT_HEADER_V1                                                                               \
+    "run_id,time,backend,collective,placement,dtype,op,root,nranks,nnodes,bytes,count,"            \
     "iterations,median_us,p10_us,p90_us,min_us,max_us,algbw_gbps,busbw_gbps,wrong,config_id"
 static const char *const header_v1_text = CT_HEADER_V1;
 static const char *const header_text =
@@ -25,7 +25,7 @@ static ct_result_t sample(int which)
     memset(&r, 0, sizeof r);
     switch (which) {
     case 0:
-        strcpy(r.run_id, "run,\"one\"");    /* comma and quotes: needs quoting */
+        strcpy(r.run_id, "run,\"one\""); /* comma and quotes: needs quoting */
         strcpy(r.time, "2024-01-02T03:04:05Z");
         strcpy(r.backend, "mpi");
         strcpy(r.collective, "allreduce");
@@ -184,9 +184,9 @@ static void expect_bad(const char *line, const char *needle1, const char *needle
 static void line_with(char *out, size_t outlen, int col, const char *text)
 {
     static const char *const good[] = {
-        "r", "t", "mpi", "allreduce", "in-place", "float", "sum", "-1", "2", "1", "1024",
-        "256", "10", "1.5", "1", "2", "1", "3", "0.68", "0.68", "0", "abc",
-        "window", "100", "1", "1.4", "1.6", "0", "1.7"};
+        "r",    "t",   "mpi",    "allreduce", "in-place", "float", "sum", "-1", "2",    "1",
+        "1024", "256", "10",     "1.5",       "1",        "2",     "1",   "3",  "0.68", "0.68",
+        "0",    "abc", "window", "100",       "1",        "1.4",   "1.6", "0",  "1.7"};
     size_t used = 0;
     out[0] = '\0';
     for (int i = 0; i < (int)(sizeof good / sizeof good[0]); i++)
@@ -354,8 +354,8 @@ int main(void)
                              isnan(row.slowest_rank_median_us));
         expect_bad(l, "22 columns", "expected 29");
         strcpy(copy, l);
-        CT_CHECK(&tally, ct_result_csv_parse_version(copy, 3, &row, err, sizeof err) ==
-                             CT_ERR_PARSE);
+        CT_CHECK(&tally,
+                 ct_result_csv_parse_version(copy, 3, &row, err, sizeof err) == CT_ERR_PARSE);
     }
 
     /* JSON: the row's object, with a member of the caller's, dumped and
@@ -379,12 +379,36 @@ int main(void)
         }
         const ct_result_t *r = &rows[i];
         /* 29 columns plus ours, in schema order. */
-        static const char *const keys[] = {
-            "run_id", "time", "backend", "collective", "placement", "dtype", "op",
-            "root", "nranks", "nnodes", "bytes", "count", "iterations", "median_us", "p10_us",
-            "p90_us", "min_us", "max_us", "algbw_gbps", "busbw_gbps", "wrong", "config_id",
-            "sync", "samples", "converged", "ci_low_us", "ci_high_us", "late",
-            "slowest_rank_median_us", "after"};
+        static const char *const keys[] = {"run_id",
+                                           "time",
+                                           "backend",
+                                           "collective",
+                                           "placement",
+                                           "dtype",
+                                           "op",
+                                           "root",
+                                           "nranks",
+                                           "nnodes",
+                                           "bytes",
+                                           "count",
+                                           "iterations",
+                                           "median_us",
+                                           "p10_us",
+                                           "p90_us",
+                                           "min_us",
+                                           "max_us",
+                                           "algbw_gbps",
+                                           "busbw_gbps",
+                                           "wrong",
+                                           "config_id",
+                                           "sync",
+                                           "samples",
+                                           "converged",
+                                           "ci_low_us",
+                                           "ci_high_us",
+                                           "late",
+                                           "slowest_rank_median_us",
+                                           "after"};
         const size_t nkeys = sizeof keys / sizeof keys[0];
         CT_CHECK(&tally, json_object_size(root) == nkeys);
         size_t k = 0;
@@ -394,19 +418,24 @@ int main(void)
 
         const struct {
             const char *key, *want;
-        } strs[] = {{"run_id", r->run_id},       {"time", r->time},
-                    {"backend", r->backend},     {"collective", r->collective},
-                    {"placement", r->placement}, {"dtype", r->dtype},
-                    {"op", r->op},               {"config_id", r->config_id},
-                    {"sync", r->sync},           {"after", "end"}};
+        } strs[] = {{"run_id", r->run_id},
+                    {"time", r->time},
+                    {"backend", r->backend},
+                    {"collective", r->collective},
+                    {"placement", r->placement},
+                    {"dtype", r->dtype},
+                    {"op", r->op},
+                    {"config_id", r->config_id},
+                    {"sync", r->sync},
+                    {"after", "end"}};
         for (size_t s = 0; s < sizeof strs / sizeof strs[0]; s++)
             CT_CHECK_STR(&tally, json_string_value(json_object_get(root, strs[s].key)),
                          strs[s].want);
         const struct {
             const char *key;
             long long want;
-        } ints[] = {{"root", r->root},   {"nranks", r->nranks}, {"nnodes", r->nnodes},
-                    {"bytes", r->bytes}, {"count", r->count},   {"iterations", r->iterations},
+        } ints[] = {{"root", r->root},       {"nranks", r->nranks}, {"nnodes", r->nnodes},
+                    {"bytes", r->bytes},     {"count", r->count},   {"iterations", r->iterations},
                     {"samples", r->samples}, {"late", r->late}};
         for (size_t n = 0; n < sizeof ints / sizeof ints[0]; n++) {
             json_t *v = json_object_get(root, ints[n].key);
@@ -415,12 +444,12 @@ int main(void)
         const struct {
             const char *key;
             double want;
-        } nums[] = {{"median_us", r->median_us},   {"p10_us", r->p10_us},
-                    {"p90_us", r->p90_us},         {"min_us", r->min_us},
-                    {"max_us", r->max_us},         {"algbw_gbps", r->algbw_gbps},
-                    {"busbw_gbps", r->busbw_gbps}, {"ci_low_us", r->ci_low_us},
-                    {"ci_high_us", r->ci_high_us},
-                    {"slowest_rank_median_us", r->slowest_rank_median_us}};
+        } nums[] = {
+            {"median_us", r->median_us},   {"p10_us", r->p10_us},
+            {"p90_us", r->p90_us},         {"min_us", r->min_us},
+            {"max_us", r->max_us},         {"algbw_gbps", r->algbw_gbps},
+            {"busbw_gbps", r->busbw_gbps}, {"ci_low_us", r->ci_low_us},
+            {"ci_high_us", r->ci_high_us}, {"slowest_rank_median_us", r->slowest_rank_median_us}};
         for (size_t n = 0; n < sizeof nums / sizeof nums[0]; n++) {
             json_t *v = json_object_get(root, nums[n].key);
             /* JSON keeps full precision: the double comes back exactly. */
@@ -428,8 +457,9 @@ int main(void)
             if (!v || json_number_value(v) != nums[n].want)
                 fprintf(stderr, "  json %s: want %.17g\n", nums[n].key, nums[n].want);
         }
-        CT_CHECK(&tally, json_is_boolean(json_object_get(root, "converged")) &&
-                             json_is_true(json_object_get(root, "converged")) == (r->converged != 0));
+        CT_CHECK(&tally,
+                 json_is_boolean(json_object_get(root, "converged")) &&
+                     json_is_true(json_object_get(root, "converged")) == (r->converged != 0));
         json_t *wv = json_object_get(root, "wrong");
         if (r->wrong < 0)
             CT_CHECK(&tally, json_is_null(wv));

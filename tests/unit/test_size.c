@@ -16,8 +16,8 @@ static void check_ok(const char *text, size_t want)
     CT_CHECK(&tally, st == CT_OK);
     CT_CHECK(&tally, got == want);
     if (st != CT_OK || got != want)
-        fprintf(stderr, "  ct_size_parse(\"%s\"): status %d, got %zu, want %zu\n", text,
-                (int)st, got, want);
+        fprintf(stderr, "  ct_size_parse(\"%s\"): status %d, got %zu, want %zu\n", text, (int)st,
+                got, want);
 }
 
 static void check_bad(const char *text)
@@ -57,7 +57,7 @@ int main(void)
     if (sizeof(size_t) >= 8) {
         check_ok("1T", (size_t)1 << 40);
         check_ok("16G", (size_t)16 << 30);
-        check_ok("18446744073709551615", SIZE_MAX);      /* 2^64-1 */
+        check_ok("18446744073709551615", SIZE_MAX);    /* 2^64-1 */
         check_ok("16777215T", (size_t)16777215 << 40); /* just under 2^64 */
     }
 
@@ -72,12 +72,12 @@ int main(void)
     check_bad("1.5K");
     check_bad("1KK");
     check_bad("1KBB");
-    check_bad("1iB");  /* "i" only after a suffix */
+    check_bad("1iB"); /* "i" only after a suffix */
     check_bad("0x10");
-    check_bad("99999999999999999999");   /* > 2^64 */
-    check_bad("18446744073709551616");   /* 2^64 */
-    check_bad("17179869184G");           /* 2^34 * 2^30 = 2^64 */
-    check_bad("16777216T");              /* 2^24 * 2^40 = 2^64 */
+    check_bad("99999999999999999999"); /* > 2^64 */
+    check_bad("18446744073709551616"); /* 2^64 */
+    check_bad("17179869184G");         /* 2^34 * 2^30 = 2^64 */
+    check_bad("16777216T");            /* 2^24 * 2^40 = 2^64 */
     {
         size_t untouched = 7;
         CT_CHECK(&tally, ct_size_parse(NULL, &untouched) == CT_ERR_USAGE && untouched == 7);

@@ -15,12 +15,12 @@ static int near(double got, double want)
     return fabs(got - want) <= 1e-12 * fmax(1.0, fabs(want));
 }
 
-#define CHECK_NEAR(got, want)                                                                    \
-    do {                                                                                         \
-        double g_ = (got), w_ = (want);                                                          \
-        CT_CHECK(&tally, near(g_, w_));                                                          \
-        if (!near(g_, w_))                                                                       \
-            fprintf(stderr, "  %s = %.17g, want %.17g\n", #got, g_, w_);                         \
+#define CHECK_NEAR(got, want)                                                                      \
+    do {                                                                                           \
+        double g_ = (got), w_ = (want);                                                            \
+        CT_CHECK(&tally, near(g_, w_));                                                            \
+        if (!near(g_, w_))                                                                         \
+            fprintf(stderr, "  %s = %.17g, want %.17g\n", #got, g_, w_);                           \
     } while (0)
 
 int main(void)
@@ -52,7 +52,7 @@ int main(void)
         ct_stats_from_sorted(x, 5, &s);
         CHECK_NEAR(s.median, 3.0);
         CHECK_NEAR(s.mean, 22.0);
-        CHECK_NEAR(s.p10, 1.4); /* 0.1*4 = 0.4 */
+        CHECK_NEAR(s.p10, 1.4);  /* 0.1*4 = 0.4 */
         CHECK_NEAR(s.p90, 61.6); /* 4 + 0.6*96 */
         CHECK_NEAR(s.min, 1.0);
         CHECK_NEAR(s.max, 100.0);

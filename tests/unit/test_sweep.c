@@ -183,8 +183,8 @@ int main(void)
         CT_CHECK(&tally, valid[0] == 16 && valid[1] == 32 && valid[2] == 64);
 
         const size_t two_small[] = {4, 8, 16, 48};
-        CT_CHECK(&tally, filter(two_small, 4, &ct_coll_allgather, CT_DTYPE_FLOAT, 4, valid,
-                                &nvalid, &skipped) == CT_OK);
+        CT_CHECK(&tally, filter(two_small, 4, &ct_coll_allgather, CT_DTYPE_FLOAT, 4, valid, &nvalid,
+                                &skipped) == CT_OK);
         CT_CHECK(&tally, nvalid == 2 && skipped == 2 && valid[0] == 16 && valid[1] == 48);
 
         /* 24 rounds down to 16, already in the sweep: it runs once. */
@@ -215,15 +215,15 @@ int main(void)
         for (int k = 0; k < 3; k++) {
             for (int r = 0; r < 5; r++) {
                 size_t gran = 4 * (size_t)ranks[r];
-                CT_CHECK(&tally, filter(sizes, 25, split[k], CT_DTYPE_FLOAT, ranks[r], big,
-                                        &nvalid, &skipped) == CT_OK);
+                CT_CHECK(&tally, filter(sizes, 25, split[k], CT_DTYPE_FLOAT, ranks[r], big, &nvalid,
+                                        &skipped) == CT_OK);
                 int ok = nvalid + skipped + notes.dropped == 25;
                 for (size_t i = 0; ok && i < nvalid; i++)
                     ok = big[i] % gran == 0 && big[i] + gran > sizes[25 - nvalid + i] &&
                          big[i] <= sizes[25 - nvalid + i] && (i == 0 || big[i] > big[i - 1]);
                 CT_CHECK(&tally, ok);
-                CT_CHECK(&tally, notes.rounded > 0 && big[nvalid - 1] == ((size_t)128 << 20) /
-                                                                              gran * gran);
+                CT_CHECK(&tally,
+                         notes.rounded > 0 && big[nvalid - 1] == ((size_t)128 << 20) / gran * gran);
             }
         }
     }
@@ -268,8 +268,9 @@ int main(void)
         ag.dtype = CT_DTYPE_INT8;
         some.rounded = 1;
         ct_sweep_note_rounded(note, sizeof note, &ag, &some);
-        CT_CHECK_STR(&tally, note, "allgather float (18 sizes, e.g. 16 -> 12 B), "
-                                   "allgather int8 (1 size, e.g. 16 -> 12 B)");
+        CT_CHECK_STR(&tally, note,
+                     "allgather float (18 sizes, e.g. 16 -> 12 B), "
+                     "allgather int8 (1 size, e.g. 16 -> 12 B)");
         /* A list too long for the buffer says it is cut, and stays terminated. */
         char small[64] = "";
         for (int d = 0; d < CT_DTYPE_COUNT; d++) {
@@ -325,32 +326,32 @@ int main(void)
     /* Per-rank bytes: send + receive buffers at the largest size. */
     {
         size_t mb = (size_t)1 << 20;
-        CT_CHECK(&tally, ct_sweep_rank_bytes(&ct_coll_allreduce, mb, CT_DTYPE_FLOAT, 4, 0) ==
-                             2 * mb);
-        CT_CHECK(&tally, ct_sweep_rank_bytes(&ct_coll_broadcast, mb, CT_DTYPE_FLOAT, 4, 0) ==
-                             2 * mb);
-        CT_CHECK(&tally, ct_sweep_rank_bytes(&ct_coll_alltoall, mb, CT_DTYPE_FLOAT, 4, 0) ==
-                             2 * mb);
-        CT_CHECK(&tally, ct_sweep_rank_bytes(&ct_coll_allgather, mb, CT_DTYPE_FLOAT, 4, 0) ==
-                             mb + mb / 4);
+        CT_CHECK(&tally,
+                 ct_sweep_rank_bytes(&ct_coll_allreduce, mb, CT_DTYPE_FLOAT, 4, 0) == 2 * mb);
+        CT_CHECK(&tally,
+                 ct_sweep_rank_bytes(&ct_coll_broadcast, mb, CT_DTYPE_FLOAT, 4, 0) == 2 * mb);
+        CT_CHECK(&tally,
+                 ct_sweep_rank_bytes(&ct_coll_alltoall, mb, CT_DTYPE_FLOAT, 4, 0) == 2 * mb);
+        CT_CHECK(&tally,
+                 ct_sweep_rank_bytes(&ct_coll_allgather, mb, CT_DTYPE_FLOAT, 4, 0) == mb + mb / 4);
         /* reduce_scatter's receive buffer also holds the whole in-place
          * input, so it is as large as the send buffer. */
-        CT_CHECK(&tally, ct_sweep_rank_bytes(&ct_coll_reduce_scatter, mb, CT_DTYPE_FLOAT, 4,
-                                             0) == 2 * mb);
-        CT_CHECK(&tally, ct_sweep_rank_bytes(&ct_coll_allgather, mb, CT_DTYPE_DOUBLE, 8, 0) ==
-                             mb + mb / 8);
+        CT_CHECK(&tally,
+                 ct_sweep_rank_bytes(&ct_coll_reduce_scatter, mb, CT_DTYPE_FLOAT, 4, 0) == 2 * mb);
+        CT_CHECK(&tally,
+                 ct_sweep_rank_bytes(&ct_coll_allgather, mb, CT_DTYPE_DOUBLE, 8, 0) == mb + mb / 8);
         /* Staged backends double it. */
-        CT_CHECK(&tally, ct_sweep_rank_bytes(&ct_coll_allreduce, mb, CT_DTYPE_FLOAT, 4, 1) ==
-                             4 * mb);
+        CT_CHECK(&tally,
+                 ct_sweep_rank_bytes(&ct_coll_allreduce, mb, CT_DTYPE_FLOAT, 4, 1) == 4 * mb);
         CT_CHECK(&tally, ct_sweep_rank_bytes(&ct_coll_allgather, mb, CT_DTYPE_FLOAT, 4, 1) ==
                              2 * (mb + mb / 4));
         /* Huge sizes saturate instead of wrapping. */
-        CT_CHECK(&tally, ct_sweep_rank_bytes(&ct_coll_allreduce, SIZE_MAX, CT_DTYPE_FLOAT, 4,
-                                             1) == SIZE_MAX);
+        CT_CHECK(&tally, ct_sweep_rank_bytes(&ct_coll_allreduce, SIZE_MAX, CT_DTYPE_FLOAT, 4, 1) ==
+                             SIZE_MAX);
         CT_CHECK(&tally, ct_sweep_rank_bytes(&ct_coll_alltoall, SIZE_MAX / 2, CT_DTYPE_INT8, 2,
                                              0) == SIZE_MAX);
-        CT_CHECK(&tally, ct_sweep_rank_bytes(&ct_coll_allgather, SIZE_MAX / 8 + 1,
-                                             CT_DTYPE_INT8, 2, 1) == SIZE_MAX);
+        CT_CHECK(&tally, ct_sweep_rank_bytes(&ct_coll_allgather, SIZE_MAX / 8 + 1, CT_DTYPE_INT8, 2,
+                                             1) == SIZE_MAX);
         size_t big = (SIZE_MAX / 8) & ~(size_t)7; /* largest non-saturated, whole doubles */
         size_t got = ct_sweep_rank_bytes(&ct_coll_allreduce, big, CT_DTYPE_DOUBLE, 2, 1);
         CT_CHECK(&tally, got == 4 * big && got > big);
@@ -363,13 +364,12 @@ int main(void)
         CT_CHECK(&tally, ct_sweep_check_memory(gib, 4, 4 * gib, err, sizeof err) == CT_OK);
         CT_CHECK(&tally, ct_sweep_check_memory(gib, 0, gib, err, sizeof err) == CT_OK);
         err[0] = '\0';
+        CT_CHECK(&tally, ct_sweep_check_memory(gib, 4, 3 * gib, err, sizeof err) == CT_ERR_USAGE);
         CT_CHECK(&tally,
-                 ct_sweep_check_memory(gib, 4, 3 * gib, err, sizeof err) == CT_ERR_USAGE);
-        CT_CHECK(&tally, has("-e") && has("per rank") && has("1 GiB") && has("3 GiB") &&
-                             has("4 ranks"));
+                 has("-e") && has("per rank") && has("1 GiB") && has("3 GiB") && has("4 ranks"));
         err[0] = '\0';
-        CT_CHECK(&tally, ct_sweep_check_memory(SIZE_MAX, 1, 64 * gib, err, sizeof err) ==
-                             CT_ERR_USAGE);
+        CT_CHECK(&tally,
+                 ct_sweep_check_memory(SIZE_MAX, 1, 64 * gib, err, sizeof err) == CT_ERR_USAGE);
         CT_CHECK(&tally, has("-e") && has("per rank"));
         size_t avail = 0;
         ct_status_t st = ct_sweep_host_memory(&avail);

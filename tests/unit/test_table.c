@@ -32,10 +32,7 @@ static void emit_header(FILE *fp, const void *arg)
     ct_table_header(fp);
 }
 
-static void emit_row(FILE *fp, const void *arg)
-{
-    ct_table_row(fp, arg);
-}
+static void emit_row(FILE *fp, const void *arg) { ct_table_row(fp, arg); }
 
 typedef struct {
     long long oob;

@@ -27,50 +27,65 @@
 /* ---- NCCL's side of the ABI (nccl_common.h, tuner_v3/4/5.h) ---------- */
 
 typedef int tt_result_t; /* ncclResult_t; ncclSuccess is 0 */
-typedef void (*tt_logger_t)(int level, unsigned long flags, const char *file,
-                            int line, const char *fmt, ...);
+typedef void (*tt_logger_t)(int level, unsigned long flags, const char *file, int line,
+                            const char *fmt, ...);
 
 enum { TT_LOG_WARN = 2, TT_LOG_INFO = 3, TT_LOG_TRACE = 5 };
 #define TT_TUNING 0x40UL
 
-enum { TT_BROADCAST, TT_REDUCE, TT_ALLGATHER, TT_REDUCESCATTER, TT_ALLREDUCE,
-       TT_SENDRECV, TT_SEND, TT_RECV, TT_ALLTOALL };
-enum { TT_TREE, TT_RING, TT_COLLNET_DIRECT, TT_COLLNET_CHAIN, TT_NVLS,
-       TT_NVLS_TREE, TT_PAT, TT_NUM_ALGOS };
+enum {
+    TT_BROADCAST,
+    TT_REDUCE,
+    TT_ALLGATHER,
+    TT_REDUCESCATTER,
+    TT_ALLREDUCE,
+    TT_SENDRECV,
+    TT_SEND,
+    TT_RECV,
+    TT_ALLTOALL
+};
+enum {
+    TT_TREE,
+    TT_RING,
+    TT_COLLNET_DIRECT,
+    TT_COLLNET_CHAIN,
+    TT_NVLS,
+    TT_NVLS_TREE,
+    TT_PAT,
+    TT_NUM_ALGOS
+};
 enum { TT_LL, TT_LL128, TT_SIMPLE, TT_NUM_PROTOS };
 #define TT_IGNORE (-1.0f)
 
-typedef struct { int nNvlDomains, minRanks, maxRanks; } tt_nvl_t;
-typedef struct { double d[144]; } tt_constants_t;
+typedef struct {
+    int nNvlDomains, minRanks, maxRanks;
+} tt_nvl_t;
+typedef struct {
+    double d[144];
+} tt_constants_t;
 
 typedef struct {
     const char *name;
-    tt_result_t (*init)(void **ctx, uint64_t commId, size_t nRanks,
-                        size_t nNodes, tt_logger_t log, tt_nvl_t *nvl,
-                        tt_constants_t *constants);
-    tt_result_t (*getCollInfo)(void *ctx, int coll, size_t nBytes,
-                               int numPipeOps, float **table, int numAlgo,
-                               int numProto, int regBuff, int *nChannels);
+    tt_result_t (*init)(void **ctx, uint64_t commId, size_t nRanks, size_t nNodes, tt_logger_t log,
+                        tt_nvl_t *nvl, tt_constants_t *constants);
+    tt_result_t (*getCollInfo)(void *ctx, int coll, size_t nBytes, int numPipeOps, float **table,
+                               int numAlgo, int numProto, int regBuff, int *nChannels);
     tt_result_t (*finalize)(void *ctx);
 } tt_v5_t;
 
 typedef struct {
     const char *name;
-    tt_result_t (*init)(size_t nRanks, size_t nNodes, tt_logger_t log,
-                        void **ctx);
-    tt_result_t (*getCollInfo)(void *ctx, int coll, size_t nBytes,
-                               int numPipeOps, float **table, int numAlgo,
-                               int numProto, int regBuff, int *nChannels);
+    tt_result_t (*init)(size_t nRanks, size_t nNodes, tt_logger_t log, void **ctx);
+    tt_result_t (*getCollInfo)(void *ctx, int coll, size_t nBytes, int numPipeOps, float **table,
+                               int numAlgo, int numProto, int regBuff, int *nChannels);
     tt_result_t (*destroy)(void *ctx);
 } tt_v4_t;
 
 typedef struct {
     const char *name;
-    tt_result_t (*init)(size_t nRanks, size_t nNodes, tt_logger_t log,
-                        void **ctx);
-    tt_result_t (*getCollInfo)(void *ctx, int coll, size_t nBytes,
-                               int numPipeOps, float **table, int numAlgo,
-                               int numProto, int *nChannels);
+    tt_result_t (*init)(size_t nRanks, size_t nNodes, tt_logger_t log, void **ctx);
+    tt_result_t (*getCollInfo)(void *ctx, int coll, size_t nBytes, int numPipeOps, float **table,
+                               int numAlgo, int numProto, int *nChannels);
     tt_result_t (*destroy)(void *ctx);
 } tt_v3_t;
 
@@ -91,8 +106,8 @@ static int g_nlog;
 static int g_total;
 static int g_untagged;
 
-static void capture(int level, unsigned long flags, const char *file,
-                    int line, const char *fmt, ...)
+static void capture(int level, unsigned long flags, const char *file, int line, const char *fmt,
+                    ...)
 {
     char msg[sizeof(g_log[0].msg)];
     va_list ap;
@@ -157,8 +172,7 @@ static const char *write_rules(tt_env_t *e, const char *text, size_t len)
     return path;
 }
 
-static void *init5(tt_env_t *e, const char *path, size_t nranks,
-                   size_t nnodes)
+static void *init5(tt_env_t *e, const char *path, size_t nranks, size_t nnodes)
 {
     void *ctx = (void *)&ctx; /* must be overwritten */
     tt_nvl_t nvl = {1, (int)nranks, (int)nranks};
@@ -170,8 +184,7 @@ static void *init5(tt_env_t *e, const char *path, size_t nranks,
     else
         unsetenv("NCCL_TUNER_CONFIG_FILE");
     g_nlog = 0;
-    CT_CHECK(e->t, e->v5->init(&ctx, 0x1234abcdULL, nranks, nnodes, capture,
-                               &nvl, &k) == 0);
+    CT_CHECK(e->t, e->v5->init(&ctx, 0x1234abcdULL, nranks, nnodes, capture, &nvl, &k) == 0);
     CT_CHECK(e->t, ctx != (void *)&ctx);
     return ctx;
 }
@@ -179,17 +192,16 @@ static void *init5(tt_env_t *e, const char *path, size_t nranks,
 /* Calls getCollInfo like NCCL and reports what changed.  Returns the
  * number of table entries that differ from the prefilled table; *which_p
  * is set to the algo*3+proto of the last one, -1 if none. */
-static int call5(tt_env_t *e, void *ctx, int coll, size_t nbytes, int pipe,
-                 int regbuff, int nch_in, int *nch_out, int *which_p)
+static int call5(tt_env_t *e, void *ctx, int coll, size_t nbytes, int pipe, int regbuff, int nch_in,
+                 int *nch_out, int *which_p)
 {
     float table[TT_NUM_ALGOS][TT_NUM_PROTOS], ref[TT_NUM_ALGOS][TT_NUM_PROTOS];
     int nch = nch_in, changed = 0;
 
     table_fill(table);
     table_fill(ref);
-    CT_CHECK(e->t, e->v5->getCollInfo(ctx, coll, nbytes, pipe, (float **)table,
-                                      TT_NUM_ALGOS, TT_NUM_PROTOS, regbuff,
-                                      &nch) == 0);
+    CT_CHECK(e->t, e->v5->getCollInfo(ctx, coll, nbytes, pipe, (float **)table, TT_NUM_ALGOS,
+                                      TT_NUM_PROTOS, regbuff, &nch) == 0);
     *which_p = -1;
     for (int a = 0; a < TT_NUM_ALGOS; a++)
         for (int p = 0; p < TT_NUM_PROTOS; p++)
@@ -202,25 +214,21 @@ static int call5(tt_env_t *e, void *ctx, int coll, size_t nbytes, int pipe,
 }
 
 /* Expects exactly table[algo][proto] set to 0.0 and *nChannels == nch. */
-#define EXPECT_PICK(e, ctx, coll, nbytes, pipe, regbuff, nch_in, algo, proto, \
-                    nch_want)                                                \
-    do {                                                                     \
-        int nch_, which_;                                                    \
-        int n_ = call5((e), (ctx), (coll), (nbytes), (pipe), (regbuff),      \
-                       (nch_in), &nch_, &which_);                            \
-        CT_CHECK((e)->t, n_ == 1 &&                                          \
-                             which_ == (algo) * TT_NUM_PROTOS + (proto));    \
-        CT_CHECK((e)->t, nch_ == (nch_want));                                \
+#define EXPECT_PICK(e, ctx, coll, nbytes, pipe, regbuff, nch_in, algo, proto, nch_want)            \
+    do {                                                                                           \
+        int nch_, which_;                                                                          \
+        int n_ = call5((e), (ctx), (coll), (nbytes), (pipe), (regbuff), (nch_in), &nch_, &which_); \
+        CT_CHECK((e)->t, n_ == 1 && which_ == (algo)*TT_NUM_PROTOS + (proto));                     \
+        CT_CHECK((e)->t, nch_ == (nch_want));                                                      \
     } while (0)
 
 /* Expects the table and *nChannels bit-for-bit as passed. */
-#define EXPECT_UNTOUCHED(e, ctx, coll, nbytes, pipe, regbuff, nch_in)        \
-    do {                                                                     \
-        int nch_, which_;                                                    \
-        int n_ = call5((e), (ctx), (coll), (nbytes), (pipe), (regbuff),      \
-                       (nch_in), &nch_, &which_);                            \
-        CT_CHECK((e)->t, n_ == 0);                                           \
-        CT_CHECK((e)->t, nch_ == (nch_in));                                  \
+#define EXPECT_UNTOUCHED(e, ctx, coll, nbytes, pipe, regbuff, nch_in)                              \
+    do {                                                                                           \
+        int nch_, which_;                                                                          \
+        int n_ = call5((e), (ctx), (coll), (nbytes), (pipe), (regbuff), (nch_in), &nch_, &which_); \
+        CT_CHECK((e)->t, n_ == 0);                                                                 \
+        CT_CHECK((e)->t, nch_ == (nch_in));                                                        \
     } while (0)
 
 static int log_has(int level, const char *needle)
@@ -233,28 +241,27 @@ static int log_has(int level, const char *needle)
 
 /* ---- the checks ------------------------------------------------------ */
 
-static const char good_rules[] =
-    "# colltune test rules\n"                                   /* 1 */
-    "   # an indented comment, then a blank line\n"             /* 2 */
-    "\n"                                                        /* 3 */
-    "allreduce,0,1023,tree,ll,4,-1,-1\n"                        /* 4 */
-    "allreduce, 1024 ,65536,ring,ll128,-1,-1,-1  # spaces ok\n" /* 5 */
-    "allreduce,65537,-1,ring,simple,8,2,-1\n"                   /* 6 */
-    "allreduce,65537,-1,pat,simple,6,-1,16\n"                   /* 7 */
-    "broadcast,-1,4096,ring,ll,2,-1,-1\n"                       /* 8 */
-    "reduce,0,-1,tree,simple,3,-1,-1,4\n"                       /* 9 */
-    "reducescatter,0,-1,ring,ll,5,-1,-1,-1,1\n"                 /* 10 */
-    "reducescatter,0,-1,tree,ll,7,-1,-1,-1,0\n"                 /* 11 */
-    "allgather,100,200,nvls,simple,9,-1,-1\n"                   /* 12 */
-    "allgather,100,200,ring,simple,9,-1,-1\n"                   /* 13 */
-    "ALLGATHER,300,400,Ring,LL128,11,-1,-1\n"                   /* 14 */
-    "ncclFuncAllGather,500,600,ring,simple,12,-1,-1\r\n"        /* 15 */
-    "allgather,700,800,tree,simple,13,-1,-1";                   /* 16: no \n */
+static const char good_rules[] = "# colltune test rules\n"                                   /* 1 */
+                                 "   # an indented comment, then a blank line\n"             /* 2 */
+                                 "\n"                                                        /* 3 */
+                                 "allreduce,0,1023,tree,ll,4,-1,-1\n"                        /* 4 */
+                                 "allreduce, 1024 ,65536,ring,ll128,-1,-1,-1  # spaces ok\n" /* 5 */
+                                 "allreduce,65537,-1,ring,simple,8,2,-1\n"                   /* 6 */
+                                 "allreduce,65537,-1,pat,simple,6,-1,16\n"                   /* 7 */
+                                 "broadcast,-1,4096,ring,ll,2,-1,-1\n"                       /* 8 */
+                                 "reduce,0,-1,tree,simple,3,-1,-1,4\n"                       /* 9 */
+                                 "reducescatter,0,-1,ring,ll,5,-1,-1,-1,1\n"          /* 10 */
+                                 "reducescatter,0,-1,tree,ll,7,-1,-1,-1,0\n"          /* 11 */
+                                 "allgather,100,200,nvls,simple,9,-1,-1\n"            /* 12 */
+                                 "allgather,100,200,ring,simple,9,-1,-1\n"            /* 13 */
+                                 "ALLGATHER,300,400,Ring,LL128,11,-1,-1\n"            /* 14 */
+                                 "ncclFuncAllGather,500,600,ring,simple,12,-1,-1\r\n" /* 15 */
+                                 "allgather,700,800,tree,simple,13,-1,-1"; /* 16: no \n */
 
 static void test_matching(tt_env_t *e)
 {
     const char *path = write_rules(e, good_rules, sizeof(good_rules) - 1);
-    void *c82 = init5(e, path, 8, 2);   /* 8 ranks on 2 nodes */
+    void *c82 = init5(e, path, 8, 2); /* 8 ranks on 2 nodes */
 
     CT_CHECK(e->t, count_level(TT_LOG_WARN) == 0);
     CT_CHECK(e->t, log_has(TT_LOG_INFO, "loaded 13 rule(s)"));
@@ -267,8 +274,7 @@ static void test_matching(tt_env_t *e)
     EXPECT_PICK(e, c82, TT_ALLREDUCE, 65536, 1, 0, 13, TT_RING, TT_LL128, 13);
     /* nNodes 2 matches this communicator; max_bytes -1 is unbounded. */
     EXPECT_PICK(e, c82, TT_ALLREDUCE, 65537, 1, 0, 0, TT_RING, TT_SIMPLE, 8);
-    EXPECT_PICK(e, c82, TT_ALLREDUCE, SIZE_MAX, 1, 0, 0, TT_RING, TT_SIMPLE,
-                8);
+    EXPECT_PICK(e, c82, TT_ALLREDUCE, SIZE_MAX, 1, 0, 0, TT_RING, TT_SIMPLE, 8);
     /* min_bytes -1 means 0. */
     EXPECT_PICK(e, c82, TT_BROADCAST, 0, 1, 0, 0, TT_RING, TT_LL, 2);
     EXPECT_PICK(e, c82, TT_BROADCAST, 4096, 1, 0, 0, TT_RING, TT_LL, 2);
@@ -308,9 +314,8 @@ static void test_matching(tt_env_t *e)
         int nch = 0;
         table_fill(table);
         table_fill(ref);
-        CT_CHECK(e->t, e->v5->getCollInfo(c161, TT_ALLREDUCE, 65537, 1,
-                                          (float **)table, 6, TT_NUM_PROTOS,
-                                          0, &nch) == 0);
+        CT_CHECK(e->t, e->v5->getCollInfo(c161, TT_ALLREDUCE, 65537, 1, (float **)table, 6,
+                                          TT_NUM_PROTOS, 0, &nch) == 0);
         CT_CHECK(e->t, memcmp(table, ref, sizeof(table)) == 0 && nch == 0);
     }
     /* A table with rows of 4 is not NCCL's layout: left alone. */
@@ -320,9 +325,8 @@ static void test_matching(tt_env_t *e)
         for (int a = 0; a < TT_NUM_ALGOS; a++)
             for (int p = 0; p < 4; p++)
                 t4[a][p] = r4[a][p] = 1.0f + (float)(a * 4 + p);
-        CT_CHECK(e->t, e->v5->getCollInfo(c161, TT_ALLREDUCE, 65537, 1,
-                                          (float **)t4, TT_NUM_ALGOS, 4, 0,
-                                          &nch) == 0);
+        CT_CHECK(e->t, e->v5->getCollInfo(c161, TT_ALLREDUCE, 65537, 1, (float **)t4, TT_NUM_ALGOS,
+                                          4, 0, &nch) == 0);
         CT_CHECK(e->t, memcmp(t4, r4, sizeof(t4)) == 0 && nch == 0);
     }
     /* 8 ranks on 1 node: neither line 6 nor 7. */
@@ -414,36 +418,22 @@ static void test_rejects(tt_env_t *e)
     static const char head[] = "allreduce,0,-1,ring,simple,4,-1,-1\n"
                                "# comment\n";
     static const tt_bad_t cases[] = {
-        {"unknown collective", "allreduse,0,10,ring,ll,-1,-1,-1\n", 3,
-         "allreduse"},
-        {"alltoall is not tunable", "alltoall,0,10,ring,ll,-1,-1,-1\n", 3,
-         "alltoall"},
-        {"unknown algorithm", "allreduce,0,10,rings,ll,-1,-1,-1\n", 3,
-         "rings"},
-        {"unknown protocol", "allreduce,0,10,ring,ll64,-1,-1,-1\n", 3,
-         "ll64"},
-        {"number with junk", "\nallreduce,12x,100,ring,ll,-1,-1,-1\n", 4,
-         "12x"},
-        {"fractional channels", "allreduce,0,100,ring,ll,4.0,-1,-1\n", 3,
-         "4.0"},
-        {"zero channels", "allreduce,0,100,ring,ll,0,-1,-1\n", 3,
-         "channels"},
-        {"negative nNodes", "allreduce,0,100,ring,ll,-1,-2,-1\n", 3,
-         "nNodes"},
+        {"unknown collective", "allreduse,0,10,ring,ll,-1,-1,-1\n", 3, "allreduse"},
+        {"alltoall is not tunable", "alltoall,0,10,ring,ll,-1,-1,-1\n", 3, "alltoall"},
+        {"unknown algorithm", "allreduce,0,10,rings,ll,-1,-1,-1\n", 3, "rings"},
+        {"unknown protocol", "allreduce,0,10,ring,ll64,-1,-1,-1\n", 3, "ll64"},
+        {"number with junk", "\nallreduce,12x,100,ring,ll,-1,-1,-1\n", 4, "12x"},
+        {"fractional channels", "allreduce,0,100,ring,ll,4.0,-1,-1\n", 3, "4.0"},
+        {"zero channels", "allreduce,0,100,ring,ll,0,-1,-1\n", 3, "channels"},
+        {"negative nNodes", "allreduce,0,100,ring,ll,-1,-2,-1\n", 3, "nNodes"},
         {"hex nRanks", "allreduce,0,100,ring,ll,-1,-1,0x10\n", 3, "0x10"},
-        {"size overflow",
-         "allreduce,0,99999999999999999999999,ring,ll,-1,-1,-1\n", 3,
-         "max_bytes"},
-        {"regBuff 2", "allreduce,0,100,ring,ll,-1,-1,-1,-1,2\n", 3,
-         "regBuff"},
-        {"min > max", "allreduce,100,10,ring,ll,-1,-1,-1\n", 3,
-         "larger than"},
+        {"size overflow", "allreduce,0,99999999999999999999999,ring,ll,-1,-1,-1\n", 3, "max_bytes"},
+        {"regBuff 2", "allreduce,0,100,ring,ll,-1,-1,-1,-1,2\n", 3, "regBuff"},
+        {"min > max", "allreduce,100,10,ring,ll,-1,-1,-1\n", 3, "larger than"},
         {"too few fields", "allreduce,0,100,ring,ll,-1,-1\n", 3, "only 7"},
-        {"too many fields", "allreduce,0,100,ring,ll,-1,-1,-1,-1,-1,-1\n", 3,
-         "more than 10"},
+        {"too many fields", "allreduce,0,100,ring,ll,-1,-1,-1,-1,-1,-1\n", 3, "more than 10"},
         {"empty field", "allreduce,0,,ring,ll,-1,-1,-1\n", 3, "empty"},
-        {"trailing comma", "allreduce,0,100,ring,ll,-1,-1,-1,\n", 3,
-         "empty"},
+        {"trailing comma", "allreduce,0,100,ring,ll,-1,-1,-1,\n", 3, "empty"},
         {"bad line after good ones",
          "broadcast,0,100,ring,ll,-1,-1,-1\n\n\n"
          "broadcast,0,100,ring,lll,-1,-1,-1\n",
@@ -460,8 +450,7 @@ static void test_rejects(tt_env_t *e)
         char line_tag[32];
 
         len = (size_t)snprintf(text, sizeof(text), "%s", head);
-        if (strcmp(c->what, "overlong line") == 0 ||
-            strcmp(c->what, "very long line") == 0) {
+        if (strcmp(c->what, "overlong line") == 0 || strcmp(c->what, "very long line") == 0) {
             /* 1025 bytes (or 3000), even inside a comment. */
             size_t n = c->what[0] == 'o' ? 1025 : 3000;
             memset(text + len, ' ', n);
@@ -473,20 +462,18 @@ static void test_rejects(tt_env_t *e)
             memcpy(text + len, nul, sizeof(nul) - 1);
             len += sizeof(nul) - 1;
         } else {
-            len += (size_t)snprintf(text + len, sizeof(text) - len, "%s",
-                                    c->text);
+            len += (size_t)snprintf(text + len, sizeof(text) - len, "%s", c->text);
         }
         const char *path = write_rules(e, text, len);
         void *ctx = init5(e, path, 8, 1);
 
         snprintf(line_tag, sizeof(line_tag), ":%d:", c->line);
-        int ok = g_nlog == 1 && count_level(TT_LOG_WARN) == 1 &&
-                 strstr(g_log[0].msg, path) && strstr(g_log[0].msg, line_tag) &&
-                 strstr(g_log[0].msg, c->needle);
+        int ok = g_nlog == 1 && count_level(TT_LOG_WARN) == 1 && strstr(g_log[0].msg, path) &&
+                 strstr(g_log[0].msg, line_tag) && strstr(g_log[0].msg, c->needle);
         CT_CHECK(e->t, ok);
         if (!ok)
-            fprintf(stderr, "  case \"%s\": got %d message(s): %s\n", c->what,
-                    g_nlog, g_nlog ? g_log[0].msg : "");
+            fprintf(stderr, "  case \"%s\": got %d message(s): %s\n", c->what, g_nlog,
+                    g_nlog ? g_log[0].msg : "");
         g_nlog = 0;
         EXPECT_UNTOUCHED(e, ctx, TT_ALLREDUCE, 64, 1, 0, 0);
         EXPECT_UNTOUCHED(e, ctx, TT_BROADCAST, 64, 1, 0, 5);
@@ -555,8 +542,7 @@ static void test_old_apis(tt_env_t *e, void *lib)
     table_fill(table);
     table_fill(ref);
     nch = 0;
-    CT_CHECK(e->t, v4->getCollInfo(ctx, TT_REDUCESCATTER, 64, 1,
-                                   (float **)table, TT_NUM_ALGOS,
+    CT_CHECK(e->t, v4->getCollInfo(ctx, TT_REDUCESCATTER, 64, 1, (float **)table, TT_NUM_ALGOS,
                                    TT_NUM_PROTOS, 1, &nch) == 0);
     ref[TT_RING][TT_LL] = 0.0f;
     CT_CHECK(e->t, memcmp(table, ref, sizeof(table)) == 0 && nch == 6);
@@ -568,16 +554,15 @@ static void test_old_apis(tt_env_t *e, void *lib)
     table_fill(table);
     table_fill(ref);
     nch = 0;
-    CT_CHECK(e->t, v3->getCollInfo(ctx, TT_REDUCESCATTER, 64, 1,
-                                   (float **)table, TT_NUM_ALGOS,
+    CT_CHECK(e->t, v3->getCollInfo(ctx, TT_REDUCESCATTER, 64, 1, (float **)table, TT_NUM_ALGOS,
                                    TT_NUM_PROTOS, &nch) == 0);
     ref[TT_TREE][TT_LL128] = 0.0f;
     CT_CHECK(e->t, memcmp(table, ref, sizeof(table)) == 0 && nch == 7);
     table_fill(table);
     table_fill(ref);
     nch = 0;
-    CT_CHECK(e->t, v3->getCollInfo(ctx, TT_ALLREDUCE, 64, 1, (float **)table,
-                                   TT_NUM_ALGOS, TT_NUM_PROTOS, &nch) == 0);
+    CT_CHECK(e->t, v3->getCollInfo(ctx, TT_ALLREDUCE, 64, 1, (float **)table, TT_NUM_ALGOS,
+                                   TT_NUM_PROTOS, &nch) == 0);
     ref[TT_TREE][TT_LL] = 0.0f;
     CT_CHECK(e->t, memcmp(table, ref, sizeof(table)) == 0 && nch == 5);
     CT_CHECK(e->t, v3->destroy(ctx) == 0);
@@ -625,8 +610,7 @@ int main(int argc, char **argv)
         return CT_DONE(&tally);
     CT_CHECK_STR(&tally, env.v5->name, "colltune");
 
-    snprintf(env.dir, sizeof(env.dir), "%s/ct-tuner-XXXXXX",
-             tmp && *tmp ? tmp : "/tmp");
+    snprintf(env.dir, sizeof(env.dir), "%s/ct-tuner-XXXXXX", tmp && *tmp ? tmp : "/tmp");
     if (mkdtemp(env.dir) == NULL) {
         perror("mkdtemp");
         return 99;

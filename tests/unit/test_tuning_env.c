@@ -40,7 +40,7 @@ int main(void)
         "OMPI_MCA_coll_tuned_use_dynamic_rules=1",
         "NCCL_ALGO=Ring",
         "OMPI_MCA_orte_hnp_uri=1234.0;tcp://10.0.0.1:5555",
-        "MY_NCCL_X=1", /* prefix must be at the start */
+        "MY_NCCL_X=1",    /* prefix must be at the start */
         "nccl_algo=tree", /* case matters */
         "NCCL=1",
         "UCX_RNDV_THRESH=8192",

@@ -42,9 +42,8 @@ typedef enum {
 #define NCCL_INIT 0x1UL
 #define NCCL_TUNING 0x40UL
 
-typedef void (*ncclDebugLogger_t)(ncclDebugLogLevel level, unsigned long flags,
-                                  const char *file, int line, const char *fmt,
-                                  ...);
+typedef void (*ncclDebugLogger_t)(ncclDebugLogLevel level, unsigned long flags, const char *file,
+                                  int line, const char *fmt, ...);
 
 /* nccl_common.h: the collective being tuned.  Values after ncclFuncRecv
  * vary between NCCL releases and are never tunable, so they are omitted. */
@@ -92,16 +91,12 @@ typedef struct {
 
 typedef struct {
     double baseLatencies[NCCL_NUM_ALGORITHMS][NCCL_NUM_PROTOCOLS];
-    double hwLatencies[NCCL_NUM_HW_LINKS_V5][NCCL_NUM_ALGORITHMS]
-                      [NCCL_NUM_PROTOCOLS];
+    double hwLatencies[NCCL_NUM_HW_LINKS_V5][NCCL_NUM_ALGORITHMS][NCCL_NUM_PROTOCOLS];
     double llMaxBws[NCCL_NUM_COMPCAPS_V5][NCCL_NUM_TUNING_SCALES_V5];
-    double perChMaxRingLL128Bws[NCCL_NUM_COMPCAPS_V5]
-                               [NCCL_NUM_TUNING_SCALES_V5];
-    double perChMaxTreeLL128Bws[NCCL_NUM_COMPCAPS_V5]
-                               [NCCL_NUM_TUNING_SCALES_V5];
+    double perChMaxRingLL128Bws[NCCL_NUM_COMPCAPS_V5][NCCL_NUM_TUNING_SCALES_V5];
+    double perChMaxTreeLL128Bws[NCCL_NUM_COMPCAPS_V5][NCCL_NUM_TUNING_SCALES_V5];
     double perChMaxTreeBws[NCCL_NUM_COMPCAPS_V5][NCCL_NUM_TUNING_SCALES_V5];
-    double perChMaxNVLSTreeBws[NCCL_NUM_COMPCAPS_V5]
-                              [NCCL_NUM_TUNING_SCALES_V5];
+    double perChMaxNVLSTreeBws[NCCL_NUM_COMPCAPS_V5][NCCL_NUM_TUNING_SCALES_V5];
 } ncclTunerConstants_v5_t;
 
 /*
@@ -111,35 +106,29 @@ typedef struct {
  */
 typedef struct {
     const char *name;
-    ncclResult_t (*init)(void **ctx, uint64_t commId, size_t nRanks,
-                         size_t nNodes, ncclDebugLogger_t logFunction,
-                         ncclNvlDomainInfo_v5_t *nvlDomainInfo,
+    ncclResult_t (*init)(void **ctx, uint64_t commId, size_t nRanks, size_t nNodes,
+                         ncclDebugLogger_t logFunction, ncclNvlDomainInfo_v5_t *nvlDomainInfo,
                          ncclTunerConstants_v5_t *constants);
-    ncclResult_t (*getCollInfo)(void *ctx, ncclFunc_t collType, size_t nBytes,
-                                int numPipeOps, float **collCostTable,
-                                int numAlgo, int numProto, int regBuff,
+    ncclResult_t (*getCollInfo)(void *ctx, ncclFunc_t collType, size_t nBytes, int numPipeOps,
+                                float **collCostTable, int numAlgo, int numProto, int regBuff,
                                 int *nChannels);
     ncclResult_t (*finalize)(void *ctx);
 } ncclTuner_v5_t;
 
 typedef struct {
     const char *name;
-    ncclResult_t (*init)(size_t nRanks, size_t nNodes,
-                         ncclDebugLogger_t logFunction, void **ctx);
-    ncclResult_t (*getCollInfo)(void *ctx, ncclFunc_t collType, size_t nBytes,
-                                int numPipeOps, float **collCostTable,
-                                int numAlgo, int numProto, int regBuff,
+    ncclResult_t (*init)(size_t nRanks, size_t nNodes, ncclDebugLogger_t logFunction, void **ctx);
+    ncclResult_t (*getCollInfo)(void *ctx, ncclFunc_t collType, size_t nBytes, int numPipeOps,
+                                float **collCostTable, int numAlgo, int numProto, int regBuff,
                                 int *nChannels);
     ncclResult_t (*destroy)(void *ctx);
 } ncclTuner_v4_t;
 
 typedef struct {
     const char *name;
-    ncclResult_t (*init)(size_t nRanks, size_t nNodes,
-                         ncclDebugLogger_t logFunction, void **ctx);
-    ncclResult_t (*getCollInfo)(void *ctx, ncclFunc_t collType, size_t nBytes,
-                                int numPipeOps, float **collCostTable,
-                                int numAlgo, int numProto, int *nChannels);
+    ncclResult_t (*init)(size_t nRanks, size_t nNodes, ncclDebugLogger_t logFunction, void **ctx);
+    ncclResult_t (*getCollInfo)(void *ctx, ncclFunc_t collType, size_t nBytes, int numPipeOps,
+                                float **collCostTable, int numAlgo, int numProto, int *nChannels);
     ncclResult_t (*destroy)(void *ctx);
 } ncclTuner_v3_t;
 
@@ -147,8 +136,7 @@ _Static_assert(sizeof(ncclFunc_t) == sizeof(int), "ncclFunc_t is an int");
 _Static_assert(sizeof(ncclResult_t) == sizeof(int), "ncclResult_t is an int");
 _Static_assert(sizeof(ncclNvlDomainInfo_v5_t) == 3 * sizeof(int),
                "ncclNvlDomainInfo_v5_t is three ints");
-_Static_assert(sizeof(ncclTunerConstants_v5_t) ==
-                   sizeof(double) * (7 * 3 + 3 * 7 * 3 + 5 * 4 * 3),
+_Static_assert(sizeof(ncclTunerConstants_v5_t) == sizeof(double) * (7 * 3 + 3 * 7 * 3 + 5 * 4 * 3),
                "ncclTunerConstants_v5_t is 144 doubles");
 _Static_assert(sizeof(ncclTuner_v5_t) == 4 * sizeof(void *),
                "plugin tables are a name and three function pointers");

@@ -24,9 +24,8 @@ struct ct_plugin_ctx {
     ncclDebugLogger_t logger;
 };
 
-ct_plugin_ctx_t *ct_plugin_ctx_create(uint64_t comm_id, size_t nranks,
-                                      size_t nnodes, ncclDebugLogger_t logger,
-                                      const char *api)
+ct_plugin_ctx_t *ct_plugin_ctx_create(uint64_t comm_id, size_t nranks, size_t nnodes,
+                                      ncclDebugLogger_t logger, const char *api)
 {
     char err[CT_PLUGIN_RULES_ERR_MAX];
     ct_plugin_ctx_t *ctx = calloc(1, sizeof(*ctx));
@@ -43,8 +42,7 @@ ct_plugin_ctx_t *ct_plugin_ctx_create(uint64_t comm_id, size_t nranks,
     if (path == NULL || *path == '\0')
         path = CT_PLUGIN_CONFIG_DEFAULT;
 
-    if (ct_plugin_rules_load(path, err, sizeof(err), &ctx->rules) !=
-        CT_PLUGIN_RULES_OK) {
+    if (ct_plugin_rules_load(path, err, sizeof(err), &ctx->rules) != CT_PLUGIN_RULES_OK) {
         CT_PLUGIN_WARN(logger,
                        "%s; no rules applied, NCCL tunes this communicator "
                        "itself",
@@ -63,21 +61,19 @@ ct_plugin_ctx_t *ct_plugin_ctx_create(uint64_t comm_id, size_t nranks,
     CT_PLUGIN_INFO(logger,
                    "loaded %zu rule(s) from %s for comm 0x%llx (%zu ranks, "
                    "%zu nodes, %s API)",
-                   ctx->rules.count, path, (unsigned long long)comm_id,
-                   nranks, nnodes, api);
+                   ctx->rules.count, path, (unsigned long long)comm_id, nranks, nnodes, api);
     return ctx;
 }
 
-void ct_plugin_ctx_apply(ct_plugin_ctx_t *ctx, ncclFunc_t coll, size_t nbytes,
-                         int pipe_ops, int reg_buff, float **cost_table,
-                         int num_algo, int num_proto, int *nchannels)
+void ct_plugin_ctx_apply(ct_plugin_ctx_t *ctx, ncclFunc_t coll, size_t nbytes, int pipe_ops,
+                         int reg_buff, float **cost_table, int num_algo, int num_proto,
+                         int *nchannels)
 {
     ct_plugin_query_t q;
     const ct_plugin_rule_t *r;
     long hit;
 
-    if (ctx == NULL || ctx->rules.count == 0 || cost_table == NULL ||
-        nchannels == NULL)
+    if (ctx == NULL || ctx->rules.count == 0 || cost_table == NULL || nchannels == NULL)
         return;
 
     /* Every NCCL with a cost table has had three protocols; a different
@@ -105,31 +101,26 @@ void ct_plugin_ctx_apply(ct_plugin_ctx_t *ctx, ncclFunc_t coll, size_t nbytes,
 
     /* The table is float[num_algo][NCCL_NUM_PROTOCOLS] in one block; NCCL
      * only casts it to float **.  Reading it as row pointers crashes. */
-    float (*table)[NCCL_NUM_PROTOCOLS] =
-        (float (*)[NCCL_NUM_PROTOCOLS])(void *)cost_table;
+    float(*table)[NCCL_NUM_PROTOCOLS] = (float(*)[NCCL_NUM_PROTOCOLS])(void *)cost_table;
 
-    if (r->algo >= num_algo || table[r->algo][r->proto] ==
-                                   (float)NCCL_ALGO_PROTO_IGNORE) {
+    if (r->algo >= num_algo || table[r->algo][r->proto] == (float)NCCL_ALGO_PROTO_IGNORE) {
         if (!ctx->noted[hit])
             CT_PLUGIN_INFO(ctx->logger,
                            "rule at line %d (%s %s/%s) is not available to "
                            "NCCL for this call (%zu bytes); NCCL decides",
                            r->line, ct_plugin_name_of(&ct_plugin_colls, r->coll),
                            ct_plugin_name_of(&ct_plugin_algos, r->algo),
-                           ct_plugin_name_of(&ct_plugin_protos, r->proto),
-                           nbytes);
+                           ct_plugin_name_of(&ct_plugin_protos, r->proto), nbytes);
         ctx->noted[hit] = 1;
         return;
     }
     table[r->algo][r->proto] = 0.0f;
     if (r->channels != -1)
         *nchannels = r->channels;
-    CT_PLUGIN_TRACE(ctx->logger,
-                    "%s %zu bytes: rule at line %d chose %s/%s, channels %d",
-                    ct_plugin_name_of(&ct_plugin_colls, r->coll), nbytes,
-                    r->line, ct_plugin_name_of(&ct_plugin_algos, r->algo),
-                    ct_plugin_name_of(&ct_plugin_protos, r->proto),
-                    r->channels);
+    CT_PLUGIN_TRACE(ctx->logger, "%s %zu bytes: rule at line %d chose %s/%s, channels %d",
+                    ct_plugin_name_of(&ct_plugin_colls, r->coll), nbytes, r->line,
+                    ct_plugin_name_of(&ct_plugin_algos, r->algo),
+                    ct_plugin_name_of(&ct_plugin_protos, r->proto), r->channels);
 }
 
 void ct_plugin_ctx_destroy(ct_plugin_ctx_t *ctx)

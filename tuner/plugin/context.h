@@ -28,9 +28,8 @@ typedef struct ct_plugin_ctx ct_plugin_ctx_t;
  * rules, which defers every call to NCCL.  Returns NULL only when memory
  * runs out (also logged); a NULL context defers likewise.
  */
-ct_plugin_ctx_t *ct_plugin_ctx_create(uint64_t comm_id, size_t nranks,
-                                      size_t nnodes, ncclDebugLogger_t logger,
-                                      const char *api);
+ct_plugin_ctx_t *ct_plugin_ctx_create(uint64_t comm_id, size_t nranks, size_t nnodes,
+                                      ncclDebugLogger_t logger, const char *api);
 
 /*
  * Applies the first rule matching this call.  cost_table is NCCL's
@@ -39,9 +38,9 @@ ct_plugin_ctx_t *ct_plugin_ctx_create(uint64_t comm_id, size_t nranks,
  * With no match, or when the chosen entry is NCCL_ALGO_PROTO_IGNORE or
  * outside the table, nothing is written.  reg_buff is -1 when unknown.
  */
-void ct_plugin_ctx_apply(ct_plugin_ctx_t *ctx, ncclFunc_t coll, size_t nbytes,
-                         int pipe_ops, int reg_buff, float **cost_table,
-                         int num_algo, int num_proto, int *nchannels);
+void ct_plugin_ctx_apply(ct_plugin_ctx_t *ctx, ncclFunc_t coll, size_t nbytes, int pipe_ops,
+                         int reg_buff, float **cost_table, int num_algo, int num_proto,
+                         int *nchannels);
 
 /* Frees ctx; NULL is fine. */
 void ct_plugin_ctx_destroy(ct_plugin_ctx_t *ctx);

@@ -12,8 +12,8 @@
  * longer message is cut, which is fine for a log line. */
 #define CT_PLUGIN_LOG_MAX 2048
 
-void ct_plugin_log(ncclDebugLogger_t logger, ncclDebugLogLevel level,
-                   const char *file, int line, const char *fmt, ...)
+void ct_plugin_log(ncclDebugLogger_t logger, ncclDebugLogLevel level, const char *file, int line,
+                   const char *fmt, ...)
 {
     char msg[CT_PLUGIN_LOG_MAX];
     va_list ap;

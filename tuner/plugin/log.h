@@ -20,15 +20,14 @@
 #define CT_PLUGIN_PRINTF(f, a)
 #endif
 
-void ct_plugin_log(ncclDebugLogger_t logger, ncclDebugLogLevel level,
-                   const char *file, int line, const char *fmt, ...)
-    CT_PLUGIN_PRINTF(5, 6);
+void ct_plugin_log(ncclDebugLogger_t logger, ncclDebugLogLevel level, const char *file, int line,
+                   const char *fmt, ...) CT_PLUGIN_PRINTF(5, 6);
 
-#define CT_PLUGIN_WARN(logger, ...)                                            \
+#define CT_PLUGIN_WARN(logger, ...)                                                                \
     ct_plugin_log((logger), NCCL_LOG_WARN, __FILE__, __LINE__, __VA_ARGS__)
-#define CT_PLUGIN_INFO(logger, ...)                                            \
+#define CT_PLUGIN_INFO(logger, ...)                                                                \
     ct_plugin_log((logger), NCCL_LOG_INFO, __FILE__, __LINE__, __VA_ARGS__)
-#define CT_PLUGIN_TRACE(logger, ...)                                           \
+#define CT_PLUGIN_TRACE(logger, ...)                                                               \
     ct_plugin_log((logger), NCCL_LOG_TRACE, __FILE__, __LINE__, __VA_ARGS__)
 
 #endif

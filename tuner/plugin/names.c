@@ -21,8 +21,7 @@ _Static_assert(CT_NCCL_FUNC_BROADCAST == ncclFuncBroadcast &&
                    CT_NCCL_FUNC_REDUCESCATTER == ncclFuncReduceScatter &&
                    CT_NCCL_FUNC_ALLREDUCE == ncclFuncAllReduce,
                "ct_names.h's ncclFunc_t values match NCCL's");
-_Static_assert(CT_NCCL_ALGO_TREE == NCCL_ALGO_TREE &&
-                   CT_NCCL_ALGO_RING == NCCL_ALGO_RING &&
+_Static_assert(CT_NCCL_ALGO_TREE == NCCL_ALGO_TREE && CT_NCCL_ALGO_RING == NCCL_ALGO_RING &&
                    CT_NCCL_ALGO_COLLNET_DIRECT == NCCL_ALGO_COLLNET_DIRECT &&
                    CT_NCCL_ALGO_COLLNET_CHAIN == NCCL_ALGO_COLLNET_CHAIN &&
                    CT_NCCL_ALGO_NVLS == NCCL_ALGO_NVLS &&
@@ -30,20 +29,16 @@ _Static_assert(CT_NCCL_ALGO_TREE == NCCL_ALGO_TREE &&
                    CT_NCCL_ALGO_PAT == NCCL_ALGO_PAT &&
                    CT_NCCL_NUM_ALGORITHMS == NCCL_NUM_ALGORITHMS,
                "ct_names.h's algorithm ids match NCCL's");
-_Static_assert(CT_NCCL_PROTO_LL == NCCL_PROTO_LL &&
-                   CT_NCCL_PROTO_LL128 == NCCL_PROTO_LL128 &&
+_Static_assert(CT_NCCL_PROTO_LL == NCCL_PROTO_LL && CT_NCCL_PROTO_LL128 == NCCL_PROTO_LL128 &&
                    CT_NCCL_PROTO_SIMPLE == NCCL_PROTO_SIMPLE &&
                    CT_NCCL_NUM_PROTOCOLS == NCCL_NUM_PROTOCOLS,
                "ct_names.h's protocol ids match NCCL's");
 
 const ct_plugin_name_table_t ct_plugin_colls = {"collective", NULL};
-const ct_plugin_name_table_t ct_plugin_algos = {"algorithm",
-                                                &ct_nccl_algo_names};
-const ct_plugin_name_table_t ct_plugin_protos = {"protocol",
-                                                 &ct_nccl_proto_names};
+const ct_plugin_name_table_t ct_plugin_algos = {"algorithm", &ct_nccl_algo_names};
+const ct_plugin_name_table_t ct_plugin_protos = {"protocol", &ct_nccl_proto_names};
 
-int ct_plugin_name_lookup(const ct_plugin_name_table_t *table,
-                          const char *word, int *value_p)
+int ct_plugin_name_lookup(const ct_plugin_name_table_t *table, const char *word, int *value_p)
 {
     if (table->names)
         return ct_name_lookup(table->names, word, value_p);
@@ -62,8 +57,7 @@ const char *ct_plugin_name_of(const ct_plugin_name_table_t *table, int value)
     return c ? c->name : "?";
 }
 
-void ct_plugin_name_list(const ct_plugin_name_table_t *table, char *buf,
-                         size_t buflen)
+void ct_plugin_name_list(const ct_plugin_name_table_t *table, char *buf, size_t buflen)
 {
     size_t used = 0;
 
@@ -78,8 +72,7 @@ void ct_plugin_name_list(const ct_plugin_name_table_t *table, char *buf,
         const ct_coll_name_t *c = ct_coll_names_at(i);
         if (c->nccl_func == CT_NCCL_FUNC_NONE)
             continue;
-        int n = snprintf(buf + used, buflen - used, "%s%s", used ? ", " : "",
-                         c->name);
+        int n = snprintf(buf + used, buflen - used, "%s%s", used ? ", " : "", c->name);
         if (n < 0 || (size_t)n >= buflen - used)
             return; /* truncated, but terminated by snprintf */
         used += (size_t)n;

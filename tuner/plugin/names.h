@@ -30,15 +30,13 @@ extern const ct_plugin_name_table_t ct_plugin_algos;
 extern const ct_plugin_name_table_t ct_plugin_protos;
 
 /* Looks word up in table; sets *value_p and returns 0, or returns -1. */
-int ct_plugin_name_lookup(const ct_plugin_name_table_t *table,
-                          const char *word, int *value_p);
+int ct_plugin_name_lookup(const ct_plugin_name_table_t *table, const char *word, int *value_p);
 
 /* The canonical spelling of value, or "?" when the table lacks it. */
 const char *ct_plugin_name_of(const ct_plugin_name_table_t *table, int value);
 
 /* Writes the canonical spellings, comma separated, into buf (truncated to
  * buflen, always terminated) for "expected one of ..." messages. */
-void ct_plugin_name_list(const ct_plugin_name_table_t *table, char *buf,
-                         size_t buflen);
+void ct_plugin_name_list(const ct_plugin_name_table_t *table, char *buf, size_t buflen);
 
 #endif

@@ -20,9 +20,8 @@ extern CT_PLUGIN_EXPORT const ncclTuner_v5_t ncclTunerPlugin_v5;
 extern CT_PLUGIN_EXPORT const ncclTuner_v4_t ncclTunerPlugin_v4;
 extern CT_PLUGIN_EXPORT const ncclTuner_v3_t ncclTunerPlugin_v3;
 
-static ncclResult_t init_v5(void **ctx, uint64_t comm_id, size_t nranks,
-                            size_t nnodes, ncclDebugLogger_t logger,
-                            ncclNvlDomainInfo_v5_t *nvl_domain_info,
+static ncclResult_t init_v5(void **ctx, uint64_t comm_id, size_t nranks, size_t nnodes,
+                            ncclDebugLogger_t logger, ncclNvlDomainInfo_v5_t *nvl_domain_info,
                             ncclTunerConstants_v5_t *constants)
 {
     (void)nvl_domain_info;
@@ -33,8 +32,7 @@ static ncclResult_t init_v5(void **ctx, uint64_t comm_id, size_t nranks,
     return ncclSuccess;
 }
 
-static ncclResult_t init_v3v4(size_t nranks, size_t nnodes,
-                              ncclDebugLogger_t logger, void **ctx)
+static ncclResult_t init_v3v4(size_t nranks, size_t nnodes, ncclDebugLogger_t logger, void **ctx)
 {
     if (ctx == NULL)
         return ncclInvalidArgument;
@@ -42,24 +40,22 @@ static ncclResult_t init_v3v4(size_t nranks, size_t nnodes,
     return ncclSuccess;
 }
 
-static ncclResult_t get_coll_info(void *ctx, ncclFunc_t coll, size_t nbytes,
-                                  int pipe_ops, float **cost_table,
-                                  int num_algo, int num_proto, int reg_buff,
+static ncclResult_t get_coll_info(void *ctx, ncclFunc_t coll, size_t nbytes, int pipe_ops,
+                                  float **cost_table, int num_algo, int num_proto, int reg_buff,
                                   int *nchannels)
 {
-    ct_plugin_ctx_apply(ctx, coll, nbytes, pipe_ops, reg_buff, cost_table,
-                        num_algo, num_proto, nchannels);
+    ct_plugin_ctx_apply(ctx, coll, nbytes, pipe_ops, reg_buff, cost_table, num_algo, num_proto,
+                        nchannels);
     return ncclSuccess;
 }
 
 /* v3 predates regBuff: -1 matches only rules that leave regBuff open. */
-static ncclResult_t get_coll_info_v3(void *ctx, ncclFunc_t coll,
-                                     size_t nbytes, int pipe_ops,
-                                     float **cost_table, int num_algo,
-                                     int num_proto, int *nchannels)
+static ncclResult_t get_coll_info_v3(void *ctx, ncclFunc_t coll, size_t nbytes, int pipe_ops,
+                                     float **cost_table, int num_algo, int num_proto,
+                                     int *nchannels)
 {
-    ct_plugin_ctx_apply(ctx, coll, nbytes, pipe_ops, -1, cost_table,
-                        num_algo, num_proto, nchannels);
+    ct_plugin_ctx_apply(ctx, coll, nbytes, pipe_ops, -1, cost_table, num_algo, num_proto,
+                        nchannels);
     return ncclSuccess;
 }
 

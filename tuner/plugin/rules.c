@@ -37,14 +37,11 @@ enum {
 
 /* Field names as the README and NVIDIA's example spell them. */
 static const char *const field_names[FIELDS_MAX] = {
-    "collective", "min_bytes", "max_bytes", "algorithm", "protocol",
+    "collective", "min_bytes", "max_bytes", "algorithm",  "protocol",
     "channels",   "nNodes",    "nRanks",    "numPipeOps", "regBuff",
 };
 
-static int is_blank(char c)
-{
-    return c == ' ' || c == '\t';
-}
+static int is_blank(char c) { return c == ' ' || c == '\t'; }
 
 /* Strips spaces and tabs from both ends of s, in place. */
 static char *trim(char *s)
@@ -73,9 +70,8 @@ static int is_digits(const char *s)
  * "default") or a plain decimal in [lo, hi].  Signs, blanks inside,
  * suffixes and hex are all errors.
  */
-static int parse_number(const char *text, int field, unsigned long long lo,
-                        unsigned long long hi, unsigned long long *value_p,
-                        int *any_p, char *err, size_t errlen)
+static int parse_number(const char *text, int field, unsigned long long lo, unsigned long long hi,
+                        unsigned long long *value_p, int *any_p, char *err, size_t errlen)
 {
     unsigned long long v;
 
@@ -106,21 +102,20 @@ static int parse_number(const char *text, int field, unsigned long long lo,
 }
 
 /* An int field: -1, or an integer in [lo, hi]. */
-static int parse_int_field(const char *text, int field, int lo, int hi,
-                           int *value_p, char *err, size_t errlen)
+static int parse_int_field(const char *text, int field, int lo, int hi, int *value_p, char *err,
+                           size_t errlen)
 {
     unsigned long long v;
     int any;
 
-    if (parse_number(text, field, (unsigned long long)lo,
-                     (unsigned long long)hi, &v, &any, err, errlen) != 0)
+    if (parse_number(text, field, (unsigned long long)lo, (unsigned long long)hi, &v, &any, err,
+                     errlen) != 0)
         return -1;
     *value_p = any ? -1 : (int)v;
     return 0;
 }
 
-static int parse_name_field(const char *text,
-                            const ct_plugin_name_table_t *table, int *value_p,
+static int parse_name_field(const char *text, const ct_plugin_name_table_t *table, int *value_p,
                             char *err, size_t errlen)
 {
     char expected[256];
@@ -128,13 +123,11 @@ static int parse_name_field(const char *text,
     if (ct_plugin_name_lookup(table, text, value_p) == 0)
         return 0;
     ct_plugin_name_list(table, expected, sizeof(expected));
-    snprintf(err, errlen, "unknown %s '%s' (expected one of: %s)",
-             table->kind, text, expected);
+    snprintf(err, errlen, "unknown %s '%s' (expected one of: %s)", table->kind, text, expected);
     return -1;
 }
 
-int ct_plugin_rules_parse_line(const char *text, ct_plugin_rule_t *rule_p,
-                               char *err, size_t errlen)
+int ct_plugin_rules_parse_line(const char *text, ct_plugin_rule_t *rule_p, char *err, size_t errlen)
 {
     char buf[CT_PLUGIN_RULES_MAX_LINE + 1];
     char *fields[FIELDS_MAX];
@@ -144,8 +137,7 @@ int ct_plugin_rules_parse_line(const char *text, ct_plugin_rule_t *rule_p,
     int any;
 
     if (strlen(text) > CT_PLUGIN_RULES_MAX_LINE) {
-        snprintf(err, errlen, "line is longer than %d bytes",
-                 CT_PLUGIN_RULES_MAX_LINE);
+        snprintf(err, errlen, "line is longer than %d bytes", CT_PLUGIN_RULES_MAX_LINE);
         return -1;
     }
     strcpy(buf, text);
@@ -180,61 +172,50 @@ int ct_plugin_rules_parse_line(const char *text, ct_plugin_rule_t *rule_p,
                  "%s field%s; expected %d (collective,min_bytes,max_bytes,"
                  "algorithm,protocol,channels,nNodes,nRanks), or %d-%d with "
                  "numPipeOps and regBuff",
-                 found, nfields == 1 ? "" : "s", FIELDS_MIN, FIELDS_MIN + 1,
-                 FIELDS_MAX);
+                 found, nfields == 1 ? "" : "s", FIELDS_MIN, FIELDS_MIN + 1, FIELDS_MAX);
         return -1;
     }
     for (int i = 0; i < nfields; i++) {
         fields[i] = trim(fields[i]);
         if (*fields[i] == '\0') {
-            snprintf(err, errlen, "field %d (%s) is empty", i + 1,
-                     field_names[i]);
+            snprintf(err, errlen, "field %d (%s) is empty", i + 1, field_names[i]);
             return -1;
         }
     }
 
-    if (parse_name_field(fields[F_COLL], &ct_plugin_colls, &r.coll, err,
-                         errlen) != 0)
+    if (parse_name_field(fields[F_COLL], &ct_plugin_colls, &r.coll, err, errlen) != 0)
         return -1;
 
-    if (parse_number(fields[F_MIN_BYTES], F_MIN_BYTES, 0, SIZE_MAX, &v, &any,
-                     err, errlen) != 0)
+    if (parse_number(fields[F_MIN_BYTES], F_MIN_BYTES, 0, SIZE_MAX, &v, &any, err, errlen) != 0)
         return -1;
     r.min_bytes = any ? 0 : (size_t)v;
-    if (parse_number(fields[F_MAX_BYTES], F_MAX_BYTES, 0, SIZE_MAX, &v, &any,
-                     err, errlen) != 0)
+    if (parse_number(fields[F_MAX_BYTES], F_MAX_BYTES, 0, SIZE_MAX, &v, &any, err, errlen) != 0)
         return -1;
     r.max_bytes = any ? SIZE_MAX : (size_t)v;
     if (r.min_bytes > r.max_bytes) {
-        snprintf(err, errlen, "min_bytes %zu is larger than max_bytes %zu",
-                 r.min_bytes, r.max_bytes);
+        snprintf(err, errlen, "min_bytes %zu is larger than max_bytes %zu", r.min_bytes,
+                 r.max_bytes);
         return -1;
     }
 
-    if (parse_name_field(fields[F_ALGO], &ct_plugin_algos, &r.algo, err,
-                         errlen) != 0 ||
-        parse_name_field(fields[F_PROTO], &ct_plugin_protos, &r.proto,
-                         err, errlen) != 0)
+    if (parse_name_field(fields[F_ALGO], &ct_plugin_algos, &r.algo, err, errlen) != 0 ||
+        parse_name_field(fields[F_PROTO], &ct_plugin_protos, &r.proto, err, errlen) != 0)
         return -1;
 
     /* 0 channels would mean "NCCL's default" to NCCL; -1 says that. */
-    if (parse_int_field(fields[F_CHANNELS], F_CHANNELS, 1, INT_MAX,
-                        &r.channels, err, errlen) != 0 ||
-        parse_int_field(fields[F_NNODES], F_NNODES, 1, INT_MAX, &r.nnodes,
-                        err, errlen) != 0 ||
-        parse_int_field(fields[F_NRANKS], F_NRANKS, 1, INT_MAX, &r.nranks,
-                        err, errlen) != 0)
+    if (parse_int_field(fields[F_CHANNELS], F_CHANNELS, 1, INT_MAX, &r.channels, err, errlen) !=
+            0 ||
+        parse_int_field(fields[F_NNODES], F_NNODES, 1, INT_MAX, &r.nnodes, err, errlen) != 0 ||
+        parse_int_field(fields[F_NRANKS], F_NRANKS, 1, INT_MAX, &r.nranks, err, errlen) != 0)
         return -1;
 
     r.pipe_ops = -1;
     r.reg_buff = -1;
     if (nfields > F_PIPE_OPS &&
-        parse_int_field(fields[F_PIPE_OPS], F_PIPE_OPS, 1, INT_MAX,
-                        &r.pipe_ops, err, errlen) != 0)
+        parse_int_field(fields[F_PIPE_OPS], F_PIPE_OPS, 1, INT_MAX, &r.pipe_ops, err, errlen) != 0)
         return -1;
     if (nfields > F_REG_BUFF &&
-        parse_int_field(fields[F_REG_BUFF], F_REG_BUFF, 0, 1, &r.reg_buff,
-                        err, errlen) != 0)
+        parse_int_field(fields[F_REG_BUFF], F_REG_BUFF, 0, 1, &r.reg_buff, err, errlen) != 0)
         return -1;
 
     r.line = 0;
@@ -242,8 +223,7 @@ int ct_plugin_rules_parse_line(const char *text, ct_plugin_rule_t *rule_p,
     return 1;
 }
 
-enum { LINE_OK = 1, LINE_EOF = 0, LINE_LONG = -1, LINE_NUL = -2,
-       LINE_EIO = -3 };
+enum { LINE_OK = 1, LINE_EOF = 0, LINE_LONG = -1, LINE_NUL = -2, LINE_EIO = -3 };
 
 /*
  * Reads one line, without its "\n" or "\r\n", into buf (room for
@@ -275,8 +255,7 @@ static int read_line(FILE *fp, char *buf)
     return nul ? LINE_NUL : LINE_OK;
 }
 
-static int rules_append(ct_plugin_rules_t *set, size_t *cap,
-                        const ct_plugin_rule_t *rule)
+static int rules_append(ct_plugin_rules_t *set, size_t *cap, const ct_plugin_rule_t *rule)
 {
     if (set->count == *cap) {
         size_t ncap = *cap ? *cap * 2 : 16;
@@ -290,8 +269,7 @@ static int rules_append(ct_plugin_rules_t *set, size_t *cap,
     return 0;
 }
 
-ct_plugin_rules_status_t ct_plugin_rules_read(FILE *fp, const char *name,
-                                              char *err, size_t errlen,
+ct_plugin_rules_status_t ct_plugin_rules_read(FILE *fp, const char *name, char *err, size_t errlen,
                                               ct_plugin_rules_t *rules_p)
 {
     char buf[CT_PLUGIN_RULES_MAX_LINE + 2];
@@ -314,20 +292,18 @@ ct_plugin_rules_status_t ct_plugin_rules_read(FILE *fp, const char *name,
         }
         lineno++;
         if (got == LINE_EIO) {
-            snprintf(err, errlen, "%s:%d: read error: %s", name, lineno,
-                     strerror(errno));
+            snprintf(err, errlen, "%s:%d: read error: %s", name, lineno, strerror(errno));
             status = CT_PLUGIN_RULES_EOPEN;
             goto fail;
         }
         if (got == LINE_LONG) {
-            snprintf(err, errlen, "%s:%d: line is longer than %d bytes", name,
-                     lineno, CT_PLUGIN_RULES_MAX_LINE);
+            snprintf(err, errlen, "%s:%d: line is longer than %d bytes", name, lineno,
+                     CT_PLUGIN_RULES_MAX_LINE);
             status = CT_PLUGIN_RULES_EPARSE;
             goto fail;
         }
         if (got == LINE_NUL) {
-            snprintf(err, errlen, "%s:%d: line contains a NUL byte", name,
-                     lineno);
+            snprintf(err, errlen, "%s:%d: line contains a NUL byte", name, lineno);
             status = CT_PLUGIN_RULES_EPARSE;
             goto fail;
         }
@@ -340,8 +316,7 @@ ct_plugin_rules_status_t ct_plugin_rules_read(FILE *fp, const char *name,
         if (kind == 0)
             continue;
         if (set.count == CT_PLUGIN_RULES_MAX) {
-            snprintf(err, errlen, "%s:%d: more than %d rules", name, lineno,
-                     CT_PLUGIN_RULES_MAX);
+            snprintf(err, errlen, "%s:%d: more than %d rules", name, lineno, CT_PLUGIN_RULES_MAX);
             status = CT_PLUGIN_RULES_EPARSE;
             goto fail;
         }
@@ -360,16 +335,14 @@ fail:
     return status;
 }
 
-ct_plugin_rules_status_t ct_plugin_rules_load(const char *path, char *err,
-                                              size_t errlen,
+ct_plugin_rules_status_t ct_plugin_rules_load(const char *path, char *err, size_t errlen,
                                               ct_plugin_rules_t *rules_p)
 {
     FILE *fp = fopen(path, "r");
     ct_plugin_rules_status_t status;
 
     if (fp == NULL) {
-        snprintf(err, errlen, "cannot open rules file %s: %s", path,
-                 strerror(errno));
+        snprintf(err, errlen, "cannot open rules file %s: %s", path, strerror(errno));
         return CT_PLUGIN_RULES_EOPEN;
     }
     status = ct_plugin_rules_read(fp, path, err, errlen, rules_p);
@@ -386,16 +359,14 @@ void ct_plugin_rules_free(ct_plugin_rules_t *rules)
 
 static int rule_matches(const ct_plugin_rule_t *r, const ct_plugin_query_t *q)
 {
-    return r->coll == q->coll && r->min_bytes <= q->nbytes &&
-           q->nbytes <= r->max_bytes &&
+    return r->coll == q->coll && r->min_bytes <= q->nbytes && q->nbytes <= r->max_bytes &&
            (r->nnodes == -1 || (size_t)r->nnodes == q->nnodes) &&
            (r->nranks == -1 || (size_t)r->nranks == q->nranks) &&
            (r->pipe_ops == -1 || r->pipe_ops == q->pipe_ops) &&
            (r->reg_buff == -1 || r->reg_buff == q->reg_buff);
 }
 
-long ct_plugin_rules_match(const ct_plugin_rules_t *rules,
-                           const ct_plugin_query_t *q)
+long ct_plugin_rules_match(const ct_plugin_rules_t *rules, const ct_plugin_query_t *q)
 {
     for (size_t i = 0; i < rules->count; i++) {
         if (rule_matches(&rules->rules[i], q))

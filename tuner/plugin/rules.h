@@ -30,9 +30,9 @@ typedef struct {
     int channels;     /* -1 keeps NCCL's channel count */
     int nnodes;       /* -1 matches any; likewise the three below */
     int nranks;
-    int pipe_ops;     /* -1 also when the field is absent */
-    int reg_buff;     /* -1, 0 or 1; -1 also when the field is absent */
-    int line;         /* 1-based line of the rule in its file */
+    int pipe_ops; /* -1 also when the field is absent */
+    int reg_buff; /* -1, 0 or 1; -1 also when the field is absent */
+    int line;     /* 1-based line of the rule in its file */
 } ct_plugin_rule_t;
 
 typedef struct {
@@ -62,22 +62,20 @@ typedef enum {
  * fills *rule_p (line left 0) for a rule, 0 for a blank or comment line,
  * or -1 with a message in err (no file or line prefix).
  */
-int ct_plugin_rules_parse_line(const char *text, ct_plugin_rule_t *rule_p,
-                               char *err, size_t errlen);
+int ct_plugin_rules_parse_line(const char *text, ct_plugin_rule_t *rule_p, char *err,
+                               size_t errlen);
 
 /*
  * Reads every rule from fp; name is used only in messages.  On success
  * *rules_p owns the rules (maybe none).  On failure *rules_p is untouched
  * and err holds "name:line: what is wrong".
  */
-ct_plugin_rules_status_t ct_plugin_rules_read(FILE *fp, const char *name,
-                                              char *err, size_t errlen,
+ct_plugin_rules_status_t ct_plugin_rules_read(FILE *fp, const char *name, char *err, size_t errlen,
                                               ct_plugin_rules_t *rules_p);
 
 /* Opens path and reads it as above; failing to open is CT_PLUGIN_RULES_EOPEN
  * with the reason in err. */
-ct_plugin_rules_status_t ct_plugin_rules_load(const char *path, char *err,
-                                              size_t errlen,
+ct_plugin_rules_status_t ct_plugin_rules_load(const char *path, char *err, size_t errlen,
                                               ct_plugin_rules_t *rules_p);
 
 /* Frees the rules and leaves an empty set; safe on an empty set. */
@@ -85,7 +83,6 @@ void ct_plugin_rules_free(ct_plugin_rules_t *rules);
 
 /* The first rule in file order that matches q, or -1 when none does.
  * A rule's size range is inclusive at both ends. */
-long ct_plugin_rules_match(const ct_plugin_rules_t *rules,
-                           const ct_plugin_query_t *q);
+long ct_plugin_rules_match(const ct_plugin_rules_t *rules, const ct_plugin_query_t *q);
 
 #endif
