@@ -297,7 +297,9 @@ ct_status_t ct_measure_call(const ct_measure_env_t *env, const ct_backend_call_t
         st = ct_measure_round(env, call, &s, round, times, late);
         memcpy(round_agg, times, round * sizeof *round_agg);
         ct_measure_aggregate(env, round_agg, round);
-        ct_world_allreduce_double(env->world, late, round, CT_REDUCE_MAX);
+        /* Only window mode has late calls: the others need no agreement. */
+        if (env->sync == CT_SYNC_WINDOW)
+            ct_world_allreduce_double(env->world, late, round, CT_REDUCE_MAX);
         size_t kept = ct_measure_keep_valid(round_agg, late, round, &agg[n]);
         ct_measure_keep_valid(times, late, round, &own[n]);
         late_total += (long long)(round - kept);
