@@ -4,9 +4,10 @@
  * For nranks 2, 3, 4 and 8, every collective, every type and (for
  * reductions) every op, and blocks of 1, 2, 3, 4, 8, 12 and 97 elements
  * (multiples of the periods an index-periodic pattern would have): each
- * rank's input comes from desc->fill_send, the test computes what a correct
- * collective delivers, and check_recv must count 0 wrong.  Then it plants
- * the faults of a collective that moves the right data to the wrong place:
+ * rank's input comes from desc->fill_send, the simulator (coll_sim.h)
+ * computes what a correct collective delivers, and check_recv must count 0
+ * wrong.  Then it plants the faults of a collective that moves the right
+ * data to the wrong place:
  *   - the whole output rotated by one element (either way);
  *   - one block replaced by another block, two blocks swapped, one block
  *     rotated by one inside itself (allgather, alltoall);
@@ -19,119 +20,48 @@
  * no longer match.  Every miss is listed on stderr as
  * "MISSED coll op type nranks block fault" before the test fails.
  */
-#include <math.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "coll.h"
+#include "coll_sim.h"
 #include "ct_test.h"
-#include "pattern.h"
 
 static ct_test_tally_t tally;
 
-#define MAX_RANKS 8
-
+/* One case: the simulated collective, and what this test keeps beside it. */
 typedef struct {
-    const ct_coll_desc_t *desc;
-    ct_coll_data_t data; /* rank filled in per use */
-    size_t ts;
+    ct_sim_t sim;
     size_t block; /* elements per block (allreduce/broadcast: per chunk) */
-    ct_coll_counts_t c;
-    unsigned char *in[MAX_RANKS];
-    unsigned char *out[MAX_RANKS]; /* correct output of each rank */
-    unsigned char *work;           /* recv_count elements to plant faults in */
-    int missed;                    /* faults of this case not caught */
-} sim_t;
-
-static double load(const void *buf, size_t i, ct_dtype_t d) { return ct_dtype_load(buf, i, d); }
-
-/* Reduction of element idx over all ranks' inputs, in double (the inputs
- * are small integers, so this is exact); avg divides by nranks and, for
- * integers, truncates like NCCL's integer avg. */
-static double reduce_at(const sim_t *s, size_t idx)
-{
-    ct_dtype_t d = s->data.dtype;
-    double acc = load(s->in[0], idx, d);
-    for (int r = 1; r < s->data.nranks; r++) {
-        double v = load(s->in[r], idx, d);
-        switch (s->data.op) {
-        case CT_OP_PROD: acc *= v; break;
-        case CT_OP_MAX: acc = fmax(acc, v); break;
-        case CT_OP_MIN: acc = fmin(acc, v); break;
-        default: acc += v; break;
-        }
-    }
-    if (s->data.op == CT_OP_AVG) {
-        acc /= (double)s->data.nranks;
-        if (!ct_dtype_is_float(d))
-            acc = trunc(acc);
-    }
-    return acc;
-}
-
-/* What a correct collective delivers to rank. */
-static void simulate(const sim_t *s, int rank, void *out)
-{
-    ct_dtype_t d = s->data.dtype;
-    const ct_coll_counts_t *c = &s->c;
-    switch (s->desc->id) {
-    case CT_COLL_ALLREDUCE:
-        for (size_t j = 0; j < c->recv_count; j++)
-            ct_dtype_store(out, j, d, reduce_at(s, j));
-        break;
-    case CT_COLL_REDUCE_SCATTER:
-        for (size_t j = 0; j < c->recv_count; j++)
-            ct_dtype_store(out, j, d, reduce_at(s, (size_t)rank * c->recv_count + j));
-        break;
-    case CT_COLL_ALLGATHER:
-        for (int src = 0; src < s->data.nranks; src++)
-            memcpy((char *)out + (size_t)src * c->send_count * s->ts, s->in[src],
-                   c->send_count * s->ts);
-        break;
-    case CT_COLL_ALLTOALL: {
-        size_t b = c->param_count * s->ts;
-        for (int src = 0; src < s->data.nranks; src++)
-            memcpy((char *)out + (size_t)src * b, s->in[src] + (size_t)rank * b, b);
-        break;
-    }
-    case CT_COLL_BROADCAST: memcpy(out, s->in[s->data.root], c->recv_count * s->ts); break;
-    default: break;
-    }
-}
-
-/* Elements of a that the checker's comparison tells apart from b. */
-static size_t count_mismatch(const sim_t *s, const void *a, const void *b)
-{
-    size_t n = 0;
-    for (size_t j = 0; j < s->c.recv_count; j++)
-        if (!ct_pattern_matches(&s->data, load(a, j, s->data.dtype), load(b, j, s->data.dtype)))
-            n++;
-    return n;
-}
+    int missed;   /* faults of this case not caught */
+} fault_case_t;
 
 /* The fault now in work, planted in rank's output, must be caught. */
-static void expect_caught(sim_t *s, int rank, const char *fault)
+static void expect_caught(fault_case_t *fc, int rank, const char *fault)
 {
+    const ct_sim_t *s = &fc->sim;
     ct_coll_data_t data = s->data;
     data.rank = rank;
     size_t got = s->desc->check_recv(s->work, &s->c, &data);
-    size_t want = count_mismatch(s, s->work, s->out[rank]);
+    size_t want = ct_sim_count_mismatch(s, s->work, s->out[rank]);
     CT_CHECK(&tally, got == want);
     if (got == 0) {
-        s->missed++;
+        fc->missed++;
         fprintf(stderr, "MISSED %s %s %s %d %zu %s (rank %d)\n", s->desc->name,
                 s->desc->uses_op ? ct_op_name(s->data.op) : "-", ct_dtype_name(s->data.dtype),
-                s->data.nranks, s->block, fault, rank);
+                s->data.nranks, fc->block, fault, rank);
     }
     tally.checks++;
     if (got == 0)
         tally.failures++;
 }
 
-static unsigned char *elem(const sim_t *s, unsigned char *buf, size_t j) { return buf + j * s->ts; }
+static unsigned char *elem(const ct_sim_t *s, unsigned char *buf, size_t j)
+{
+    return buf + j * s->ts;
+}
 
 /* work = rank's correct output rotated by shift elements. */
-static void plant_rotate(sim_t *s, int rank, size_t first, size_t len, size_t shift)
+static void plant_rotate(ct_sim_t *s, int rank, size_t first, size_t len, size_t shift)
 {
     memcpy(s->work, s->out[rank], s->c.recv_count * s->ts);
     for (size_t j = 0; j < len; j++)
@@ -141,26 +71,28 @@ static void plant_rotate(sim_t *s, int rank, size_t first, size_t len, size_t sh
 
 /* work = rank's correct output with block a replaced by block b, and
  * (swap) b by a. */
-static void plant_blocks(sim_t *s, int rank, size_t a, size_t b, int swap)
+static void plant_blocks(fault_case_t *fc, int rank, size_t a, size_t b, int swap)
 {
-    size_t bytes = s->block * s->ts;
+    ct_sim_t *s = &fc->sim;
+    size_t bytes = fc->block * s->ts;
     memcpy(s->work, s->out[rank], s->c.recv_count * s->ts);
     memcpy(s->work + a * bytes, s->out[rank] + b * bytes, bytes);
     if (swap)
         memcpy(s->work + b * bytes, s->out[rank] + a * bytes, bytes);
 }
 
-static void plant_faults(sim_t *s, int r)
+static void plant_faults(fault_case_t *fc, int r)
 {
+    ct_sim_t *s = &fc->sim;
     int n = s->data.nranks;
-    size_t rc = s->c.recv_count, nblocks = rc / s->block;
+    size_t rc = s->c.recv_count, nblocks = rc / fc->block;
     char what[64];
 
     if (rc >= 2) {
         plant_rotate(s, r, 0, rc, 1);
-        expect_caught(s, r, "rotated-left-by-1");
+        expect_caught(fc, r, "rotated-left-by-1");
         plant_rotate(s, r, 0, rc, rc - 1);
-        expect_caught(s, r, "rotated-right-by-1");
+        expect_caught(fc, r, "rotated-right-by-1");
     }
 
     switch (s->desc->id) {
@@ -170,7 +102,7 @@ static void plant_faults(sim_t *s, int r)
                 continue;
             memcpy(s->work, s->out[t], rc * s->ts);
             snprintf(what, sizeof what, "block-of-rank-%d", t);
-            expect_caught(s, r, what);
+            expect_caught(fc, r, what);
         }
         return;
     case CT_COLL_BROADCAST:
@@ -179,7 +111,7 @@ static void plant_faults(sim_t *s, int r)
                 continue;
             memcpy(s->work, s->in[t], rc * s->ts);
             snprintf(what, sizeof what, "input-of-non-root-%d", t);
-            expect_caught(s, r, what);
+            expect_caught(fc, r, what);
         }
         break;
     case CT_COLL_ALLTOALL:
@@ -188,7 +120,7 @@ static void plant_faults(sim_t *s, int r)
                 continue;
             memcpy(s->work, s->out[t], rc * s->ts);
             snprintf(what, sizeof what, "output-of-rank-%d", t);
-            expect_caught(s, r, what);
+            expect_caught(fc, r, what);
         }
         break;
     default: break;
@@ -200,24 +132,24 @@ static void plant_faults(sim_t *s, int r)
         for (size_t b = 0; b < nblocks; b++) {
             if (a == b)
                 continue;
-            plant_blocks(s, r, a, b, 0);
+            plant_blocks(fc, r, a, b, 0);
             snprintf(what, sizeof what, "%s-%zu-has-%s-%zu", unit, a, unit, b);
-            expect_caught(s, r, what);
+            expect_caught(fc, r, what);
             if (a < b) {
-                plant_blocks(s, r, a, b, 1);
+                plant_blocks(fc, r, a, b, 1);
                 snprintf(what, sizeof what, "%ss-%zu-%zu-swapped", unit, a, b);
-                expect_caught(s, r, what);
+                expect_caught(fc, r, what);
             }
         }
-        if (s->block > 1) {
-            plant_rotate(s, r, a * s->block, s->block, 1);
+        if (fc->block > 1) {
+            plant_rotate(s, r, a * fc->block, fc->block, 1);
             snprintf(what, sizeof what, "%s-%zu-rotated-by-1", unit, a);
-            expect_caught(s, r, what);
+            expect_caught(fc, r, what);
         }
     }
     if (!s->desc->splits_by_ranks && rc >= 2) {
         plant_rotate(s, r, 0, rc, rc / 2);
-        expect_caught(s, r, "halves-swapped");
+        expect_caught(fc, r, "halves-swapped");
     }
 }
 
@@ -225,49 +157,27 @@ static void plant_faults(sim_t *s, int r)
 static int run_case(const ct_coll_desc_t *desc, ct_dtype_t dtype, ct_op_t op, int nranks, int root,
                     size_t block)
 {
-    sim_t s;
-    memset(&s, 0, sizeof s);
-    s.desc = desc;
-    s.data.dtype = dtype;
-    s.data.op = op;
-    s.data.root = root;
-    s.data.nranks = nranks;
-    s.ts = ct_dtype_size(dtype);
-    s.block = block;
+    fault_case_t fc;
+    memset(&fc, 0, sizeof fc);
+    fc.block = block;
+    ct_sim_t *s = &fc.sim;
     /* nranks blocks in every output: the gathered/scattered buffer, or a
      * row of nranks chunks for allreduce and broadcast. */
-    desc->counts(s.ts * block * (size_t)nranks, s.ts, nranks, &s.c);
-
-    size_t sbytes = s.c.send_count * s.ts, rbytes = s.c.recv_count * s.ts;
-    for (int r = 0; r < nranks; r++) {
-        ct_coll_data_t data = s.data;
-        data.rank = r;
-        s.in[r] = malloc(sbytes);
-        s.out[r] = malloc(rbytes);
-        memset(s.in[r], 0x5a, sbytes);
-        desc->fill_send(s.in[r], &s.c, &data);
-    }
-    s.work = malloc(rbytes);
-    for (int r = 0; r < nranks; r++)
-        simulate(&s, r, s.out[r]);
+    ct_sim_setup(s, desc, dtype, op, nranks, root, ct_dtype_size(dtype) * block * (size_t)nranks);
 
     for (int r = 0; r < nranks; r++) {
-        ct_coll_data_t data = s.data;
+        ct_coll_data_t data = s->data;
         data.rank = r;
-        size_t got = desc->check_recv(s.out[r], &s.c, &data);
+        size_t got = desc->check_recv(s->out[r], &s->c, &data);
         CT_CHECK(&tally, got == 0);
         if (got != 0)
             fprintf(stderr, "  %s %s %s n=%d block=%zu rank %d: correct output has %zu wrong\n",
                     desc->name, ct_op_name(op), ct_dtype_name(dtype), nranks, block, r, got);
-        plant_faults(&s, r);
+        plant_faults(&fc, r);
     }
 
-    for (int r = 0; r < nranks; r++) {
-        free(s.in[r]);
-        free(s.out[r]);
-    }
-    free(s.work);
-    return s.missed;
+    ct_sim_free(s);
+    return fc.missed;
 }
 
 int main(void)

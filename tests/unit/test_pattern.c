@@ -1,12 +1,12 @@
 /*
  * test_pattern.c - fill_send/check_recv of every collective, against a
- * collective simulated here in-process.
+ * collective simulated in-process (coll_sim.h).
  *
  * For nranks in {1,2,3,4,8}, every collective, dtype and (for reductions)
- * op: each rank's input comes from desc->fill_send; the test computes what a
- * correct collective delivers (loads in double, reduces or moves, stores
- * back through ct_dtype_store so integer results wrap like the type), and
- * check_recv must count 0 wrong.  Then it plants errors (one element, three
+ * op: each rank's input comes from desc->fill_send; the simulator computes
+ * what a correct collective delivers (reductions in double, stored back
+ * through ct_dtype_store so integer results wrap like the type; data
+ * movement byte for byte), and check_recv must count 0 wrong.  Then it plants errors (one element, three
  * elements, swapped blocks, a dropped rank, another rank's data, zeros, and
  * a no-op that leaves 0xff bytes) and check_recv must count exactly the
  * elements that differ from the correct output.
@@ -16,143 +16,57 @@
 #include <string.h>
 
 #include "coll.h"
+#include "coll_sim.h"
 #include "ct_test.h"
 #include "pattern.h"
 
 static ct_test_tally_t tally;
 
-#define MAX_RANKS 8
-
+/* One case: the simulated collective, and its name for the messages. */
 typedef struct {
-    const ct_coll_desc_t *desc;
-    ct_coll_data_t data; /* rank filled in per use */
-    size_t ts;
-    ct_coll_counts_t c;
-    unsigned char *in[MAX_RANKS];
-    unsigned char *out[MAX_RANKS]; /* correct output of each rank */
-    unsigned char *work;           /* recv_count elements to plant errors in */
+    ct_sim_t sim;
     char what[160];
-} sim_t;
-
-static double load(const void *buf, size_t i, ct_dtype_t d) { return ct_dtype_load(buf, i, d); }
-
-/* Reduction over ranks of element idx of the inputs, leaving out rank skip
- * (-1: none).  avg divides by nranks, truncating for integers like NCCL's
- * integer avg (sum, then integer division). */
-static double reduce_at(const sim_t *s, size_t idx, int skip)
-{
-    ct_dtype_t d = s->data.dtype;
-    double acc = 0.0;
-    int first = 1;
-    for (int r = 0; r < s->data.nranks; r++) {
-        if (r == skip)
-            continue;
-        double v = load(s->in[r], idx, d);
-        if (first) {
-            acc = v;
-            first = 0;
-            continue;
-        }
-        switch (s->data.op) {
-        case CT_OP_PROD: acc *= v; break;
-        case CT_OP_MAX: acc = fmax(acc, v); break;
-        case CT_OP_MIN: acc = fmin(acc, v); break;
-        default: acc += v; break;
-        }
-    }
-    if (s->data.op == CT_OP_AVG) {
-        acc /= (double)s->data.nranks;
-        if (!ct_dtype_is_float(d))
-            acc = trunc(acc);
-    }
-    return acc;
-}
-
-/* What a correct (skip < 0) or a rank-dropping collective delivers to rank. */
-static void simulate(const sim_t *s, int rank, int skip, void *out)
-{
-    ct_dtype_t d = s->data.dtype;
-    const ct_coll_counts_t *c = &s->c;
-    switch (s->desc->id) {
-    case CT_COLL_ALLREDUCE:
-        for (size_t j = 0; j < c->recv_count; j++)
-            ct_dtype_store(out, j, d, reduce_at(s, j, skip));
-        break;
-    case CT_COLL_REDUCE_SCATTER:
-        for (size_t j = 0; j < c->recv_count; j++)
-            ct_dtype_store(out, j, d, reduce_at(s, (size_t)rank * c->recv_count + j, skip));
-        break;
-    case CT_COLL_ALLGATHER:
-        for (int src = 0; src < s->data.nranks; src++)
-            for (size_t j = 0; j < c->send_count; j++)
-                ct_dtype_store(out, (size_t)src * c->send_count + j, d, load(s->in[src], j, d));
-        break;
-    case CT_COLL_ALLTOALL: {
-        size_t b = c->param_count;
-        for (int src = 0; src < s->data.nranks; src++)
-            for (size_t j = 0; j < b; j++)
-                ct_dtype_store(out, (size_t)src * b + j, d,
-                               load(s->in[src], (size_t)rank * b + j, d));
-        break;
-    }
-    case CT_COLL_BROADCAST:
-        for (size_t j = 0; j < c->recv_count; j++)
-            ct_dtype_store(out, j, d, load(s->in[s->data.root], j, d));
-        break;
-    default: break;
-    }
-}
+} pattern_case_t;
 
 /* Elements of a that differ from b. */
-static size_t count_diff(const sim_t *s, const void *a, const void *b)
+static size_t count_diff(const ct_sim_t *s, const void *a, const void *b)
 {
     size_t n = 0;
     for (size_t j = 0; j < s->c.recv_count; j++) {
-        double x = load(a, j, s->data.dtype), y = load(b, j, s->data.dtype);
+        double x = ct_dtype_load(a, j, s->data.dtype), y = ct_dtype_load(b, j, s->data.dtype);
         if (!(x == y))
             n++;
     }
     return n;
 }
 
-/* Elements of a that the checker tells apart from the correct b: those
- * that differ, within the rounding avg on floats is allowed. */
-static size_t count_mismatch(const sim_t *s, const void *a, const void *b)
-{
-    size_t n = 0;
-    for (size_t j = 0; j < s->c.recv_count; j++)
-        if (!ct_pattern_matches(&s->data, load(a, j, s->data.dtype), load(b, j, s->data.dtype)))
-            n++;
-    return n;
-}
-
-static size_t run_check(sim_t *s, int rank, const void *recv)
+static size_t run_check(const ct_sim_t *s, int rank, const void *recv)
 {
     ct_coll_data_t data = s->data;
     data.rank = rank;
     return s->desc->check_recv(recv, &s->c, &data);
 }
 
-static void expect_wrong(sim_t *s, int rank, size_t want, const char *plant)
+static void expect_wrong(const pattern_case_t *pc, int rank, size_t want, const char *plant)
 {
-    size_t got = run_check(s, rank, s->work);
+    size_t got = run_check(&pc->sim, rank, pc->sim.work);
     CT_CHECK(&tally, got == want);
     if (got != want)
-        fprintf(stderr, "  %s rank %d, %s: check_recv = %zu, want %zu\n", s->what, rank, plant, got,
-                want);
+        fprintf(stderr, "  %s rank %d, %s: check_recv = %zu, want %zu\n", pc->what, rank, plant,
+                got, want);
 }
 
 /* Moves element j of work to the nearest larger value the type holds
  * (v+1 rounds back to v for large half or bfloat16 values). */
-static void bump(sim_t *s, size_t j)
+static void bump(ct_sim_t *s, size_t j)
 {
     ct_dtype_t d = s->data.dtype;
-    double v = load(s->work, j, d);
-    for (double step = 1.0; load(s->work, j, d) == v; step *= 2.0)
+    double v = ct_dtype_load(s->work, j, d);
+    for (double step = 1.0; ct_dtype_load(s->work, j, d) == v; step *= 2.0)
         ct_dtype_store(s->work, j, d, v + step);
 }
 
-static void swap_blocks(sim_t *s, size_t block, size_t a, size_t b)
+static void swap_blocks(ct_sim_t *s, size_t block, size_t a, size_t b)
 {
     size_t bytes = block * s->ts;
     unsigned char *tmp = malloc(bytes);
@@ -165,58 +79,41 @@ static void swap_blocks(sim_t *s, size_t block, size_t a, size_t b)
 static void run_case(const ct_coll_desc_t *desc, ct_dtype_t dtype, ct_op_t op, int nranks, int root,
                      size_t bytes)
 {
-    sim_t s;
-    memset(&s, 0, sizeof s);
-    s.desc = desc;
-    s.data.dtype = dtype;
-    s.data.op = op;
-    s.data.root = root;
-    s.data.nranks = nranks;
-    s.ts = ct_dtype_size(dtype);
-    desc->counts(bytes, s.ts, nranks, &s.c);
-    snprintf(s.what, sizeof s.what, "%s %s %s n=%d root=%d bytes=%zu", desc->name,
+    pattern_case_t pc;
+    memset(&pc, 0, sizeof pc);
+    ct_sim_t *s = &pc.sim;
+    ct_sim_setup(s, desc, dtype, op, nranks, root, bytes);
+    snprintf(pc.what, sizeof pc.what, "%s %s %s n=%d root=%d bytes=%zu", desc->name,
              ct_dtype_name(dtype), desc->uses_op ? ct_op_name(op) : "-", nranks, root, bytes);
-
-    size_t sbytes = s.c.send_count * s.ts, rbytes = s.c.recv_count * s.ts;
-    for (int r = 0; r < nranks; r++) {
-        ct_coll_data_t data = s.data;
-        data.rank = r;
-        s.in[r] = malloc(sbytes);
-        s.out[r] = malloc(rbytes);
-        memset(s.in[r], 0x5a, sbytes);
-        desc->fill_send(s.in[r], &s.c, &data);
-    }
-    s.work = malloc(rbytes);
-    for (int r = 0; r < nranks; r++)
-        simulate(&s, r, -1, s.out[r]);
+    size_t rbytes = s->c.recv_count * s->ts;
 
     for (int r = 0; r < nranks; r++) {
-        size_t rc = s.c.recv_count;
+        size_t rc = s->c.recv_count;
 
         /* Correct output. */
-        memcpy(s.work, s.out[r], rbytes);
-        expect_wrong(&s, r, 0, "correct output");
+        memcpy(s->work, s->out[r], rbytes);
+        expect_wrong(&pc, r, 0, "correct output");
 
         /* One element off by one. */
-        bump(&s, rc / 2);
-        expect_wrong(&s, r, 1, "one element +1");
+        bump(s, rc / 2);
+        expect_wrong(&pc, r, 1, "one element +1");
 
         /* Three elements: first, last, and one in between. */
-        memcpy(s.work, s.out[r], rbytes);
+        memcpy(s->work, s->out[r], rbytes);
         if (rc >= 3) {
-            bump(&s, 0);
-            bump(&s, rc - 1);
-            bump(&s, rc / 3 == 0 ? 1 : rc / 3);
-            expect_wrong(&s, r, 3, "three elements +1");
+            bump(s, 0);
+            bump(s, rc - 1);
+            bump(s, rc / 3 == 0 ? 1 : rc / 3);
+            expect_wrong(&pc, r, 3, "three elements +1");
         }
 
         /* A no-op collective: the 0xff bytes the buffer was poisoned with. */
-        memset(s.work, 0xff, rbytes);
-        expect_wrong(&s, r, rc, "0xff output (no-op)");
+        memset(s->work, 0xff, rbytes);
+        expect_wrong(&pc, r, rc, "0xff output (no-op)");
 
         /* All zeros: wrong wherever the correct value is non-zero. */
-        memset(s.work, 0, rbytes);
-        expect_wrong(&s, r, count_diff(&s, s.work, s.out[r]), "zero output");
+        memset(s->work, 0, rbytes);
+        expect_wrong(&pc, r, count_diff(s, s->work, s->out[r]), "zero output");
 
         /* Structural mistakes, which need at least two ranks. */
         if (nranks < 2)
@@ -224,49 +121,49 @@ static void run_case(const ct_coll_desc_t *desc, ct_dtype_t dtype, ct_op_t op, i
         switch (desc->id) {
         case CT_COLL_ALLGATHER:
         case CT_COLL_ALLTOALL: {
-            size_t block = desc->id == CT_COLL_ALLGATHER ? s.c.send_count : s.c.param_count;
-            memcpy(s.work, s.out[r], rbytes);
-            swap_blocks(&s, block, 0, 1);
-            size_t diff = count_diff(&s, s.work, s.out[r]);
+            size_t block = desc->id == CT_COLL_ALLGATHER ? s->c.send_count : s->c.param_count;
+            memcpy(s->work, s->out[r], rbytes);
+            swap_blocks(s, block, 0, 1);
+            size_t diff = count_diff(s, s->work, s->out[r]);
             /* Sources of different ranks differ. */
             CT_CHECK(&tally, diff > 0);
-            expect_wrong(&s, r, diff, "blocks 0 and 1 swapped");
+            expect_wrong(&pc, r, diff, "blocks 0 and 1 swapped");
             /* The rank's own send buffer delivered instead (alltoall) or a
              * shifted gather. */
-            memcpy(s.work, s.out[r], rbytes);
-            swap_blocks(&s, block, 0, (size_t)nranks - 1);
-            expect_wrong(&s, r, count_diff(&s, s.work, s.out[r]), "blocks 0 and n-1 swapped");
+            memcpy(s->work, s->out[r], rbytes);
+            swap_blocks(s, block, 0, (size_t)nranks - 1);
+            expect_wrong(&pc, r, count_diff(s, s->work, s->out[r]), "blocks 0 and n-1 swapped");
             break;
         }
         case CT_COLL_BROADCAST: {
             /* Another rank's data leaked through. */
             int other = (root + 1) % nranks;
-            memcpy(s.work, s.in[other], rbytes);
-            size_t diff = count_diff(&s, s.work, s.out[r]);
+            memcpy(s->work, s->in[other], rbytes);
+            size_t diff = count_diff(s, s->work, s->out[r]);
             CT_CHECK(&tally, diff > 0);
-            expect_wrong(&s, r, diff, "non-root data");
+            expect_wrong(&pc, r, diff, "non-root data");
             break;
         }
         case CT_COLL_ALLREDUCE:
         case CT_COLL_REDUCE_SCATTER: {
             /* A rank dropped from the reduction. */
             for (int skip = 0; skip < nranks; skip++) {
-                simulate(&s, r, skip, s.work);
-                size_t diff = count_mismatch(&s, s.work, s.out[r]);
-                expect_wrong(&s, r, diff, "rank dropped");
+                ct_sim_simulate(s, r, skip, s->work);
+                size_t diff = ct_sim_count_mismatch(s, s->work, s->out[r]);
+                expect_wrong(&pc, r, diff, "rank dropped");
                 /* Every rank's input shows somewhere: its 2s in prod, its
                  * non-zero terms in sum, its distinct values in min/max. */
                 if (op != CT_OP_AVG) {
                     CT_CHECK(&tally, diff > 0);
                     if (diff == 0)
-                        fprintf(stderr, "  %s rank %d: dropping rank %d changes nothing\n", s.what,
+                        fprintf(stderr, "  %s rank %d: dropping rank %d changes nothing\n", pc.what,
                                 r, skip);
                 }
             }
             if (desc->id == CT_COLL_REDUCE_SCATTER) {
                 /* Another rank's block of the reduction. */
-                simulate(&s, (r + 1) % nranks, -1, s.work);
-                expect_wrong(&s, r, count_diff(&s, s.work, s.out[r]), "neighbour's block");
+                ct_sim_simulate(s, (r + 1) % nranks, -1, s->work);
+                expect_wrong(&pc, r, count_diff(s, s->work, s->out[r]), "neighbour's block");
             }
             break;
         }
@@ -279,26 +176,22 @@ static void run_case(const ct_coll_desc_t *desc, ct_dtype_t dtype, ct_op_t op, i
     if (desc->id == CT_COLL_ALLGATHER) {
         for (int r = 0; r < nranks; r++) {
             ct_coll_inplace_t l;
-            ct_coll_data_t data = s.data;
+            ct_coll_data_t data = s->data;
             data.rank = r;
-            desc->inplace(&s.c, r, &l);
-            memset(s.work, 0xff, rbytes);
-            desc->fill_send(s.work + l.send_offset * s.ts, &s.c, &data);
+            desc->inplace(&s->c, r, &l);
+            memset(s->work, 0xff, rbytes);
+            desc->fill_send(s->work + l.send_offset * s->ts, &s->c, &data);
             size_t same = 0;
-            for (size_t j = 0; j < s.c.send_count; j++)
-                same += load(s.work, l.send_offset + j, dtype) ==
-                        load(s.out[r], l.recv_offset + l.send_offset + j, dtype);
-            CT_CHECK(&tally, same == s.c.send_count);
+            for (size_t j = 0; j < s->c.send_count; j++)
+                same += ct_dtype_load(s->work, l.send_offset + j, dtype) ==
+                        ct_dtype_load(s->out[r], l.recv_offset + l.send_offset + j, dtype);
+            CT_CHECK(&tally, same == s->c.send_count);
             /* Only the others' blocks are wrong before the collective runs. */
-            expect_wrong(&s, r, s.c.recv_count - s.c.send_count, "in-place before gather");
+            expect_wrong(&pc, r, s->c.recv_count - s->c.send_count, "in-place before gather");
         }
     }
 
-    for (int r = 0; r < nranks; r++) {
-        free(s.in[r]);
-        free(s.out[r]);
-    }
-    free(s.work);
+    ct_sim_free(s);
 }
 
 /* ---- the reduction patterns' own properties, up to 1000 ranks ---- */
@@ -351,8 +244,8 @@ static void prop_case(ct_dtype_t d, ct_op_t op, int n, size_t first, size_t G)
         want[j] = ct_pattern_reduce_expected(&data, first + j);
         double fwd = 0.0, bwd = 0.0, sum = 0.0;
         for (int k = 0; k < n; k++) {
-            double vf = load(in + (size_t)k * G * ts, j, d);
-            double vb = load(in + (size_t)(n - 1 - k) * G * ts, j, d);
+            double vf = ct_dtype_load(in + (size_t)k * G * ts, j, d);
+            double vb = ct_dtype_load(in + (size_t)(n - 1 - k) * G * ts, j, d);
             /* The stored input is the unrounded one (sampled: costly). */
             if ((k * 7 + (int)j) % 13 == 0 && vf != ct_pattern_reduce_input(&data, k, first + j))
                 bad_input++;
@@ -366,7 +259,7 @@ static void prop_case(ct_dtype_t d, ct_op_t op, int n, size_t first, size_t G)
         } else {
             bad_reduce += fwd != want[j] || bwd != want[j];
         }
-        poisoned += ct_pattern_matches(&data, load(poison, 0, d), want[j]);
+        poisoned += ct_pattern_matches(&data, ct_dtype_load(poison, 0, d), want[j]);
         poisoned += ct_dtype_represent(d, want[j]) != want[j];
         if (j > 0)
             same_neighbours += want[j] == want[j - 1];
@@ -378,11 +271,11 @@ static void prop_case(ct_dtype_t d, ct_op_t op, int n, size_t first, size_t G)
         char *seen = calloc((size_t)n, 1);
         for (size_t j = 0; j < G; j++) {
             for (int k = 0; k < n; k++) {
-                double v = load(in + (size_t)k * G * ts, j, d);
+                double v = ct_dtype_load(in + (size_t)k * G * ts, j, d);
                 pre[k] = k == 0 ? v : op_apply(op, pre[k - 1], v);
             }
             for (int k = n - 1; k >= 0; k--) {
-                double v = load(in + (size_t)k * G * ts, j, d);
+                double v = ct_dtype_load(in + (size_t)k * G * ts, j, d);
                 suf[k] = k == n - 1 ? v : op_apply(op, suf[k + 1], v);
             }
             for (int k = 0; k < n; k++) {
@@ -477,7 +370,7 @@ static void source_case(ct_dtype_t d, int n, size_t b)
 
     ct_pattern_fill_source(buf, N, 0, d);
     for (size_t g = 0; g < N; g++)
-        v[g] = load(buf, g, d);
+        v[g] = ct_dtype_load(buf, g, d);
     /* The fill and the random-access view agree, and the checker accepts
      * the stream from any start. */
     CT_CHECK(&tally, v[N / 2] == ct_pattern_source(d, N / 2));
