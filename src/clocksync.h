@@ -49,6 +49,11 @@ double ct_clocksync_wait_until(ct_clocksync_t *sync, double at_us);
  * clock can be off (0 on rank 0).  Not collective. */
 double ct_clocksync_error_us(const ct_clocksync_t *sync);
 
+/* Whether some host runs more ranks than the CPUs they may use (the same
+ * on every rank): ranks waiting for an instant then spin on a CPU another
+ * rank needs, and window-mode times inflate. */
+int ct_clocksync_oversubscribed(const ct_clocksync_t *sync);
+
 /* The one-way small-message latency floor, the same on every rank. */
 double ct_clocksync_floor_us(const ct_clocksync_t *sync);
 

@@ -36,6 +36,7 @@ struct ct_clocksync {
     double error_us;
     double floor_us;
     double probe_max_us; /* longest progress call in wait_until */
+    int oversubscribed;  /* some host has more ranks than CPUs for them */
 };
 
 /* Rank 0 answers every exchange of every other rank in turn. */
@@ -131,6 +132,13 @@ ct_status_t ct_clocksync_create(ct_world_t *world, ct_clocksync_t **sync_p)
     MPI_Comm_rank(s->comm, &s->rank);
     MPI_Comm_size(s->comm, &s->size);
     s->floor_us = INFINITY; /* one rank: nothing to cross */
+    cpu_set_t cpus;
+    int over = sched_getaffinity(0, sizeof cpus, &cpus) == 0 &&
+               ct_world_local_size(world) > CPU_COUNT(&cpus);
+    if (MPI_Allreduce(&over, &s->oversubscribed, 1, MPI_INT, MPI_MAX, s->comm) != MPI_SUCCESS) {
+        ct_clocksync_destroy(s);
+        return CT_ERR_BACKEND;
+    }
     ct_clockfit_init(&s->fit);
     ct_status_t st = ct_clocksync_measure(s, CT_SYNC_FIRST_EXCHANGES, 1);
     if (st != CT_OK) {
@@ -184,5 +192,7 @@ double ct_clocksync_wait_until(ct_clocksync_t *s, double at_us)
 }
 
 double ct_clocksync_error_us(const ct_clocksync_t *s) { return s->error_us; }
+
+int ct_clocksync_oversubscribed(const ct_clocksync_t *s) { return s->oversubscribed; }
 
 double ct_clocksync_floor_us(const ct_clocksync_t *s) { return s->floor_us; }

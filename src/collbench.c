@@ -132,6 +132,12 @@ static int collbench_run(ct_world_t *world, const ct_options_t *opts, int argc, 
     if (st == CT_OK) {
         run.sync = engine.sync;
         run.floor_us = ct_clocksync_floor_us(engine.clock);
+        if (rank0 && !opts->quiet && engine.sync == CT_SYNC_WINDOW &&
+            ct_clocksync_oversubscribed(engine.clock))
+            fprintf(stderr, "collbench: note: a host runs more ranks than it has CPUs for them; "
+                            "window mode's waiting ranks then take CPU from working ones and "
+                            "small-message times inflate (--sync barrier times them without "
+                            "waiting)\n");
         st = ct_engine_run(&engine);
     }
     ct_reports_close(active);
