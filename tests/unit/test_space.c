@@ -1,0 +1,254 @@
+/*
+ * test_space.c - search-space files: every shipped space parses, every
+ * malformed one is CT_ERR_USAGE naming file:line and the field, and the
+ * enumeration has the counts the scopes promise (per-collective variables
+ * cost N*K, not K^N; two_proc ids are skipped beyond 2 ranks, with why).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ct_test.h"
+#include "space.h"
+
+static ct_test_tally_t tally;
+
+static void path_of(char *buf, size_t len, const char *dir, const char *name)
+{
+    const char *top = getenv("top_srcdir");
+    snprintf(buf, len, "%s/%s/%s", top ? top : ".", dir, name);
+}
+
+/* name (a fixture) must fail at "name.ini:line: field:" and mention word. */
+static void check_bad(const char *name, int line, const char *field, const char *word)
+{
+    char path[4096], err[1024] = "", want[256];
+    ct_space_t space;
+    path_of(path, sizeof path, "tests/unit/spaces", name);
+    ct_status_t st = ct_space_load(path, &space, err, sizeof err);
+    CT_CHECK(&tally, st == CT_ERR_USAGE);
+    snprintf(want, sizeof want, "%s:%d: %s:", name, line, field);
+    int ok = strstr(err, want) != NULL && strstr(err, word) != NULL;
+    CT_CHECK(&tally, ok);
+    if (!ok || st != CT_ERR_USAGE)
+        fprintf(stderr, "  %s: got \"%s\", want \"%s\" and \"%s\"\n", name, err, want, word);
+    CT_CHECK(&tally, space.nvars == 0 && space.name == NULL);
+    if (st == CT_OK)
+        ct_space_free(&space);
+}
+
+static int load(const char *dir, const char *name, ct_space_t *space)
+{
+    char path[4096], err[1024] = "";
+    path_of(path, sizeof path, dir, name);
+    ct_status_t st = ct_space_load(path, space, err, sizeof err);
+    CT_CHECK(&tally, st == CT_OK);
+    if (st != CT_OK)
+        fprintf(stderr, "  %s: %s\n", name, err);
+    return st == CT_OK;
+}
+
+static size_t count_scope(const ct_space_t *space, int scope, long nranks, size_t *skipped)
+{
+    ct_space_configs_t configs;
+    char err[512];
+    ct_status_t st = ct_space_enumerate(space, scope, nranks, &configs, err, sizeof err);
+    CT_CHECK(&tally, st == CT_OK);
+    if (st != CT_OK) {
+        fprintf(stderr, "  enumerate: %s\n", err);
+        return 0;
+    }
+    size_t n = configs.n;
+    if (skipped)
+        *skipped = n - ct_space_configs_runnable(&configs);
+    /* The walk agrees with the list. */
+    size_t runnable, skip;
+    CT_CHECK(&tally,
+             ct_space_count(space, scope, nranks, &runnable, &skip, err, sizeof err) == CT_OK);
+    CT_CHECK(&tally, runnable + skip == n);
+    ct_space_configs_free(&configs);
+    return n;
+}
+
+static const char *setting(const ct_space_config_t *c, const char *name)
+{
+    for (size_t i = 0; i < c->n; i++)
+        if (strcmp(c->settings[i].name, name) == 0)
+            return c->settings[i].value;
+    return NULL;
+}
+
+static void test_malformed(void)
+{
+    check_bad("unknown_key.ini", 6, "colour", "unknown key");
+    check_bad("unknown_kind.ini", 4, "section", "unknown section [knob UCX_TLS]");
+    check_bad("empty_values.ini", 5, "values", "empty");
+    check_bad("no_values.ini", 4, "NCCL_PROTO", "no values");
+    check_bad("bad_nccl_algo.ini", 7, "values", "\"treee\" is not an NCCL algorithm");
+    check_bad("bad_nccl_algo_coll.ini", 5, "values", "\"alltoall\" is not a collective");
+    check_bad("bad_nccl_proto.ini", 5, "values", "\"LL256\" is not an NCCL protocol");
+    check_bad("bad_tuned_id.ini", 7, "values", "6 is outside 0..5");
+    check_bad("bad_range.ini", 5, "range", "low bound above high bound");
+    check_bad("bad_pow2.ini", 5, "pow2", "powers of two");
+    check_bad("unsat_constraint.ini", 12, "max", "socket_threads cannot be met");
+    check_bad("duplicate_var.ini", 10, "UCX_TLS", "declared twice (first at line 4)");
+    check_bad("duplicate_key.ini", 7, "default", "given twice");
+    check_bad("wrong_scope.ini", 5, "scope", "affects only allreduce");
+    check_bad("bad_scope.ini", 5, "scope", "\"scatter\" is not one of global, allreduce");
+
+    char err[512];
+    ct_space_t space;
+    CT_CHECK(&tally, ct_space_load("/nonexistent/x.ini", &space, err, sizeof err) == CT_ERR_USAGE);
+    CT_CHECK(&tally, strstr(err, "/nonexistent/x.ini: cannot read") != NULL);
+}
+
+static void test_shipped(void)
+{
+    static const char *const shipped[] = {"openmpi-coll.ini", "openmpi-transport.ini", "nccl.ini",
+                                          "local.ini"};
+    for (size_t i = 0; i < sizeof shipped / sizeof shipped[0]; i++) {
+        ct_space_t space;
+        if (!load("tuner/spaces", shipped[i], &space))
+            continue;
+        CT_CHECK(&tally, space.nvars > 0);
+        /* Every per-collective scope lists at 4 ranks (the global product
+         * of nccl.ini is only walked: it is far too large to list). */
+        for (int scope = 0; scope < CT_COLL_COUNT; scope++)
+            if (ct_space_scopes(&space) & (1u << (scope + 1)))
+                CT_CHECK(&tally, count_scope(&space, scope, 4, NULL) > 1);
+        ct_space_free(&space);
+    }
+
+    ct_space_t space;
+    if (load("tuner/spaces", "openmpi-coll.ini", &space)) {
+        CT_CHECK_STR(&tally, space.name, "openmpi-coll");
+        CT_CHECK(&tally, ct_space_scopes(&space) == 0x3eu); /* five collectives, no global */
+        /* alltoall at 4 ranks: baseline, 5 (two_proc) skipped, 1 2 3, and
+         * 4 (linear_sync) with max_requests 0, 4, 16. */
+        ct_space_configs_t c;
+        char err[512];
+        CT_CHECK(&tally,
+                 ct_space_enumerate(&space, CT_COLL_ALLTOALL, 4, &c, err, sizeof err) == CT_OK);
+        CT_CHECK(&tally, c.n == 8 && ct_space_configs_runnable(&c) == 7);
+        CT_CHECK(&tally, c.n > 1 && c.configs[0].baseline && c.configs[0].n == 0);
+        int saw_skip = 0;
+        for (size_t i = 0; i < c.n; i++) {
+            const char *alg = setting(&c.configs[i], "coll_tuned_alltoall_algorithm");
+            if (c.configs[i].skip) {
+                saw_skip = 1;
+                CT_CHECK_STR(&tally, alg, "5");
+                CT_CHECK(&tally, strstr(c.configs[i].skip, "two_proc") != NULL);
+                CT_CHECK(&tally,
+                         strstr(c.configs[i].skip, "up to 2 ranks, this run has 4") != NULL);
+            } else if (!c.configs[i].baseline) {
+                CT_CHECK(&tally, alg && strcmp(alg, "0") != 0 && strcmp(alg, "5") != 0);
+                CT_CHECK_STR(&tally, setting(&c.configs[i], "coll_tuned_use_dynamic_rules"), "1");
+                CT_CHECK(&tally, c.configs[i].settings[0].via == CT_VIA_MCA);
+            }
+        }
+        CT_CHECK(&tally, saw_skip);
+        ct_space_configs_free(&c);
+        /* At 2 ranks two_proc runs. */
+        size_t skipped = 99;
+        CT_CHECK(&tally, count_scope(&space, CT_COLL_ALLTOALL, 2, &skipped) == 8);
+        CT_CHECK(&tally, skipped == 0);
+        /* bcast: 1, chain x segsize x fanout (9), 3..6 x segsize (12),
+         * knomial x segsize x radix (9), 8, 9: 33 and the baseline. */
+        CT_CHECK(&tally, count_scope(&space, CT_COLL_BROADCAST, 4, NULL) == 34);
+        ct_space_free(&space);
+    }
+    if (load("tuner/spaces", "openmpi-transport.ini", &space)) {
+        ct_space_configs_t c;
+        char err[512];
+        /* Small enough to list: check the fixed HCOLL setting and quoting. */
+        ct_status_t st = ct_space_enumerate(&space, CT_SCOPE_GLOBAL, 4, &c, err, sizeof err);
+        CT_CHECK(&tally, st == CT_OK);
+        for (size_t i = 0; st == CT_OK && i < c.n; i++) {
+            CT_CHECK_STR(&tally, setting(&c.configs[i], "coll_hcoll_enable"), "0");
+            const char *pml = setting(&c.configs[i], "pml");
+            if (pml && strcmp(pml, "ucx") == 0)
+                CT_CHECK_STR(&tally, setting(&c.configs[i], "pml_ucx_tls"), "any");
+        }
+        if (st == CT_OK)
+            ct_space_configs_free(&c);
+        long tls = ct_space_find(&space, "UCX_TLS");
+        CT_CHECK(&tally, tls >= 0 && space.vars[tls].via == CT_VIA_ENV &&
+                             space.vars[tls].nvalues == 5 &&
+                             strcmp(space.vars[tls].values[1], "sm,self") == 0);
+        ct_space_free(&space);
+    }
+    if (load("tuner/spaces", "nccl.ini", &space)) {
+        long algo = ct_space_find(&space, "NCCL_ALGO");
+        CT_CHECK(&tally, algo >= 0 && space.vars[algo].nvalues == 6); /* a continued list */
+        long topo = ct_space_find(&space, "NCCL_TOPO_FILE");
+        CT_CHECK(&tally, topo >= 0 && space.vars[topo].kind == CT_SPACE_PASS);
+        CT_CHECK(&tally, space.nconstraints == 1);
+        ct_space_free(&space);
+    }
+}
+
+static void test_enumeration(void)
+{
+    ct_space_t space;
+    if (load("tests/unit/spaces", "per_collective.ini", &space)) {
+        /* N*K: each collective alone, 4 candidates plus its baseline. */
+        size_t total = 0;
+        for (int scope = 0; scope < CT_COLL_COUNT; scope++) {
+            size_t n = count_scope(&space, scope, 4, NULL);
+            CT_CHECK(&tally, n == 5);
+            total += n - 1;
+        }
+        CT_CHECK(&tally, total == 20);
+        /* No global variable: the global scope is the baseline alone. */
+        CT_CHECK(&tally, count_scope(&space, CT_SCOPE_GLOBAL, 4, NULL) == 1);
+        ct_space_configs_t c;
+        char err[512];
+        CT_CHECK(&tally,
+                 ct_space_enumerate(&space, CT_COLL_ALLREDUCE, 4, &c, err, sizeof err) == CT_OK);
+        /* Fixed variables are in every configuration, sorted by name. */
+        for (size_t i = 0; i < c.n; i++) {
+            CT_CHECK_STR(&tally, setting(&c.configs[i], "coll_hcoll_enable"), "0");
+            for (size_t j = 1; j < c.configs[i].n; j++)
+                CT_CHECK(&tally, strcmp(c.configs[i].settings[j - 1].name,
+                                        c.configs[i].settings[j].name) < 0);
+        }
+        /* Keys: distinct, and independent of the order of the settings. */
+        for (size_t i = 0; i < c.n; i++)
+            for (size_t j = i + 1; j < c.n; j++)
+                CT_CHECK(&tally, strcmp(c.configs[i].key, c.configs[j].key) != 0);
+        if (c.n > 1 && c.configs[1].n == 3) {
+            ct_space_setting_t rev[3] = {c.configs[1].settings[2], c.configs[1].settings[0],
+                                         c.configs[1].settings[1]};
+            char key[17];
+            ct_space_config_key(rev, 3, key, sizeof key);
+            CT_CHECK_STR(&tally, key, c.configs[1].key);
+        }
+        ct_space_configs_free(&c);
+        CT_CHECK(&tally, ct_space_enumerate(&space, 7, 4, &c, err, sizeof err) == CT_ERR_USAGE);
+        ct_space_free(&space);
+    }
+    if (load("tests/unit/spaces", "constraint.ini", &space)) {
+        /* 4 x 3 combinations; product <= 4 holds for 7 of them. */
+        size_t skipped = 0;
+        CT_CHECK(&tally, count_scope(&space, CT_SCOPE_GLOBAL, 8, &skipped) == 13);
+        CT_CHECK(&tally, skipped == 5);
+        ct_space_configs_t c;
+        char err[512];
+        CT_CHECK(&tally,
+                 ct_space_enumerate(&space, CT_SCOPE_GLOBAL, 8, &c, err, sizeof err) == CT_OK);
+        for (size_t i = 0; i < c.n; i++)
+            if (c.configs[i].skip)
+                CT_CHECK(&tally, strstr(c.configs[i].skip, "constraint small:") != NULL &&
+                                     strstr(c.configs[i].skip, "> max 4") != NULL);
+        ct_space_configs_free(&c);
+        ct_space_free(&space);
+    }
+}
+
+int main(void)
+{
+    test_malformed();
+    test_shipped();
+    test_enumeration();
+    return CT_DONE(&tally);
+}

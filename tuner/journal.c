@@ -1,0 +1,238 @@
+/*
+ * journal.c - appending trials durably to DIR/journal.jsonl, and reading
+ * them back.
+ *
+ * Each append is one write(2) of the whole line, newline included, then
+ * fsync(2): a line is either complete or the torn last line of the file.
+ * Opening cuts a torn tail back to the last newline, so the next line
+ * starts on a line of its own.  One colltune appends to a journal at a
+ * time (the output directory is its own).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "ct_json.h"
+#include "journal.h"
+
+/* fsync of the directory, so a new journal's name survives a crash too. */
+static void ct_journal_sync_dir(const char *dir)
+{
+    int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd >= 0) {
+        (void)fsync(fd);
+        close(fd);
+    }
+}
+
+/* Cuts an unterminated last line off the file open as fd. */
+static ct_status_t ct_journal_cut_torn(int fd, const char *path, char *err, size_t errlen)
+{
+    struct stat st;
+    if (fstat(fd, &st) != 0) {
+        snprintf(err, errlen, "%s: %s", path, strerror(errno));
+        return CT_ERR_IO;
+    }
+    off_t end = st.st_size;
+    char buf[4096];
+    while (end > 0) {
+        off_t start = end > (off_t)sizeof buf ? end - (off_t)sizeof buf : 0;
+        ssize_t n = pread(fd, buf, (size_t)(end - start), start);
+        if (n != end - start) {
+            snprintf(err, errlen, "%s: cannot read: %s", path, n < 0 ? strerror(errno) : "short");
+            return CT_ERR_IO;
+        }
+        ssize_t i = n - 1;
+        while (i >= 0 && buf[i] != '\n')
+            i--;
+        if (i >= 0) {
+            end = start + i + 1;
+            break;
+        }
+        end = start;
+    }
+    if (end == st.st_size)
+        return CT_OK;
+    if (ftruncate(fd, end) != 0 || fsync(fd) != 0) {
+        snprintf(err, errlen, "%s: cannot cut the torn last line: %s", path, strerror(errno));
+        return CT_ERR_IO;
+    }
+    return CT_OK;
+}
+
+ct_status_t ct_journal_open(ct_journal_t *journal, const char *dir, char *err, size_t errlen)
+{
+    journal->fd = -1;
+    if ((size_t)snprintf(journal->path, sizeof journal->path, "%s/%s", dir, CT_JOURNAL_FILE) >=
+        sizeof journal->path) {
+        snprintf(err, errlen, "%s: path too long", dir);
+        return CT_ERR_USAGE;
+    }
+    int existed = access(journal->path, F_OK) == 0;
+    int fd = open(journal->path, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+    if (fd < 0) {
+        snprintf(err, errlen, "%s: cannot open: %s", journal->path, strerror(errno));
+        return CT_ERR_IO;
+    }
+    ct_status_t st = ct_journal_cut_torn(fd, journal->path, err, errlen);
+    if (st != CT_OK) {
+        close(fd);
+        return st;
+    }
+    if (!existed)
+        ct_journal_sync_dir(dir);
+    journal->fd = fd;
+    return CT_OK;
+}
+
+ct_status_t ct_journal_append(ct_journal_t *journal, const ct_trial_t *trial, char *err,
+                              size_t errlen)
+{
+    json_t *obj = ct_trial_json(trial);
+    /* Compact: jansson escapes control characters, so the line holds no
+     * newline but its last. */
+    char *text = obj ? json_dumps(obj, JSON_COMPACT) : NULL;
+    json_decref(obj);
+    if (text == NULL) {
+        snprintf(err, errlen, "%s: out of memory", journal->path);
+        return CT_ERR_NOMEM;
+    }
+    size_t len = strlen(text);
+    char *line = realloc(text, len + 2);
+    if (line == NULL) {
+        free(text);
+        snprintf(err, errlen, "%s: out of memory", journal->path);
+        return CT_ERR_NOMEM;
+    }
+    line[len] = '\n';
+    line[len + 1] = '\0';
+    ssize_t n;
+    do
+        n = write(journal->fd, line, len + 1);
+    while (n < 0 && errno == EINTR);
+    int saved = errno;
+    free(line);
+    if (n != (ssize_t)(len + 1)) {
+        /* A short write leaves a torn line: cut it, so the file stays a
+         * journal of whole lines. */
+        char ignore[256];
+        (void)ct_journal_cut_torn(journal->fd, journal->path, ignore, sizeof ignore);
+        snprintf(err, errlen, "%s: cannot append: %s", journal->path,
+                 n < 0 ? strerror(saved) : "short write (disk full?)");
+        return CT_ERR_IO;
+    }
+    if (fsync(journal->fd) != 0) {
+        snprintf(err, errlen, "%s: cannot sync: %s", journal->path, strerror(errno));
+        return CT_ERR_IO;
+    }
+    return CT_OK;
+}
+
+void ct_journal_close(ct_journal_t *journal)
+{
+    if (journal->fd >= 0)
+        close(journal->fd);
+    journal->fd = -1;
+}
+
+static ct_status_t ct_journal_push(ct_journal_entries_t *e, size_t *cap, ct_trial_t *t)
+{
+    if (e->n == *cap) {
+        size_t grown_cap = *cap ? 2 * *cap : 16;
+        ct_trial_t *grown = realloc(e->trials, grown_cap * sizeof *grown);
+        if (grown == NULL)
+            return CT_ERR_NOMEM;
+        e->trials = grown;
+        *cap = grown_cap;
+    }
+    e->trials[e->n++] = *t;
+    return CT_OK;
+}
+
+/* One complete line (without its newline) into a trial. */
+static ct_status_t ct_journal_parse_line(const char *text, size_t len, ct_trial_t *t, char *why,
+                                         size_t whylen)
+{
+    json_error_t jerr;
+    json_t *obj = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
+    if (obj == NULL) {
+        snprintf(why, whylen, "not JSON: %s (column %d)", jerr.text, jerr.column);
+        return CT_ERR_PARSE;
+    }
+    ct_status_t st = ct_trial_from_json(obj, t, why, whylen);
+    json_decref(obj);
+    if (st != CT_OK)
+        return st;
+    char key[17];
+    ct_space_config_key(t->settings, t->nsettings, key, sizeof key);
+    if (strcmp(key, t->key) != 0) {
+        snprintf(why, whylen, "key: %s is not the key of its config (%s)", t->key, key);
+        ct_trial_free(t);
+        return CT_ERR_PARSE;
+    }
+    return CT_OK;
+}
+
+ct_status_t ct_journal_read(const char *path, ct_journal_entries_t *entries_p, char *err,
+                            size_t errlen)
+{
+    memset(entries_p, 0, sizeof *entries_p);
+    FILE *fp = fopen(path, "r");
+    if (fp == NULL) {
+        if (errno == ENOENT)
+            return CT_OK;
+        snprintf(err, errlen, "%s: cannot read: %s", path, strerror(errno));
+        return CT_ERR_IO;
+    }
+    char *line = NULL, why[512];
+    size_t cap = 0, ecap = 0;
+    ssize_t len;
+    int lineno = 0;
+    ct_status_t st = CT_OK;
+    while (st == CT_OK && (len = getline(&line, &cap, fp)) >= 0) {
+        lineno++;
+        if (line[len - 1] != '\n') {
+            entries_p->torn = 1; /* killed mid-write: that trial did not finish */
+            break;
+        }
+        ct_trial_t t;
+        st = ct_journal_parse_line(line, (size_t)len - 1, &t, why, sizeof why);
+        if (st != CT_OK) {
+            snprintf(err, errlen, "%s:%d: %s", path, lineno, why);
+            break;
+        }
+        if ((st = ct_journal_push(entries_p, &ecap, &t)) != CT_OK) {
+            ct_trial_free(&t);
+            snprintf(err, errlen, "%s: out of memory", path);
+        }
+    }
+    if (st == CT_OK && ferror(fp)) {
+        snprintf(err, errlen, "%s: read error", path);
+        st = CT_ERR_IO;
+    }
+    free(line);
+    fclose(fp);
+    if (st != CT_OK)
+        ct_journal_entries_free(entries_p);
+    return st;
+}
+
+void ct_journal_entries_free(ct_journal_entries_t *entries)
+{
+    for (size_t i = 0; i < entries->n; i++)
+        ct_trial_free(&entries->trials[i]);
+    free(entries->trials);
+    memset(entries, 0, sizeof *entries);
+}
+
+const ct_trial_t *ct_journal_find(const ct_journal_entries_t *entries, const char *key, long launch)
+{
+    for (size_t i = 0; i < entries->n; i++)
+        if (entries->trials[i].launch == launch && strcmp(entries->trials[i].key, key) == 0)
+            return &entries->trials[i];
+    return NULL;
+}

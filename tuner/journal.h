@@ -1,0 +1,116 @@
+/*
+ * journal.h - the trial journal: DIR/journal.jsonl, one JSON object per
+ * finished trial, one line each.
+ *
+ * Durability is per line: a line is appended with one write(2) and then
+ * fsync'ed before the append returns, so a finished trial survives a
+ * SIGKILL or a crash of colltune.  Only the last line can be torn (killed
+ * mid-write): the reader ignores an unterminated last line, and opening the
+ * journal to append cuts such a tail off first, so a new line never merges
+ * into it.  Any other line that does not parse is an error naming
+ * file:line: the journal is the record of money spent, and silently
+ * dropping trials from its middle would hide a real problem.
+ *
+ * Record members (documented in tuner/spaces/README.md): key, scope,
+ * config (NAME -> {value, via}), launch, status, reason, exit_code,
+ * wall_s, rows [{collective, bytes, placement, median_us, ci_low_us,
+ * ci_high_us, busbw_gbps, samples, wrong}].
+ */
+#ifndef CT_JOURNAL_H
+#define CT_JOURNAL_H
+
+#include <stddef.h>
+#include "ct_result.h"
+#include "ct_status.h"
+#include "space.h"
+
+#define CT_JOURNAL_FILE "journal.jsonl"
+
+typedef enum {
+    CT_TRIAL_OK,
+    CT_TRIAL_WRONG,           /* collbench exit 1: #wrong > 0 */
+    CT_TRIAL_CRASH,           /* a signal, or exit 3 / anything unexpected */
+    CT_TRIAL_TIMEOUT,         /* killed by the trial timeout (or exit 124) */
+    CT_TRIAL_UNAVAILABLE,     /* exit 77: the backend cannot run here */
+    CT_TRIAL_BAD_INPUT,       /* exit 2 */
+    CT_TRIAL_SKIPPED_INVALID, /* never launched: invalid at this scale (reason says why) */
+    CT_TRIAL_STATUS_COUNT
+} ct_trial_status_t;
+
+/* One measured row of a trial, what the search needs of ct_result_t. */
+typedef struct {
+    char collective[24];
+    long long bytes;
+    char placement[16];
+    double median_us;
+    double ci_low_us; /* NaN when collbench could not say (written as null) */
+    double ci_high_us;
+    double busbw_gbps;
+    long long samples;
+    long long wrong; /* -1: not checked */
+} ct_trial_row_t;
+
+typedef struct {
+    char key[17];   /* ct_space_config_key of settings */
+    char scope[24]; /* "global" or a collective */
+    ct_space_setting_t *settings;
+    size_t nsettings;
+    long launch; /* which launch of this configuration (0, 1, ...) */
+    ct_trial_status_t status;
+    char *reason; /* why skipped or failed; NULL when none */
+    int exit_code;
+    double wall_s;
+    ct_trial_row_t *rows;
+    size_t nrows;
+} ct_trial_t;
+
+/* "ok", "wrong", "crash", "timeout", "unavailable", "bad-input",
+ * "skipped-invalid"; and back (-1 when unknown). */
+const char *ct_trial_status_name(ct_trial_status_t status);
+int ct_trial_status_parse(const char *name);
+
+/* Fills trial->settings (copied), key and scope from a configuration. */
+ct_status_t ct_trial_set_config(ct_trial_t *trial, const ct_space_config_t *config,
+                                const char *scope);
+/* Reads the rows of a collbench results CSV into trial->rows (replacing
+ * them).  CT_ERR_PARSE with "path:line: ..." in err for a bad file. */
+ct_status_t ct_trial_read_csv(ct_trial_t *trial, const char *path, char *err, size_t errlen);
+void ct_trial_free(ct_trial_t *trial);
+
+/* An open journal, for appending. */
+typedef struct {
+    int fd;
+    char path[4096];
+} ct_journal_t;
+
+/* Opens (creating) DIR/journal.jsonl for appending; an unterminated last
+ * line (a torn write) is cut off first. */
+ct_status_t ct_journal_open(ct_journal_t *journal, const char *dir, char *err, size_t errlen);
+/* Appends trial as one line and fsyncs it. */
+ct_status_t ct_journal_append(ct_journal_t *journal, const ct_trial_t *trial, char *err,
+                              size_t errlen);
+void ct_journal_close(ct_journal_t *journal);
+
+/* The finished trials of a journal file, in order. */
+typedef struct {
+    ct_trial_t *trials;
+    size_t n;
+    int torn; /* the last line was unterminated and was ignored */
+} ct_journal_entries_t;
+
+/* Reads path (a missing file is an empty journal).  A complete line that is
+ * not a trial is CT_ERR_PARSE with "path:line: why" in err. */
+ct_status_t ct_journal_read(const char *path, ct_journal_entries_t *entries_p, char *err,
+                            size_t errlen);
+void ct_journal_entries_free(ct_journal_entries_t *entries);
+
+/* The entry for key at launch, or NULL: what --resume skips. */
+const ct_trial_t *ct_journal_find(const ct_journal_entries_t *entries, const char *key,
+                                  long launch);
+
+/* The record as a JSON object (for the journal line and the reports). */
+json_t *ct_trial_json(const ct_trial_t *trial);
+/* And back; CT_ERR_PARSE with the member at fault in why. */
+ct_status_t ct_trial_from_json(const json_t *obj, ct_trial_t *trial_p, char *why, size_t whylen);
+
+#endif

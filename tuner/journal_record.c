@@ -1,0 +1,341 @@
+/*
+ * journal_record.c - one trial record: from a configuration and a results
+ * CSV, to JSON and back.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ct_json.h"
+#include "journal.h"
+
+static const char *const ct_trial_status_names[CT_TRIAL_STATUS_COUNT] = {
+    [CT_TRIAL_OK] = "ok",
+    [CT_TRIAL_WRONG] = "wrong",
+    [CT_TRIAL_CRASH] = "crash",
+    [CT_TRIAL_TIMEOUT] = "timeout",
+    [CT_TRIAL_UNAVAILABLE] = "unavailable",
+    [CT_TRIAL_BAD_INPUT] = "bad-input",
+    [CT_TRIAL_SKIPPED_INVALID] = "skipped-invalid",
+};
+
+const char *ct_trial_status_name(ct_trial_status_t status)
+{
+    return (int)status >= 0 && status < CT_TRIAL_STATUS_COUNT ? ct_trial_status_names[status] : "?";
+}
+
+int ct_trial_status_parse(const char *name)
+{
+    for (int i = 0; i < CT_TRIAL_STATUS_COUNT; i++)
+        if (strcmp(ct_trial_status_names[i], name) == 0)
+            return i;
+    return -1;
+}
+
+static void ct_trial_settings_free(ct_trial_t *trial)
+{
+    for (size_t i = 0; i < trial->nsettings; i++) {
+        free(trial->settings[i].name);
+        free(trial->settings[i].value);
+    }
+    free(trial->settings);
+    trial->settings = NULL;
+    trial->nsettings = 0;
+}
+
+ct_status_t ct_trial_set_config(ct_trial_t *trial, const ct_space_config_t *config,
+                                const char *scope)
+{
+    ct_trial_settings_free(trial);
+    trial->settings = calloc(config->n ? config->n : 1, sizeof *trial->settings);
+    if (trial->settings == NULL)
+        return CT_ERR_NOMEM;
+    for (size_t i = 0; i < config->n; i++) {
+        ct_space_setting_t *s = &trial->settings[trial->nsettings++];
+        s->name = strdup(config->settings[i].name);
+        s->value = strdup(config->settings[i].value);
+        s->via = config->settings[i].via;
+        if (s->name == NULL || s->value == NULL)
+            return CT_ERR_NOMEM;
+    }
+    snprintf(trial->key, sizeof trial->key, "%s", config->key);
+    snprintf(trial->scope, sizeof trial->scope, "%s", scope);
+    return CT_OK;
+}
+
+void ct_trial_free(ct_trial_t *trial)
+{
+    ct_trial_settings_free(trial);
+    free(trial->reason);
+    free(trial->rows);
+    memset(trial, 0, sizeof *trial);
+}
+
+ct_status_t ct_trial_read_csv(ct_trial_t *trial, const char *path, char *err, size_t errlen)
+{
+    FILE *fp = fopen(path, "r");
+    if (fp == NULL) {
+        snprintf(err, errlen, "%s: cannot read: %s", path, strerror(errno));
+        return CT_ERR_IO;
+    }
+    char *line = NULL, why[256];
+    size_t cap = 0, nrows = 0, rowcap = 0;
+    ct_trial_row_t *rows = NULL;
+    ct_status_t st = CT_OK;
+    int version = 0, lineno = 0;
+    ssize_t len;
+    while (st == CT_OK && (len = getline(&line, &cap, fp)) >= 0) {
+        lineno++;
+        while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r'))
+            line[--len] = '\0';
+        if (lineno == 1) {
+            if ((version = ct_result_csv_is_header(line)) == 0) {
+                snprintf(err, errlen, "%s:1: not a collbench results header", path);
+                st = CT_ERR_PARSE;
+            }
+            continue;
+        }
+        if (len == 0)
+            continue;
+        ct_result_t r;
+        if (ct_result_csv_parse_version(line, version, &r, why, sizeof why) != CT_OK) {
+            snprintf(err, errlen, "%s:%d: %s", path, lineno, why);
+            st = CT_ERR_PARSE;
+            break;
+        }
+        if (nrows == rowcap) {
+            rowcap = rowcap ? 2 * rowcap : 16;
+            ct_trial_row_t *grown = realloc(rows, rowcap * sizeof *grown);
+            if (grown == NULL) {
+                snprintf(err, errlen, "%s: out of memory", path);
+                st = CT_ERR_NOMEM;
+                break;
+            }
+            rows = grown;
+        }
+        ct_trial_row_t *row = &rows[nrows++];
+        memset(row, 0, sizeof *row);
+        snprintf(row->collective, sizeof row->collective, "%s", r.collective);
+        snprintf(row->placement, sizeof row->placement, "%s", r.placement);
+        row->bytes = r.bytes;
+        row->median_us = r.median_us;
+        row->ci_low_us = r.ci_low_us;
+        row->ci_high_us = r.ci_high_us;
+        row->busbw_gbps = r.busbw_gbps;
+        row->samples = r.samples;
+        row->wrong = r.wrong;
+    }
+    if (st == CT_OK && ferror(fp)) {
+        snprintf(err, errlen, "%s: read error", path);
+        st = CT_ERR_IO;
+    }
+    if (st == CT_OK && lineno == 0) {
+        snprintf(err, errlen, "%s:1: empty file, no results header", path);
+        st = CT_ERR_PARSE;
+    }
+    free(line);
+    fclose(fp);
+    if (st != CT_OK) {
+        free(rows);
+        return st;
+    }
+    free(trial->rows);
+    trial->rows = rows;
+    trial->nrows = nrows;
+    return CT_OK;
+}
+
+json_t *ct_trial_json(const ct_trial_t *trial)
+{
+    json_t *obj = json_object(), *config = json_object(), *rows = json_array();
+    int bad = obj == NULL;
+    bad |= ct_json_set(obj, "key", ct_json_str(trial->key));
+    bad |= ct_json_set(obj, "scope", ct_json_str(trial->scope));
+    for (size_t i = 0; i < trial->nsettings && config; i++) {
+        json_t *s = json_object();
+        bad |= ct_json_set(s, "value", ct_json_str(trial->settings[i].value));
+        bad |= ct_json_set(s, "via", ct_json_str(ct_space_via_name(trial->settings[i].via)));
+        bad |= ct_json_set(config, trial->settings[i].name, s);
+    }
+    bad |= ct_json_set(obj, "config", config);
+    bad |= ct_json_set(obj, "launch", json_integer(trial->launch));
+    bad |= ct_json_set(obj, "status", ct_json_str(ct_trial_status_name(trial->status)));
+    bad |= ct_json_set(obj, "reason", trial->reason ? ct_json_str(trial->reason) : json_null());
+    bad |= ct_json_set(obj, "exit_code", json_integer(trial->exit_code));
+    bad |= ct_json_set(obj, "wall_s", ct_json_real(trial->wall_s));
+    for (size_t i = 0; i < trial->nrows && rows; i++) {
+        const ct_trial_row_t *r = &trial->rows[i];
+        json_t *row = json_object();
+        bad |= ct_json_set(row, "collective", ct_json_str(r->collective));
+        bad |= ct_json_set(row, "bytes", json_integer(r->bytes));
+        bad |= ct_json_set(row, "placement", ct_json_str(r->placement));
+        bad |= ct_json_set(row, "median_us", ct_json_real(r->median_us));
+        bad |= ct_json_set(row, "ci_low_us", ct_json_real(r->ci_low_us));
+        bad |= ct_json_set(row, "ci_high_us", ct_json_real(r->ci_high_us));
+        bad |= ct_json_set(row, "busbw_gbps", ct_json_real(r->busbw_gbps));
+        bad |= ct_json_set(row, "samples", json_integer(r->samples));
+        bad |= ct_json_set(row, "wrong", r->wrong < 0 ? json_null() : json_integer(r->wrong));
+        bad |= ct_json_append(rows, row);
+    }
+    bad |= ct_json_set(obj, "rows", rows);
+    if (bad) {
+        json_decref(obj);
+        return NULL;
+    }
+    return obj;
+}
+
+/* Readers for the members: each returns 0, or -1 with why set. */
+static int ct_get_str(const json_t *obj, const char *key, char *buf, size_t buflen, char *why,
+                      size_t whylen)
+{
+    const json_t *v = json_object_get(obj, key);
+    if (!json_is_string(v) || json_string_length(v) >= buflen) {
+        snprintf(why, whylen, "%s: %s", key, v ? "not a string of the expected length" : "missing");
+        return -1;
+    }
+    memcpy(buf, json_string_value(v), json_string_length(v) + 1);
+    return 0;
+}
+
+static int ct_get_int(const json_t *obj, const char *key, long long *v_p, int nullable, char *why,
+                      size_t whylen)
+{
+    const json_t *v = json_object_get(obj, key);
+    if (nullable && json_is_null(v)) {
+        *v_p = -1;
+        return 0;
+    }
+    if (!json_is_integer(v)) {
+        snprintf(why, whylen, "%s: %s", key, v ? "not an integer" : "missing");
+        return -1;
+    }
+    *v_p = json_integer_value(v);
+    return 0;
+}
+
+/* A number, or null (NaN). */
+static int ct_get_real(const json_t *obj, const char *key, double *v_p, char *why, size_t whylen)
+{
+    const json_t *v = json_object_get(obj, key);
+    if (json_is_null(v)) {
+        *v_p = NAN;
+        return 0;
+    }
+    if (!json_is_number(v)) {
+        snprintf(why, whylen, "%s: %s", key, v ? "not a number" : "missing");
+        return -1;
+    }
+    *v_p = json_number_value(v);
+    return 0;
+}
+
+static int ct_trial_row_from_json(const json_t *r, ct_trial_row_t *row, char *why, size_t whylen)
+{
+    if (!json_is_object(r)) {
+        snprintf(why, whylen, "rows: an element is not an object");
+        return -1;
+    }
+    return ct_get_str(r, "collective", row->collective, sizeof row->collective, why, whylen) ||
+           ct_get_int(r, "bytes", &row->bytes, 0, why, whylen) ||
+           ct_get_str(r, "placement", row->placement, sizeof row->placement, why, whylen) ||
+           ct_get_real(r, "median_us", &row->median_us, why, whylen) ||
+           ct_get_real(r, "ci_low_us", &row->ci_low_us, why, whylen) ||
+           ct_get_real(r, "ci_high_us", &row->ci_high_us, why, whylen) ||
+           ct_get_real(r, "busbw_gbps", &row->busbw_gbps, why, whylen) ||
+           ct_get_int(r, "samples", &row->samples, 0, why, whylen) ||
+           ct_get_int(r, "wrong", &row->wrong, 1, why, whylen);
+}
+
+static int ct_trial_config_from_json(const json_t *config, ct_trial_t *t, char *why, size_t whylen)
+{
+    if (!json_is_object(config)) {
+        snprintf(why, whylen, "config: %s", config ? "not an object" : "missing");
+        return -1;
+    }
+    t->settings = calloc(json_object_size(config) + 1, sizeof *t->settings);
+    if (t->settings == NULL) {
+        snprintf(why, whylen, "out of memory");
+        return -1;
+    }
+    const char *name;
+    json_t *s;
+    json_object_foreach((json_t *)config, name, s)
+    {
+        const json_t *value = json_object_get(s, "value"), *via = json_object_get(s, "via");
+        if (!json_is_string(value) || !json_is_string(via) ||
+            (strcmp(json_string_value(via), "mca") != 0 &&
+             strcmp(json_string_value(via), "env") != 0)) {
+            snprintf(why, whylen, "config: %s: not {\"value\": string, \"via\": mca|env}", name);
+            return -1;
+        }
+        ct_space_setting_t *set = &t->settings[t->nsettings++];
+        set->name = strdup(name);
+        set->value = strdup(json_string_value(value));
+        set->via = strcmp(json_string_value(via), "mca") == 0 ? CT_VIA_MCA : CT_VIA_ENV;
+        if (set->name == NULL || set->value == NULL) {
+            snprintf(why, whylen, "out of memory");
+            return -1;
+        }
+    }
+    return 0;
+}
+
+ct_status_t ct_trial_from_json(const json_t *obj, ct_trial_t *trial_p, char *why, size_t whylen)
+{
+    ct_trial_t t;
+    memset(&t, 0, sizeof t);
+    char status[32];
+    long long launch, exit_code;
+    int bad = !json_is_object(obj);
+    if (bad)
+        snprintf(why, whylen, "not a JSON object");
+    bad = bad || ct_get_str(obj, "key", t.key, sizeof t.key, why, whylen) ||
+          ct_get_str(obj, "scope", t.scope, sizeof t.scope, why, whylen) ||
+          ct_trial_config_from_json(json_object_get(obj, "config"), &t, why, whylen) ||
+          ct_get_int(obj, "launch", &launch, 0, why, whylen) ||
+          ct_get_str(obj, "status", status, sizeof status, why, whylen) ||
+          ct_get_int(obj, "exit_code", &exit_code, 0, why, whylen) ||
+          ct_get_real(obj, "wall_s", &t.wall_s, why, whylen);
+    if (!bad) {
+        int s = ct_trial_status_parse(status);
+        if (s < 0) {
+            snprintf(why, whylen, "status: unknown \"%s\"", status);
+            bad = 1;
+        }
+        t.status = (ct_trial_status_t)s;
+        t.launch = (long)launch;
+        t.exit_code = (int)exit_code;
+    }
+    const json_t *reason = bad ? NULL : json_object_get(obj, "reason");
+    if (!bad && reason && !json_is_null(reason)) {
+        if (!json_is_string(reason)) {
+            snprintf(why, whylen, "reason: not a string");
+            bad = 1;
+        } else if ((t.reason = strdup(json_string_value(reason))) == NULL) {
+            snprintf(why, whylen, "out of memory");
+            bad = 1;
+        }
+    }
+    const json_t *rows = bad ? NULL : json_object_get(obj, "rows");
+    if (!bad && !json_is_array(rows)) {
+        snprintf(why, whylen, "rows: %s", rows ? "not an array" : "missing");
+        bad = 1;
+    }
+    if (!bad && json_array_size(rows)) {
+        t.rows = calloc(json_array_size(rows), sizeof *t.rows);
+        bad = t.rows == NULL;
+        if (bad)
+            snprintf(why, whylen, "out of memory");
+        for (size_t i = 0; !bad && i < json_array_size(rows); i++, t.nrows++)
+            bad = ct_trial_row_from_json(json_array_get(rows, i), &t.rows[i], why, whylen) != 0;
+    }
+    if (bad) {
+        ct_trial_free(&t);
+        return CT_ERR_PARSE;
+    }
+    *trial_p = t;
+    return CT_OK;
+}

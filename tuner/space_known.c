@@ -1,0 +1,332 @@
+/*
+ * space_known.c - value checks for the variables colltune knows, as one
+ * table (name, how to check, argument), so adding a variable is one line.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "ct_names.h"
+#include "ct_size.h"
+#include "space.h"
+#include "space_known.h"
+
+typedef ct_status_t (*ct_known_fn)(const char *value, const void *arg, char *why, size_t whylen);
+
+typedef struct {
+    const char *name;
+    ct_known_fn check;
+    const void *arg;
+} ct_known_t;
+
+/* An integer range, or a set of integers when set is not NULL. */
+typedef struct {
+    long long lo, hi;
+    const long long *set;
+    size_t nset;
+} ct_int_rule_t;
+
+/* A set of words; list: a comma-separated list of them, with an optional
+ * leading '^' (exclude), as Open MPI's framework selectors and NCCL_PROTO
+ * take. */
+typedef struct {
+    const char *const *words;
+    size_t n;
+    int list;
+} ct_word_rule_t;
+
+#define CT_COUNT(a) (sizeof(a) / sizeof((a)[0]))
+
+static int ct_known_int(const char *text, long long *v_p)
+{
+    char *end;
+    errno = 0;
+    long long v = strtoll(text, &end, 10);
+    if (errno || end == text || *end != '\0')
+        return -1;
+    *v_p = v;
+    return 0;
+}
+
+static ct_status_t ct_known_check_int(const char *value, const void *arg, char *why, size_t whylen)
+{
+    const ct_int_rule_t *r = arg;
+    long long v;
+    if (ct_known_int(value, &v) != 0) {
+        snprintf(why, whylen, "\"%s\" is not an integer", value);
+        return CT_ERR_USAGE;
+    }
+    if (r->set) {
+        for (size_t i = 0; i < r->nset; i++)
+            if (r->set[i] == v)
+                return CT_OK;
+        char list[128] = "";
+        for (size_t i = 0; i < r->nset; i++) {
+            size_t used = strlen(list);
+            snprintf(list + used, sizeof list - used, "%s%lld", i ? "," : "", r->set[i]);
+        }
+        snprintf(why, whylen, "%lld is not one of %s", v, list);
+        return CT_ERR_USAGE;
+    }
+    if (v < r->lo || v > r->hi) {
+        snprintf(why, whylen, "%lld is outside %lld..%lld", v, r->lo, r->hi);
+        return CT_ERR_USAGE;
+    }
+    return CT_OK;
+}
+
+static ct_status_t ct_known_check_words(const char *value, const void *arg, char *why,
+                                        size_t whylen)
+{
+    const ct_word_rule_t *r = arg;
+    const char *p = value;
+    if (r->list && *p == '^')
+        p++;
+    for (;;) {
+        size_t len = r->list ? strcspn(p, ",") : strlen(p);
+        int found = 0;
+        for (size_t i = 0; i < r->n && !found; i++)
+            found = strlen(r->words[i]) == len && strncasecmp(r->words[i], p, len) == 0;
+        if (!found) {
+            char list[256] = "";
+            for (size_t i = 0; i < r->n; i++) {
+                size_t used = strlen(list);
+                snprintf(list + used, sizeof list - used, "%s%s", i ? ", " : "", r->words[i]);
+            }
+            snprintf(why, whylen, "\"%.*s\" is not one of %s", (int)len, p, list);
+            return CT_ERR_USAGE;
+        }
+        if (p[len] == '\0')
+            return CT_OK;
+        p += len + 1;
+    }
+}
+
+/* A comma-separated list of names from table (optionally '^'-prefixed). */
+static ct_status_t ct_known_check_name_list(const ct_name_table_t *table, const char *p,
+                                            size_t plen, char *why, size_t whylen)
+{
+    const char *end = p + plen;
+    if (p < end && *p == '^')
+        p++;
+    for (;;) {
+        const char *comma = memchr(p, ',', (size_t)(end - p));
+        size_t len = comma ? (size_t)(comma - p) : (size_t)(end - p);
+        char word[64];
+        int v;
+        snprintf(word, sizeof word, "%.*s", (int)len, p);
+        if (len == 0 || len >= sizeof word || ct_name_lookup(table, word, &v) != 0) {
+            char list[256];
+            ct_name_list(table, list, sizeof list);
+            snprintf(why, whylen, "\"%.*s\" is not an NCCL %s (one of %s)", (int)len, p,
+                     table->kind, list);
+            return CT_ERR_USAGE;
+        }
+        if (comma == NULL)
+            return CT_OK;
+        p = comma + 1;
+    }
+}
+
+/* NCCL_ALGO: "ring,tree", "^nvls", or since NCCL 2.24 per collective:
+ * "allreduce:tree;broadcast:ring".  An unknown token makes NCCL fail. */
+static ct_status_t ct_known_check_nccl_algo(const char *value, const void *arg, char *why,
+                                            size_t whylen)
+{
+    (void)arg;
+    if (strchr(value, ':') == NULL)
+        return ct_known_check_name_list(&ct_nccl_algo_names, value, strlen(value), why, whylen);
+    const char *p = value;
+    for (;;) {
+        size_t len = strcspn(p, ";");
+        const char *colon = memchr(p, ':', len);
+        if (colon == NULL) {
+            snprintf(why, whylen, "\"%.*s\": per-collective NCCL_ALGO wants COLLECTIVE:ALGOS",
+                     (int)len, p);
+            return CT_ERR_USAGE;
+        }
+        char coll[32];
+        snprintf(coll, sizeof coll, "%.*s", (int)(colon - p), p);
+        const ct_coll_name_t *c = ct_coll_name_find(coll);
+        if (c == NULL || c->nccl_func == CT_NCCL_FUNC_NONE) {
+            snprintf(why, whylen, "\"%s\" is not a collective NCCL_ALGO can steer", coll);
+            return CT_ERR_USAGE;
+        }
+        ct_status_t st = ct_known_check_name_list(&ct_nccl_algo_names, colon + 1,
+                                                  len - (size_t)(colon + 1 - p), why, whylen);
+        if (st != CT_OK)
+            return st;
+        if (p[len] == '\0')
+            return CT_OK;
+        p += len + 1;
+    }
+}
+
+static ct_status_t ct_known_check_nccl_proto(const char *value, const void *arg, char *why,
+                                             size_t whylen)
+{
+    (void)arg;
+    return ct_known_check_name_list(&ct_nccl_proto_names, value, strlen(value), why, whylen);
+}
+
+/* A byte count (64K, 8192), or one of UCX's words ("auto", "inf"). */
+static ct_status_t ct_known_check_ucx_size(const char *value, const void *arg, char *why,
+                                           size_t whylen)
+{
+    (void)arg;
+    size_t bytes;
+    if (strcasecmp(value, "auto") == 0 || strcasecmp(value, "inf") == 0 ||
+        ct_size_parse(value, &bytes) == CT_OK)
+        return CT_OK;
+    snprintf(why, whylen, "\"%s\" is not a size, auto or inf", value);
+    return CT_ERR_USAGE;
+}
+
+static ct_status_t ct_known_check_bool(const char *value, const void *arg, char *why, size_t whylen)
+{
+    static const char *const words[] = {"0", "1", "true", "false", "yes", "no"};
+    static const ct_word_rule_t rule = {words, CT_COUNT(words), 0};
+    (void)arg;
+    return ct_known_check_words(value, &rule, why, whylen);
+}
+
+static const long long ct_nthreads[] = {64, 128, 256, 512};
+static const ct_int_rule_t ct_rule_nthreads = {0, 0, ct_nthreads, CT_COUNT(ct_nthreads)};
+static const ct_int_rule_t ct_rule_ctas = {1, 64, NULL, 0};
+static const ct_int_rule_t ct_rule_positive = {1, (long long)1 << 40, NULL, 0};
+static const ct_int_rule_t ct_rule_nonneg = {0, (long long)1 << 40, NULL, 0};
+static const ct_int_rule_t ct_rule_0_2 = {0, 2, NULL, 0};
+static const ct_int_rule_t ct_rule_socket_threads = {1, 16, NULL, 0};
+static const ct_int_rule_t ct_rule_nsocks = {1, 64, NULL, 0};
+static const ct_int_rule_t ct_rule_qps = {1, 128, NULL, 0};
+/* coll/tuned algorithm ids in Open MPI 4.1 (ompi_info --all --level 9). */
+static const ct_int_rule_t ct_rule_tuned_allreduce = {0, 6, NULL, 0};
+static const ct_int_rule_t ct_rule_tuned_alltoall = {0, 5, NULL, 0};
+static const ct_int_rule_t ct_rule_tuned_allgather = {0, 6, NULL, 0};
+static const ct_int_rule_t ct_rule_tuned_bcast = {0, 9, NULL, 0};
+static const ct_int_rule_t ct_rule_tuned_reduce_scatter_block = {0, 4, NULL, 0};
+
+static const char *const ct_pmls[] = {"ob1", "ucx", "cm"};
+static const ct_word_rule_t ct_rule_pml = {ct_pmls, CT_COUNT(ct_pmls), 1};
+static const char *const ct_btls[] = {"self", "vader",  "sm",  "tcp",
+                                      "uct",  "openib", "ofi", "smcuda"};
+static const ct_word_rule_t ct_rule_btl = {ct_btls, CT_COUNT(ct_btls), 1};
+static const char *const ct_rndv[] = {"auto",     "get_zcopy", "put_zcopy", "get_ppln",
+                                      "put_ppln", "am",        "rkey_ptr"};
+static const ct_word_rule_t ct_rule_rndv = {ct_rndv, CT_COUNT(ct_rndv), 0};
+static const char *const ct_single_copy[] = {"cma", "emulated", "none"};
+static const ct_word_rule_t ct_rule_single_copy = {ct_single_copy, CT_COUNT(ct_single_copy), 0};
+
+static const ct_known_t ct_known[] = {
+    {"NCCL_ALGO", ct_known_check_nccl_algo, NULL},
+    {"NCCL_PROTO", ct_known_check_nccl_proto, NULL},
+    {"NCCL_NTHREADS", ct_known_check_int, &ct_rule_nthreads},
+    {"NCCL_MIN_CTAS", ct_known_check_int, &ct_rule_ctas},
+    {"NCCL_MAX_CTAS", ct_known_check_int, &ct_rule_ctas},
+    {"NCCL_MIN_NCHANNELS", ct_known_check_int, &ct_rule_ctas},
+    {"NCCL_MAX_NCHANNELS", ct_known_check_int, &ct_rule_ctas},
+    {"NCCL_BUFFSIZE", ct_known_check_int, &ct_rule_positive},
+    {"NCCL_SOCKET_NTHREADS", ct_known_check_int, &ct_rule_socket_threads},
+    {"NCCL_NSOCKS_PERTHREAD", ct_known_check_int, &ct_rule_nsocks},
+    {"NCCL_IB_QPS_PER_CONNECTION", ct_known_check_int, &ct_rule_qps},
+    {"NCCL_IB_SPLIT_DATA_ON_QPS", ct_known_check_bool, NULL},
+    {"NCCL_IB_PCI_RELAXED_ORDERING", ct_known_check_int, &ct_rule_0_2},
+    {"NCCL_CROSS_NIC", ct_known_check_int, &ct_rule_0_2},
+    {"NCCL_NVLS_ENABLE", ct_known_check_int, &ct_rule_0_2},
+    {"UCX_RNDV_THRESH", ct_known_check_ucx_size, NULL},
+    {"UCX_ZCOPY_THRESH", ct_known_check_ucx_size, NULL},
+    {"UCX_RNDV_SCHEME", ct_known_check_words, &ct_rule_rndv},
+    {"pml", ct_known_check_words, &ct_rule_pml},
+    {"btl", ct_known_check_words, &ct_rule_btl},
+    {"btl_vader_single_copy_mechanism", ct_known_check_words, &ct_rule_single_copy},
+    {"coll_hcoll_enable", ct_known_check_bool, NULL},
+    {"coll_tuned_use_dynamic_rules", ct_known_check_bool, NULL},
+    {"coll_tuned_allreduce_algorithm", ct_known_check_int, &ct_rule_tuned_allreduce},
+    {"coll_tuned_alltoall_algorithm", ct_known_check_int, &ct_rule_tuned_alltoall},
+    {"coll_tuned_allgather_algorithm", ct_known_check_int, &ct_rule_tuned_allgather},
+    {"coll_tuned_bcast_algorithm", ct_known_check_int, &ct_rule_tuned_bcast},
+    {"coll_tuned_reduce_scatter_block_algorithm", ct_known_check_int,
+     &ct_rule_tuned_reduce_scatter_block},
+};
+
+/* coll/tuned parameter stems and the collbench collective they steer. */
+static const struct {
+    const char *stem;
+    int coll;
+} ct_tuned_stems[] = {
+    {"coll_tuned_allreduce_", CT_COLL_ALLREDUCE},
+    {"coll_tuned_allgather_", CT_COLL_ALLGATHER},
+    {"coll_tuned_alltoall_", CT_COLL_ALLTOALL},
+    {"coll_tuned_bcast_", CT_COLL_BROADCAST},
+    {"coll_tuned_reduce_scatter_block_", CT_COLL_REDUCE_SCATTER},
+};
+
+static int ct_known_has_suffix(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), m = strlen(suffix);
+    return n >= m && strcmp(s + n - m, suffix) == 0;
+}
+
+ct_status_t ct_space_known_check(const char *name, const char *value, char *why, size_t whylen)
+{
+    for (size_t i = 0; i < CT_COUNT(ct_known); i++)
+        if (strcmp(ct_known[i].name, name) == 0)
+            return ct_known[i].check(value, ct_known[i].arg, why, whylen);
+    if (strncmp(name, "coll_tuned_", 11) == 0) {
+        if (ct_known_has_suffix(name, "_segmentsize") || ct_known_has_suffix(name, "_max_requests"))
+            return ct_known_check_int(value, &ct_rule_nonneg, why, whylen);
+        if (ct_known_has_suffix(name, "_fanout") || ct_known_has_suffix(name, "_radix"))
+            return ct_known_check_int(value, &ct_rule_positive, why, whylen);
+    }
+    return CT_OK;
+}
+
+ct_status_t ct_space_known_scope(const char *name, int *scope_p, char *why, size_t whylen)
+{
+    *scope_p = -2;
+    if (strncmp(name, "coll_tuned_", 11) != 0) {
+        for (size_t i = 0; i < CT_COUNT(ct_known); i++)
+            if (strcmp(ct_known[i].name, name) == 0)
+                *scope_p = CT_SCOPE_GLOBAL;
+        return CT_OK;
+    }
+    for (size_t i = 0; i < CT_COUNT(ct_tuned_stems); i++) {
+        if (strncmp(name, ct_tuned_stems[i].stem, strlen(ct_tuned_stems[i].stem)) == 0) {
+            *scope_p = ct_tuned_stems[i].coll;
+            return CT_OK;
+        }
+    }
+    /* collbench's reduce_scatter is MPI_Reduce_scatter_block: forcing
+     * MPI_Reduce_scatter's algorithm would change nothing it measures. */
+    if (strncmp(name, "coll_tuned_reduce_scatter_", 26) == 0) {
+        snprintf(why, whylen,
+                 "collbench's reduce_scatter calls MPI_Reduce_scatter_block: use "
+                 "coll_tuned_reduce_scatter_block_%s",
+                 name + 26);
+        return CT_ERR_USAGE;
+    }
+    *scope_p = CT_SCOPE_GLOBAL; /* use_dynamic_rules, priority, ... */
+    return CT_OK;
+}
+
+long ct_space_known_max_ranks(const char *name, const char *value, const char **why_p)
+{
+    /* Open MPI 4.1's two_proc algorithms abort on more than 2 ranks. */
+    static const struct {
+        const char *name;
+        const char *value;
+    } two_proc[] = {
+        {"coll_tuned_alltoall_algorithm", "5"},
+        {"coll_tuned_allgather_algorithm", "6"},
+    };
+    for (size_t i = 0; i < CT_COUNT(two_proc); i++) {
+        if (strcmp(name, two_proc[i].name) == 0 && strcmp(value, two_proc[i].value) == 0) {
+            *why_p = "two_proc algorithm, aborts beyond 2 ranks";
+            return 2;
+        }
+    }
+    *why_p = NULL;
+    return 0;
+}
