@@ -391,8 +391,8 @@ static int ct_sweep_run(ct_sweep_args_t *a)
             rc = CT_EXIT_FAILURE;
         if (r.outcome == CT_TRIAL_TIMEOUT && r.timed_out)
             fprintf(stderr,
-                    "colltune sweep: timeout: no result after --timeout %g s; its process "
-                    "group got SIGTERM%s\n",
+                    "colltune sweep: timeout: no result after --timeout %g s; every process of "
+                    "the run got SIGTERM%s\n",
                     a->timeout_s, r.killed ? ", then SIGKILL" : "");
         else if (r.outcome == CT_TRIAL_INTERRUPTED)
             fprintf(stderr, "colltune sweep: interrupted: passed signal %d to the run\n",
