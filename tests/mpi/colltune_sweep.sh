@@ -6,10 +6,14 @@
 #  - a --mca parameter reaches MPI (the ranks see OMPI_MCA_...);
 #  - the CSV has the rows, the table is the nccl-tests table;
 #  - collbench's exit code passes through (2 for its bad input);
-#  - a hung run is killed at --timeout (124), mpirun and every rank.
+#  - a hung run is killed at --timeout (124), mpirun and every rank;
+#  - SIGKILL of colltune itself still takes the run down.
 . "$top_srcdir/tests/mpi/lib.sh"
 
 CT="$top_builddir/tuner/colltune"
+# A failed check must not leave this test's runs behind (their command
+# lines hold $T, unique to this test).
+trap 'for p in $(pgrep -f "$T/" 2>/dev/null); do kill -9 "$p" 2>/dev/null; done; rm -rf "$T"' EXIT
 # lib.sh's mpirun settings; the session directory's name has a space.
 mkdir -p "$T/tmp dir"
 set -- --launcher-arg --oversubscribe --launcher-arg --bind-to --launcher-arg none \
@@ -82,4 +86,25 @@ left=$(live_in_session "$sid")
 if command -v pgrep >/dev/null 2>&1; then
     pgrep -f "$T/hang/results" >/dev/null && fail "a process of the hung run survived: $(pgrep -af "$T/hang/results")"
 fi
+
+# SIGKILL of colltune itself (nothing can be passed on): mpirun gets
+# SIGTERM from the kernel (PR_SET_PDEATHSIG) and takes its ranks down.
+"$CT" sweep --out "$T/k9" --np 2 "$@" --mca mpi_yield_when_idle=1 \
+    --env "LD_PRELOAD=$shim" --env FAULT_SHIM_MODE=hang --timeout 100 \
+    -- -C allreduce -b 1K -e 1K --quiet >"$T/out" 2>"$T/err" &
+ct=$!
+i=0
+while [ ! -s "$T/k9/launch.json" ] && ! pgrep -f "$T/k9/results" >/dev/null && [ $i -lt 100 ]; do
+    sleep 0.1
+    i=$((i + 1))
+done
+sleep 1
+kill -9 "$ct"
+wait "$ct" 2>/dev/null
+i=0
+while pgrep -f "$T/k9/results" >/dev/null && [ $i -lt 100 ]; do
+    sleep 0.1
+    i=$((i + 1))
+done
+pgrep -f "$T/k9/results" >/dev/null && fail "after SIGKILL of colltune, its run survived: $(pgrep -af "$T/k9/results")"
 exit 0
