@@ -1,0 +1,306 @@
+/*
+ * test_launcher - the argv colltune builds for a collbench launch.
+ *
+ * Values that a shell would split, expand or execute (spaces, quotes, ';',
+ * $(...), backticks, a newline, '*') must arrive as single, unchanged argv
+ * elements in every launcher form; srun must refuse what --export cannot
+ * carry; the --launcher splitter must follow its documented rules.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "argv.h"
+#include "ct_test.h"
+#include "launcher.h"
+
+static const char *const hostile[] = {
+    "a b",
+    "it's",
+    "say \"hi\"",
+    "x;touch /tmp/ct_pwned",
+    "$(touch /tmp/ct_pwned)",
+    "`id`",
+    "line1\nline2",
+    "*",
+    "",
+    "tab\there",
+    "back\\slash",
+    "a=b=c",
+};
+#define NHOSTILE (sizeof hostile / sizeof hostile[0])
+
+/* The index of the first element equal to s at or after from, or -1. */
+static long find(const ct_argv_t *a, size_t from, const char *s)
+{
+    for (size_t i = from; i < a->n; i++)
+        if (strcmp(a->v[i], s) == 0)
+            return (long)i;
+    return -1;
+}
+
+static void check_argv(ct_test_tally_t *t, const ct_argv_t *a, const char *const *want, size_t n)
+{
+    CT_CHECK(t, a->n == n);
+    for (size_t i = 0; i < n && i < a->n; i++)
+        CT_CHECK_STR(t, a->v[i], want[i]);
+    CT_CHECK(t, a->v != NULL && a->v[a->n] == NULL);
+}
+
+static void test_split(ct_test_tally_t *t)
+{
+    char err[256];
+    ct_argv_t a = CT_ARGV_INIT;
+    CT_CHECK(t, ct_argv_split("srun -N 64 --ntasks-per-node 8", &a, err, sizeof err) == CT_OK);
+    const char *w1[] = {"srun", "-N", "64", "--ntasks-per-node", "8"};
+    check_argv(t, &a, w1, 5);
+    ct_argv_free(&a);
+
+    CT_CHECK(t, ct_argv_split("  mpirun\t-np 4\n --oversubscribe  ", &a, err, sizeof err) == CT_OK);
+    const char *w2[] = {"mpirun", "-np", "4", "--oversubscribe"};
+    check_argv(t, &a, w2, 4);
+    ct_argv_free(&a);
+
+    /* Quotes group, join, and expand nothing. */
+    CT_CHECK(t, ct_argv_split("a 'b c' \"d \\\"e\\\" \\\\ \\n\" f\\ g h'i j'k '' $(x) `y` * ~ ;",
+                              &a, err, sizeof err) == CT_OK);
+    const char *w3[] = {"a", "b c", "d \"e\" \\ \\n", "f g", "hi jk", "", "$(x)", "`y`", "*",
+                        "~", ";"};
+    check_argv(t, &a, w3, sizeof w3 / sizeof w3[0]);
+    ct_argv_free(&a);
+
+    CT_CHECK(t, ct_argv_split("   ", &a, err, sizeof err) == CT_OK && a.n == 0);
+
+    /* Errors leave out untouched. */
+    CT_CHECK(t, ct_argv_push(&a, "keep") == CT_OK);
+    CT_CHECK(t, ct_argv_split("srun 'open", &a, err, sizeof err) == CT_ERR_USAGE);
+    CT_CHECK(t, strstr(err, "unterminated '") != NULL);
+    CT_CHECK(t, ct_argv_split("srun \"open", &a, err, sizeof err) == CT_ERR_USAGE);
+    CT_CHECK(t, strstr(err, "unterminated \"") != NULL);
+    CT_CHECK(t, ct_argv_split("srun x\\", &a, err, sizeof err) == CT_ERR_USAGE);
+    CT_CHECK(t, a.n == 1 && strcmp(a.v[0], "keep") == 0 && a.v[1] == NULL);
+    ct_argv_free(&a);
+
+    /* push3 never interprets a byte. */
+    CT_CHECK(t, ct_argv_push3(&a, "%s%n", "=", "%d\n") == CT_OK);
+    CT_CHECK_STR(t, a.v[0], "%s%n=%d\n");
+    ct_argv_free(&a);
+}
+
+static void test_detect_and_vars(ct_test_tally_t *t)
+{
+    CT_CHECK(t, ct_launcher_detect("mpirun") == CT_LAUNCHER_MPIRUN);
+    CT_CHECK(t, ct_launcher_detect("/usr/bin/mpirun") == CT_LAUNCHER_MPIRUN);
+    CT_CHECK(t, ct_launcher_detect("/opt/ompi/bin/mpiexec") == CT_LAUNCHER_MPIRUN);
+    CT_CHECK(t, ct_launcher_detect("srun") == CT_LAUNCHER_SRUN);
+    CT_CHECK(t, ct_launcher_detect("/usr/local/slurm/bin/srun") == CT_LAUNCHER_SRUN);
+    CT_CHECK(t, ct_launcher_detect("mpirun-wrapper") == CT_LAUNCHER_PREFIX);
+    CT_CHECK(t, ct_launcher_detect("/usr/bin/env") == CT_LAUNCHER_PREFIX);
+    CT_CHECK(t, ct_launcher_detect("/srun/bin/numactl") == CT_LAUNCHER_PREFIX);
+
+    char err[256];
+    ct_launch_var_t v;
+    CT_CHECK(t, ct_launch_var_parse("NCCL_ALGO=a=b", 0, &v, err, sizeof err) == CT_OK);
+    CT_CHECK_STR(t, v.name, "NCCL_ALGO");
+    CT_CHECK_STR(t, v.value, "a=b");
+    CT_CHECK(t, ct_launch_var_parse("EMPTY=", 0, &v, err, sizeof err) == CT_OK);
+    CT_CHECK_STR(t, v.value, "");
+    CT_CHECK(t, ct_launch_var_parse("NOEQUALS", 0, &v, err, sizeof err) == CT_ERR_USAGE);
+    CT_CHECK(t, strstr(err, "NOEQUALS") != NULL);
+    CT_CHECK(t, ct_launch_var_parse("=x", 0, &v, err, sizeof err) == CT_ERR_USAGE);
+    CT_CHECK(t, ct_launch_var_parse("A B=x", 0, &v, err, sizeof err) == CT_ERR_USAGE);
+    CT_CHECK(t, ct_launch_var_parse("$(x)=1", 0, &v, err, sizeof err) == CT_ERR_USAGE);
+    CT_CHECK(t, ct_launch_var_parse("1X=1", 0, &v, err, sizeof err) == CT_ERR_USAGE);
+    CT_CHECK(t, ct_launch_var_parse("1X=1", 1, &v, err, sizeof err) == CT_OK);
+    CT_CHECK(t, ct_launch_var_parse("coll-tuned=1", 1, &v, err, sizeof err) == CT_ERR_USAGE);
+}
+
+/* One variable per hostile value, V0..Vn, and one MCA parameter each. */
+static void hostile_vars(ct_launch_var_t *env, ct_launch_var_t *mca)
+{
+    for (size_t i = 0; i < NHOSTILE; i++) {
+        snprintf(env[i].name, sizeof env[i].name, "V%zu", i);
+        env[i].value = hostile[i];
+        snprintf(mca[i].name, sizeof mca[i].name, "p%zu", i);
+        mca[i].value = hostile[i];
+    }
+}
+
+static char *base_env[] = {"PATH=/usr/bin:/bin", "V0=old", "OMPI_MCA_p1=old", "HOME=/root", NULL};
+
+static void test_mpirun(ct_test_tally_t *t)
+{
+    char err[256];
+    ct_launcher_t l;
+    CT_CHECK(t, ct_launcher_init(&l, "mpirun --oversubscribe", "unused", err, sizeof err) == CT_OK);
+    CT_CHECK(t, l.kind == CT_LAUNCHER_MPIRUN);
+    l.np = 4;
+    l.hostfile = "my hosts";
+    l.as_root = 1;
+    ct_argv_push(&l.extra, "--bind-to none");
+    ct_argv_push(&l.extra, "$(reboot)");
+
+    ct_launch_var_t env[NHOSTILE], mca[NHOSTILE];
+    hostile_vars(env, mca);
+    char *args[] = {"-C", "allreduce", "--run-id", "a;b", NULL};
+    ct_launch_t launch;
+    CT_CHECK(t, ct_launcher_build(&l, base_env, env, NHOSTILE, mca, NHOSTILE, "/x/collbench", args,
+                                  4, &launch, err, sizeof err) == CT_OK);
+    const ct_argv_t *a = &launch.argv;
+    const char *head[] = {"mpirun",     "--oversubscribe", "--allow-run-as-root", "--np", "4",
+                          "--hostfile", "my hosts"};
+    for (size_t i = 0; i < 7; i++)
+        CT_CHECK_STR(t, a->n > i ? a->v[i] : NULL, head[i]);
+    /* Each value: "-x" then "Vi=value", exactly; "--mca" "pi" "value". */
+    for (size_t i = 0; i < NHOSTILE; i++) {
+        char want[256];
+        snprintf(want, sizeof want, "V%zu=%s", i, hostile[i]);
+        long at = find(a, 0, want);
+        CT_CHECK(t, at > 0 && strcmp(a->v[at - 1], "-x") == 0);
+        snprintf(want, sizeof want, "p%zu", i);
+        at = find(a, 0, want);
+        CT_CHECK(t, at > 0 && strcmp(a->v[at - 1], "--mca") == 0 && (size_t)at + 1 < a->n &&
+                        strcmp(a->v[at + 1], hostile[i]) == 0);
+    }
+    /* Then the extra arguments, collbench and its arguments, in order. */
+    const char *tail[] = {"--bind-to none", "$(reboot)", "/x/collbench", "-C",
+                          "allreduce",      "--run-id",  "a;b"};
+    CT_CHECK(t, a->n == 7 + 2 * NHOSTILE + 3 * NHOSTILE + 7);
+    for (size_t i = 0; i < 7 && a->n >= 7; i++)
+        CT_CHECK_STR(t, a->v[a->n - 7 + i], tail[i]);
+    CT_CHECK(t, a->v[a->n] == NULL);
+    /* mpirun carries the settings; its own environment is left as it was. */
+    CT_CHECK(t, launch.envp.n == 4);
+    for (size_t i = 0; i < 4 && i < launch.envp.n; i++)
+        CT_CHECK_STR(t, launch.envp.v[i], base_env[i]);
+    ct_launch_free(&launch);
+    ct_launcher_free(&l);
+
+    /* The default word; --allow-run-as-root once even when given. */
+    CT_CHECK(t, ct_launcher_init(&l, NULL, "/usr/bin/mpirun", err, sizeof err) == CT_OK);
+    CT_CHECK(t, l.kind == CT_LAUNCHER_MPIRUN);
+    l.as_root = 1;
+    ct_argv_push(&l.extra, "--allow-run-as-root");
+    CT_CHECK(t, ct_launcher_build(&l, base_env, NULL, 0, NULL, 0, "cb", NULL, 0, &launch, err,
+                                  sizeof err) == CT_OK);
+    const char *w[] = {"/usr/bin/mpirun", "--allow-run-as-root", "cb"};
+    check_argv(t, &launch.argv, w, 3);
+    ct_launch_free(&launch);
+    ct_launcher_free(&l);
+}
+
+static void test_srun(ct_test_tally_t *t)
+{
+    char err[256];
+    ct_launcher_t l;
+    CT_CHECK(t, ct_launcher_init(&l, "srun -N 64 --ntasks-per-node 8", NULL, err, sizeof err) ==
+                    CT_OK);
+    CT_CHECK(t, l.kind == CT_LAUNCHER_SRUN);
+    ct_launch_var_t env[2], mca[1];
+    CT_CHECK(t, ct_launch_var_parse("NCCL_ALGO=allreduce:tree;broadcast:ring", 0, &env[0], err,
+                                    sizeof err) == CT_OK);
+    CT_CHECK(t, ct_launch_var_parse("V0=a b $(x) `y`\n*", 0, &env[1], err, sizeof err) == CT_OK);
+    CT_CHECK(t, ct_launch_var_parse("coll_tuned_use_dynamic_rules=1", 1, &mca[0], err,
+                                    sizeof err) == CT_OK);
+    char *args[] = {"-b", "8", NULL};
+    ct_launch_t launch;
+    CT_CHECK(t, ct_launcher_build(&l, base_env, env, 2, mca, 1, "/x/collbench", args, 2, &launch,
+                                  err, sizeof err) == CT_OK);
+    const char *w[] = {"srun",
+                       "-N",
+                       "64",
+                       "--ntasks-per-node",
+                       "8",
+                       "--mpi=pmix",
+                       "--export=ALL,NCCL_ALGO=allreduce:tree;broadcast:ring,"
+                       "V0=a b $(x) `y`\n*,OMPI_MCA_coll_tuned_use_dynamic_rules=1",
+                       "/x/collbench",
+                       "-b",
+                       "8"};
+    check_argv(t, &launch.argv, w, sizeof w / sizeof w[0]);
+    /* srun's own environment carries them too (it wins over --export),
+     * replacing the old V0. */
+    const char *e[] = {"PATH=/usr/bin:/bin", "OMPI_MCA_p1=old",
+                       "HOME=/root",         "NCCL_ALGO=allreduce:tree;broadcast:ring",
+                       "V0=a b $(x) `y`\n*", "OMPI_MCA_coll_tuned_use_dynamic_rules=1"};
+    check_argv(t, &launch.envp, e, sizeof e / sizeof e[0]);
+    ct_launch_free(&launch);
+
+    /* --np becomes --ntasks; the user's --mpi wins over pmix. */
+    ct_launcher_free(&l);
+    CT_CHECK(t, ct_launcher_init(&l, "srun --mpi=pmi2", NULL, err, sizeof err) == CT_OK);
+    l.np = 16;
+    CT_CHECK(t, ct_launcher_build(&l, NULL, NULL, 0, NULL, 0, "cb", NULL, 0, &launch, err,
+                                  sizeof err) == CT_OK);
+    const char *w2[] = {"srun", "--mpi=pmi2", "--ntasks=16", "cb"};
+    check_argv(t, &launch.argv, w2, 4);
+    ct_launch_free(&launch);
+
+    /* A comma cannot travel in --export: refused, naming the variable. */
+    ct_launch_var_t comma;
+    CT_CHECK(t, ct_launch_var_parse("UCX_TLS=rc,sm", 0, &comma, err, sizeof err) == CT_OK);
+    err[0] = '\0';
+    CT_CHECK(t, ct_launcher_build(&l, base_env, &comma, 1, NULL, 0, "cb", NULL, 0, &launch, err,
+                                  sizeof err) == CT_ERR_USAGE);
+    CT_CHECK(t, strstr(err, "--env UCX_TLS") != NULL && strstr(err, "','") != NULL);
+    CT_CHECK(t, ct_launch_var_parse("btl=self,vader", 1, &comma, err, sizeof err) == CT_OK);
+    CT_CHECK(t, ct_launcher_build(&l, base_env, NULL, 0, &comma, 1, "cb", NULL, 0, &launch, err,
+                                  sizeof err) == CT_ERR_USAGE);
+    CT_CHECK(t, strstr(err, "--mca btl") != NULL);
+    l.hostfile = "hosts";
+    CT_CHECK(t, ct_launcher_build(&l, base_env, NULL, 0, NULL, 0, "cb", NULL, 0, &launch, err,
+                                  sizeof err) == CT_ERR_USAGE);
+    CT_CHECK(t, strstr(err, "--hostfile") != NULL);
+    ct_launcher_free(&l);
+}
+
+static void test_prefix(ct_test_tally_t *t)
+{
+    char err[256];
+    ct_launcher_t l;
+    CT_CHECK(t, ct_launcher_init(&l, "/usr/bin/time -f '%e s'", NULL, err, sizeof err) == CT_OK);
+    CT_CHECK(t, l.kind == CT_LAUNCHER_PREFIX);
+    ct_argv_push(&l.extra, "--");
+    ct_launch_var_t env[NHOSTILE], mca[NHOSTILE];
+    hostile_vars(env, mca);
+    char *args[] = {"--quiet", NULL};
+    ct_launch_t launch;
+    CT_CHECK(t, ct_launcher_build(&l, base_env, env, NHOSTILE, mca, NHOSTILE, "cb", args, 1,
+                                  &launch, err, sizeof err) == CT_OK);
+    const char *w[] = {"/usr/bin/time", "-f", "%e s", "--", "cb", "--quiet"};
+    check_argv(t, &launch.argv, w, 6);
+    /* The settings are in the child's environment, unchanged, and replace
+     * the entries of the same name. */
+    CT_CHECK(t, launch.envp.n == 2 + 2 * NHOSTILE);
+    CT_CHECK(t, find(&launch.envp, 0, "V0=old") < 0);
+    CT_CHECK(t, find(&launch.envp, 0, "OMPI_MCA_p1=old") < 0);
+    CT_CHECK(t, find(&launch.envp, 0, "HOME=/root") >= 0);
+    for (size_t i = 0; i < NHOSTILE; i++) {
+        char want[256];
+        snprintf(want, sizeof want, "V%zu=%s", i, hostile[i]);
+        CT_CHECK(t, find(&launch.envp, 0, want) >= 0);
+        snprintf(want, sizeof want, "OMPI_MCA_p%zu=%s", i, hostile[i]);
+        CT_CHECK(t, find(&launch.envp, 0, want) >= 0);
+    }
+    ct_launch_free(&launch);
+
+    /* A prefix cannot be told the scale. */
+    l.np = 2;
+    CT_CHECK(t, ct_launcher_build(&l, base_env, NULL, 0, NULL, 0, "cb", NULL, 0, &launch, err,
+                                  sizeof err) == CT_ERR_USAGE);
+    CT_CHECK(t, strstr(err, "--np") != NULL && strstr(err, "/usr/bin/time") != NULL);
+    ct_launcher_free(&l);
+
+    CT_CHECK(t, ct_launcher_init(&l, "  ", NULL, err, sizeof err) == CT_ERR_USAGE);
+    CT_CHECK(t, ct_launcher_init(&l, "srun 'x", NULL, err, sizeof err) == CT_ERR_USAGE);
+}
+
+int main(void)
+{
+    ct_test_tally_t t = {0, 0};
+    test_split(&t);
+    test_detect_and_vars(&t);
+    test_mpirun(&t);
+    test_srun(&t);
+    test_prefix(&t);
+    return CT_DONE(&t);
+}

@@ -1,0 +1,51 @@
+/*
+ * cli.h - a subcommand's options, declared once as data.
+ *
+ * The same table prints the subcommand's --help and drives its parser, so
+ * the two cannot drift apart.  Options are long only: "--name VALUE" or
+ * "--name=VALUE"; "--" ends them, and what follows belongs to collbench.
+ * Every message names the subcommand and the flag.
+ */
+#ifndef CT_CLI_H
+#define CT_CLI_H
+
+#include <stddef.h>
+#include <stdio.h>
+#include "ct_status.h"
+
+typedef struct {
+    int id;           /* what ct_cli_next() returns for it (> 0) */
+    const char *name; /* without the leading "--" */
+    const char *arg;  /* metavariable, or NULL for a flag without a value */
+    const char *help;
+} ct_cli_opt_t;
+
+typedef struct {
+    const char *cmd; /* "sweep", for messages */
+    int argc;
+    char **argv; /* argv[0] is the subcommand */
+    int next;    /* index of the next argument to look at */
+} ct_cli_iter_t;
+
+#define CT_CLI_END 0
+#define CT_CLI_ERROR (-1)
+#define CT_CLI_HELP (-2)
+
+/* Prints one line per option, aligned. */
+void ct_cli_print_options(FILE *f, const ct_cli_opt_t *opts, size_t n);
+
+/* The next option's id, with *value set to its value (NULL for a flag).
+ * CT_CLI_END at "--" (it->next then indexes the first argument after it)
+ * or at the end; CT_CLI_HELP at "--help" or "-h"; CT_CLI_ERROR, with a message on stderr, on an unknown
+ * option, a missing value, a value given to a flag, or an argument that is
+ * not an option. */
+int ct_cli_next(ct_cli_iter_t *it, const ct_cli_opt_t *opts, size_t n, const char **value);
+
+/* Whole numbers and seconds; CT_ERR_USAGE with a message on stderr
+ * naming the flag when value is not one, or outside [min, max]. */
+ct_status_t ct_cli_long(const char *cmd, const char *flag, const char *value, long min, long max,
+                        long *out);
+ct_status_t ct_cli_seconds(const char *cmd, const char *flag, const char *value, double min,
+                           double *out);
+
+#endif

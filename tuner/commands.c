@@ -1,0 +1,20 @@
+#include "commands.h"
+
+#include <string.h>
+
+/* One line per subcommand; tune, plot, import, regress and sbatch join
+ * here as they land. */
+static const ct_command_t *const ct_command_table[] = {
+    &ct_command_sweep,
+    NULL,
+};
+
+const ct_command_t *const *ct_commands(void) { return ct_command_table; }
+
+const ct_command_t *ct_command_find(const char *name)
+{
+    for (size_t i = 0; ct_command_table[i] != NULL; i++)
+        if (strcmp(ct_command_table[i]->name, name) == 0)
+            return ct_command_table[i];
+    return NULL;
+}

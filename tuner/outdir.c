@@ -1,0 +1,70 @@
+#include "outdir.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* mkdir -p: each missing component in turn. */
+static int ct_outdir_mkdirs(const char *dir)
+{
+    char path[4096];
+    size_t len = strlen(dir);
+    if (len == 0 || len >= sizeof path) {
+        errno = ENAMETOOLONG;
+        return -1;
+    }
+    memcpy(path, dir, len + 1);
+    for (size_t i = 1; i <= len; i++) {
+        if (path[i] != '/' && path[i] != '\0')
+            continue;
+        char saved = path[i];
+        path[i] = '\0';
+        if (mkdir(path, 0777) != 0 && errno != EEXIST)
+            return -1;
+        path[i] = saved;
+    }
+    return 0;
+}
+
+ct_status_t ct_outdir_prepare(const char *dir, char *err, size_t errlen)
+{
+    struct stat st;
+    if (*dir == '\0') {
+        snprintf(err, errlen, "is empty");
+        return CT_ERR_USAGE;
+    }
+    if (stat(dir, &st) != 0) {
+        if (errno != ENOENT || ct_outdir_mkdirs(dir) != 0 || stat(dir, &st) != 0) {
+            snprintf(err, errlen, "cannot be created: %s", strerror(errno));
+            return CT_ERR_USAGE;
+        }
+    }
+    if (!S_ISDIR(st.st_mode)) {
+        snprintf(err, errlen, "exists and is not a directory");
+        return CT_ERR_USAGE;
+    }
+    /* access() says yes to root on a read-only mount; creating a file
+     * is the only proof. */
+    char probe[4096];
+    if (ct_outdir_path(dir, ".colltune-probe.XXXXXX", probe, sizeof probe) != CT_OK) {
+        snprintf(err, errlen, "path is too long");
+        return CT_ERR_USAGE;
+    }
+    int fd = mkstemp(probe);
+    if (fd < 0) {
+        snprintf(err, errlen, "is not writable: %s", strerror(errno));
+        return CT_ERR_USAGE;
+    }
+    close(fd);
+    unlink(probe);
+    return CT_OK;
+}
+
+ct_status_t ct_outdir_path(const char *dir, const char *name, char *buf, size_t buflen)
+{
+    int n = snprintf(buf, buflen, "%s/%s", dir, name);
+    return n >= 0 && (size_t)n < buflen ? CT_OK : CT_ERR_USAGE;
+}

@@ -1,0 +1,441 @@
+/*
+ * sweep.c - `colltune sweep`: one collbench run through a launcher, its
+ * results into a directory.
+ *
+ *   DIR/results.csv, DIR/results.json  collbench's --csv and --json
+ *   DIR/collbench.txt, DIR/collbench.err  its stdout (the table) and stderr
+ *   DIR/launch.json  the exact argv and settings, and how the run ended
+ *
+ * Exits with collbench's meaning (0, 1 wrong, 2, 3, 77, 124), 3 for a
+ * crash, 130 when interrupted.
+ */
+#include <errno.h>
+#include <jansson.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "commands.h"
+#include "config.h"
+#include "ct_json.h"
+#include "launcher.h"
+#include "outdir.h"
+#include "trial.h"
+
+extern char **environ;
+
+#ifndef CT_DEFAULT_MPIRUN
+#define CT_DEFAULT_MPIRUN "mpirun"
+#endif
+
+enum {
+    CT_SWEEP_OUT = 1,
+    CT_SWEEP_NP,
+    CT_SWEEP_HOSTFILE,
+    CT_SWEEP_LAUNCHER,
+    CT_SWEEP_LAUNCHER_ARG,
+    CT_SWEEP_ENV,
+    CT_SWEEP_MCA,
+    CT_SWEEP_TIMEOUT,
+    CT_SWEEP_GRACE,
+    CT_SWEEP_COLLBENCH,
+    CT_SWEEP_FORCE,
+};
+
+static const ct_cli_opt_t ct_sweep_opts[] = {
+    {CT_SWEEP_OUT, "out", "DIR", "results directory (created if missing; required)"},
+    {CT_SWEEP_NP, "np", "N", "ranks, through mpirun (or srun's --ntasks)"},
+    {CT_SWEEP_HOSTFILE, "hostfile", "FILE", "mpirun's --hostfile"},
+    {CT_SWEEP_LAUNCHER, "launcher", "'CMD ARGS'",
+     "launcher command line: mpirun ..., srun ..., or a prefix"},
+    {CT_SWEEP_LAUNCHER_ARG, "launcher-arg", "ARG",
+     "one more launcher argument, unsplit (repeatable)"},
+    {CT_SWEEP_ENV, "env", "NAME=VALUE", "environment variable for collbench (repeatable)"},
+    {CT_SWEEP_MCA, "mca", "NAME=VALUE", "Open MPI MCA parameter (repeatable)"},
+    {CT_SWEEP_TIMEOUT, "timeout", "SEC", "kill the run's process group after SEC (default 3600)"},
+    {CT_SWEEP_GRACE, "grace", "SEC", "from SIGTERM to SIGKILL on timeout (default 5)"},
+    {CT_SWEEP_COLLBENCH, "collbench", "PATH",
+     "collbench to run (default: the one installed beside colltune)"},
+    {CT_SWEEP_FORCE, "force", NULL, "replace results already in DIR"},
+};
+#define CT_SWEEP_NOPTS (sizeof ct_sweep_opts / sizeof ct_sweep_opts[0])
+
+typedef struct {
+    const char *out;
+    long np;
+    const char *hostfile;
+    const char *launcher;
+    const char *collbench;
+    ct_argv_t launcher_args;
+    ct_launch_var_t *env; /* argc entries allocated */
+    size_t nenv;
+    ct_launch_var_t *mca;
+    size_t nmca;
+    double timeout_s;
+    double grace_s;
+    int force;
+    char **cb_args; /* after "--", not owned */
+    size_t ncb_args;
+} ct_sweep_args_t;
+
+static void ct_sweep_usage(FILE *f)
+{
+    fprintf(f, "usage: colltune sweep --out DIR (--np N | --launcher 'CMD ARGS') [OPTIONS]\n"
+               "                      [-- COLLBENCH-ARGS]\n\n"
+               "Runs collbench once through a launcher, never through a shell, and keeps\n"
+               "its results in DIR: results.csv, results.json, collbench.txt (the table),\n"
+               "collbench.err and launch.json (the exact command).\n\n"
+               "options:\n");
+    ct_cli_print_options(f, ct_sweep_opts, CT_SWEEP_NOPTS);
+    fprintf(f, "\nlaunchers (the form is the first word's name):\n"
+               "  mpirun   variables as -x NAME=VALUE, MCA as --mca NAME VALUE, --np, --hostfile,\n"
+               "           --allow-run-as-root when root; the default, with --np alone\n"
+               "  srun     --export=ALL,NAME=VALUE,...,OMPI_MCA_name=value and --mpi=pmix;\n"
+               "           a value containing ',' cannot be exported and is refused\n"
+               "  other    a prefix run as given; variables and OMPI_MCA_* in its environment\n"
+               "--launcher is split into words at spaces; '...' and \"...\" group, \\ escapes;\n"
+               "nothing is expanded.\n\n"
+               "examples:\n"
+               "  colltune sweep --out run1 --np 4 -- -C allreduce -b 8 -e 128M -f 2\n"
+               "  colltune sweep --out run2 --launcher 'srun -N 64 --ntasks-per-node 8' \\\n"
+               "      --env NCCL_ALGO=Ring -- --backend nccl\n\n"
+               "exit codes: collbench's (0 ok, 1 wrong, 2 bad input, 3 failure,\n"
+               "77 unavailable, 124 timeout), 3 on a crash, 130 when interrupted.\n");
+}
+
+static int ct_sweep_parse(int argc, char **argv, ct_sweep_args_t *a)
+{
+    ct_cli_iter_t it = {"sweep", argc, argv, 1};
+    const char *value;
+    int id;
+    char err[512];
+
+    while ((id = ct_cli_next(&it, ct_sweep_opts, CT_SWEEP_NOPTS, &value)) > 0) {
+        ct_status_t st = CT_OK;
+        switch (id) {
+        case CT_SWEEP_OUT: a->out = value; break;
+        case CT_SWEEP_NP: st = ct_cli_long("sweep", "np", value, 1, 1L << 24, &a->np); break;
+        case CT_SWEEP_HOSTFILE: a->hostfile = value; break;
+        case CT_SWEEP_LAUNCHER: a->launcher = value; break;
+        case CT_SWEEP_LAUNCHER_ARG: st = ct_argv_push(&a->launcher_args, value); break;
+        case CT_SWEEP_ENV:
+        case CT_SWEEP_MCA: {
+            int is_mca = id == CT_SWEEP_MCA;
+            ct_launch_var_t *var = is_mca ? &a->mca[a->nmca] : &a->env[a->nenv];
+            st = ct_launch_var_parse(value, is_mca, var, err, sizeof err);
+            if (st != CT_OK)
+                fprintf(stderr, "colltune sweep: --%s %s\n", is_mca ? "mca" : "env", err);
+            else if (is_mca)
+                a->nmca++;
+            else
+                a->nenv++;
+            break;
+        }
+        case CT_SWEEP_TIMEOUT:
+            st = ct_cli_seconds("sweep", "timeout", value, 0.001, &a->timeout_s);
+            break;
+        case CT_SWEEP_GRACE: st = ct_cli_seconds("sweep", "grace", value, 0, &a->grace_s); break;
+        case CT_SWEEP_COLLBENCH: a->collbench = value; break;
+        case CT_SWEEP_FORCE: a->force = 1; break;
+        }
+        if (st == CT_ERR_NOMEM)
+            fprintf(stderr, "colltune sweep: out of memory\n");
+        if (st != CT_OK)
+            return ct_status_exit_code(st);
+    }
+    if (id == CT_CLI_HELP) {
+        ct_sweep_usage(stdout);
+        return -1;
+    }
+    if (id == CT_CLI_ERROR)
+        return CT_EXIT_USAGE;
+    a->cb_args = argv + it.next;
+    a->ncb_args = (size_t)(argc - it.next);
+
+    if (a->out == NULL) {
+        fprintf(stderr, "colltune sweep: --out DIR is required\n");
+        return CT_EXIT_USAGE;
+    }
+    if (a->np == 0 && a->launcher == NULL) {
+        fprintf(stderr, "colltune sweep: give the scale: --np N (through mpirun) or "
+                        "--launcher 'CMD ARGS'\n");
+        return CT_EXIT_USAGE;
+    }
+    /* The output files are colltune's to name. */
+    for (size_t i = 0; i < a->ncb_args; i++) {
+        const char *arg = a->cb_args[i];
+        const char *taken[] = {"--csv", "--json"};
+        for (size_t k = 0; k < 2; k++) {
+            size_t len = strlen(taken[k]);
+            if (strncmp(arg, taken[k], len) == 0 && (arg[len] == '\0' || arg[len] == '=')) {
+                fprintf(stderr,
+                        "colltune sweep: collbench argument %s: sweep writes "
+                        "DIR/results.%s itself\n",
+                        taken[k], taken[k] + 2);
+                return CT_EXIT_USAGE;
+            }
+        }
+    }
+    return CT_EXIT_OK;
+}
+
+/* The collbench beside this program: installed, both live in bindir; in
+ * the build tree colltune is tuner/colltune and collbench src/collbench. */
+static void ct_sweep_find_collbench(char *buf, size_t buflen)
+{
+    char self[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (n > 0) {
+        self[n] = '\0';
+        char *slash = strrchr(self, '/');
+        if (slash != NULL) {
+            *slash = '\0';
+            const char *rel[] = {"/collbench", "/../src/collbench"};
+            for (size_t i = 0; i < 2; i++) {
+                int len = snprintf(buf, buflen, "%s%s", self, rel[i]);
+                if (len > 0 && (size_t)len < buflen && access(buf, X_OK) == 0)
+                    return;
+            }
+        }
+    }
+    snprintf(buf, buflen, "collbench"); /* from PATH, wherever the launcher runs it */
+}
+
+/* Prints the last lines of collbench's stderr, so a failed run says why
+ * without a trip to the file. */
+static void ct_sweep_tail(const char *path, int lines)
+{
+    FILE *f = fopen(path, "r");
+    if (f == NULL)
+        return;
+    char buf[4096];
+    long size = 0;
+    if (fseek(f, 0, SEEK_END) == 0)
+        size = ftell(f);
+    long from = size > (long)sizeof buf - 1 ? size - (long)sizeof buf + 1 : 0;
+    fseek(f, from, SEEK_SET);
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[n] = '\0';
+    if (n > 0 && buf[n - 1] == '\n')
+        buf[--n] = '\0';
+    if (n == 0)
+        return;
+    char *start = buf;
+    for (char *p = buf + n; p > buf; p--)
+        if (p[-1] == '\n' && --lines == 0) {
+            start = p;
+            break;
+        }
+    fprintf(stderr, "colltune sweep: the end of %s:\n%s\n", path, start);
+}
+
+/* DIR/launch.json: what ran and how it ended, written beside and renamed
+ * so that a reader never sees half of it. */
+static ct_status_t ct_sweep_write_launch(const char *dir, const ct_sweep_args_t *a,
+                                         const ct_launcher_t *l, const ct_launch_t *launch,
+                                         const ct_trial_result_t *r)
+{
+    json_t *doc = json_object(), *argv = json_array(), *env = json_object(), *mca = json_object();
+    int bad = doc == NULL || argv == NULL || env == NULL || mca == NULL;
+    for (size_t i = 0; i < launch->argv.n && !bad; i++)
+        bad |= ct_json_append(argv, ct_json_str(launch->argv.v[i]));
+    for (size_t i = 0; i < a->nenv && !bad; i++)
+        bad |= ct_json_set(env, a->env[i].name, ct_json_str(a->env[i].value));
+    for (size_t i = 0; i < a->nmca && !bad; i++)
+        bad |= ct_json_set(mca, a->mca[i].name, ct_json_str(a->mca[i].value));
+    if (!bad) {
+        bad |= ct_json_set(doc, "generator", ct_json_str("colltune sweep " PACKAGE_VERSION));
+        bad |= ct_json_set(doc, "launcher", ct_json_str(ct_launcher_kind_name(l->kind)));
+        bad |= ct_json_set(doc, "argv", argv);
+        bad |= ct_json_set(doc, "env", env);
+        bad |= ct_json_set(doc, "mca", mca);
+        argv = env = mca = NULL;
+        bad |= ct_json_set(doc, "timeout_s", ct_json_real(a->timeout_s));
+        bad |= ct_json_set(doc, "outcome", ct_json_str(ct_trial_outcome_name(r->outcome)));
+        bad |= ct_json_set(doc, "exit_code", json_integer(r->exit_code));
+        bad |= ct_json_set(doc, "signal", json_integer(r->term_signal));
+        bad |= ct_json_set(doc, "wall_s", ct_json_real(r->wall_s));
+        bad |= ct_json_set(doc, "session", json_integer(r->sid));
+    }
+    char path[4096], tmp[4096];
+    ct_status_t st = CT_OK;
+    if (bad)
+        st = CT_ERR_NOMEM;
+    else if (ct_outdir_path(dir, "launch.json", path, sizeof path) != CT_OK ||
+             ct_outdir_path(dir, ".launch.json.tmp", tmp, sizeof tmp) != CT_OK)
+        st = CT_ERR_USAGE;
+    else if (json_dump_file(doc, tmp, JSON_INDENT(2) | JSON_SORT_KEYS) != 0 ||
+             rename(tmp, path) != 0) {
+        fprintf(stderr, "colltune sweep: cannot write %s: %s\n", path, strerror(errno));
+        unlink(tmp);
+        st = CT_ERR_IO;
+    }
+    json_decref(argv);
+    json_decref(env);
+    json_decref(mca);
+    json_decref(doc);
+    return st;
+}
+
+/* Refuses (or, with --force, removes) results an earlier sweep left:
+ * collbench appends to a CSV, and rows of two runs must not mix. */
+static int ct_sweep_check_old(const char *dir, int force)
+{
+    const char *names[] = {"results.csv", "results.json"};
+    for (size_t i = 0; i < 2; i++) {
+        char path[4096];
+        if (ct_outdir_path(dir, names[i], path, sizeof path) != CT_OK) {
+            fprintf(stderr, "colltune sweep: --out %s: path too long\n", dir);
+            return CT_EXIT_USAGE;
+        }
+        if (access(path, F_OK) != 0)
+            continue;
+        if (!force) {
+            fprintf(stderr,
+                    "colltune sweep: --out %s: %s already exists (another --out, or --force "
+                    "to replace it)\n",
+                    dir, path);
+            return CT_EXIT_USAGE;
+        }
+        if (unlink(path) != 0) {
+            fprintf(stderr, "colltune sweep: --force: cannot remove %s: %s\n", path,
+                    strerror(errno));
+            return CT_EXIT_FAILURE;
+        }
+    }
+    return CT_EXIT_OK;
+}
+
+static int ct_sweep_run(ct_sweep_args_t *a)
+{
+    char err[512];
+    ct_status_t st = ct_outdir_prepare(a->out, err, sizeof err);
+    if (st != CT_OK) {
+        fprintf(stderr, "colltune sweep: --out %s: %s\n", a->out, err);
+        return ct_status_exit_code(st);
+    }
+    int rc = ct_sweep_check_old(a->out, a->force);
+    if (rc != CT_EXIT_OK)
+        return rc;
+
+    char collbench[PATH_MAX];
+    if (a->collbench != NULL) {
+        if (access(a->collbench, X_OK) != 0) {
+            fprintf(stderr, "colltune sweep: --collbench %s: %s\n", a->collbench, strerror(errno));
+            return CT_EXIT_USAGE;
+        }
+        snprintf(collbench, sizeof collbench, "%s", a->collbench);
+    } else {
+        ct_sweep_find_collbench(collbench, sizeof collbench);
+    }
+
+    char csv[4096], json[4096], out[4096], errf[4096];
+    if (ct_outdir_path(a->out, "results.csv", csv, sizeof csv) != CT_OK ||
+        ct_outdir_path(a->out, "results.json", json, sizeof json) != CT_OK ||
+        ct_outdir_path(a->out, "collbench.txt", out, sizeof out) != CT_OK ||
+        ct_outdir_path(a->out, "collbench.err", errf, sizeof errf) != CT_OK) {
+        fprintf(stderr, "colltune sweep: --out %s: path too long\n", a->out);
+        return CT_EXIT_USAGE;
+    }
+
+    ct_launcher_t l;
+    const char *mpirun = *CT_DEFAULT_MPIRUN ? CT_DEFAULT_MPIRUN : "mpirun";
+    st = ct_launcher_init(&l, a->launcher, mpirun, err, sizeof err);
+    if (st != CT_OK) {
+        fprintf(stderr, "colltune sweep: --launcher: %s\n", err);
+        return ct_status_exit_code(st);
+    }
+    l.np = a->np;
+    l.hostfile = a->hostfile;
+    l.as_root = geteuid() == 0;
+    l.extra = a->launcher_args;
+    a->launcher_args = (ct_argv_t)CT_ARGV_INIT;
+
+    ct_argv_t args = CT_ARGV_INIT;
+    const char *ours[] = {"--csv", csv, "--json", json};
+    st = ct_argv_append(&args, (char *const *)ours, 4);
+    if (st == CT_OK)
+        st = ct_argv_append(&args, a->cb_args, a->ncb_args);
+    ct_launch_t launch = {CT_ARGV_INIT, CT_ARGV_INIT};
+    if (st == CT_OK)
+        st = ct_launcher_build(&l, environ, a->env, a->nenv, a->mca, a->nmca, collbench, args.v,
+                               args.n, &launch, err, sizeof err);
+    ct_argv_free(&args);
+    if (st != CT_OK) {
+        fprintf(stderr, "colltune sweep: %s\n", st == CT_ERR_NOMEM ? "out of memory" : err);
+        ct_launcher_free(&l);
+        return ct_status_exit_code(st);
+    }
+
+    char *empty_env[] = {NULL};
+    ct_trial_spec_t spec = {
+        .argv = launch.argv.v,
+        .envp = launch.envp.v ? launch.envp.v : empty_env,
+        .stdout_path = out,
+        .stderr_path = errf,
+        .timeout_s = a->timeout_s,
+        .grace_s = a->grace_s,
+    };
+    ct_trial_result_t r;
+    st = ct_trial_run(&spec, &r, err, sizeof err);
+    if (st != CT_OK) {
+        fprintf(stderr, "colltune sweep: %s\n", err);
+        rc = ct_status_exit_code(st);
+    } else {
+        rc = ct_trial_exit_code(r.outcome);
+        if (ct_sweep_write_launch(a->out, a, &l, &launch, &r) != CT_OK && rc == CT_EXIT_OK)
+            rc = CT_EXIT_FAILURE;
+        if (r.outcome == CT_TRIAL_TIMEOUT && r.timed_out)
+            fprintf(stderr,
+                    "colltune sweep: timeout: no result after --timeout %g s; every process of "
+                    "the run got SIGTERM%s\n",
+                    a->timeout_s, r.killed ? ", then SIGKILL" : "");
+        else if (r.outcome == CT_TRIAL_INTERRUPTED)
+            fprintf(stderr, "colltune sweep: interrupted: passed signal %d to the run\n",
+                    r.interrupt);
+        else if (r.term_signal != 0)
+            fprintf(stderr, "colltune sweep: crash: the run ended with signal %d\n", r.term_signal);
+        if (r.strays)
+            fprintf(stderr, "colltune sweep: killed processes the launcher left behind\n");
+        if (r.outcome != CT_TRIAL_OK)
+            ct_sweep_tail(errf, 10);
+        fprintf(stderr, "colltune sweep: %s (exit %d) after %.1f s; results in %s/\n",
+                ct_trial_outcome_name(r.outcome), rc, r.wall_s, a->out);
+    }
+    ct_launch_free(&launch);
+    ct_launcher_free(&l);
+    return rc;
+}
+
+static int ct_sweep_main(int argc, char **argv)
+{
+    ct_sweep_args_t a = {.timeout_s = 3600, .grace_s = 5, .launcher_args = CT_ARGV_INIT};
+    a.env = calloc((size_t)argc, sizeof *a.env);
+    a.mca = calloc((size_t)argc, sizeof *a.mca);
+    int rc;
+    if (a.env == NULL || a.mca == NULL) {
+        fprintf(stderr, "colltune sweep: out of memory\n");
+        rc = CT_EXIT_FAILURE;
+    } else {
+        rc = ct_sweep_parse(argc, argv, &a);
+        if (rc < 0)
+            rc = CT_EXIT_OK; /* --help */
+        else if (rc == CT_EXIT_OK)
+            rc = ct_sweep_run(&a);
+    }
+    ct_argv_free(&a.launcher_args);
+    free(a.env);
+    free(a.mca);
+    return rc;
+}
+
+const ct_command_t ct_command_sweep = {
+    .name = "sweep",
+    .summary = "run collbench once through a launcher; results into a directory",
+    .run = ct_sweep_main,
+    .usage = ct_sweep_usage,
+};
