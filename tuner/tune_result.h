@@ -1,0 +1,43 @@
+/*
+ * tune_result.h - what a tune decided: the contract between the search
+ * (tune.c) and the config-file emitters (emit_*.c).
+ *
+ * A choice is one variable's value for one scope (global or one
+ * collective) and one size range, with the evidence behind it.  The
+ * emitters write only choices that are significant and verified, and only
+ * the files whose variables the space tuned (no NCCL file from an Open MPI
+ * space).  Results built by hand (tests) say so in source.
+ */
+#ifndef CT_TUNE_RESULT_H
+#define CT_TUNE_RESULT_H
+
+#include <stddef.h>
+
+#include "space.h"
+
+typedef struct {
+    char *name;          /* e.g. coll_tuned_allreduce_algorithm, NCCL_ALGO */
+    char *value;         /* as the library reads it */
+    ct_space_via_t via;  /* env or mca */
+    int scope;           /* CT_SCOPE_GLOBAL or a ct_coll_id_t */
+    long long min_bytes; /* size range (collbench's size convention, */
+    long long max_bytes; /* inclusive); -1 for "any" */
+    double default_us;   /* median time with the defaults, at verification */
+    double tuned_us;     /* median time with this choice */
+    int significant;     /* the gain beats the noise (the stated test) */
+    int verified;        /* held in the interleaved A/B with the files */
+} ct_tune_choice_t;
+
+typedef struct {
+    const char *space_name; /* the space file's [space] name */
+    const char *space_path;
+    const char *run_id; /* the tune's id, named in every file header */
+    const char *date;   /* ISO 8601 UTC */
+    const char *source; /* "measured" or, in tests, "synthetic" */
+    long nranks;
+    long nnodes;
+    ct_tune_choice_t *choices;
+    size_t nchoices;
+} ct_tune_result_t;
+
+#endif
