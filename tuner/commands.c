@@ -6,6 +6,7 @@
  * here as they land. */
 static const ct_command_t *const ct_command_table[] = {
     &ct_command_sweep,
+    &ct_command_tune,
     NULL,
 };
 

@@ -19,6 +19,7 @@ typedef struct {
 } ct_command_t;
 
 extern const ct_command_t ct_command_sweep;
+extern const ct_command_t ct_command_tune;
 
 /* The table, NULL-terminated, in the order --help lists it. */
 const ct_command_t *const *ct_commands(void);

@@ -1,0 +1,68 @@
+/* The tune decision rule and bucket merging, on synthetic launch medians. */
+#include "ct_test.h"
+#include "tune_decide.h"
+
+static void test_rule(ct_test_tally_t *t)
+{
+    double base[] = {100, 104, 98};
+    double fast[] = {80, 85, 82};    /* ranges apart, 18% faster */
+    double overlap[] = {70, 99, 72}; /* worst launch inside the baseline's range */
+    double small[] = {96, 97};       /* apart, but only ~3% */
+    double one[] = {50};             /* one launch proves nothing */
+    CT_CHECK(t, ct_tune_significant(fast, 3, base, 3));
+    CT_CHECK(t, !ct_tune_significant(overlap, 3, base, 3));
+    CT_CHECK(t, !ct_tune_significant(small, 2, base, 3));
+    CT_CHECK(t, !ct_tune_significant(one, 1, base, 3));
+    CT_CHECK(t, !ct_tune_significant(fast, 3, base, 1));
+    CT_CHECK(t, !ct_tune_significant(base, 3, base, 3));
+    CT_CHECK(t, ct_tune_median(base, 3) == 100);
+    CT_CHECK(t, ct_tune_median(fast, 2) == 82.5);
+}
+
+static void test_pick(ct_test_tally_t *t)
+{
+    double base[] = {100, 102};
+    double a[] = {60, 62};  /* best, 2 variables changed */
+    double b[] = {61, 63};  /* tied with a (overlapping), 1 variable */
+    double c[] = {40, 41};  /* fastest, but failed elsewhere */
+    double d[] = {99, 101}; /* no gain */
+    ct_tune_cand_t cands[] = {
+        {base, 2, 0, 0}, {a, 2, 2, 0}, {b, 2, 1, 0}, {c, 2, 1, 1}, {d, 2, 1, 0},
+    };
+    CT_CHECK(t, ct_tune_pick(cands, 5) == 2); /* b: tied with a, simpler */
+    CT_CHECK(t, ct_tune_pick(cands, 2) == 1);
+    ct_tune_cand_t none[] = {{base, 2, 0, 0}, {d, 2, 1, 0}};
+    CT_CHECK(t, ct_tune_pick(none, 2) == 0); /* the default stays */
+    ct_tune_cand_t only_bad[] = {{base, 2, 0, 0}, {c, 2, 1, 1}};
+    CT_CHECK(t, ct_tune_pick(only_bad, 2) == 0);
+    /* Clearly faster than the tied pair: wins despite more changes. */
+    double e[] = {30, 31};
+    ct_tune_cand_t far[] = {{base, 2, 0, 0}, {b, 2, 1, 0}, {e, 2, 3, 0}};
+    CT_CHECK(t, ct_tune_pick(far, 3) == 2);
+}
+
+static void test_merge(ct_test_tally_t *t)
+{
+    ct_tune_bucket_t b[] = {{1024, 0}, {2048, 3}, {4096, 3}, {8192, 0}, {16384, 0}, {32768, 2}};
+    ct_tune_range_t r[6];
+    size_t n = ct_tune_merge(b, 6, r);
+    CT_CHECK(t, n == 4);
+    CT_CHECK(t, r[0].min_bytes == 0 && r[0].max_bytes == 2047 && r[0].winner == 0);
+    CT_CHECK(t, r[1].min_bytes == 2048 && r[1].max_bytes == 8191 && r[1].winner == 3);
+    CT_CHECK(t, r[1].first == 1 && r[1].count == 2);
+    CT_CHECK(t, r[2].min_bytes == 8192 && r[2].max_bytes == 32767 && r[2].winner == 0);
+    CT_CHECK(t, r[3].min_bytes == 32768 && r[3].max_bytes == -1 && r[3].winner == 2);
+    ct_tune_bucket_t one[] = {{64, 5}, {128, 5}};
+    n = ct_tune_merge(one, 2, r);
+    CT_CHECK(t, n == 1 && r[0].min_bytes == 0 && r[0].max_bytes == -1 && r[0].count == 2);
+    CT_CHECK(t, ct_tune_merge(one, 0, r) == 0);
+}
+
+int main(void)
+{
+    ct_test_tally_t t = {0, 0};
+    test_rule(&t);
+    test_pick(&t);
+    test_merge(&t);
+    return CT_DONE(&t);
+}

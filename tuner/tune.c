@@ -1,0 +1,779 @@
+/*
+ * tune.c - `colltune tune`: search a space's configurations through
+ * collbench trials, decide per collective x size bucket, report.
+ *
+ *   DIR/journal.jsonl            every finished trial (journal.h), durable
+ *   DIR/trials/SCOPE-KEY-LAUNCH/ one trial's results.csv, collbench.txt/.err
+ *   DIR/report.json, report.md   the decisions and their evidence
+ *
+ * The loop runs trials one at a time; SIGINT and SIGTERM are blocked
+ * across it and looked for between trials (the trial code forwards one
+ * that comes during a trial), so an interrupt leaves the journal whole
+ * and exits 130.  --resume reads the journal and runs only what it lacks:
+ * every decision is recomputed from the journal, so a resumed tune ends
+ * as an uninterrupted one would.  The search strategies are
+ * tune_search.c.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "commands.h"
+#include "outdir.h"
+#include "tune.h"
+#include "tune_decide.h"
+#include "tune_launch.h"
+#include "tune_search.h"
+
+#ifndef CT_DEFAULT_MPIRUN
+#define CT_DEFAULT_MPIRUN "mpirun"
+#endif
+
+enum {
+    CT_TUNE_SPACE = 1,
+    CT_TUNE_OUT,
+    CT_TUNE_NP,
+    CT_TUNE_HOSTFILE,
+    CT_TUNE_LAUNCHER,
+    CT_TUNE_LAUNCHER_ARG,
+    CT_TUNE_ENV,
+    CT_TUNE_MCA,
+    CT_TUNE_TIMEOUT,
+    CT_TUNE_GRACE,
+    CT_TUNE_COLLECTIVES,
+    CT_TUNE_STRATEGY,
+    CT_TUNE_BUDGET,
+    CT_TUNE_BUDGET_S,
+    CT_TUNE_LAUNCHES,
+    CT_TUNE_SEED,
+    CT_TUNE_RESUME,
+    CT_TUNE_COLLBENCH,
+};
+
+static const ct_cli_opt_t ct_tune_opts[] = {
+    {CT_TUNE_SPACE, "space", "FILE", "search space (tuner/spaces/*.ini; required)"},
+    {CT_TUNE_OUT, "out", "DIR", "output directory (created if missing; required)"},
+    {CT_TUNE_NP, "np", "N", "ranks, through mpirun (or srun's --ntasks)"},
+    {CT_TUNE_HOSTFILE, "hostfile", "FILE", "mpirun's --hostfile"},
+    {CT_TUNE_LAUNCHER, "launcher", "'CMD ARGS'",
+     "launcher command line: mpirun ..., srun ..., or a prefix"},
+    {CT_TUNE_LAUNCHER_ARG, "launcher-arg", "ARG",
+     "one more launcher argument, unsplit (repeatable)"},
+    {CT_TUNE_ENV, "env", "NAME=VALUE", "environment variable for every trial (repeatable)"},
+    {CT_TUNE_MCA, "mca", "NAME=VALUE", "MCA parameter for every trial (repeatable)"},
+    {CT_TUNE_TIMEOUT, "timeout", "SEC", "per-trial timeout, kills the trial (default 600)"},
+    {CT_TUNE_GRACE, "grace", "SEC", "from SIGTERM to SIGKILL on timeout (default 5)"},
+    {CT_TUNE_COLLECTIVES, "collectives", "LIST",
+     "collectives to tune (default: all the space tunes; global scope: all)"},
+    {CT_TUNE_STRATEGY, "strategy", "NAME", "exhaustive, random or halving (default)"},
+    {CT_TUNE_BUDGET, "budget", "N", "at most N trials in all (resumed ones count)"},
+    {CT_TUNE_BUDGET_S, "budget-s", "SEC", "start no trial after SEC seconds"},
+    {CT_TUNE_LAUNCHES, "launches", "N",
+     "launches per configuration (exhaustive, random) or per finalist (halving); default 2"},
+    {CT_TUNE_SEED, "seed", "N", "random strategy: the subset's seed (default 1)"},
+    {CT_TUNE_RESUME, "resume", NULL, "continue the tune in DIR, skipping journaled trials"},
+    {CT_TUNE_COLLBENCH, "collbench", "PATH",
+     "collbench to run (default: the one installed beside colltune)"},
+};
+#define CT_TUNE_NOPTS (sizeof ct_tune_opts / sizeof ct_tune_opts[0])
+
+static void ct_tune_usage(FILE *f)
+{
+    fprintf(f, "usage: colltune tune --space FILE --out DIR (--np N | --launcher 'CMD ARGS')\n"
+               "                     [OPTIONS] [-- COLLBENCH-SIZE-ARGS]\n\n"
+               "Searches the space's configurations with collbench trials through the\n"
+               "launcher, and decides per collective x size whether a configuration beats\n"
+               "the defaults by more than the noise.  Arguments after -- go to every trial\n"
+               "(sizes: -b 64K -e 1M -f 2); -C, --csv and --json are colltune's.\n\n"
+               "options:\n");
+    ct_cli_print_options(f, ct_tune_opts, CT_TUNE_NOPTS);
+    fprintf(f, "\nstrategies:\n"
+               "  exhaustive  every configuration, --launches times, interleaved (A B C A B C)\n"
+               "  random      a random subset that fits --budget, baseline always in\n"
+               "  halving     one short launch each, keep the best half per size bucket,\n"
+               "              more launches for survivors, baseline always kept; finalists\n"
+               "              get at least 2 full launches\n\n"
+               "decision: a candidate replaces the default only when, over >= 2 launches\n"
+               "each, its worst launch median beats the default's best and its median is\n"
+               ">= 5%% lower; otherwise \"no significant gain\".  Ties go to fewer changes.\n\n"
+               "outputs in DIR: journal.jsonl, trials/, report.json, report.md\n"
+               "exit codes: 0 done, 2 bad input (file:line), 3 failure, 130 interrupted\n"
+               "(the journal is intact; --resume continues).\n");
+}
+
+typedef struct {
+    const char *space_path;
+    const char *out;
+    long np;
+    const char *hostfile;
+    const char *launcher;
+    const char *collbench;
+    ct_argv_t launcher_args;
+    ct_launch_var_t *env;
+    size_t nenv;
+    ct_launch_var_t *mca;
+    size_t nmca;
+    double timeout_s, grace_s;
+    const char *collectives;
+    ct_tune_plan_t plan;
+    int resume;
+    char **cb_args;
+    size_t ncb_args;
+} ct_tune_args_t;
+
+static int ct_tune_parse(int argc, char **argv, ct_tune_args_t *a)
+{
+    ct_cli_iter_t it = {"tune", argc, argv, 1};
+    const char *value;
+    int id;
+    char err[512];
+    long v;
+    while ((id = ct_cli_next(&it, ct_tune_opts, CT_TUNE_NOPTS, &value)) > 0) {
+        ct_status_t st = CT_OK;
+        switch (id) {
+        case CT_TUNE_SPACE: a->space_path = value; break;
+        case CT_TUNE_OUT: a->out = value; break;
+        case CT_TUNE_NP: st = ct_cli_long("tune", "np", value, 1, 1L << 24, &a->np); break;
+        case CT_TUNE_HOSTFILE: a->hostfile = value; break;
+        case CT_TUNE_LAUNCHER: a->launcher = value; break;
+        case CT_TUNE_LAUNCHER_ARG: st = ct_argv_push(&a->launcher_args, value); break;
+        case CT_TUNE_ENV:
+        case CT_TUNE_MCA: {
+            int is_mca = id == CT_TUNE_MCA;
+            ct_launch_var_t *var = is_mca ? &a->mca[a->nmca] : &a->env[a->nenv];
+            st = ct_launch_var_parse(value, is_mca, var, err, sizeof err);
+            if (st != CT_OK)
+                fprintf(stderr, "colltune tune: --%s %s\n", is_mca ? "mca" : "env", err);
+            else if (is_mca)
+                a->nmca++;
+            else
+                a->nenv++;
+            break;
+        }
+        case CT_TUNE_TIMEOUT:
+            st = ct_cli_seconds("tune", "timeout", value, 0.001, &a->timeout_s);
+            break;
+        case CT_TUNE_GRACE: st = ct_cli_seconds("tune", "grace", value, 0, &a->grace_s); break;
+        case CT_TUNE_COLLECTIVES: a->collectives = value; break;
+        case CT_TUNE_STRATEGY:
+            if (strcmp(value, "exhaustive") == 0)
+                a->plan.strategy = CT_TUNE_EXHAUSTIVE;
+            else if (strcmp(value, "random") == 0)
+                a->plan.strategy = CT_TUNE_RANDOM;
+            else if (strcmp(value, "halving") == 0)
+                a->plan.strategy = CT_TUNE_HALVING;
+            else {
+                fprintf(stderr,
+                        "colltune tune: --strategy '%s': want exhaustive, random or halving\n",
+                        value);
+                st = CT_ERR_USAGE;
+            }
+            break;
+        case CT_TUNE_BUDGET:
+            st = ct_cli_long("tune", "budget", value, 1, 100000000, &a->plan.budget);
+            break;
+        case CT_TUNE_BUDGET_S:
+            st = ct_cli_seconds("tune", "budget-s", value, 0.001, &a->plan.budget_s);
+            break;
+        case CT_TUNE_LAUNCHES:
+            st = ct_cli_long("tune", "launches", value, 1, CT_TUNE_MAX_LAUNCHES / 2,
+                             &a->plan.launches);
+            break;
+        case CT_TUNE_SEED:
+            st = ct_cli_long("tune", "seed", value, 0, LONG_MAX, &v);
+            a->plan.seed = (unsigned long)v;
+            break;
+        case CT_TUNE_RESUME: a->resume = 1; break;
+        case CT_TUNE_COLLBENCH: a->collbench = value; break;
+        }
+        if (st == CT_ERR_NOMEM)
+            fprintf(stderr, "colltune tune: out of memory\n");
+        if (st != CT_OK)
+            return ct_status_exit_code(st);
+    }
+    if (id == CT_CLI_HELP) {
+        ct_tune_usage(stdout);
+        return -1;
+    }
+    if (id == CT_CLI_ERROR)
+        return CT_EXIT_USAGE;
+    a->cb_args = argv + it.next;
+    a->ncb_args = (size_t)(argc - it.next);
+    if (a->space_path == NULL || a->out == NULL) {
+        fprintf(stderr, "colltune tune: --space FILE and --out DIR are required\n");
+        return CT_EXIT_USAGE;
+    }
+    if (a->np == 0 && a->launcher == NULL) {
+        fprintf(stderr, "colltune tune: give the scale: --np N (through mpirun) or "
+                        "--launcher 'CMD ARGS'\n");
+        return CT_EXIT_USAGE;
+    }
+    if (a->plan.strategy == CT_TUNE_RANDOM && a->plan.budget == 0) {
+        fprintf(stderr, "colltune tune: --strategy random needs --budget N\n");
+        return CT_EXIT_USAGE;
+    }
+    for (size_t i = 0; i < a->ncb_args; i++) {
+        const char *arg = a->cb_args[i];
+        const char *taken[] = {"-C", "--collectives", "--csv", "--json"};
+        for (size_t k = 0; k < 4; k++) {
+            size_t len = strlen(taken[k]);
+            if (strncmp(arg, taken[k], len) == 0 && (arg[len] == '\0' || arg[len] == '=')) {
+                fprintf(stderr,
+                        "colltune tune: collbench argument %s is tune's to set (use "
+                        "--collectives)\n",
+                        taken[k]);
+                return CT_EXIT_USAGE;
+            }
+        }
+    }
+    return CT_EXIT_OK;
+}
+
+/* The collbench beside this program (as in sweep.c). */
+static void ct_tune_find_collbench(char *buf, size_t buflen)
+{
+    char self[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (n > 0) {
+        self[n] = '\0';
+        char *slash = strrchr(self, '/');
+        if (slash != NULL) {
+            *slash = '\0';
+            const char *rel[] = {"/collbench", "/../src/collbench"};
+            for (size_t i = 0; i < 2; i++) {
+                int len = snprintf(buf, buflen, "%s%s", self, rel[i]);
+                if (len > 0 && (size_t)len < buflen && access(buf, X_OK) == 0)
+                    return;
+            }
+        }
+    }
+    snprintf(buf, buflen, "collbench");
+}
+
+/* Is name in the comma-separated list (NULL: everything)? */
+static int ct_tune_listed(const char *list, const char *name)
+{
+    if (list == NULL || strcmp(list, "all") == 0)
+        return 1;
+    size_t len = strlen(name);
+    for (const char *p = list; *p;) {
+        const char *end = strchr(p, ',');
+        size_t n = end ? (size_t)(end - p) : strlen(p);
+        const ct_coll_name_t *c = NULL;
+        char word[64];
+        if (n < sizeof word) {
+            memcpy(word, p, n);
+            word[n] = '\0';
+            c = ct_coll_name_find(word);
+        }
+        if ((c != NULL && strcmp(c->name, name) == 0) || (n == len && strncmp(p, name, n) == 0))
+            return 1;
+        p = end ? end + 1 : p + n;
+    }
+    return 0;
+}
+
+static double ct_tune_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* Everything the runner needs besides the state. */
+typedef struct {
+    ct_tune_args_t *a;
+    ct_tune_state_t *s;
+    ct_launcher_t launcher;
+    char collbench[PATH_MAX];
+    ct_journal_t journal;
+    int tty;
+    double best_speedup;
+    char best[256];
+    double trial_time; /* sum of wall times of trials run now */
+} ct_tune_ctx_t;
+
+static ct_status_t ct_tune_keep(ct_tune_state_t *s, ct_trial_t *t)
+{
+    if (s->ntrials == s->cap) {
+        size_t cap = s->cap ? s->cap * 2 : 64;
+        ct_trial_t *n = realloc(s->trials, cap * sizeof *n);
+        if (n == NULL)
+            return CT_ERR_NOMEM;
+        s->trials = n;
+        s->cap = cap;
+    }
+    s->trials[s->ntrials++] = *t;
+    memset(t, 0, sizeof *t);
+    return CT_OK;
+}
+
+static const ct_trial_t *ct_tune_find(const ct_tune_state_t *s, const ct_tune_scope_t *sc,
+                                      size_t ci, long launch)
+{
+    for (size_t i = 0; i < s->ntrials; i++) {
+        const ct_trial_t *t = &s->trials[i];
+        if (t->launch == launch && strcmp(t->scope, sc->name) == 0 &&
+            strcmp(t->key, sc->configs.configs[ci].key) == 0)
+            return t;
+    }
+    return NULL;
+}
+
+/* After a trial: the best gain over the baseline seen so far, for the
+ * progress line (one launch each: a hint, not a decision). */
+static void ct_tune_track_best(ct_tune_ctx_t *x, const ct_tune_scope_t *sc, size_t ci)
+{
+    if (ci == 0)
+        return;
+    const ct_trial_t *t = &x->s->trials[x->s->ntrials - 1];
+    for (size_t r = 0; r < t->nrows; r++) {
+        const ct_trial_row_t *row = &t->rows[r];
+        if (strcmp(row->placement, "out-of-place") != 0 || row->median_us <= 0)
+            continue;
+        double us[CT_TUNE_MAX_LAUNCHES];
+        size_t n = ct_tune_samples(x->s, sc, 0, row->collective, row->bytes, us, NULL,
+                                   CT_TUNE_MAX_LAUNCHES);
+        if (n == 0)
+            continue;
+        double sp = ct_tune_median(us, n) / row->median_us;
+        if (sp > x->best_speedup) {
+            x->best_speedup = sp;
+            snprintf(x->best, sizeof x->best, "%s %lld B %.2fx (%s %s)", row->collective,
+                     row->bytes, sp, sc->name, t->key);
+        }
+    }
+}
+
+static int ct_tune_interrupted(void)
+{
+    sigset_t pend;
+    sigpending(&pend);
+    return sigismember(&pend, SIGINT) || sigismember(&pend, SIGTERM);
+}
+
+/* Journals sc's configuration ci as skipped-invalid (once). */
+static ct_status_t ct_tune_skip(ct_tune_ctx_t *x, ct_tune_scope_t *sc, size_t ci)
+{
+    if (ct_tune_find(x->s, sc, ci, 0) != NULL)
+        return CT_OK;
+    ct_trial_t t;
+    memset(&t, 0, sizeof t);
+    char err[512];
+    ct_status_t st = ct_trial_set_config(&t, &sc->configs.configs[ci], sc->name);
+    if (st == CT_OK) {
+        t.status = CT_TRIAL_SKIPPED_INVALID;
+        t.reason = strdup(sc->configs.configs[ci].skip);
+        t.exit_code = -1;
+        st = ct_journal_append(&x->journal, &t, err, sizeof err);
+        if (st != CT_OK)
+            fprintf(stderr, "colltune tune: %s\n", err);
+    }
+    if (st == CT_OK) {
+        x->s->skipped++;
+        st = ct_tune_keep(x->s, &t);
+    }
+    ct_trial_free(&t);
+    return st;
+}
+
+/* Runs one trial (unless journaled): CT_OK, CT_ERR_INTERRUPTED-like
+ * CT_TUNE_STOP via *stop, or an error. */
+static ct_status_t ct_tune_run_one(void *user, size_t scope_i, size_t ci, long launch,
+                                   int short_run, size_t done, size_t total, int *stop)
+{
+    ct_tune_ctx_t *x = user;
+    ct_tune_state_t *s = x->s;
+    ct_tune_args_t *a = x->a;
+    ct_tune_scope_t *sc = &s->scopes[scope_i];
+    ct_space_config_t *cfg = &sc->configs.configs[ci];
+    char err[512];
+    *stop = 0;
+    if (cfg->skip != NULL)
+        return ct_tune_skip(x, sc, ci);
+    if (sc->excluded[ci] || ct_tune_find(s, sc, ci, launch) != NULL)
+        return CT_OK;
+    if (ct_tune_interrupted()) {
+        *stop = 130;
+        return CT_OK;
+    }
+    if ((s->plan_budget > 0 && (long)(s->ran + s->resumed) >= s->plan_budget) ||
+        (s->plan_budget_s > 0 && ct_tune_now() - s->start >= s->plan_budget_s)) {
+        s->budget_hit = 1;
+        *stop = 1;
+        return CT_OK;
+    }
+
+    /* DIR/trials/SCOPE-KEY-LAUNCH/, emptied of a killed attempt's rows
+     * (collbench appends to its CSV). */
+    char dir[4096], csv[4096], out[4096], errf[4096], name[128];
+    snprintf(name, sizeof name, "trials/%s-%s-%ld", sc->name, cfg->key, launch);
+    if (ct_outdir_path(a->out, name, dir, sizeof dir) != CT_OK ||
+        ct_outdir_path(dir, "results.csv", csv, sizeof csv) != CT_OK ||
+        ct_outdir_path(dir, "collbench.txt", out, sizeof out) != CT_OK ||
+        ct_outdir_path(dir, "collbench.err", errf, sizeof errf) != CT_OK) {
+        fprintf(stderr, "colltune tune: --out %s: path too long\n", a->out);
+        return CT_ERR_USAGE;
+    }
+    if (ct_outdir_prepare(dir, err, sizeof err) != CT_OK) {
+        fprintf(stderr, "colltune tune: %s: %s\n", dir, err);
+        return CT_ERR_IO;
+    }
+    if (unlink(csv) != 0 && errno != ENOENT) {
+        fprintf(stderr, "colltune tune: cannot remove %s: %s\n", csv, strerror(errno));
+        return CT_ERR_IO;
+    }
+
+    /* The configuration's settings after the user's, so they win. */
+    ct_launch_var_t *env = calloc(a->nenv + cfg->n + 1, sizeof *env);
+    ct_launch_var_t *mca = calloc(a->nmca + cfg->n + 1, sizeof *mca);
+    ct_argv_t args = CT_ARGV_INIT;
+    ct_status_t st = env && mca ? CT_OK : CT_ERR_NOMEM;
+    size_t nenv = a->nenv, nmca = a->nmca;
+    if (st == CT_OK) {
+        memcpy(env, a->env, a->nenv * sizeof *env);
+        memcpy(mca, a->mca, a->nmca * sizeof *mca);
+        for (size_t i = 0; i < cfg->n; i++) {
+            ct_launch_var_t *v = cfg->settings[i].via == CT_VIA_MCA ? &mca[nmca++] : &env[nenv++];
+            snprintf(v->name, sizeof v->name, "%s", cfg->settings[i].name);
+            v->value = cfg->settings[i].value;
+        }
+        const char *coll = sc->scope == CT_SCOPE_GLOBAL ? s->colls : sc->name;
+        const char *ours[] = {"-C", coll, "--csv", csv, "--no-table", "--quiet"};
+        st = ct_argv_append(&args, (char *const *)ours, 6);
+        if (st == CT_OK)
+            st = ct_argv_append(&args, a->cb_args, a->ncb_args);
+        /* A short launch: halving's first look at every candidate. */
+        const char *quick[] = {"--size-budget", "0.05"};
+        if (st == CT_OK && short_run)
+            st = ct_argv_append(&args, (char *const *)quick, 2);
+    }
+    ct_tune_outcome_t o;
+    if (st == CT_OK) {
+        ct_tune_launch_t spec = {
+            .launcher = &x->launcher,
+            .collbench = x->collbench,
+            .env = env,
+            .nenv = nenv,
+            .mca = mca,
+            .nmca = nmca,
+            .args = args.v,
+            .nargs = args.n,
+            .stdout_path = out,
+            .stderr_path = errf,
+            .timeout_s = a->timeout_s,
+            .grace_s = a->grace_s,
+        };
+        st = ct_tune_launch(&spec, &o, err, sizeof err);
+        if (st != CT_OK)
+            fprintf(stderr, "colltune tune: %s\n", st == CT_ERR_NOMEM ? "out of memory" : err);
+    }
+    ct_argv_free(&args);
+    free(env);
+    free(mca);
+    if (st != CT_OK)
+        return st;
+    if (o.interrupted) {
+        *stop = 130;
+        return CT_OK; /* an interrupted trial is not finished: not journaled */
+    }
+
+    ct_trial_t t;
+    memset(&t, 0, sizeof t);
+    st = ct_trial_set_config(&t, cfg, sc->name);
+    t.launch = launch;
+    t.exit_code = o.exit_code;
+    t.wall_s = o.wall_s;
+    t.status = (ct_trial_status_t)ct_trial_status_parse(o.status);
+    if (st == CT_OK && t.status == CT_TRIAL_OK) {
+        if (ct_trial_read_csv(&t, csv, err, sizeof err) != CT_OK) {
+            t.status = CT_TRIAL_CRASH;
+            snprintf(o.reason, sizeof o.reason, "%.250s", err);
+        } else {
+            for (size_t r = 0; r < t.nrows; r++)
+                if (t.rows[r].wrong > 0)
+                    t.status = CT_TRIAL_WRONG;
+            if (t.nrows == 0) {
+                t.status = CT_TRIAL_CRASH;
+                snprintf(o.reason, sizeof o.reason, "no results in its results.csv");
+            }
+        }
+    }
+    if (st == CT_OK && o.reason[0] && (t.reason = strdup(o.reason)) == NULL)
+        st = CT_ERR_NOMEM;
+    if (st == CT_OK && (st = ct_journal_append(&x->journal, &t, err, sizeof err)) != CT_OK)
+        fprintf(stderr, "colltune tune: %s\n", err);
+    if (st == CT_OK) {
+        s->ran++;
+        x->trial_time += o.wall_s;
+        if (t.status != CT_TRIAL_OK) {
+            s->failed++;
+            sc->excluded[ci] = 1;
+        }
+        st = ct_tune_keep(s, &t);
+    }
+    ct_trial_free(&t);
+    if (st != CT_OK)
+        return st;
+    const ct_trial_t *k = &s->trials[s->ntrials - 1];
+    if (k->status == CT_TRIAL_OK)
+        ct_tune_track_best(x, sc, ci);
+
+    /* Progress: one line per trial; on a tty the line is rewritten. */
+    size_t left = total > done + 1 ? total - done - 1 : 0;
+    double eta = s->ran ? x->trial_time / (double)s->ran * (double)left : 0;
+    fprintf(stderr,
+            "%scolltune tune: trial %zu/%zu %s %s#%ld %s%s %.1fs, ETA %.0fs, best so far: %s%s",
+            x->tty ? "\r\033[K" : "", done + 1, total, sc->name, cfg->key, launch,
+            ct_trial_status_name(k->status), short_run ? " (short)" : "", o.wall_s, eta,
+            x->best[0] ? x->best : "-", k->status != CT_TRIAL_OK ? " [excluded]" : "");
+    fputs(x->tty ? "" : "\n", stderr);
+    if (k->status != CT_TRIAL_OK)
+        fprintf(stderr, "%scolltune tune: %s %s excluded: %s\n", x->tty ? "\n" : "", sc->name,
+                cfg->key, k->reason ? k->reason : ct_trial_status_name(k->status));
+    return CT_OK;
+}
+
+static ct_status_t ct_tune_scopes(ct_tune_args_t *a, ct_tune_state_t *s, const ct_space_t *space)
+{
+    char err[512];
+    unsigned bits = ct_space_scopes(space);
+    s->scopes = calloc(sizeof(unsigned) * 8, sizeof *s->scopes);
+    if (s->scopes == NULL)
+        return CT_ERR_NOMEM;
+    for (int scope = CT_SCOPE_GLOBAL; scope < (int)(sizeof(unsigned) * 8) - 1; scope++) {
+        if (!(bits & (1u << (scope + 1))))
+            continue;
+        const char *name = ct_space_scope_name(scope);
+        if (scope != CT_SCOPE_GLOBAL && !ct_tune_listed(a->collectives, name))
+            continue;
+        ct_tune_scope_t *sc = &s->scopes[s->nscopes];
+        sc->scope = scope;
+        sc->name = name;
+        ct_status_t st = ct_space_enumerate(space, scope, s->nranks, &sc->configs, err, sizeof err);
+        if (st != CT_OK) {
+            fprintf(stderr, "colltune tune: %s\n", err);
+            return st;
+        }
+        s->nscopes++;
+        sc->excluded = calloc(sc->configs.n, sizeof *sc->excluded);
+        sc->alive = calloc(sc->configs.n, sizeof *sc->alive);
+        if (sc->excluded == NULL || sc->alive == NULL)
+            return CT_ERR_NOMEM;
+    }
+    if (s->nscopes == 0) {
+        fprintf(stderr, "colltune tune: --collectives %s: the space tunes none of them\n",
+                a->collectives);
+        return CT_ERR_USAGE;
+    }
+    return CT_OK;
+}
+
+static int ct_tune_main_run(ct_tune_args_t *a)
+{
+    char err[512];
+    ct_space_t space;
+    /* The space first: a bad file fails before any directory or trial. */
+    ct_status_t st = ct_space_load(a->space_path, &space, err, sizeof err);
+    if (st != CT_OK) {
+        fprintf(stderr, "colltune tune: %s\n", err);
+        return ct_status_exit_code(st);
+    }
+    ct_tune_state_t s;
+    memset(&s, 0, sizeof s);
+    s.space = &space;
+    s.out = a->out;
+    s.start = ct_tune_now();
+    s.colls = a->collectives ? a->collectives : "all";
+    s.plan_budget = a->plan.budget;
+    s.plan_budget_s = a->plan.budget_s;
+    s.strategy = ct_tune_strategy_name(a->plan.strategy);
+    /* The rank count decides which configurations are valid; a launcher
+     * line without --np is taken as its own scale, unknown here. */
+    s.nranks = a->np ? a->np : 0;
+
+    ct_tune_ctx_t x;
+    memset(&x, 0, sizeof x);
+    x.a = a;
+    x.s = &s;
+    x.journal.fd = -1;
+    x.tty = isatty(2);
+    int rc = CT_EXIT_OK;
+
+    st = ct_tune_scopes(a, &s, &space);
+    if (st == CT_OK && (st = ct_outdir_prepare(a->out, err, sizeof err)) != CT_OK)
+        fprintf(stderr, "colltune tune: --out %s: %s\n", a->out, err);
+    char jpath[4096];
+    if (st == CT_OK && ct_outdir_path(a->out, CT_JOURNAL_FILE, jpath, sizeof jpath) != CT_OK)
+        st = CT_ERR_USAGE;
+    if (st == CT_OK) {
+        struct stat sb;
+        if (!a->resume && stat(jpath, &sb) == 0 && sb.st_size > 0) {
+            fprintf(stderr,
+                    "colltune tune: --out %s: it holds a journal already (--resume to continue "
+                    "that tune, or another --out)\n",
+                    a->out);
+            st = CT_ERR_USAGE;
+        }
+    }
+    if (st == CT_OK && a->resume) {
+        ct_journal_entries_t e;
+        st = ct_journal_read(jpath, &e, err, sizeof err);
+        if (st != CT_OK)
+            fprintf(stderr, "colltune tune: --resume: %s\n", err);
+        for (size_t i = 0; st == CT_OK && i < e.n; i++) {
+            ct_trial_t *t = &e.trials[i];
+            /* Only this space's trials count. */
+            for (size_t k = 0; k < s.nscopes; k++) {
+                ct_tune_scope_t *sc = &s.scopes[k];
+                if (strcmp(sc->name, t->scope) != 0)
+                    continue;
+                for (size_t ci = 0; ci < sc->configs.n; ci++) {
+                    if (strcmp(sc->configs.configs[ci].key, t->key) != 0)
+                        continue;
+                    if (t->status == CT_TRIAL_SKIPPED_INVALID)
+                        s.skipped++;
+                    else {
+                        s.resumed++;
+                        if (t->status != CT_TRIAL_OK) {
+                            s.failed++;
+                            sc->excluded[ci] = 1;
+                        }
+                    }
+                }
+            }
+            st = ct_tune_keep(&s, t);
+        }
+        ct_journal_entries_free(&e);
+        if (st == CT_OK && s.ntrials > 0)
+            fprintf(stderr, "colltune tune: --resume: %zu trials already in %s\n", s.ntrials,
+                    jpath);
+    }
+    if (st == CT_OK && (st = ct_journal_open(&x.journal, a->out, err, sizeof err)) != CT_OK)
+        fprintf(stderr, "colltune tune: %s\n", err);
+
+    if (st == CT_OK) {
+        const char *mpirun = *CT_DEFAULT_MPIRUN ? CT_DEFAULT_MPIRUN : "mpirun";
+        st = ct_launcher_init(&x.launcher, a->launcher, mpirun, err, sizeof err);
+        if (st != CT_OK)
+            fprintf(stderr, "colltune tune: --launcher: %s\n", err);
+        else {
+            x.launcher.np = a->np;
+            x.launcher.hostfile = a->hostfile;
+            x.launcher.as_root = geteuid() == 0;
+            x.launcher.extra = a->launcher_args;
+            a->launcher_args = (ct_argv_t)CT_ARGV_INIT;
+        }
+    }
+    if (st == CT_OK) {
+        if (a->collbench != NULL)
+            snprintf(x.collbench, sizeof x.collbench, "%s", a->collbench);
+        else
+            ct_tune_find_collbench(x.collbench, sizeof x.collbench);
+
+        /* SIGINT/SIGTERM blocked across the loop, looked for between
+         * trials: the journal is never cut mid-line by them. */
+        sigset_t set, old;
+        sigemptyset(&set);
+        sigaddset(&set, SIGINT);
+        sigaddset(&set, SIGTERM);
+        sigprocmask(SIG_BLOCK, &set, &old);
+        int stop = 0;
+        st = ct_tune_search(&a->plan, &s, ct_tune_run_one, &x, &stop);
+        if (x.tty)
+            fputc('\n', stderr);
+        if (st == CT_OK && stop == 130) {
+            fprintf(stderr,
+                    "colltune tune: interrupted; the journal %s is intact: --resume continues\n",
+                    jpath);
+            rc = 130;
+        }
+        s.wall_s = ct_tune_now() - s.start;
+        if (st == CT_OK && rc == CT_EXIT_OK) {
+            ct_tune_result_t result;
+            char run_id[64], date[32];
+            time_t now = time(NULL);
+            struct tm tm;
+            gmtime_r(&now, &tm);
+            strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", &tm);
+            snprintf(run_id, sizeof run_id, "tune-%ld-%ld", (long)now, (long)getpid());
+            memset(&result, 0, sizeof result);
+            result.space_name = space.name;
+            result.space_path = space.path;
+            result.run_id = run_id;
+            result.date = date;
+            result.source = "measured";
+            result.nranks = s.nranks;
+            result.nnodes = 0; /* unknown to colltune: the launcher decides */
+            st = ct_tune_report(&s, &result, err, sizeof err);
+            if (st != CT_OK)
+                fprintf(stderr, "colltune tune: %s\n", err);
+            /* TODO(lead): wire the emitters in here, once tuner/emit.* lands:
+             *     st = ct_emit_all(&result, a->out, ...);
+             * Every choice is significant = 1, verified = 0 until the A/B
+             * verification with the emitted files exists. */
+            if (st == CT_OK)
+                fprintf(stderr,
+                        "colltune tune: done: %zu trials run, %zu resumed, %zu skipped, %zu "
+                        "failed, %zu choices, %.1f s; %s/report.md\n",
+                        s.ran, s.resumed, s.skipped, s.failed, result.nchoices, s.wall_s, a->out);
+            ct_tune_result_free(&result);
+        }
+        sigprocmask(SIG_SETMASK, &old, NULL);
+        ct_launcher_free(&x.launcher);
+    }
+    if (x.journal.fd >= 0)
+        ct_journal_close(&x.journal);
+    for (size_t i = 0; i < s.ntrials; i++)
+        ct_trial_free(&s.trials[i]);
+    free(s.trials);
+    for (size_t k = 0; k < s.nscopes; k++) {
+        ct_space_configs_free(&s.scopes[k].configs);
+        free(s.scopes[k].excluded);
+        free(s.scopes[k].alive);
+    }
+    free(s.scopes);
+    ct_space_free(&space);
+    if (rc == CT_EXIT_OK && st != CT_OK)
+        rc = ct_status_exit_code(st);
+    return rc;
+}
+
+static int ct_tune_main(int argc, char **argv)
+{
+    ct_tune_args_t a = {.timeout_s = 600, .grace_s = 5, .launcher_args = CT_ARGV_INIT};
+    a.plan.strategy = CT_TUNE_HALVING;
+    a.plan.launches = 2;
+    a.plan.seed = 1;
+    a.env = calloc((size_t)argc, sizeof *a.env);
+    a.mca = calloc((size_t)argc, sizeof *a.mca);
+    int rc;
+    if (a.env == NULL || a.mca == NULL) {
+        fprintf(stderr, "colltune tune: out of memory\n");
+        rc = CT_EXIT_FAILURE;
+    } else {
+        rc = ct_tune_parse(argc, argv, &a);
+        if (rc < 0)
+            rc = CT_EXIT_OK;
+        else if (rc == CT_EXIT_OK)
+            rc = ct_tune_main_run(&a);
+    }
+    ct_argv_free(&a.launcher_args);
+    free(a.env);
+    free(a.mca);
+    return rc;
+}
+
+const ct_command_t ct_command_tune = {
+    .name = "tune",
+    .summary = "search a space with collbench trials; decide per collective x size; report",
+    .run = ct_tune_main,
+    .usage = ct_tune_usage,
+};

@@ -1,0 +1,107 @@
+#include "tune_decide.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static int ct_tune_cmp(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+double ct_tune_median(const double *v, size_t n)
+{
+    if (n == 0)
+        return 0;
+    double small[64];
+    double *s = n <= 64 ? small : malloc(n * sizeof *s);
+    if (s == NULL)
+        return 0;
+    memcpy(s, v, n * sizeof *s);
+    qsort(s, n, sizeof *s, ct_tune_cmp);
+    double m = n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
+    if (s != small)
+        free(s);
+    return m;
+}
+
+double ct_tune_min(const double *v, size_t n)
+{
+    double m = n ? v[0] : 0;
+    for (size_t i = 1; i < n; i++)
+        if (v[i] < m)
+            m = v[i];
+    return m;
+}
+
+double ct_tune_max(const double *v, size_t n)
+{
+    double m = n ? v[0] : 0;
+    for (size_t i = 1; i < n; i++)
+        if (v[i] > m)
+            m = v[i];
+    return m;
+}
+
+int ct_tune_significant(const double *cand, size_t ncand, const double *base, size_t nbase)
+{
+    if (ncand < CT_TUNE_MIN_LAUNCHES || nbase < CT_TUNE_MIN_LAUNCHES)
+        return 0;
+    /* Non-overlapping ranges over independent launches... */
+    if (!(ct_tune_max(cand, ncand) < ct_tune_min(base, nbase)))
+        return 0;
+    /* ...and a gain worth a change of configuration. */
+    return ct_tune_median(cand, ncand) <= (1.0 - CT_TUNE_MARGIN) * ct_tune_median(base, nbase);
+}
+
+size_t ct_tune_pick(const ct_tune_cand_t *c, size_t n)
+{
+    size_t best = 0;
+    double best_med = 0;
+    for (size_t i = 1; i < n; i++) {
+        if (c[i].excluded || !ct_tune_significant(c[i].us, c[i].n, c[0].us, c[0].n))
+            continue;
+        double m = ct_tune_median(c[i].us, c[i].n);
+        if (best == 0 || m < best_med) {
+            best = i;
+            best_med = m;
+        }
+    }
+    if (best == 0)
+        return 0;
+    /* Tied with the best (ranges overlap): prefer fewer changes. */
+    double lo = ct_tune_min(c[best].us, c[best].n), hi = ct_tune_max(c[best].us, c[best].n);
+    size_t pick = best;
+    for (size_t i = 1; i < n; i++) {
+        if (i == best || c[i].excluded || !ct_tune_significant(c[i].us, c[i].n, c[0].us, c[0].n))
+            continue;
+        double ilo = ct_tune_min(c[i].us, c[i].n), ihi = ct_tune_max(c[i].us, c[i].n);
+        if (ilo > hi || ihi < lo)
+            continue;
+        if (c[i].nchanged < c[pick].nchanged ||
+            (c[i].nchanged == c[pick].nchanged &&
+             ct_tune_median(c[i].us, c[i].n) < ct_tune_median(c[pick].us, c[pick].n)))
+            pick = i;
+    }
+    return pick;
+}
+
+size_t ct_tune_merge(const ct_tune_bucket_t *b, size_t n, ct_tune_range_t *out)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (k > 0 && out[k - 1].winner == b[i].winner) {
+            out[k - 1].count++;
+            continue;
+        }
+        if (k > 0)
+            out[k - 1].max_bytes = b[i].bytes - 1;
+        out[k].min_bytes = k == 0 ? 0 : b[i].bytes;
+        out[k].max_bytes = -1;
+        out[k].winner = b[i].winner;
+        out[k].first = i;
+        out[k].count = 1;
+        k++;
+    }
+    return k;
+}

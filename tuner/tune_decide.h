@@ -1,0 +1,75 @@
+/*
+ * tune_decide.h - the decision rule of `colltune tune`: when a candidate
+ * may replace the default in one collective x size bucket, which of the
+ * candidates wins, and how buckets merge into size ranges.  Pure
+ * arithmetic on launch medians, so it is unit-tested on synthetic numbers.
+ *
+ * The rule (README "colltune tune" states it too).  On this machine most
+ * of the spread comes from differences between launches (DESIGN.md:
+ * 1.2-1.4x at np=2, 2-3x at np=4), so the unit of evidence is one launch's
+ * median, never one sample.  A candidate is a significant gain over the
+ * baseline (the libraries' defaults) in a bucket only when
+ *   1. both have at least CT_TUNE_MIN_LAUNCHES independent launches there;
+ *   2. the candidate's worst launch median is below the baseline's best
+ *      launch median (the ranges over launches do not overlap); and
+ *   3. the candidate's median over launches is at least CT_TUNE_MARGIN
+ *      (5%) below the baseline's.
+ * Otherwise the default stays: "no significant gain".  Time is the
+ * measure for both objectives: at one size busbw is a constant over time,
+ * so "higher busbw" and "lower time" order candidates the same way; the
+ * objective (latency below CT_TUNE_LATENCY_MAX_BYTES, busbw from there)
+ * only decides what the report shows.  Among significant winners whose
+ * ranges overlap the best one's (statistically tied), the one that
+ * changes fewer variables wins, then the lower median.
+ */
+#ifndef CT_TUNE_DECIDE_H
+#define CT_TUNE_DECIDE_H
+
+#include <stddef.h>
+
+#define CT_TUNE_MIN_LAUNCHES 2
+#define CT_TUNE_MARGIN 0.05
+#define CT_TUNE_LATENCY_MAX_BYTES 65536LL
+
+/* The median of n values (0 when n is 0); v is left as it was. */
+double ct_tune_median(const double *v, size_t n);
+double ct_tune_min(const double *v, size_t n);
+double ct_tune_max(const double *v, size_t n);
+
+/* 1 when a candidate with launch medians cand (times, lower is better)
+ * beats the baseline's base by the rule above, else 0. */
+int ct_tune_significant(const double *cand, size_t ncand, const double *base, size_t nbase);
+
+/* One contender in a bucket: its launch medians there. */
+typedef struct {
+    const double *us;
+    size_t n;
+    size_t nchanged; /* variables it sets beyond the baseline */
+    int excluded;    /* failed somewhere: never a winner */
+} ct_tune_cand_t;
+
+/* The winner among c[0..n): c[0] is the baseline, returned when no other
+ * is a significant gain. */
+size_t ct_tune_pick(const ct_tune_cand_t *c, size_t n);
+
+/* A bucket's winner (a configuration index; the caller's numbering). */
+typedef struct {
+    long long bytes;
+    long winner;
+} ct_tune_bucket_t;
+
+/* A run of contiguous buckets with one winner.  Ranges tile all sizes the
+ * way a rules file needs: the first starts at 0, each ends one byte
+ * before the next begins, the last ends at -1 (any size). */
+typedef struct {
+    long long min_bytes;
+    long long max_bytes;
+    long winner;
+    size_t first, count; /* the buckets it covers */
+} ct_tune_range_t;
+
+/* Merges b[0..n) (sorted by bytes) into out (room for n); returns how
+ * many ranges. */
+size_t ct_tune_merge(const ct_tune_bucket_t *b, size_t n, ct_tune_range_t *out);
+
+#endif
