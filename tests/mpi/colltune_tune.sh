@@ -1,0 +1,97 @@
+#!/bin/sh
+# colltune tune end to end at np=2, through the real mpirun and collbench:
+#  - a tiny exhaustive tune (three allreduce algorithms, 64K..256K, two
+#    launches each) finishes: one journal line per trial, one trial
+#    directory per trial, report.json/report.md name the trials;
+#  - the default strategy (halving) on the same space finishes too and
+#    gives its finalists at least two full launches;
+#  - a configuration that fails (the fault shim, LD_PRELOADed by one value
+#    of a space variable, corrupts allreduce: collbench exits 1) is
+#    journaled as "wrong", excluded, and the tune still exits 0;
+#  - a bad space fails with file:line before anything runs (exit 2).
+. "$top_srcdir/tests/mpi/lib.sh"
+
+CT="$top_builddir/tuner/colltune"
+trap 'for p in $(pgrep -f "$T/" 2>/dev/null); do kill -9 "$p" 2>/dev/null; done; rm -rf "$T"' EXIT
+mkdir -p "$T/tmp"
+set -- --np 2 --launcher-arg --oversubscribe --launcher-arg --bind-to --launcher-arg none \
+    --launcher-arg --mca --launcher-arg orte_tmpdir_base --launcher-arg "$T/tmp" \
+    --mca mpi_yield_when_idle=1 --timeout 60
+space="$top_srcdir/tests/mpi/tune_tiny.ini"
+
+# 1. exhaustive: baseline + 3 algorithms, 2 launches = 8 trials.
+timeout 120 "$CT" tune --space "$space" --out "$T/ex" "$@" --strategy exhaustive --launches 2 \
+    -- -b 64K -e 256K -f 2 >"$T/out" 2>"$T/err"
+rc=$?
+[ "$rc" -eq 0 ] || fail "exhaustive: exit $rc ($(cat "$T/err"))"
+[ "$(wc -l <"$T/ex/journal.jsonl")" -eq 8 ] || fail "journal lines: $(wc -l <"$T/ex/journal.jsonl"), want 8"
+[ "$(ls "$T/ex/trials" | wc -l)" -eq 8 ] || fail "trial dirs: $(ls "$T/ex/trials")"
+[ "$(grep -c '"status": *"ok"' "$T/ex/journal.jsonl")" -eq 8 ] || fail "not all ok: $(cat "$T/ex/journal.jsonl")"
+[ "$(json_get "$T/ex/report.json" trials.#)" -eq 8 ] || fail "report.json trials"
+[ "$(json_get "$T/ex/report.json" trials_run)" -eq 8 ] || fail "report.json trials_run"
+[ "$(json_get "$T/ex/report.json" strategy)" = exhaustive ] || fail "report.json strategy"
+# 3 sizes of allreduce, each with default and best ranges over 2 launches.
+[ "$(json_get "$T/ex/report.json" cells.#)" -eq 3 ] || fail "cells: $(json_get "$T/ex/report.json" cells)"
+[ "$(json_get "$T/ex/report.json" cells.0.default_launches)" -eq 2 ] || fail "default launches"
+[ "$(json_get "$T/ex/report.json" cells.2.bytes)" -eq 262144 ] || fail "largest size"
+[ "$(json_get "$T/ex/report.json" verified)" = false ] || fail "verified must be false for now"
+# Every trial key of the journal is named in report.json.
+for k in $(sed 's/.*"key": *"\([0-9a-f]*\)".*/\1/' "$T/ex/journal.jsonl" | sort -u); do
+    grep -q "$k" "$T/ex/report.json" || fail "report.json does not name trial $k"
+done
+grep -q 'coll_tuned_allreduce_algorithm' "$T/ex/report.md" || fail "report.md: $(cat "$T/ex/report.md")"
+grep -q 'allreduce | 256K' "$T/ex/report.md" || fail "report.md rows: $(cat "$T/ex/report.md")"
+grep -q 'trial 8/8' "$T/err" || fail "progress lines: $(cat "$T/err")"
+ls "$T/ex" | grep -q tmp && fail "temp files left: $(ls -a "$T/ex")"
+# Interleaved: launch 0 of every configuration before any launch 1.
+first1=$(grep -n '"launch": *1' "$T/ex/journal.jsonl" | head -1 | cut -d: -f1)
+last0=$(grep -n '"launch": *0' "$T/ex/journal.jsonl" | tail -1 | cut -d: -f1)
+[ "$last0" -lt "$first1" ] || fail "launches not interleaved"
+# Without --resume, a directory with a journal is refused.
+"$CT" tune --space "$space" --out "$T/ex" "$@" -- -b 64K -e 64K 2>"$T/err"
+[ $? -eq 2 ] || fail "reuse of --out without --resume not refused"
+
+# 2. halving (the default): every candidate once (short), finalists >= 2 more.
+timeout 120 "$CT" tune --space "$space" --out "$T/hv" "$@" -- -b 64K -e 128K -f 2 \
+    >"$T/out" 2>"$T/err"
+rc=$?
+[ "$rc" -eq 0 ] || fail "halving: exit $rc ($(cat "$T/err"))"
+[ "$(json_get "$T/hv/report.json" strategy)" = halving ] || fail "halving strategy"
+[ "$(json_get "$T/hv/report.json" cells.0.default_launches)" -ge 3 ] ||
+    fail "halving: baseline launches $(json_get "$T/hv/report.json" cells.0.default_launches)"
+[ "$(json_get "$T/hv/report.json" cells.0.best_launches)" -ge 3 ] ||
+    fail "halving: finalist launches $(json_get "$T/hv/report.json" cells.0.best_launches)"
+grep -q '(short)' "$T/err" || fail "halving: no short launch"
+
+# 3. a failing configuration is journaled, excluded, and the tune goes on.
+shim="$top_builddir/tests/tools/.libs/libfault_shim.so"
+[ -f "$shim" ] || fail "shim not built: $shim"
+cat >"$T/fail.ini" <<EOS
+[space]
+name = fail
+via = env
+
+[var LD_PRELOAD]
+scope = global
+values = $shim
+EOS
+timeout 120 "$CT" tune --space "$T/fail.ini" --out "$T/fail" "$@" --collectives allreduce \
+    --strategy exhaustive --env FAULT_SHIM_MODE=corrupt -- -b 1K -e 1K >"$T/out" 2>"$T/err"
+rc=$?
+[ "$rc" -eq 0 ] || fail "failing config: exit $rc ($(cat "$T/err"))"
+# baseline twice, the shim once (excluded after its first failure)
+[ "$(wc -l <"$T/fail/journal.jsonl")" -eq 3 ] || fail "fail journal: $(cat "$T/fail/journal.jsonl")"
+[ "$(grep -c '"status": *"wrong"' "$T/fail/journal.jsonl")" -eq 1 ] ||
+    fail "no wrong trial: $(cat "$T/fail/journal.jsonl")"
+[ "$(json_get "$T/fail/report.json" trials_failed)" -eq 1 ] || fail "trials_failed"
+[ "$(json_get "$T/fail/report.json" choices.#)" -eq 0 ] || fail "a failed config was chosen"
+grep -q 'excluded' "$T/err" || fail "no exclusion message: $(cat "$T/err")"
+
+# 4. a bad space: file:line, exit 2, no output directory made.
+printf '[space]\nname = bad\n\n[var coll_tuned_allreduce_algorithm]\nscope = allreduce\nvalues = 99\n' \
+    >"$T/bad.ini"
+"$CT" tune --space "$T/bad.ini" --out "$T/never" "$@" 2>"$T/err"
+[ $? -eq 2 ] || fail "bad space: not exit 2"
+grep -q "bad.ini:[0-9]" "$T/err" || fail "bad space message: $(cat "$T/err")"
+[ ! -e "$T/never" ] || fail "bad space: output directory created"
+exit 0
