@@ -1,0 +1,89 @@
+#!/bin/sh
+# colltune tune --resume after SIGKILL, and SIGINT:
+#  - SIGKILL of colltune mid-tune (the journal has >= 2 lines), then
+#    --resume: the finished trials are not run again (the journal's lines
+#    before the kill are kept as they were, no (scope, key, launch) twice,
+#    one trial directory per trial) and the outputs are whole (report.json
+#    parses, no temp file left);
+#  - SIGINT mid-tune: exit 130, the journal intact, --resume finishes.
+. "$top_srcdir/tests/mpi/lib.sh"
+
+CT="$top_builddir/tuner/colltune"
+trap 'for p in $(pgrep -f "$T/" 2>/dev/null); do kill -9 "$p" 2>/dev/null; done; rm -rf "$T"' EXIT
+mkdir -p "$T/tmp"
+set -- --np 2 --launcher-arg --oversubscribe --launcher-arg --bind-to --launcher-arg none \
+    --launcher-arg --mca --launcher-arg orte_tmpdir_base --launcher-arg "$T/tmp" \
+    --mca mpi_yield_when_idle=1 --timeout 60 --space "$top_srcdir/tests/mpi/tune_tiny.ini" \
+    --strategy exhaustive --launches 3
+# 4 configurations x 3 launches = 12 trials.
+want=12
+
+# wait_lines FILE N: until FILE has N complete lines (10 s at most).
+wait_lines() {
+    i=0
+    while [ "$(cat "$1" 2>/dev/null | wc -l)" -lt "$2" ] && [ $i -lt 200 ]; do
+        sleep 0.05
+        i=$((i + 1))
+    done
+    [ "$(wc -l <"$1")" -ge "$2" ] || fail "journal $1 did not reach $2 lines"
+}
+
+# check_done DIR: a whole, finished tune.
+check_done() {
+    [ "$(wc -l <"$1/journal.jsonl")" -eq $want ] || fail "$1: journal lines $(wc -l <"$1/journal.jsonl"), want $want"
+    dups=$(sed 's/.*"key": *"\([0-9a-f]*\)".*"launch": *\([0-9]*\).*/\1-\2/' "$1/journal.jsonl" | sort | uniq -d)
+    [ -z "$dups" ] || fail "$1: trials run twice: $dups"
+    [ "$(ls "$1/trials" | wc -l)" -eq $want ] || fail "$1: trial dirs $(ls "$1/trials" | wc -l)"
+    [ "$(json_get "$1/report.json" trials.#)" -eq $want ] || fail "$1: report.json is not whole"
+    [ -s "$1/report.md" ] || fail "$1: no report.md"
+    ls -a "$1" | grep -q '\.tmp$' && fail "$1: temp files left: $(ls -a "$1")"
+    return 0
+}
+
+# 1. SIGKILL, then --resume.
+"$CT" tune --out "$T/k" "$@" -- -b 64K -e 256K -f 2 >"$T/out" 2>"$T/err" &
+ct=$!
+wait_lines "$T/k/journal.jsonl" 2
+kill -9 "$ct"
+wait "$ct" 2>/dev/null
+# what had finished when it died (a torn last line is not a finished trial)
+n=$(wc -l <"$T/k/journal.jsonl")
+head -n "$n" "$T/k/journal.jsonl" >"$T/before"
+[ "$n" -lt $want ] || fail "the tune finished before the kill; make it longer"
+# SIGKILL took the running trial down (PDEATHSIG): nothing of it is left.
+i=0
+while pgrep -f "$T/k/trials" >/dev/null && [ $i -lt 100 ]; do
+    sleep 0.1
+    i=$((i + 1))
+done
+pgrep -f "$T/k/trials" >/dev/null && fail "a trial survived SIGKILL of colltune"
+timeout 120 "$CT" tune --out "$T/k" "$@" --resume -- -b 64K -e 256K -f 2 >"$T/out" 2>"$T/err"
+rc=$?
+[ "$rc" -eq 0 ] || fail "resume: exit $rc ($(cat "$T/err"))"
+head -n "$n" "$T/k/journal.jsonl" | cmp -s - "$T/before" || fail "resume changed the journaled trials"
+grep -q -- "--resume: $n trials already" "$T/err" || fail "resume message: $(cat "$T/err")"
+[ "$(json_get "$T/k/report.json" trials_resumed)" -eq "$n" ] || fail "trials_resumed"
+[ "$(json_get "$T/k/report.json" trials_run)" -eq $((want - n)) ] || fail "trials_run after resume"
+check_done "$T/k"
+# A second --resume runs nothing more.
+timeout 120 "$CT" tune --out "$T/k" "$@" --resume -- -b 64K -e 256K -f 2 >"$T/out" 2>"$T/err" ||
+    fail "second resume: $(cat "$T/err")"
+[ "$(json_get "$T/k/report.json" trials_run)" -eq 0 ] || fail "second resume ran trials"
+check_done "$T/k"
+
+# 2. SIGINT: exit 130 with the journal intact, then --resume.
+"$CT" tune --out "$T/i" "$@" -- -b 64K -e 256K -f 2 >"$T/out" 2>"$T/err" &
+ct=$!
+wait_lines "$T/i/journal.jsonl" 1
+kill -INT "$ct"
+wait "$ct"
+rc=$?
+[ "$rc" -eq 130 ] || fail "SIGINT: exit $rc, want 130 ($(cat "$T/err"))"
+grep -q 'interrupted' "$T/err" || fail "SIGINT message: $(cat "$T/err")"
+n=$(wc -l <"$T/i/journal.jsonl")
+[ "$(tail -c 1 "$T/i/journal.jsonl" | od -An -c | tr -d ' ')" = '\n' ] || fail "journal torn by SIGINT"
+timeout 120 "$CT" tune --out "$T/i" "$@" --resume -- -b 64K -e 256K -f 2 >"$T/out" 2>"$T/err" ||
+    fail "resume after SIGINT: $(cat "$T/err")"
+[ "$(json_get "$T/i/report.json" trials_resumed)" -eq "$n" ] || fail "resume after SIGINT: resumed"
+check_done "$T/i"
+exit 0
