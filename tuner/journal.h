@@ -27,15 +27,15 @@
 #define CT_JOURNAL_FILE "journal.jsonl"
 
 typedef enum {
-    CT_TRIAL_OK,
-    CT_TRIAL_WRONG,           /* collbench exit 1: #wrong > 0 */
-    CT_TRIAL_CRASH,           /* a signal, or exit 3 / anything unexpected */
-    CT_TRIAL_TIMEOUT,         /* killed by the trial timeout (or exit 124) */
-    CT_TRIAL_UNAVAILABLE,     /* exit 77: the backend cannot run here */
-    CT_TRIAL_BAD_INPUT,       /* exit 2 */
-    CT_TRIAL_SKIPPED_INVALID, /* never launched: invalid at this scale (reason says why) */
-    CT_TRIAL_STATUS_COUNT
-} ct_trial_status_t;
+    CT_JOURNAL_OK,
+    CT_JOURNAL_WRONG,           /* collbench exit 1: #wrong > 0 */
+    CT_JOURNAL_CRASH,           /* a signal, or exit 3 / anything unexpected */
+    CT_JOURNAL_TIMEOUT,         /* killed by the trial timeout (or exit 124) */
+    CT_JOURNAL_UNAVAILABLE,     /* exit 77: the backend cannot run here */
+    CT_JOURNAL_BAD_INPUT,       /* exit 2 */
+    CT_JOURNAL_SKIPPED_INVALID, /* never launched: invalid at this scale (reason says why) */
+    CT_JOURNAL_STATUS_COUNT
+} ct_journal_status_t;
 
 /* One measured row of a trial, what the search needs of ct_result_t. */
 typedef struct {
@@ -56,7 +56,7 @@ typedef struct {
     ct_space_setting_t *settings;
     size_t nsettings;
     long launch; /* which launch of this configuration (0, 1, ...) */
-    ct_trial_status_t status;
+    ct_journal_status_t status;
     char *reason; /* why skipped or failed; NULL when none */
     int exit_code;
     double wall_s;
@@ -66,8 +66,8 @@ typedef struct {
 
 /* "ok", "wrong", "crash", "timeout", "unavailable", "bad-input",
  * "skipped-invalid"; and back (-1 when unknown). */
-const char *ct_trial_status_name(ct_trial_status_t status);
-int ct_trial_status_parse(const char *name);
+const char *ct_journal_status_name(ct_journal_status_t status);
+int ct_journal_status_parse(const char *name);
 
 /* Fills trial->settings (copied), key and scope from a configuration. */
 ct_status_t ct_trial_set_config(ct_trial_t *trial, const ct_space_config_t *config,

@@ -11,25 +11,26 @@
 #include "ct_json.h"
 #include "journal.h"
 
-static const char *const ct_trial_status_names[CT_TRIAL_STATUS_COUNT] = {
-    [CT_TRIAL_OK] = "ok",
-    [CT_TRIAL_WRONG] = "wrong",
-    [CT_TRIAL_CRASH] = "crash",
-    [CT_TRIAL_TIMEOUT] = "timeout",
-    [CT_TRIAL_UNAVAILABLE] = "unavailable",
-    [CT_TRIAL_BAD_INPUT] = "bad-input",
-    [CT_TRIAL_SKIPPED_INVALID] = "skipped-invalid",
+static const char *const ct_journal_status_names[CT_JOURNAL_STATUS_COUNT] = {
+    [CT_JOURNAL_OK] = "ok",
+    [CT_JOURNAL_WRONG] = "wrong",
+    [CT_JOURNAL_CRASH] = "crash",
+    [CT_JOURNAL_TIMEOUT] = "timeout",
+    [CT_JOURNAL_UNAVAILABLE] = "unavailable",
+    [CT_JOURNAL_BAD_INPUT] = "bad-input",
+    [CT_JOURNAL_SKIPPED_INVALID] = "skipped-invalid",
 };
 
-const char *ct_trial_status_name(ct_trial_status_t status)
+const char *ct_journal_status_name(ct_journal_status_t status)
 {
-    return (int)status >= 0 && status < CT_TRIAL_STATUS_COUNT ? ct_trial_status_names[status] : "?";
+    return (int)status >= 0 && status < CT_JOURNAL_STATUS_COUNT ? ct_journal_status_names[status]
+                                                                : "?";
 }
 
-int ct_trial_status_parse(const char *name)
+int ct_journal_status_parse(const char *name)
 {
-    for (int i = 0; i < CT_TRIAL_STATUS_COUNT; i++)
-        if (strcmp(ct_trial_status_names[i], name) == 0)
+    for (int i = 0; i < CT_JOURNAL_STATUS_COUNT; i++)
+        if (strcmp(ct_journal_status_names[i], name) == 0)
             return i;
     return -1;
 }
@@ -161,7 +162,7 @@ json_t *ct_trial_json(const ct_trial_t *trial)
     }
     bad |= ct_json_set(obj, "config", config);
     bad |= ct_json_set(obj, "launch", json_integer(trial->launch));
-    bad |= ct_json_set(obj, "status", ct_json_str(ct_trial_status_name(trial->status)));
+    bad |= ct_json_set(obj, "status", ct_json_str(ct_journal_status_name(trial->status)));
     bad |= ct_json_set(obj, "reason", trial->reason ? ct_json_str(trial->reason) : json_null());
     bad |= ct_json_set(obj, "exit_code", json_integer(trial->exit_code));
     bad |= ct_json_set(obj, "wall_s", ct_json_real(trial->wall_s));
@@ -300,12 +301,12 @@ ct_status_t ct_trial_from_json(const json_t *obj, ct_trial_t *trial_p, char *why
           ct_get_int(obj, "exit_code", &exit_code, 0, why, whylen) ||
           ct_get_real(obj, "wall_s", &t.wall_s, why, whylen);
     if (!bad) {
-        int s = ct_trial_status_parse(status);
+        int s = ct_journal_status_parse(status);
         if (s < 0) {
             snprintf(why, whylen, "status: unknown \"%s\"", status);
             bad = 1;
         }
-        t.status = (ct_trial_status_t)s;
+        t.status = (ct_journal_status_t)s;
         t.launch = (long)launch;
         t.exit_code = (int)exit_code;
     }

@@ -369,7 +369,7 @@ static ct_status_t ct_tune_skip(ct_tune_ctx_t *x, ct_tune_scope_t *sc, size_t ci
     char err[512];
     ct_status_t st = ct_trial_set_config(&t, &sc->configs.configs[ci], sc->name);
     if (st == CT_OK) {
-        t.status = CT_TRIAL_SKIPPED_INVALID;
+        t.status = CT_JOURNAL_SKIPPED_INVALID;
         t.reason = strdup(sc->configs.configs[ci].skip);
         t.exit_code = -1;
         st = ct_journal_append(&x->journal, &t, err, sizeof err);
@@ -491,17 +491,17 @@ static ct_status_t ct_tune_run_one(void *user, size_t scope_i, size_t ci, long l
     t.launch = launch;
     t.exit_code = o.exit_code;
     t.wall_s = o.wall_s;
-    t.status = (ct_trial_status_t)ct_trial_status_parse(o.status);
-    if (st == CT_OK && t.status == CT_TRIAL_OK) {
+    t.status = o.status;
+    if (st == CT_OK && t.status == CT_JOURNAL_OK) {
         if (ct_trial_read_csv(&t, csv, err, sizeof err) != CT_OK) {
-            t.status = CT_TRIAL_CRASH;
+            t.status = CT_JOURNAL_CRASH;
             snprintf(o.reason, sizeof o.reason, "%.250s", err);
         } else {
             for (size_t r = 0; r < t.nrows; r++)
                 if (t.rows[r].wrong > 0)
-                    t.status = CT_TRIAL_WRONG;
+                    t.status = CT_JOURNAL_WRONG;
             if (t.nrows == 0) {
-                t.status = CT_TRIAL_CRASH;
+                t.status = CT_JOURNAL_CRASH;
                 snprintf(o.reason, sizeof o.reason, "no results in its results.csv");
             }
         }
@@ -513,7 +513,7 @@ static ct_status_t ct_tune_run_one(void *user, size_t scope_i, size_t ci, long l
     if (st == CT_OK) {
         s->ran++;
         x->trial_time += o.wall_s;
-        if (t.status != CT_TRIAL_OK) {
+        if (t.status != CT_JOURNAL_OK) {
             s->failed++;
             sc->excluded[ci] = 1;
         }
@@ -523,7 +523,7 @@ static ct_status_t ct_tune_run_one(void *user, size_t scope_i, size_t ci, long l
     if (st != CT_OK)
         return st;
     const ct_trial_t *k = &s->trials[s->ntrials - 1];
-    if (k->status == CT_TRIAL_OK)
+    if (k->status == CT_JOURNAL_OK)
         ct_tune_track_best(x, sc, ci);
 
     /* Progress: one line per trial; on a tty the line is rewritten. */
@@ -532,12 +532,12 @@ static ct_status_t ct_tune_run_one(void *user, size_t scope_i, size_t ci, long l
     fprintf(stderr,
             "%scolltune tune: trial %zu/%zu %s %s#%ld %s%s %.1fs, ETA %.0fs, best so far: %s%s",
             x->tty ? "\r\033[K" : "", done + 1, total, sc->name, cfg->key, launch,
-            ct_trial_status_name(k->status), short_run ? " (short)" : "", o.wall_s, eta,
-            x->best[0] ? x->best : "-", k->status != CT_TRIAL_OK ? " [excluded]" : "");
+            ct_journal_status_name(k->status), short_run ? " (short)" : "", o.wall_s, eta,
+            x->best[0] ? x->best : "-", k->status != CT_JOURNAL_OK ? " [excluded]" : "");
     fputs(x->tty ? "" : "\n", stderr);
-    if (k->status != CT_TRIAL_OK)
+    if (k->status != CT_JOURNAL_OK)
         fprintf(stderr, "%scolltune tune: %s %s excluded: %s\n", x->tty ? "\n" : "", sc->name,
-                cfg->key, k->reason ? k->reason : ct_trial_status_name(k->status));
+                cfg->key, k->reason ? k->reason : ct_journal_status_name(k->status));
     return CT_OK;
 }
 
@@ -638,11 +638,11 @@ static int ct_tune_main_run(ct_tune_args_t *a)
                 for (size_t ci = 0; ci < sc->configs.n; ci++) {
                     if (strcmp(sc->configs.configs[ci].key, t->key) != 0)
                         continue;
-                    if (t->status == CT_TRIAL_SKIPPED_INVALID)
+                    if (t->status == CT_JOURNAL_SKIPPED_INVALID)
                         s.skipped++;
                     else {
                         s.resumed++;
-                        if (t->status != CT_TRIAL_OK) {
+                        if (t->status != CT_JOURNAL_OK) {
                             s.failed++;
                             sc->excluded[ci] = 1;
                         }

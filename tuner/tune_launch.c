@@ -7,20 +7,20 @@
 
 extern char **environ;
 
-/* The journal's status for a trial outcome ("failure" is a crash there). */
-static const char *ct_tune_status_of(ct_trial_outcome_t o)
+/* The journal's status for a trial outcome (a failure is a crash there). */
+static ct_journal_status_t ct_tune_status_of(ct_trial_outcome_t o)
 {
     switch (o) {
-    case CT_TRIAL_OK: return "ok";
-    case CT_TRIAL_WRONG: return "wrong";
-    case CT_TRIAL_BAD_INPUT: return "bad-input";
-    case CT_TRIAL_UNAVAILABLE: return "unavailable";
-    case CT_TRIAL_TIMEOUT: return "timeout";
+    case CT_TRIAL_OK: return CT_JOURNAL_OK;
+    case CT_TRIAL_WRONG: return CT_JOURNAL_WRONG;
+    case CT_TRIAL_BAD_INPUT: return CT_JOURNAL_BAD_INPUT;
+    case CT_TRIAL_UNAVAILABLE: return CT_JOURNAL_UNAVAILABLE;
+    case CT_TRIAL_TIMEOUT: return CT_JOURNAL_TIMEOUT;
     case CT_TRIAL_FAILURE:
     case CT_TRIAL_CRASH:
     case CT_TRIAL_INTERRUPTED: break;
     }
-    return "crash";
+    return CT_JOURNAL_CRASH;
 }
 
 ct_status_t ct_tune_launch(const ct_tune_launch_t *spec, ct_tune_outcome_t *out, char *err,

@@ -2,16 +2,15 @@
  * tune_launch.h - one tune trial: collbench through the launcher with a
  * configuration's settings, its files in its own directory.
  *
- * Kept apart from tune.c because trial.h (how a run ended) and journal.h
- * (how a trial is recorded) both name their outcomes CT_TRIAL_*: this file
- * is the only one that sees trial.h, and hands back the journal's status
- * by name.
+ * It maps how a run ended (trial.h) onto how the journal records it
+ * (journal.h).
  */
 #ifndef CT_TUNE_LAUNCH_H
 #define CT_TUNE_LAUNCH_H
 
 #include <stddef.h>
 #include "ct_status.h"
+#include "journal.h"
 #include "launcher.h"
 
 typedef struct {
@@ -28,7 +27,7 @@ typedef struct {
 } ct_tune_launch_t;
 
 typedef struct {
-    const char *status; /* a journal status name: "ok", "wrong", "crash", ... */
+    ct_journal_status_t status;
     int exit_code;
     int interrupted; /* colltune got SIGINT/SIGTERM: stop, journal nothing */
     double wall_s;

@@ -33,7 +33,7 @@ size_t ct_tune_samples(const ct_tune_state_t *s, const ct_tune_scope_t *sc, size
     size_t n = 0;
     for (size_t i = 0; i < s->ntrials && n < max; i++) {
         const ct_trial_t *t = &s->trials[i];
-        if (t->status != CT_TRIAL_OK || !ct_tune_is(t, sc, ci))
+        if (t->status != CT_JOURNAL_OK || !ct_tune_is(t, sc, ci))
             continue;
         for (size_t r = 0; r < t->nrows; r++) {
             const ct_trial_row_t *row = &t->rows[r];
@@ -56,7 +56,7 @@ size_t ct_tune_colls(const ct_tune_state_t *s, const ct_tune_scope_t *sc, const 
     size_t n = 0;
     for (size_t i = 0; i < s->ntrials; i++) {
         const ct_trial_t *t = &s->trials[i];
-        if (t->status != CT_TRIAL_OK || !ct_tune_is(t, sc, 0))
+        if (t->status != CT_JOURNAL_OK || !ct_tune_is(t, sc, 0))
             continue;
         for (size_t r = 0; r < t->nrows; r++) {
             size_t k = 0;
@@ -81,7 +81,7 @@ size_t ct_tune_sizes(const ct_tune_state_t *s, const ct_tune_scope_t *sc, const 
     size_t n = 0;
     for (size_t i = 0; i < s->ntrials; i++) {
         const ct_trial_t *t = &s->trials[i];
-        if (t->status != CT_TRIAL_OK || !ct_tune_is(t, sc, 0))
+        if (t->status != CT_JOURNAL_OK || !ct_tune_is(t, sc, 0))
             continue;
         for (size_t r = 0; r < t->nrows; r++) {
             if (strcmp(t->rows[r].collective, coll) != 0)
@@ -535,7 +535,7 @@ ct_status_t ct_tune_report(ct_tune_state_t *s, ct_tune_result_t *result, char *e
         const ct_trial_t *t = &s->trials[i];
         json_t *j =
             json_pack("{s:s, s:s, s:I, s:s, s:s?, s:f}", "scope", t->scope, "key", t->key, "launch",
-                      (json_int_t)t->launch, "status", ct_trial_status_name(t->status), "reason",
+                      (json_int_t)t->launch, "status", ct_journal_status_name(t->status), "reason",
                       t->reason, "wall_s", t->wall_s);
         if (ct_json_append(trials_j, j) != 0)
             st = CT_ERR_NOMEM;

@@ -34,7 +34,7 @@ static void make_trial(ct_trial_t *t, long launch, size_t nrows)
     memset(t, 0, sizeof *t);
     CT_CHECK(&tally, ct_trial_set_config(t, &config, "broadcast") == CT_OK);
     t->launch = launch;
-    t->status = launch % 3 == 2 ? CT_TRIAL_SKIPPED_INVALID : CT_TRIAL_OK;
+    t->status = launch % 3 == 2 ? CT_JOURNAL_SKIPPED_INVALID : CT_JOURNAL_OK;
     t->reason = launch % 3 == 2 ? strdup("two_proc, aborts beyond 2 ranks") : NULL;
     t->exit_code = launch % 3 == 2 ? -1 : 0;
     t->wall_s = 1.25 + (double)launch;
