@@ -2,7 +2,7 @@
 # The files colltune emits take effect in the real libraries:
 #  - Open MPI 4.1 reads coll-tuned-rules.conf (comment header included):
 #    a rule forcing broadcast from 1 MiB to pipeline with 1 KiB segments
-#    makes it several times slower (measured here: 20-45x; the test asks
+#    makes it several times slower (measured here: 9-120x; the test asks
 #    for 2x), given directly with --mca and through the emitted
 #    mca-params.conf (mca_base_param_files), which names the rules file by
 #    its absolute path;
