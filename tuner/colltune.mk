@@ -15,7 +15,14 @@ tuner_libctdriver_la_SOURCES = \
 	tuner/cli.c tuner/cli.h \
 	tuner/launcher.c tuner/launcher.h \
 	tuner/outdir.c tuner/outdir.h \
-	tuner/trial.c tuner/trial.h
+	tuner/trial.c tuner/trial.h \
+	$(EMIT_SOURCES)
+# The config-file emitters: one file per format, one table in emit.c.
+EMIT_SOURCES = \
+	tuner/emit.c tuner/emit.h tuner/emit_format.h tuner/tune_result.h \
+	tuner/emit_common.c tuner/emit_nccl_vars.c \
+	tuner/emit_nccl_env.c tuner/emit_nccl_conf.c tuner/emit_nccl_tuner.c \
+	tuner/emit_ucx.c tuner/emit_mca.c tuner/emit_tuned_rules.c
 tuner_libctdriver_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tuner
 tuner_libctdriver_la_LIBADD = src/lib/libcolltune.la
 
@@ -62,3 +69,28 @@ tests_unit_test_tune_decide_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tuner \
 	-I$(top_srcdir)/tests/unit
 TESTS += tests/mpi/colltune_tune.sh tests/mpi/colltune_tune_resume.sh
 EXTRA_DIST += tests/mpi/colltune_tune.sh tests/mpi/colltune_tune_resume.sh tests/mpi/tune_tiny.ini
+
+# The emitters against golden files; nccl_tuner.conf is read back with the
+# plugin's own rules parser, compiled in.
+check_PROGRAMS += tests/unit/test_emit
+TESTS += tests/unit/test_emit
+tests_unit_test_emit_SOURCES = tests/unit/test_emit.c tests/unit/ct_test.h \
+	tuner/plugin/rules.c tuner/plugin/names.c
+tests_unit_test_emit_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tuner -I$(top_srcdir)/tests/unit \
+	-DEMIT_GOLDEN_DIR='"$(abs_top_srcdir)/tests/unit/emit_golden"'
+tests_unit_test_emit_LDADD = tuner/libctdriver.la src/lib/libcolltune.la
+EMIT_GOLDEN = \
+	tests/unit/emit_golden/full/nccl.env \
+	tests/unit/emit_golden/full/nccl.conf \
+	tests/unit/emit_golden/full/nccl_tuner.conf \
+	tests/unit/emit_golden/full/ucx.conf \
+	tests/unit/emit_golden/full/mca-params.conf \
+	tests/unit/emit_golden/full/coll-tuned-rules.conf \
+	tests/unit/emit_golden/ompi/mca-params.conf
+EXTRA_DIST += $(EMIT_GOLDEN)
+
+# Open MPI 4.1 really reads the emitted rules file (directly, and through
+# the emitted mca-params.conf), and UCX the emitted ucx.conf: a forced slow
+# algorithm makes broadcast several times slower.
+TESTS += tests/mpi/emitted_files_apply.sh
+EXTRA_DIST += tests/mpi/emitted_files_apply.sh

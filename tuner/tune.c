@@ -26,6 +26,7 @@
 
 #include "cli.h"
 #include "commands.h"
+#include "emit.h"
 #include "outdir.h"
 #include "tune.h"
 #include "tune_decide.h"
@@ -715,10 +716,15 @@ static int ct_tune_main_run(ct_tune_args_t *a)
             st = ct_tune_report(&s, &result, err, sizeof err);
             if (st != CT_OK)
                 fprintf(stderr, "colltune tune: %s\n", err);
-            /* TODO(lead): wire the emitters in here, once tuner/emit.* lands:
-             *     st = ct_emit_all(&result, a->out, ...);
-             * Every choice is significant = 1, verified = 0 until the A/B
-             * verification with the emitted files exists. */
+            /* The emitters write only verified choices.  The A/B verification
+             * with the emitted files is not built yet, so every choice has
+             * verified = 0 and no config file is written: the report says
+             * what would be recommended, nothing is installed unproven. */
+            if (st == CT_OK) {
+                st = ct_emit_all(&result, a->out, err, sizeof err);
+                if (st != CT_OK)
+                    fprintf(stderr, "colltune tune: %s\n", err);
+            }
             if (st == CT_OK)
                 fprintf(stderr,
                         "colltune tune: done: %zu trials run, %zu resumed, %zu skipped, %zu "

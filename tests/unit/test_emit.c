@@ -1,0 +1,479 @@
+/*
+ * test_emit.c - the config-file emitters against golden files.
+ *
+ * The results here are SYNTHETIC: built by hand (source "synthetic"), not
+ * measured; this machine has no GPU, so the NCCL files are checked for
+ * format only (the tuner plugin's own parser reads nccl_tuner.conf back,
+ * and a real sh sources nccl.env).  tests/mpi/emitted_files_apply.sh shows
+ * that Open MPI 4.1 really reads the rules file and UCX the ucx.conf (it
+ * calls this program with --slow-bcast DIR NRANKS).
+ *
+ * EMIT_GOLDEN_UPDATE=1 rewrites the golden files instead of comparing.
+ */
+#define _XOPEN_SOURCE 700
+
+#include <dirent.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "ct_test.h"
+#include "emit.h"
+#include "emit_format.h"
+#include "plugin/rules.h"
+
+#define WRITER "colltune TEST (git 0000000)"
+#define ANY (-1LL)
+
+static ct_test_tally_t tally;
+
+/* significant and verified unless said otherwise */
+#define CH(name, value, via, scope, lo, hi)                                                        \
+    {                                                                                              \
+        name, value, via, scope, lo, hi, 100.0, 50.0, 1, 1                                         \
+    }
+#define CH_NOT(name, value, via, scope, lo, hi, sig, ver)                                          \
+    {                                                                                              \
+        name, value, via, scope, lo, hi, 100.0, 99.0, sig, ver                                     \
+    }
+
+/* Everything at once: global NCCL env (one not significant, one not
+ * verified), per-collective NCCL_ALGO, NCCL algorithm/protocol per size,
+ * UCX, coll/tuned algorithms per size with segment size and chain
+ * fan-out, and plain MCA parameters. */
+static ct_tune_choice_t full_choices[] = {
+    CH("NCCL_BUFFSIZE", "8388608", CT_VIA_ENV, CT_SCOPE_GLOBAL, ANY, ANY),
+    CH_NOT("NCCL_NTHREADS", "256", CT_VIA_ENV, CT_SCOPE_GLOBAL, ANY, ANY, 0, 1),
+    CH_NOT("NCCL_MIN_CTAS", "4", CT_VIA_ENV, CT_SCOPE_GLOBAL, ANY, ANY, 1, 0),
+    CH("NCCL_SOCKET_IFNAME", "=eth0", CT_VIA_ENV, CT_SCOPE_GLOBAL, ANY, ANY),
+    CH("NCCL_ALGO", "ring", CT_VIA_ENV, CT_COLL_ALLGATHER, ANY, ANY),
+    CH("NCCL_ALGO", "tree", CT_VIA_ENV, CT_COLL_BROADCAST, ANY, ANY),
+    CH("NCCL_ALGO", "ring", CT_VIA_ENV, CT_COLL_ALLREDUCE, 4194304, ANY),
+    CH("NCCL_PROTO", "Simple", CT_VIA_ENV, CT_COLL_ALLREDUCE, 4194304, ANY),
+    CH("NCCL_ALGO", "tree", CT_VIA_ENV, CT_COLL_ALLREDUCE, 0, 65535),
+    CH("NCCL_PROTO", "LL", CT_VIA_ENV, CT_COLL_ALLREDUCE, 0, 65535),
+    CH("NCCL_ALGO", "NVLSTree", CT_VIA_ENV, CT_COLL_ALLREDUCE, 65536, 4194303),
+    CH("NCCL_PROTO", "LL128", CT_VIA_ENV, CT_COLL_ALLREDUCE, 65536, 4194303),
+    CH("NCCL_ALGO", "ring", CT_VIA_ENV, CT_COLL_REDUCE_SCATTER, 0, 1048575),
+    CH("NCCL_PROTO", "LL128", CT_VIA_ENV, CT_COLL_REDUCE_SCATTER, 0, 1048575),
+    CH_NOT("NCCL_ALGO", "pat", CT_VIA_ENV, CT_COLL_REDUCE_SCATTER, 1048576, ANY, 0, 0),
+    CH_NOT("NCCL_PROTO", "Simple", CT_VIA_ENV, CT_COLL_REDUCE_SCATTER, 1048576, ANY, 0, 0),
+    CH("UCX_TLS", "sm,self", CT_VIA_ENV, CT_SCOPE_GLOBAL, ANY, ANY),
+    CH("UCX_RNDV_THRESH", "64K", CT_VIA_ENV, CT_SCOPE_GLOBAL, ANY, ANY),
+    CH_NOT("UCX_ZCOPY_THRESH", "16K", CT_VIA_ENV, CT_SCOPE_GLOBAL, ANY, ANY, 0, 1),
+    CH("coll_tuned_allreduce_algorithm", "4", CT_VIA_MCA, CT_COLL_ALLREDUCE, 8192, 1048575),
+    CH("coll_tuned_allreduce_algorithm", "3", CT_VIA_MCA, CT_COLL_ALLREDUCE, 0, 8191),
+    CH("coll_tuned_allreduce_algorithm", "6", CT_VIA_MCA, CT_COLL_ALLREDUCE, 4194304, ANY),
+    CH("coll_tuned_bcast_algorithm", "6", CT_VIA_MCA, CT_COLL_BROADCAST, 0, 65535),
+    CH("coll_tuned_bcast_algorithm", "2", CT_VIA_MCA, CT_COLL_BROADCAST, 65536, 1048575),
+    CH("coll_tuned_bcast_algorithm_chain_fanout", "8", CT_VIA_MCA, CT_COLL_BROADCAST, 65536,
+       1048575),
+    CH("coll_tuned_bcast_algorithm_segmentsize", "65536", CT_VIA_MCA, CT_COLL_BROADCAST, 65536,
+       1048575),
+    CH("coll_tuned_bcast_algorithm", "2", CT_VIA_MCA, CT_COLL_BROADCAST, 1048576, ANY),
+    CH("coll_tuned_reduce_scatter_block_algorithm", "3", CT_VIA_MCA, CT_COLL_REDUCE_SCATTER, ANY,
+       ANY),
+    CH_NOT("coll_tuned_allgather_algorithm", "2", CT_VIA_MCA, CT_COLL_ALLGATHER, ANY, ANY, 0, 1),
+    CH("coll_tuned_bcast_algorithm_knomial_radix", "8", CT_VIA_MCA, CT_COLL_BROADCAST, ANY, ANY),
+    CH("btl_vader_eager_limit", "8192", CT_VIA_MCA, CT_SCOPE_GLOBAL, ANY, ANY),
+};
+
+/* An Open MPI space's result: forced algorithms over every size. */
+static ct_tune_choice_t ompi_choices[] = {
+    CH("coll_tuned_allreduce_algorithm", "4", CT_VIA_MCA, CT_COLL_ALLREDUCE, ANY, ANY),
+    CH("coll_tuned_alltoall_algorithm", "2", CT_VIA_MCA, CT_COLL_ALLTOALL, ANY, ANY),
+    CH_NOT("NCCL_ALGO", "ring", CT_VIA_ENV, CT_SCOPE_GLOBAL, ANY, ANY, 0, 0),
+    CH_NOT("UCX_TLS", "tcp", CT_VIA_ENV, CT_SCOPE_GLOBAL, ANY, ANY, 1, 0),
+};
+
+static ct_tune_result_t result_of(ct_tune_choice_t *choices, size_t n, const char *space)
+{
+    ct_tune_result_t r = {space,
+                          "tuner/spaces/synthetic.ini",
+                          "synthetic-run-0001",
+                          "2026-01-02T03:04:05Z",
+                          "synthetic",
+                          16,
+                          2,
+                          choices,
+                          n};
+    return r;
+}
+#define RESULT(arr, space) result_of(arr, sizeof(arr) / sizeof(arr[0]), space)
+
+static char *slurp(const char *path)
+{
+    FILE *fp = fopen(path, "rb");
+    if (fp == NULL)
+        return NULL;
+    size_t cap = 4096, len = 0, got;
+    char *buf = malloc(cap);
+    while (buf && (got = fread(buf + len, 1, cap - len - 1, fp)) > 0) {
+        len += got;
+        if (cap - len < 2) {
+            char *n = realloc(buf, cap *= 2);
+            if (n == NULL) {
+                free(buf);
+                buf = NULL;
+            }
+            buf = n;
+        }
+    }
+    fclose(fp);
+    if (buf)
+        buf[len] = '\0';
+    return buf;
+}
+
+/* s with every occurrence of dir replaced by "@DIR@". */
+static char *undir(const char *s, const char *dir)
+{
+    char *out = malloc(strlen(s) + 1), *o = out;
+    size_t dl = strlen(dir);
+    while (*s) {
+        if (strncmp(s, dir, dl) == 0) {
+            o += sprintf(o, "@DIR@");
+            s += dl;
+        } else {
+            *o++ = *s++;
+        }
+    }
+    *o = '\0';
+    return out;
+}
+
+static int count_entries(const char *dir)
+{
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    int n = 0;
+    while (d && (e = readdir(d)) != NULL)
+        n += strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0;
+    if (d)
+        closedir(d);
+    return n;
+}
+
+static void clear_dir(const char *dir)
+{
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    char path[4096];
+    while (d && (e = readdir(d)) != NULL) {
+        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+            continue;
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        unlink(path);
+    }
+    if (d)
+        closedir(d);
+}
+
+/* Compares dir/name, with dir written as @DIR@, to golden/set/name. */
+static void check_golden(const char *dir, const char *set, const char *name)
+{
+    char path[4096], gpath[4096];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    snprintf(gpath, sizeof gpath, "%s/%s/%s", EMIT_GOLDEN_DIR, set, name);
+    char *got = slurp(path);
+    CT_CHECK(&tally, got != NULL);
+    if (got == NULL) {
+        fprintf(stderr, "missing %s\n", path);
+        return;
+    }
+    char *norm = undir(got, dir);
+    const char *update = getenv("EMIT_GOLDEN_UPDATE");
+    if (update && strcmp(update, "1") == 0) {
+        FILE *fp = fopen(gpath, "w");
+        CT_CHECK(&tally, fp != NULL);
+        if (fp) {
+            fputs(norm, fp);
+            fclose(fp);
+        }
+    } else {
+        char *want = slurp(gpath);
+        int same = want != NULL && strcmp(norm, want) == 0;
+        CT_CHECK(&tally, same);
+        if (!same)
+            fprintf(stderr, "%s differs from %s:\n%s\n", path, gpath, norm);
+        free(want);
+    }
+    free(norm);
+    free(got);
+}
+
+/* Reads numbers as Open MPI 4.1 does (fscanf "%li", '#' to end of line
+ * skipped) and checks the file's shape: every comm size's first msgsize
+ * is 0 and the counts add up to the file. */
+static long next_num(FILE *fp, int *ok)
+{
+    long v;
+    int c;
+    for (;;) {
+        int rc = fscanf(fp, "%li", &v);
+        if (rc == 1)
+            return v;
+        if (rc == EOF || (c = fgetc(fp)) == EOF) {
+            *ok = 0;
+            return -1;
+        }
+        if (c == '#')
+            while ((c = fgetc(fp)) != EOF && c != '\n')
+                ;
+    }
+}
+
+static void check_rules_shape(const char *path, int ncolls_want)
+{
+    FILE *fp = fopen(path, "r");
+    int ok = fp != NULL;
+    CT_CHECK(&tally, ok);
+    if (!ok)
+        return;
+    long ncolls = next_num(fp, &ok);
+    CT_CHECK(&tally, ncolls == ncolls_want);
+    for (long i = 0; i < ncolls && ok; i++) {
+        long id = next_num(fp, &ok), nsizes = next_num(fp, &ok);
+        CT_CHECK(&tally, id == 0 || id == 2 || id == 3 || id == 7 || id == 13);
+        for (long s = 0; s < nsizes && ok; s++) {
+            long comm = next_num(fp, &ok), nrules = next_num(fp, &ok), prev = -1;
+            CT_CHECK(&tally, comm == 16 && nrules >= 1);
+            for (long k = 0; k < nrules && ok; k++) {
+                long msg = next_num(fp, &ok);
+                next_num(fp, &ok);
+                next_num(fp, &ok);
+                next_num(fp, &ok);
+                if (k == 0)
+                    CT_CHECK(&tally, msg == 0); /* else 4.1 drops the whole file */
+                CT_CHECK(&tally, msg > prev);
+                prev = msg;
+            }
+        }
+    }
+    CT_CHECK(&tally, ok);
+    next_num(fp, &ok);
+    CT_CHECK(&tally, !ok); /* nothing after the last rule */
+    fclose(fp);
+    char *text = slurp(path);
+    CT_CHECK(&tally, text && strstr(text, "rule-file-version") == NULL);
+    free(text);
+}
+
+static void test_full(const char *dir)
+{
+    static const char *const files[] = {"nccl.env", "nccl.conf",       "nccl_tuner.conf",
+                                        "ucx.conf", "mca-params.conf", "coll-tuned-rules.conf"};
+    ct_tune_result_t r = RESULT(full_choices, "synthetic-everything");
+    char err[512] = "";
+    const char *names[8];
+
+    CT_CHECK(&tally, ct_emit_files(&r, names, 8) == 6);
+    CT_CHECK(&tally, ct_emit_all_as(&r, dir, WRITER, err, sizeof err) == CT_OK);
+    if (*err)
+        fprintf(stderr, "%s\n", err);
+    CT_CHECK(&tally, count_entries(dir) == 6); /* no temporary left */
+    for (size_t i = 0; i < 6; i++)
+        check_golden(dir, "full", files[i]);
+
+    /* Left out: not significant, not verified. */
+    char path[4096];
+    for (size_t i = 0; i < 6; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, files[i]);
+        char *text = slurp(path);
+        CT_CHECK(&tally, text != NULL);
+        if (text == NULL)
+            continue;
+        CT_CHECK(&tally, strstr(text, "NCCL_NTHREADS") == NULL);
+        CT_CHECK(&tally, strstr(text, "NCCL_MIN_CTAS") == NULL);
+        CT_CHECK(&tally, strstr(text, "UCX_ZCOPY_THRESH") == NULL);
+        CT_CHECK(&tally, strstr(text, "allgather_algorithm") == NULL);
+        CT_CHECK(&tally, strstr(text, ",pat,") == NULL);
+        free(text);
+    }
+
+    /* The plugin's own parser reads nccl_tuner.conf, and picks what the
+     * tune chose. */
+    ct_plugin_rules_t rules;
+    char perr[CT_PLUGIN_RULES_ERR_MAX];
+    snprintf(path, sizeof path, "%s/nccl_tuner.conf", dir);
+    int loaded = ct_plugin_rules_load(path, perr, sizeof perr, &rules) == CT_PLUGIN_RULES_OK;
+    CT_CHECK(&tally, loaded);
+    if (!loaded) {
+        fprintf(stderr, "%s\n", perr);
+        return;
+    }
+    CT_CHECK(&tally, rules.count == 4);
+    ct_plugin_query_t q = {CT_NCCL_FUNC_ALLREDUCE, 1000, 2, 16, 1, 0};
+    long m = ct_plugin_rules_match(&rules, &q);
+    CT_CHECK(&tally, m >= 0 && rules.rules[m].algo == CT_NCCL_ALGO_TREE &&
+                         rules.rules[m].proto == CT_NCCL_PROTO_LL);
+    q.nbytes = 1 << 20;
+    m = ct_plugin_rules_match(&rules, &q);
+    CT_CHECK(&tally, m >= 0 && rules.rules[m].algo == CT_NCCL_ALGO_NVLS_TREE &&
+                         rules.rules[m].proto == CT_NCCL_PROTO_LL128);
+    q.nbytes = (size_t)1 << 33;
+    m = ct_plugin_rules_match(&rules, &q);
+    CT_CHECK(&tally, m >= 0 && rules.rules[m].algo == CT_NCCL_ALGO_RING &&
+                         rules.rules[m].proto == CT_NCCL_PROTO_SIMPLE);
+    q.coll = CT_NCCL_FUNC_REDUCESCATTER; /* its large sizes were not verified */
+    CT_CHECK(&tally, ct_plugin_rules_match(&rules, &q) == -1);
+    q.nranks = 8; /* another shape: NCCL decides */
+    q.coll = CT_NCCL_FUNC_ALLREDUCE;
+    CT_CHECK(&tally, ct_plugin_rules_match(&rules, &q) == -1);
+    ct_plugin_rules_free(&rules);
+
+    snprintf(path, sizeof path, "%s/coll-tuned-rules.conf", dir);
+    check_rules_shape(path, 3);
+    clear_dir(dir);
+}
+
+/* Write only what the space tuned: no NCCL or UCX file from Open MPI. */
+static void test_ompi_only(const char *dir)
+{
+    ct_tune_result_t r = RESULT(ompi_choices, "openmpi-coll");
+    char err[512] = "";
+    const char *names[8];
+
+    CT_CHECK(&tally, ct_emit_files(&r, names, 8) == 1);
+    CT_CHECK(&tally, ct_emit_all_as(&r, dir, WRITER, err, sizeof err) == CT_OK);
+    CT_CHECK(&tally, count_entries(dir) == 1);
+    check_golden(dir, "ompi", "mca-params.conf");
+    clear_dir(dir);
+
+    /* Nothing usable: nothing written. */
+    ct_tune_result_t none = result_of(ompi_choices + 2, 2, "openmpi-coll");
+    CT_CHECK(&tally, ct_emit_files(&none, names, 8) == 0);
+    CT_CHECK(&tally, ct_emit_all_as(&none, dir, WRITER, err, sizeof err) == CT_OK);
+    CT_CHECK(&tally, count_entries(dir) == 0);
+}
+
+/* What a real sh makes of name's value in dir/nccl.env. */
+static char *sh_value(const char *dir, const char *name)
+{
+    char cmd[4096];
+    snprintf(cmd, sizeof cmd, "cd '%s' && sh -c '. ./nccl.env && printf %%s \"$%s\"'", dir, name);
+    FILE *p = popen(cmd, "r");
+    if (p == NULL)
+        return NULL;
+    char *buf = calloc(1, 8192);
+    size_t len = fread(buf, 1, 8191, p);
+    buf[len] = '\0';
+    CT_CHECK(&tally, pclose(p) == 0);
+    return buf;
+}
+
+static void test_hostile(const char *dir)
+{
+    static const char hostile[] = "a'b \"c\" $(touch PWNED) `touch PWNED2` \\n ${HOME} ;|&*' '";
+    ct_tune_choice_t ch[] = {
+        CH("NCCL_SOCKET_IFNAME", (char *)hostile, CT_VIA_ENV, CT_SCOPE_GLOBAL, ANY, ANY),
+        CH("NCCL_DEBUG_SUBSYS", "", CT_VIA_ENV, CT_SCOPE_GLOBAL, ANY, ANY),
+    };
+    ct_tune_result_t r = RESULT(ch, "nccl");
+    char err[512] = "";
+
+    CT_CHECK(&tally, ct_emit_all_as(&r, dir, WRITER, err, sizeof err) == CT_OK);
+    char *got = sh_value(dir, "NCCL_SOCKET_IFNAME");
+    CT_CHECK_STR(&tally, got, hostile);
+    free(got);
+    got = sh_value(dir, "NCCL_DEBUG_SUBSYS");
+    CT_CHECK_STR(&tally, got, "");
+    free(got);
+    CT_CHECK(&tally, count_entries(dir) == 2); /* nothing touched: nccl.env, nccl.conf */
+    clear_dir(dir);
+
+    /* A newline: nccl.env carries it (sh reads it back whole) ... */
+    static const char multi[] = "line1\nline2 'q'\n";
+    ch[0].value = (char *)multi;
+    char path[4096];
+    snprintf(path, sizeof path, "%s/nccl.env", dir);
+    FILE *fp = fopen(path, "w");
+    ct_emit_ctx_t ctx = {&r, WRITER, dir};
+    CT_CHECK(&tally, fp && ct_emit_nccl_env.write(&ctx, fp, err, sizeof err) == CT_OK);
+    if (fp)
+        fclose(fp);
+    got = sh_value(dir, "NCCL_SOCKET_IFNAME");
+    CT_CHECK_STR(&tally, got, multi);
+    free(got);
+    clear_dir(dir);
+
+    /* ... but nccl.conf cannot, so the whole emit is refused (exit 2),
+     * says why, and leaves nothing behind. */
+    *err = '\0';
+    ct_status_t st = ct_emit_all_as(&r, dir, WRITER, err, sizeof err);
+    CT_CHECK(&tally, st == CT_ERR_USAGE && ct_status_exit_code(st) == 2);
+    CT_CHECK(&tally, strstr(err, "nccl.conf") && strstr(err, "NCCL_SOCKET_IFNAME") &&
+                         strstr(err, "newline"));
+    CT_CHECK(&tally, count_entries(dir) == 0);
+    fprintf(stderr, "refused as expected: %s\n", err);
+}
+
+static void test_refusals(const char *dir)
+{
+    char err[512];
+    /* A size range NCCL cannot take from the environment. */
+    ct_tune_choice_t ranged[] = {
+        CH("NCCL_BUFFSIZE", "1048576", CT_VIA_ENV, CT_SCOPE_GLOBAL, 0, 65535),
+    };
+    ct_tune_result_t r = RESULT(ranged, "nccl");
+    CT_CHECK(&tally, ct_emit_all_as(&r, dir, WRITER, err, sizeof err) == CT_ERR_USAGE);
+    CT_CHECK(&tally, count_entries(dir) == 0);
+    /* Overlapping coll/tuned ranges. */
+    ct_tune_choice_t overlap[] = {
+        CH("coll_tuned_bcast_algorithm", "6", CT_VIA_MCA, CT_COLL_BROADCAST, 0, 65535),
+        CH("coll_tuned_bcast_algorithm", "2", CT_VIA_MCA, CT_COLL_BROADCAST, 4096, ANY),
+    };
+    r = RESULT(overlap, "openmpi-coll");
+    CT_CHECK(&tally, ct_emit_all_as(&r, dir, WRITER, err, sizeof err) == CT_ERR_USAGE);
+    CT_CHECK(&tally, strstr(err, "overlap") != NULL);
+    CT_CHECK(&tally, count_entries(dir) == 0);
+    /* A name no shell can export. */
+    ct_tune_choice_t badname[] = {
+        CH("NCCL_X;touch Y", "1", CT_VIA_ENV, CT_SCOPE_GLOBAL, ANY, ANY),
+    };
+    r = RESULT(badname, "nccl");
+    CT_CHECK(&tally, ct_emit_all_as(&r, dir, WRITER, err, sizeof err) == CT_ERR_USAGE);
+    CT_CHECK(&tally, count_entries(dir) == 0);
+}
+
+/* For tests/mpi/emitted_files_apply.sh: bcast from 1 MiB forced to
+ * pipeline with 1 KiB segments (thousands of messages), below it 4.1's
+ * own decision; and two UCX variables for ucx_info to read back. */
+static int emit_slow_bcast(const char *dir, long nranks)
+{
+    ct_tune_choice_t ch[] = {
+        CH("coll_tuned_bcast_algorithm", "3", CT_VIA_MCA, CT_COLL_BROADCAST, 1048576, ANY),
+        CH("coll_tuned_bcast_algorithm_segmentsize", "1024", CT_VIA_MCA, CT_COLL_BROADCAST, 1048576,
+           ANY),
+        CH("UCX_TLS", "sm,self", CT_VIA_ENV, CT_SCOPE_GLOBAL, ANY, ANY),
+        CH("UCX_RNDV_THRESH", "64K", CT_VIA_ENV, CT_SCOPE_GLOBAL, ANY, ANY),
+    };
+    ct_tune_result_t r = RESULT(ch, "synthetic-slow-bcast");
+    char err[512];
+    r.nranks = nranks;
+    r.nnodes = 1;
+    if (ct_emit_all_as(&r, dir, WRITER, err, sizeof err) != CT_OK) {
+        fprintf(stderr, "test_emit: %s\n", err);
+        return 1;
+    }
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc == 4 && strcmp(argv[1], "--slow-bcast") == 0)
+        return emit_slow_bcast(argv[2], atol(argv[3]));
+
+    char dir[] = "/tmp/ct_emit.XXXXXX";
+    if (mkdtemp(dir) == NULL) {
+        perror("mkdtemp");
+        return 1;
+    }
+    test_full(dir);
+    test_ompi_only(dir);
+    test_hostile(dir);
+    test_refusals(dir);
+    clear_dir(dir);
+    rmdir(dir);
+    return CT_DONE(&tally);
+}

@@ -1,0 +1,124 @@
+/*
+ * emit.c - the table of config-file formats and the all-or-nothing write
+ * (see emit.h).  A new format is one emit_<format>.c and one line here.
+ */
+#define _XOPEN_SOURCE 700
+
+#include "emit.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "config.h"
+#include "emit_format.h"
+
+/* In write order; the rules file is written before the mca-params.conf
+ * that names it only for tidiness: nothing is renamed until all are. */
+static const ct_emit_format_t *const ct_emit_formats[] = {
+    &ct_emit_nccl_env, &ct_emit_nccl_conf,   &ct_emit_nccl_tuner,
+    &ct_emit_ucx_conf, &ct_emit_tuned_rules, &ct_emit_mca_params,
+};
+#define CT_EMIT_NFORMATS (sizeof ct_emit_formats / sizeof ct_emit_formats[0])
+
+size_t ct_emit_files(const ct_tune_result_t *r, const char **names_p, size_t max)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < CT_EMIT_NFORMATS; i++)
+        if (ct_emit_formats[i]->wanted(r)) {
+            if (n < max)
+                names_p[n] = ct_emit_formats[i]->name;
+            n++;
+        }
+    return n;
+}
+
+/* Writes one format to tmp (created new, fsync'd, closed). */
+static ct_status_t ct_emit_one(const ct_emit_ctx_t *ctx, const ct_emit_format_t *f, const char *tmp,
+                               char *err, size_t errlen)
+{
+    int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    if (fd < 0) {
+        snprintf(err, errlen, "cannot create %s: %s", tmp, strerror(errno));
+        return CT_ERR_IO;
+    }
+    FILE *fp = fdopen(fd, "w");
+    if (fp == NULL) {
+        snprintf(err, errlen, "cannot write %s: %s", tmp, strerror(errno));
+        close(fd);
+        return CT_ERR_IO;
+    }
+    ct_status_t st = f->write(ctx, fp, err, errlen);
+    if (st == CT_OK && (fflush(fp) != 0 || ferror(fp) || fsync(fd) != 0)) {
+        snprintf(err, errlen, "cannot write %s: %s", tmp, strerror(errno));
+        st = CT_ERR_IO;
+    }
+    if (fclose(fp) != 0 && st == CT_OK) {
+        snprintf(err, errlen, "cannot write %s: %s", tmp, strerror(errno));
+        st = CT_ERR_IO;
+    }
+    return st;
+}
+
+/* So the renames survive a crash, not just the contents. */
+static void ct_emit_sync_dir(const char *dir)
+{
+    int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd >= 0) {
+        (void)fsync(fd);
+        close(fd);
+    }
+}
+
+ct_status_t ct_emit_all_as(const ct_tune_result_t *r, const char *outdir, const char *writer,
+                           char *err, size_t errlen)
+{
+    char dir[PATH_MAX];
+    char tmp[CT_EMIT_NFORMATS][PATH_MAX + 64];
+    char dst[CT_EMIT_NFORMATS][PATH_MAX + 64];
+    size_t n = 0;
+    ct_status_t st = CT_OK;
+
+    if (realpath(outdir, dir) == NULL) {
+        snprintf(err, errlen, "output directory %s: %s", outdir, strerror(errno));
+        return CT_ERR_IO;
+    }
+    if (strpbrk(dir, "\n\r") != NULL) {
+        snprintf(err, errlen,
+                 "output directory %s: a newline in its path cannot be written into "
+                 "mca-params.conf",
+                 outdir);
+        return CT_ERR_USAGE;
+    }
+    ct_emit_ctx_t ctx = {r, writer, dir};
+    for (size_t i = 0; i < CT_EMIT_NFORMATS && st == CT_OK; i++) {
+        const ct_emit_format_t *f = ct_emit_formats[i];
+        if (!f->wanted(r))
+            continue;
+        snprintf(dst[n], sizeof dst[n], "%s/%s", dir, f->name);
+        snprintf(tmp[n], sizeof tmp[n], "%s/.%s.tmp.%ld", dir, f->name, (long)getpid());
+        st = ct_emit_one(&ctx, f, tmp[n], err, errlen);
+        n++; /* the temporary may exist even when writing it failed */
+    }
+    for (size_t i = 0; i < n && st == CT_OK; i++) {
+        if (rename(tmp[i], dst[i]) != 0) {
+            snprintf(err, errlen, "cannot rename %s to %s: %s", tmp[i], dst[i], strerror(errno));
+            st = CT_ERR_IO;
+        }
+    }
+    if (st != CT_OK)
+        for (size_t i = 0; i < n; i++)
+            (void)unlink(tmp[i]); /* those already renamed are gone: ENOENT */
+    else
+        ct_emit_sync_dir(dir);
+    return st;
+}
+
+ct_status_t ct_emit_all(const ct_tune_result_t *r, const char *outdir, char *err, size_t errlen)
+{
+    return ct_emit_all_as(r, outdir, "colltune " PACKAGE_VERSION " (git " CT_GIT_REV ")", err,
+                          errlen);
+}

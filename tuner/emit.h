@@ -1,0 +1,43 @@
+/*
+ * emit.h - the config files a tune leaves behind: one call writes every
+ * file the result calls for into a directory.
+ *
+ * Only choices that are significant and verified are written, and a file
+ * is written only when the result holds a choice it covers: an Open MPI
+ * result writes no nccl.* file, a result without UCX_ variables no
+ * ucx.conf.  Every file opens with a comment header naming what wrote it,
+ * from which run, and how to install it (the rules file excepted where its
+ * reader cannot skip comments; Open MPI 4.1's can).
+ *
+ * Writing is all or nothing: each file goes to a temporary file beside its
+ * target (its name holds the pid), is fsync'd, and only when every file
+ * has been written are they renamed into place.  On an error the
+ * temporaries are removed and no target is touched.
+ */
+#ifndef CT_EMIT_H
+#define CT_EMIT_H
+
+#include <stddef.h>
+
+#include "ct_status.h"
+#include "tune_result.h"
+
+/*
+ * Writes every file r calls for into outdir (which must exist).  The
+ * header names colltune's version and git revision from config.h.  A value
+ * a format cannot carry (a newline in nccl.conf, a name that is not a
+ * variable name) is CT_ERR_USAGE with the variable named in err; a write
+ * error is CT_ERR_IO.  Nothing is left in outdir on either.
+ */
+ct_status_t ct_emit_all(const ct_tune_result_t *r, const char *outdir, char *err, size_t errlen);
+
+/* As ct_emit_all, with the header's "written by" text given (tests pin it
+ * so golden files stay stable across versions). */
+ct_status_t ct_emit_all_as(const ct_tune_result_t *r, const char *outdir, const char *writer,
+                           char *err, size_t errlen);
+
+/* The file names ct_emit_all would write for r, in write order, into
+ * names_p (room for max); returns how many. */
+size_t ct_emit_files(const ct_tune_result_t *r, const char **names_p, size_t max);
+
+#endif

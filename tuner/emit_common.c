@@ -1,0 +1,104 @@
+/*
+ * emit_common.c - the header every emitted file opens with, and the
+ * checks the formats share (see emit_format.h).
+ */
+#include "emit_format.h"
+
+#include <string.h>
+
+int ct_emit_usable(const ct_tune_choice_t *c) { return c->significant && c->verified; }
+
+int ct_emit_full_range(const ct_tune_choice_t *c) { return c->min_bytes <= 0 && c->max_bytes < 0; }
+
+int ct_emit_has_prefix(const char *s, const char *prefix)
+{
+    return strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
+/* Text from the result, with anything that could end a comment line
+ * (newline, CR, any control character) shown as '?'. */
+static void ct_emit_put_safe(FILE *fp, const char *s)
+{
+    if (s == NULL || *s == '\0') {
+        fputs("(none)", fp);
+        return;
+    }
+    for (; *s; s++)
+        fputc((unsigned char)*s < 0x20 || *s == 0x7f ? '?' : *s, fp);
+}
+
+void ct_emit_put_dir(const ct_emit_ctx_t *ctx, FILE *fp, const char *text)
+{
+    const char *mark;
+    while ((mark = strstr(text, "@DIR@")) != NULL) {
+        fwrite(text, 1, (size_t)(mark - text), fp);
+        ct_emit_put_safe(fp, ctx->dir);
+        text = mark + strlen("@DIR@");
+    }
+    fputs(text, fp);
+}
+
+void ct_emit_header(const ct_emit_ctx_t *ctx, FILE *fp, const char *file, const char *what,
+                    const char *const *install)
+{
+    const ct_tune_result_t *r = ctx->r;
+
+    fprintf(fp, "# %s: %s\n", file, what);
+    fputs("# Written by ", fp);
+    ct_emit_put_safe(fp, ctx->writer);
+    fputs("; re-run colltune tune rather than editing it.\n", fp);
+    fputs("# Run ", fp);
+    ct_emit_put_safe(fp, r->run_id);
+    fputs(" at ", fp);
+    ct_emit_put_safe(fp, r->date);
+    fputs(", space ", fp);
+    ct_emit_put_safe(fp, r->space_name);
+    fputs(" (", fp);
+    ct_emit_put_safe(fp, r->space_path);
+    fprintf(fp, "), %ld ranks on %ld node%s, ", r->nranks, r->nnodes, r->nnodes == 1 ? "" : "s");
+    ct_emit_put_safe(fp, r->source);
+    fputs(" results.\n", fp);
+    fputs("# Only choices whose gain beat the noise and held in the A/B verification\n"
+          "# are here; everything else keeps the library's default.\n",
+          fp);
+    fputs("#\n# Install:\n", fp);
+    for (; *install != NULL; install++) {
+        fputs(**install ? "#   " : "#", fp);
+        ct_emit_put_dir(ctx, fp, *install);
+        fputc('\n', fp);
+    }
+    fputc('\n', fp);
+}
+
+ct_status_t ct_emit_check_name(const ct_tune_choice_t *c, const char *file, char *err,
+                               size_t errlen)
+{
+    const char *p = c->name;
+    int ok = p != NULL && (*p == '_' || (*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z'));
+    for (; ok && *p; p++)
+        ok = *p == '_' || (*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z') ||
+             (*p >= '0' && *p <= '9');
+    if (ok)
+        return CT_OK;
+    snprintf(err, errlen, "%s: variable name \"%s\" is not a name (letters, digits, _)", file,
+             c->name ? c->name : "(null)");
+    return CT_ERR_USAGE;
+}
+
+ct_status_t ct_emit_check_line_value(const char *name, const char *value, const char *file,
+                                     size_t max, const char *why, char *err, size_t errlen)
+{
+    if (strpbrk(value, "\n\r") != NULL) {
+        snprintf(err, errlen,
+                 "%s: the value of %s contains a newline or carriage return, which %s cannot "
+                 "carry (%s)",
+                 file, name, file, why);
+        return CT_ERR_USAGE;
+    }
+    if (max > 0 && strlen(value) > max) {
+        snprintf(err, errlen, "%s: the value of %s is %zu bytes; %s reads at most %zu (%s)", file,
+                 name, strlen(value), file, max, why);
+        return CT_ERR_USAGE;
+    }
+    return CT_OK;
+}

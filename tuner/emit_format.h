@@ -1,0 +1,105 @@
+/*
+ * emit_format.h - what the emitters share (internal to tuner/emit*.c).
+ *
+ * An emitter is one file format: a name, a test of whether the result has
+ * anything for it, and a writer.  emit.c holds the table and does the
+ * atomic writing; each emit_<format>.c writes one format to a FILE.
+ */
+#ifndef CT_EMIT_FORMAT_H
+#define CT_EMIT_FORMAT_H
+
+#include <stdio.h>
+
+#include "ct_status.h"
+#include "tune_result.h"
+
+typedef struct {
+    const ct_tune_result_t *r;
+    const char *writer; /* "colltune 0.1.0 (git abc1234)" */
+    const char *dir;    /* the output directory, absolute */
+} ct_emit_ctx_t;
+
+typedef struct {
+    const char *name; /* the file's name in the output directory */
+    int (*wanted)(const ct_tune_result_t *r);
+    ct_status_t (*write)(const ct_emit_ctx_t *ctx, FILE *fp, char *err, size_t errlen);
+} ct_emit_format_t;
+
+/* The formats (emit_<format>.c). */
+extern const ct_emit_format_t ct_emit_nccl_env;
+extern const ct_emit_format_t ct_emit_nccl_conf;
+extern const ct_emit_format_t ct_emit_nccl_tuner;
+extern const ct_emit_format_t ct_emit_ucx_conf;
+extern const ct_emit_format_t ct_emit_mca_params;
+extern const ct_emit_format_t ct_emit_tuned_rules;
+
+/* File names the formats refer to one another by. */
+#define CT_EMIT_TUNED_RULES_NAME "coll-tuned-rules.conf"
+
+/* --- emit_common.c --- */
+
+/* A choice the files may carry: significant and verified. */
+int ct_emit_usable(const ct_tune_choice_t *c);
+/* Covers every size: neither bound set (-1), or from 0 with no top. */
+int ct_emit_full_range(const ct_tune_choice_t *c);
+int ct_emit_has_prefix(const char *s, const char *prefix);
+
+/*
+ * The comment header every file opens with: what it is, what wrote it,
+ * from which run, and how to install it (install: lines, NULL-ended, each
+ * written as "#   line" with "@DIR@" replaced by the output directory).
+ * Text from the result is written with control characters as '?', so no
+ * run id or path can end the comment.
+ */
+void ct_emit_header(const ct_emit_ctx_t *ctx, FILE *fp, const char *file, const char *what,
+                    const char *const *install);
+/* fputs with "@DIR@" replaced by ctx->dir. */
+void ct_emit_put_dir(const ct_emit_ctx_t *ctx, FILE *fp, const char *text);
+
+/* A name NAME=value formats can carry: [A-Za-z_][A-Za-z0-9_]*. */
+ct_status_t ct_emit_check_name(const ct_tune_choice_t *c, const char *file, char *err,
+                               size_t errlen);
+/* A value a one-line format can carry: no newline or CR, at most max
+ * bytes (0: no limit). */
+ct_status_t ct_emit_check_line_value(const char *name, const char *value, const char *file,
+                                     size_t max, const char *why, char *err, size_t errlen);
+
+/* --- emit_nccl_vars.c: what nccl.env and nccl.conf both carry --- */
+
+typedef struct {
+    const char *name;
+    char *value; /* owned */
+} ct_emit_var_t;
+
+typedef struct {
+    ct_emit_var_t *vars;
+    size_t count;
+} ct_emit_vars_t;
+
+/* Whether r has any NCCL variable for nccl.env / nccl.conf. */
+int ct_emit_nccl_vars_wanted(const ct_tune_result_t *r);
+/*
+ * The NCCL variables in file order: the global NCCL_* choices, then
+ * NCCL_ALGO built from the per-collective whole-range NCCL_ALGO choices
+ * ("allreduce:tree;broadcast:ring", NCCL 2.24's form).  CT_ERR_USAGE when
+ * NCCL_ALGO was chosen both globally and per collective.
+ */
+ct_status_t ct_emit_nccl_vars(const ct_tune_result_t *r, ct_emit_vars_t *vars_p, char *err,
+                              size_t errlen);
+void ct_emit_vars_free(ct_emit_vars_t *vars);
+
+/* Whether c is an NCCL_ALGO / NCCL_PROTO choice for one collective that
+ * goes to the tuner plugin's rules (it has a partner for the same
+ * collective and size range) rather than to nccl.env. */
+int ct_emit_nccl_is_rule(const ct_tune_result_t *r, const ct_tune_choice_t *c);
+
+/* --- emit_tuned_rules.c: which MCA choices the rules file carries --- */
+
+/* Whether any coll/tuned algorithm choice holds over a size range only:
+ * then every algorithm choice goes to the rules file. */
+int ct_emit_tuned_rules_wanted(const ct_tune_result_t *r);
+/* Whether c goes to the rules file (an algorithm, its segment size or its
+ * chain fan-out) rather than to mca-params.conf. */
+int ct_emit_tuned_in_rules(const ct_tune_result_t *r, const ct_tune_choice_t *c);
+
+#endif

@@ -1,0 +1,92 @@
+/*
+ * emit_mca.c - mca-params.conf: Open MPI's MCA parameter file
+ * ("name = value" lines, '#' comments).
+ *
+ * Every MCA choice the rules file does not carry is a line here.  Forcing
+ * a coll/tuned algorithm needs coll_tuned_use_dynamic_rules = 1, so that
+ * is written whenever a coll_tuned_ choice is; with a rules file it also
+ * names the file by its absolute path, so the config works from any
+ * directory.  A size range only the rules file can carry.
+ */
+#include "emit_format.h"
+
+#include <string.h>
+
+#define CT_USE_DYNAMIC "coll_tuned_use_dynamic_rules"
+#define CT_RULES_FILENAME "coll_tuned_dynamic_rules_filename"
+
+/* The lines below the header: choices, minus those colltune writes itself. */
+static int ct_mca_line(const ct_tune_result_t *r, const ct_tune_choice_t *c)
+{
+    return ct_emit_usable(c) && c->via == CT_VIA_MCA && !ct_emit_tuned_in_rules(r, c) &&
+           strcmp(c->name, CT_USE_DYNAMIC) != 0 && strcmp(c->name, CT_RULES_FILENAME) != 0;
+}
+
+static int ct_mca_wanted(const ct_tune_result_t *r)
+{
+    for (size_t i = 0; i < r->nchoices; i++) {
+        const ct_tune_choice_t *c = &r->choices[i];
+        if (ct_emit_usable(c) && c->via == CT_VIA_MCA)
+            return 1;
+    }
+    return 0;
+}
+
+static ct_status_t ct_mca_write(const ct_emit_ctx_t *ctx, FILE *fp, char *err, size_t errlen)
+{
+    static const char *const install[] = {
+        "Open MPI reads $HOME/.openmpi/mca-params.conf: copy it there, or for one job",
+        "name it first in mca_base_param_files, a comma-separated list that replaces",
+        "the default one, so keep the files it had (ompi_info --level 9 --param mca",
+        "base | grep param_files shows them; Debian's system file disables pml ucx):",
+        "  export OMPI_MCA_mca_base_param_files=@DIR@/mca-params.conf,"
+        "$HOME/.openmpi/mca-params.conf,/etc/openmpi/openmpi-mca-params.conf",
+        "Parameters on the mpirun command line or in OMPI_MCA_* variables win.",
+        NULL};
+    const ct_tune_result_t *r = ctx->r;
+    int tuned = 0, rules = ct_emit_tuned_rules_wanted(r);
+
+    for (size_t i = 0; i < r->nchoices; i++) {
+        const ct_tune_choice_t *c = &r->choices[i];
+        if (!ct_mca_line(r, c))
+            continue;
+        ct_status_t st = ct_emit_check_name(c, "mca-params.conf", err, errlen);
+        if (st == CT_OK)
+            st = ct_emit_check_line_value(c->name, c->value, "mca-params.conf", 0,
+                                          "one name = value per line", err, errlen);
+        if (st == CT_OK && !ct_emit_full_range(c)) {
+            snprintf(err, errlen,
+                     "mca-params.conf: %s = %s holds over %lld..%lld bytes only; an MCA "
+                     "parameter holds for every size, and only coll/tuned algorithms (with "
+                     "their segment size and chain fan-out) have per-size rules",
+                     c->name, c->value, c->min_bytes, c->max_bytes);
+            st = CT_ERR_USAGE;
+        }
+        if (st != CT_OK)
+            return st;
+    }
+    for (size_t i = 0; i < r->nchoices; i++) {
+        const ct_tune_choice_t *c = &r->choices[i];
+        tuned |=
+            ct_emit_usable(c) && c->via == CT_VIA_MCA && ct_emit_has_prefix(c->name, "coll_tuned_");
+    }
+
+    ct_emit_header(ctx, fp, "mca-params.conf", "Open MPI MCA parameters (name = value)", install);
+    if (tuned)
+        fputs("# coll/tuned uses forced algorithms and rules files only with this "
+              "set.\n" CT_USE_DYNAMIC " = 1\n",
+              fp);
+    if (rules) {
+        fputs("# Per-size algorithms: Open MPI 4.1 classic rules, written beside this file.\n", fp);
+        fputs(CT_RULES_FILENAME " = ", fp);
+        ct_emit_put_dir(ctx, fp, "@DIR@/" CT_EMIT_TUNED_RULES_NAME "\n");
+    }
+    for (size_t i = 0; i < r->nchoices; i++) {
+        const ct_tune_choice_t *c = &r->choices[i];
+        if (ct_mca_line(r, c))
+            fprintf(fp, "%s = %s\n", c->name, c->value);
+    }
+    return CT_OK;
+}
+
+const ct_emit_format_t ct_emit_mca_params = {"mca-params.conf", ct_mca_wanted, ct_mca_write};

@@ -1,0 +1,42 @@
+/*
+ * emit_nccl_conf.c - nccl.conf: the file NCCL reads from $NCCL_CONF_FILE,
+ * else ~/.nccl.conf, then /etc/nccl.conf (src/misc/param.cc).
+ *
+ * NCCL reads it line by line: '#' in the first column is a comment, the
+ * name ends at the first '=', the rest of the line up to the newline is
+ * the value (no quoting, no trimming, 1023 bytes at most), and a variable
+ * already in the environment wins.  A value with a newline cannot be
+ * written, so it is refused.
+ */
+#include "emit_format.h"
+
+/* NCCL copies at most 1023 bytes of a name or value. */
+#define CT_NCCL_CONF_MAX 1023
+
+static ct_status_t ct_nccl_conf_write(const ct_emit_ctx_t *ctx, FILE *fp, char *err, size_t errlen)
+{
+    static const char *const install[] = {
+        "Point NCCL at it on every rank (or copy it to ~/.nccl.conf or /etc/nccl.conf):",
+        "  export NCCL_CONF_FILE=@DIR@/nccl.conf",
+        "Variables already set in the environment win over this file.", NULL};
+    ct_emit_vars_t vars;
+    ct_status_t st = ct_emit_nccl_vars(ctx->r, &vars, err, errlen);
+    if (st != CT_OK)
+        return st;
+    for (size_t i = 0; i < vars.count && st == CT_OK; i++)
+        st = ct_emit_check_line_value(vars.vars[i].name, vars.vars[i].value, "nccl.conf",
+                                      CT_NCCL_CONF_MAX,
+                                      "NCCL reads one NAME=value per line, without quoting; "
+                                      "use nccl.env",
+                                      err, errlen);
+    if (st == CT_OK) {
+        ct_emit_header(ctx, fp, "nccl.conf", "NCCL configuration file (NAME=value)", install);
+        for (size_t i = 0; i < vars.count; i++)
+            fprintf(fp, "%s=%s\n", vars.vars[i].name, vars.vars[i].value);
+    }
+    ct_emit_vars_free(&vars);
+    return st;
+}
+
+const ct_emit_format_t ct_emit_nccl_conf = {"nccl.conf", ct_emit_nccl_vars_wanted,
+                                            ct_nccl_conf_write};

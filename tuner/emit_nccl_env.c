@@ -1,0 +1,42 @@
+/*
+ * emit_nccl_env.c - nccl.env: NCCL's variables as a file sh can source.
+ *
+ * Every value is single-quoted; a ' inside becomes '\'' (close, escaped
+ * quote, reopen), the one quoting that no shell expands anything in, so
+ * spaces, $(...), backticks and newlines reach NCCL unchanged.
+ */
+#include "emit_format.h"
+
+static void ct_put_sh_quoted(FILE *fp, const char *s)
+{
+    fputc('\'', fp);
+    for (; *s; s++) {
+        if (*s == '\'')
+            fputs("'\\''", fp);
+        else
+            fputc(*s, fp);
+    }
+    fputc('\'', fp);
+}
+
+static ct_status_t ct_nccl_env_write(const ct_emit_ctx_t *ctx, FILE *fp, char *err, size_t errlen)
+{
+    static const char *const install[] = {
+        "Source it in the job script before the launcher, which passes the",
+        "environment on (mpirun: add -x for each NAME; srun: --export=ALL):", "  . @DIR@/nccl.env",
+        "Variables already set in the environment are overwritten by this file.", NULL};
+    ct_emit_vars_t vars;
+    ct_status_t st = ct_emit_nccl_vars(ctx->r, &vars, err, errlen);
+    if (st != CT_OK)
+        return st;
+    ct_emit_header(ctx, fp, "nccl.env", "NCCL environment variables, sourceable by sh", install);
+    for (size_t i = 0; i < vars.count; i++) {
+        fprintf(fp, "export %s=", vars.vars[i].name);
+        ct_put_sh_quoted(fp, vars.vars[i].value);
+        fputc('\n', fp);
+    }
+    ct_emit_vars_free(&vars);
+    return CT_OK;
+}
+
+const ct_emit_format_t ct_emit_nccl_env = {"nccl.env", ct_emit_nccl_vars_wanted, ct_nccl_env_write};

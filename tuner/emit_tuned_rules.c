@@ -1,0 +1,244 @@
+/*
+ * emit_tuned_rules.c - coll-tuned-rules.conf: Open MPI 4.1's classic
+ * dynamic rules file for coll/tuned (coll_tuned_dynamic_file.c).
+ *
+ *   <number of collectives>
+ *   <collective id>  <number of comm sizes>
+ *   <comm size>  <number of rules>
+ *   <msgsize> <algorithm> <fan-in/out> <segsize>      (one per rule)
+ *
+ * 4.1 reads numbers with fscanf and skips from '#' to the end of the
+ * line, so the header is comments.  Its mistakes are silent, so:
+ * - the first msgsize of every comm size is 0 (otherwise 4.1 ignores the
+ *   whole file);
+ * - no "rule-file-version" line (4.1 does not know it, and gives up);
+ * - msgsize is what 4.1 looks up: the total bytes (count x typesize for
+ *   allreduce and bcast; block x comm size for allgather, alltoall and
+ *   reduce_scatter_block), which is collbench's size;
+ * - fan-in/out is explicit: chain bcast's default of 4 unless tuned (a 0
+ *   makes it 2.6x slower), 1 for pipeline, 0 where 4.1 does not read it.
+ * A rule's algorithm 0 hands the size back to 4.1's built-in decision,
+ * which is what the sizes outside every tuned range get.
+ *
+ * A rule for comm size N applies to communicators of N ranks or more
+ * (4.1 takes the largest size not above the communicator's); the tune's
+ * rank count is the one written.
+ */
+#include "emit_format.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct {
+    int coll;           /* ct_coll_id_t */
+    int ompi_id;        /* COLLTYPE_T in 4.1's coll_base_functions.h */
+    const char *alg;    /* the MCA algorithm variable */
+    const char *seg;    /* its segment size variable */
+    const char *fanout; /* its fan-out variable, or NULL */
+} ct_tuned_coll_t;
+
+/* In 4.1's collective-id order. */
+static const ct_tuned_coll_t ct_tuned_colls[] = {
+    {CT_COLL_ALLGATHER, 0, "coll_tuned_allgather_algorithm",
+     "coll_tuned_allgather_algorithm_segmentsize", NULL},
+    {CT_COLL_ALLREDUCE, 2, "coll_tuned_allreduce_algorithm",
+     "coll_tuned_allreduce_algorithm_segmentsize", NULL},
+    {CT_COLL_ALLTOALL, 3, "coll_tuned_alltoall_algorithm",
+     "coll_tuned_alltoall_algorithm_segmentsize", NULL},
+    {CT_COLL_BROADCAST, 7, "coll_tuned_bcast_algorithm", "coll_tuned_bcast_algorithm_segmentsize",
+     "coll_tuned_bcast_algorithm_chain_fanout"},
+    {CT_COLL_REDUCE_SCATTER, 13, "coll_tuned_reduce_scatter_block_algorithm",
+     "coll_tuned_reduce_scatter_block_algorithm_segmentsize", NULL},
+};
+#define CT_TUNED_NCOLLS (sizeof ct_tuned_colls / sizeof ct_tuned_colls[0])
+
+/* bcast's algorithm ids that read fan-in/out, and their defaults. */
+#define CT_BCAST_CHAIN 2
+#define CT_BCAST_PIPELINE 3
+#define CT_BCAST_CHAIN_FANOUT 4
+
+static int ct_is_mca(const ct_tune_choice_t *c)
+{
+    return ct_emit_usable(c) && c->via == CT_VIA_MCA;
+}
+
+static const ct_tuned_coll_t *ct_alg_var(const char *name)
+{
+    for (size_t i = 0; i < CT_TUNED_NCOLLS; i++)
+        if (strcmp(ct_tuned_colls[i].alg, name) == 0)
+            return &ct_tuned_colls[i];
+    return NULL;
+}
+
+int ct_emit_tuned_rules_wanted(const ct_tune_result_t *r)
+{
+    for (size_t i = 0; i < r->nchoices; i++) {
+        const ct_tune_choice_t *c = &r->choices[i];
+        if (ct_is_mca(c) && ct_alg_var(c->name) != NULL && !ct_emit_full_range(c))
+            return 1;
+    }
+    return 0;
+}
+
+int ct_emit_tuned_in_rules(const ct_tune_result_t *r, const ct_tune_choice_t *c)
+{
+    if (!ct_is_mca(c) || !ct_emit_tuned_rules_wanted(r))
+        return 0;
+    for (size_t i = 0; i < CT_TUNED_NCOLLS; i++) {
+        const ct_tuned_coll_t *t = &ct_tuned_colls[i];
+        if (strcmp(c->name, t->alg) == 0 || strcmp(c->name, t->seg) == 0 ||
+            (t->fanout && strcmp(c->name, t->fanout) == 0))
+            return 1;
+    }
+    return 0;
+}
+
+/* The choice named name for the same collective and size range as c. */
+static const ct_tune_choice_t *ct_same_range(const ct_tune_result_t *r, const ct_tune_choice_t *c,
+                                             const char *name)
+{
+    for (size_t i = 0; name && i < r->nchoices; i++) {
+        const ct_tune_choice_t *o = &r->choices[i];
+        if (ct_is_mca(o) && o->scope == c->scope && o->min_bytes == c->min_bytes &&
+            o->max_bytes == c->max_bytes && strcmp(o->name, name) == 0)
+            return o;
+    }
+    return NULL;
+}
+
+static ct_status_t ct_parse_long(const ct_tune_choice_t *c, long *v_p, char *err, size_t errlen)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(c->value, &end, 10);
+    if (errno != 0 || end == c->value || *end != '\0' || v < 0 || v > INT_MAX) {
+        snprintf(err, errlen, "%s: %s=%s is not a non-negative integer", CT_EMIT_TUNED_RULES_NAME,
+                 c->name, c->value);
+        return CT_ERR_USAGE;
+    }
+    *v_p = v;
+    return CT_OK;
+}
+
+static int ct_by_min(const void *a, const void *b)
+{
+    const ct_tune_choice_t *x = *(const ct_tune_choice_t *const *)a;
+    const ct_tune_choice_t *y = *(const ct_tune_choice_t *const *)b;
+    long long mx = x->min_bytes < 0 ? 0 : x->min_bytes, my = y->min_bytes < 0 ? 0 : y->min_bytes;
+    return mx < my ? -1 : mx > my;
+}
+
+typedef struct {
+    long long msgsize;
+    long alg, fan, seg;
+} ct_rule_t;
+
+/* The rules for one collective: tuned ranges in size order, the gaps
+ * between and after them handed back to 4.1's decision (algorithm 0), and
+ * always a first rule at 0. */
+static ct_status_t ct_coll_rules(const ct_tune_result_t *r, const ct_tuned_coll_t *t,
+                                 ct_rule_t **rules_p, size_t *n_p, char *err, size_t errlen)
+{
+    const ct_tune_choice_t **algs = calloc(r->nchoices + 1, sizeof(*algs));
+    ct_rule_t *rules = calloc(2 * r->nchoices + 2, sizeof(*rules));
+    size_t na = 0, n = 0;
+    long long next = 0; /* the smallest size no rule covers yet; -1: none left */
+    ct_status_t st = CT_OK;
+
+    if (algs == NULL || rules == NULL) {
+        free(algs);
+        free(rules);
+        return CT_ERR_NOMEM;
+    }
+    for (size_t i = 0; i < r->nchoices; i++)
+        if (ct_is_mca(&r->choices[i]) && strcmp(r->choices[i].name, t->alg) == 0)
+            algs[na++] = &r->choices[i];
+    qsort(algs, na, sizeof(*algs), ct_by_min);
+
+    for (size_t i = 0; i < na && st == CT_OK; i++) {
+        const ct_tune_choice_t *c = algs[i], *seg = ct_same_range(r, c, t->seg),
+                               *fan = ct_same_range(r, c, t->fanout);
+        long long lo = c->min_bytes < 0 ? 0 : c->min_bytes;
+        ct_rule_t rule = {lo, 0, 0, 0};
+        if (next < 0 || lo < next) {
+            snprintf(err, errlen, "%s: %s: size ranges overlap at %lld bytes",
+                     CT_EMIT_TUNED_RULES_NAME, t->alg, lo);
+            st = CT_ERR_USAGE;
+            break;
+        }
+        st = ct_parse_long(c, &rule.alg, err, errlen);
+        if (st == CT_OK && seg)
+            st = ct_parse_long(seg, &rule.seg, err, errlen);
+        if (st == CT_OK && t->fanout && rule.alg == CT_BCAST_CHAIN) {
+            rule.fan = CT_BCAST_CHAIN_FANOUT;
+            if (fan)
+                st = ct_parse_long(fan, &rule.fan, err, errlen);
+        } else if (t->fanout && rule.alg == CT_BCAST_PIPELINE) {
+            rule.fan = 1;
+        }
+        if (lo > next)
+            rules[n++] = (ct_rule_t){next, 0, 0, 0};
+        rules[n++] = rule;
+        next = c->max_bytes < 0 ? -1 : c->max_bytes + 1;
+    }
+    if (st == CT_OK && next >= 0)
+        rules[n++] = (ct_rule_t){next, 0, 0, 0};
+    free(algs);
+    if (st != CT_OK) {
+        free(rules);
+        return st;
+    }
+    *rules_p = rules;
+    *n_p = n;
+    return CT_OK;
+}
+
+static int ct_has_alg(const ct_tune_result_t *r, const ct_tuned_coll_t *t)
+{
+    for (size_t i = 0; i < r->nchoices; i++)
+        if (ct_is_mca(&r->choices[i]) && strcmp(r->choices[i].name, t->alg) == 0)
+            return 1;
+    return 0;
+}
+
+static ct_status_t ct_tuned_rules_write(const ct_emit_ctx_t *ctx, FILE *fp, char *err,
+                                        size_t errlen)
+{
+    static const char *const install[] = {
+        "mca-params.conf beside it already points Open MPI here.  To use it alone:",
+        "  mpirun --mca coll_tuned_use_dynamic_rules 1 \\",
+        "         --mca coll_tuned_dynamic_rules_filename @DIR@/" CT_EMIT_TUNED_RULES_NAME " ...",
+        "Format: Open MPI 4.1's classic rules (msgsize = total bytes).", NULL};
+    const ct_tune_result_t *r = ctx->r;
+    size_t ncolls = 0;
+
+    for (size_t i = 0; i < CT_TUNED_NCOLLS; i++)
+        ncolls += (size_t)ct_has_alg(r, &ct_tuned_colls[i]);
+    ct_emit_header(ctx, fp, CT_EMIT_TUNED_RULES_NAME,
+                   "Open MPI coll/tuned dynamic rules (4.1 classic format)", install);
+    fprintf(fp, "%zu # collectives\n", ncolls);
+    for (size_t i = 0; i < CT_TUNED_NCOLLS; i++) {
+        const ct_tuned_coll_t *t = &ct_tuned_colls[i];
+        ct_rule_t *rules;
+        size_t n;
+        if (!ct_has_alg(r, t))
+            continue;
+        ct_status_t st = ct_coll_rules(r, t, &rules, &n, err, errlen);
+        if (st != CT_OK)
+            return st;
+        fprintf(fp, "\n%d # %s (%s)\n1 # comm sizes\n", t->ompi_id, t->alg + strlen("coll_tuned_"),
+                ct_coll_name((ct_coll_id_t)t->coll));
+        fprintf(fp, "%ld %zu # comm size, rules\n", r->nranks, n);
+        fputs("# msgsize algorithm faninout segsize\n", fp);
+        for (size_t k = 0; k < n; k++)
+            fprintf(fp, "%lld %ld %ld %ld\n", rules[k].msgsize, rules[k].alg, rules[k].fan,
+                    rules[k].seg);
+        free(rules);
+    }
+    return CT_OK;
+}
+
+const ct_emit_format_t ct_emit_tuned_rules = {CT_EMIT_TUNED_RULES_NAME, ct_emit_tuned_rules_wanted,
+                                              ct_tuned_rules_write};

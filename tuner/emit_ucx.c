@@ -1,0 +1,71 @@
+/*
+ * emit_ucx.c - ucx.conf: UCX's INI configuration file.
+ *
+ * UCX 1.13 (ucs/config/parser.c) reads ucx.conf from its compiled-in
+ * directory (/etc/ucx on Debian), from ../etc/ucx.conf beside libucs, and
+ * from $UCX_CONFIG_DIR/ucx.conf; there is no variable naming the file
+ * itself.  Lines are UCX_NAME=value; the environment wins over the file.
+ * A value the INI reader would cut or misread (a newline, ';' or '#',
+ * which start comments) is refused.
+ */
+#include "emit_format.h"
+
+#include <string.h>
+
+static int ct_is_ucx(const ct_tune_choice_t *c)
+{
+    return ct_emit_usable(c) && c->via == CT_VIA_ENV && ct_emit_has_prefix(c->name, "UCX_");
+}
+
+static int ct_ucx_wanted(const ct_tune_result_t *r)
+{
+    for (size_t i = 0; i < r->nchoices; i++)
+        if (ct_is_ucx(&r->choices[i]))
+            return 1;
+    return 0;
+}
+
+static ct_status_t ct_ucx_write(const ct_emit_ctx_t *ctx, FILE *fp, char *err, size_t errlen)
+{
+    static const char *const install[] = {
+        "UCX reads ucx.conf from $UCX_CONFIG_DIR (and from /etc/ucx). On every rank:",
+        "  export UCX_CONFIG_DIR=@DIR@",
+        "or copy it to /etc/ucx/ucx.conf.  Variables set in the environment win;",
+        "check with: UCX_CONFIG_DIR=@DIR@ ucx_info -c", NULL};
+    const ct_tune_result_t *r = ctx->r;
+
+    for (size_t i = 0; i < r->nchoices; i++) {
+        const ct_tune_choice_t *c = &r->choices[i];
+        if (!ct_is_ucx(c))
+            continue;
+        ct_status_t st = ct_emit_check_name(c, "ucx.conf", err, errlen);
+        if (st == CT_OK)
+            st = ct_emit_check_line_value(c->name, c->value, "ucx.conf", 0,
+                                          "one UCX_NAME=value per line; use the environment", err,
+                                          errlen);
+        if (st == CT_OK && strpbrk(c->value, ";#") != NULL) {
+            snprintf(err, errlen,
+                     "ucx.conf: the value of %s contains ';' or '#', which start a comment in "
+                     "UCX's INI reader; set it in the environment instead",
+                     c->name);
+            st = CT_ERR_USAGE;
+        }
+        if (st == CT_OK && (c->scope != CT_SCOPE_GLOBAL || !ct_emit_full_range(c))) {
+            snprintf(err, errlen,
+                     "ucx.conf: %s=%s holds for one collective or size range only; UCX "
+                     "reads it for all traffic",
+                     c->name, c->value);
+            st = CT_ERR_USAGE;
+        }
+        if (st != CT_OK)
+            return st;
+    }
+    ct_emit_header(ctx, fp, "ucx.conf", "UCX configuration (UCX 1.13 INI, UCX_NAME=value)",
+                   install);
+    for (size_t i = 0; i < r->nchoices; i++)
+        if (ct_is_ucx(&r->choices[i]))
+            fprintf(fp, "%s=%s\n", r->choices[i].name, r->choices[i].value);
+    return CT_OK;
+}
+
+const ct_emit_format_t ct_emit_ucx_conf = {"ucx.conf", ct_ucx_wanted, ct_ucx_write};
