@@ -14,6 +14,7 @@ tuner_libctdriver_la_SOURCES = \
 	tuner/argv.c tuner/argv.h \
 	tuner/cli.c tuner/cli.h \
 	tuner/launcher.c tuner/launcher.h \
+	tuner/launch_opts.c tuner/launch_opts.h \
 	tuner/outdir.c tuner/outdir.h \
 	tuner/trial.c tuner/trial.h \
 	$(EMIT_SOURCES)
@@ -23,7 +24,9 @@ EMIT_SOURCES = \
 	tuner/emit_common.c tuner/emit_nccl_vars.c \
 	tuner/emit_nccl_env.c tuner/emit_nccl_conf.c tuner/emit_nccl_tuner.c \
 	tuner/emit_ucx.c tuner/emit_mca.c tuner/emit_tuned_rules.c
-tuner_libctdriver_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tuner
+# The launcher --np alone uses: configure's mpirun (empty: mpirun from PATH).
+tuner_libctdriver_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tuner \
+	-DCT_DEFAULT_MPIRUN='"$(MPIRUN)"'
 tuner_libctdriver_la_LIBADD = src/lib/libcolltune.la
 
 bin_PROGRAMS += tuner/colltune
@@ -37,9 +40,8 @@ tuner_colltune_SOURCES = \
 	tuner/tune_report.c \
 	tuner/tune_decide.c tuner/tune_decide.h \
 	tuner/tune_result.h
-# The launcher --np alone uses: configure's mpirun (empty: mpirun from PATH).
 tuner_colltune_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tuner $(JANSSON_CFLAGS) \
-	-DCT_DEFAULT_MPIRUN='"$(MPIRUN)"' $(INIH_CFLAGS)
+	$(INIH_CFLAGS)
 tuner_colltune_LDADD = tuner/libctdriver.la tuner/libtune.la src/lib/libcolltune.la \
 	$(JANSSON_LIBS) $(INIH_LIBS) -lm
 

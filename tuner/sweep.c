@@ -21,61 +21,31 @@
 #include "commands.h"
 #include "config.h"
 #include "ct_json.h"
+#include "launch_opts.h"
 #include "launcher.h"
 #include "outdir.h"
 #include "trial.h"
 
 extern char **environ;
 
-#ifndef CT_DEFAULT_MPIRUN
-#define CT_DEFAULT_MPIRUN "mpirun"
-#endif
-
 enum {
     CT_SWEEP_OUT = 1,
-    CT_SWEEP_NP,
-    CT_SWEEP_HOSTFILE,
-    CT_SWEEP_LAUNCHER,
-    CT_SWEEP_LAUNCHER_ARG,
-    CT_SWEEP_ENV,
-    CT_SWEEP_MCA,
-    CT_SWEEP_TIMEOUT,
-    CT_SWEEP_GRACE,
-    CT_SWEEP_COLLBENCH,
     CT_SWEEP_FORCE,
 };
 
 static const ct_cli_opt_t ct_sweep_opts[] = {
     {CT_SWEEP_OUT, "out", "DIR", "results directory (created if missing; required)"},
-    {CT_SWEEP_NP, "np", "N", "ranks, through mpirun (or srun's --ntasks)"},
-    {CT_SWEEP_HOSTFILE, "hostfile", "FILE", "mpirun's --hostfile"},
-    {CT_SWEEP_LAUNCHER, "launcher", "'CMD ARGS'",
-     "launcher command line: mpirun ..., srun ..., or a prefix"},
-    {CT_SWEEP_LAUNCHER_ARG, "launcher-arg", "ARG",
-     "one more launcher argument, unsplit (repeatable)"},
-    {CT_SWEEP_ENV, "env", "NAME=VALUE", "environment variable for collbench (repeatable)"},
-    {CT_SWEEP_MCA, "mca", "NAME=VALUE", "Open MPI MCA parameter (repeatable)"},
-    {CT_SWEEP_TIMEOUT, "timeout", "SEC", "kill the run's process group after SEC (default 3600)"},
-    {CT_SWEEP_GRACE, "grace", "SEC", "from SIGTERM to SIGKILL on timeout (default 5)"},
-    {CT_SWEEP_COLLBENCH, "collbench", "PATH",
-     "collbench to run (default: the one installed beside colltune)"},
+    CT_LAUNCH_OPTS("environment variable for collbench (repeatable)",
+                   "Open MPI MCA parameter (repeatable)",
+                   "kill the run's process group after SEC (default 3600)"),
+    CT_LAUNCH_OPT_COLLBENCH,
     {CT_SWEEP_FORCE, "force", NULL, "replace results already in DIR"},
 };
 #define CT_SWEEP_NOPTS (sizeof ct_sweep_opts / sizeof ct_sweep_opts[0])
 
 typedef struct {
     const char *out;
-    long np;
-    const char *hostfile;
-    const char *launcher;
-    const char *collbench;
-    ct_argv_t launcher_args;
-    ct_launch_var_t *env; /* argc entries allocated */
-    size_t nenv;
-    ct_launch_var_t *mca;
-    size_t nmca;
-    double timeout_s;
-    double grace_s;
+    ct_launch_opts_t lo; /* --np ... --collbench */
     int force;
     char **cb_args; /* after "--", not owned */
     size_t ncb_args;
@@ -111,35 +81,13 @@ static int ct_sweep_parse(int argc, char **argv, ct_sweep_args_t *a)
     ct_cli_iter_t it = {"sweep", argc, argv, 1};
     const char *value;
     int id;
-    char err[512];
 
     while ((id = ct_cli_next(&it, ct_sweep_opts, CT_SWEEP_NOPTS, &value)) > 0) {
         ct_status_t st = CT_OK;
         switch (id) {
         case CT_SWEEP_OUT: a->out = value; break;
-        case CT_SWEEP_NP: st = ct_cli_long("sweep", "np", value, 1, 1L << 24, &a->np); break;
-        case CT_SWEEP_HOSTFILE: a->hostfile = value; break;
-        case CT_SWEEP_LAUNCHER: a->launcher = value; break;
-        case CT_SWEEP_LAUNCHER_ARG: st = ct_argv_push(&a->launcher_args, value); break;
-        case CT_SWEEP_ENV:
-        case CT_SWEEP_MCA: {
-            int is_mca = id == CT_SWEEP_MCA;
-            ct_launch_var_t *var = is_mca ? &a->mca[a->nmca] : &a->env[a->nenv];
-            st = ct_launch_var_parse(value, is_mca, var, err, sizeof err);
-            if (st != CT_OK)
-                fprintf(stderr, "colltune sweep: --%s %s\n", is_mca ? "mca" : "env", err);
-            else if (is_mca)
-                a->nmca++;
-            else
-                a->nenv++;
-            break;
-        }
-        case CT_SWEEP_TIMEOUT:
-            st = ct_cli_seconds("sweep", "timeout", value, 0.001, &a->timeout_s);
-            break;
-        case CT_SWEEP_GRACE: st = ct_cli_seconds("sweep", "grace", value, 0, &a->grace_s); break;
-        case CT_SWEEP_COLLBENCH: a->collbench = value; break;
         case CT_SWEEP_FORCE: a->force = 1; break;
+        default: ct_launch_opts_apply(&a->lo, id, value, &st); break;
         }
         if (st == CT_ERR_NOMEM)
             fprintf(stderr, "colltune sweep: out of memory\n");
@@ -159,11 +107,8 @@ static int ct_sweep_parse(int argc, char **argv, ct_sweep_args_t *a)
         fprintf(stderr, "colltune sweep: --out DIR is required\n");
         return CT_EXIT_USAGE;
     }
-    if (a->np == 0 && a->launcher == NULL) {
-        fprintf(stderr, "colltune sweep: give the scale: --np N (through mpirun) or "
-                        "--launcher 'CMD ARGS'\n");
+    if (ct_launch_opts_check(&a->lo) != CT_EXIT_OK)
         return CT_EXIT_USAGE;
-    }
     /* The output files are colltune's to name. */
     for (size_t i = 0; i < a->ncb_args; i++) {
         const char *arg = a->cb_args[i];
@@ -180,28 +125,6 @@ static int ct_sweep_parse(int argc, char **argv, ct_sweep_args_t *a)
         }
     }
     return CT_EXIT_OK;
-}
-
-/* The collbench beside this program: installed, both live in bindir; in
- * the build tree colltune is tuner/colltune and collbench src/collbench. */
-static void ct_sweep_find_collbench(char *buf, size_t buflen)
-{
-    char self[PATH_MAX];
-    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
-    if (n > 0) {
-        self[n] = '\0';
-        char *slash = strrchr(self, '/');
-        if (slash != NULL) {
-            *slash = '\0';
-            const char *rel[] = {"/collbench", "/../src/collbench"};
-            for (size_t i = 0; i < 2; i++) {
-                int len = snprintf(buf, buflen, "%s%s", self, rel[i]);
-                if (len > 0 && (size_t)len < buflen && access(buf, X_OK) == 0)
-                    return;
-            }
-        }
-    }
-    snprintf(buf, buflen, "collbench"); /* from PATH, wherever the launcher runs it */
 }
 
 /* Prints the last lines of collbench's stderr, so a failed run says why
@@ -243,10 +166,10 @@ static ct_status_t ct_sweep_write_launch(const char *dir, const ct_sweep_args_t 
     int bad = doc == NULL || argv == NULL || env == NULL || mca == NULL;
     for (size_t i = 0; i < launch->argv.n && !bad; i++)
         bad |= ct_json_append(argv, ct_json_str(launch->argv.v[i]));
-    for (size_t i = 0; i < a->nenv && !bad; i++)
-        bad |= ct_json_set(env, a->env[i].name, ct_json_str(a->env[i].value));
-    for (size_t i = 0; i < a->nmca && !bad; i++)
-        bad |= ct_json_set(mca, a->mca[i].name, ct_json_str(a->mca[i].value));
+    for (size_t i = 0; i < a->lo.nenv && !bad; i++)
+        bad |= ct_json_set(env, a->lo.env[i].name, ct_json_str(a->lo.env[i].value));
+    for (size_t i = 0; i < a->lo.nmca && !bad; i++)
+        bad |= ct_json_set(mca, a->lo.mca[i].name, ct_json_str(a->lo.mca[i].value));
     if (!bad) {
         bad |= ct_json_set(doc, "generator", ct_json_str("colltune sweep " PACKAGE_VERSION));
         bad |= ct_json_set(doc, "launcher", ct_json_str(ct_launcher_kind_name(l->kind)));
@@ -254,7 +177,7 @@ static ct_status_t ct_sweep_write_launch(const char *dir, const ct_sweep_args_t 
         bad |= ct_json_set(doc, "env", env);
         bad |= ct_json_set(doc, "mca", mca);
         argv = env = mca = NULL;
-        bad |= ct_json_set(doc, "timeout_s", ct_json_real(a->timeout_s));
+        bad |= ct_json_set(doc, "timeout_s", ct_json_real(a->lo.timeout_s));
         bad |= ct_json_set(doc, "outcome", ct_json_str(ct_trial_outcome_name(r->outcome)));
         bad |= ct_json_set(doc, "exit_code", json_integer(r->exit_code));
         bad |= ct_json_set(doc, "signal", json_integer(r->term_signal));
@@ -323,15 +246,11 @@ static int ct_sweep_run(ct_sweep_args_t *a)
         return rc;
 
     char collbench[PATH_MAX];
-    if (a->collbench != NULL) {
-        if (access(a->collbench, X_OK) != 0) {
-            fprintf(stderr, "colltune sweep: --collbench %s: %s\n", a->collbench, strerror(errno));
-            return CT_EXIT_USAGE;
-        }
-        snprintf(collbench, sizeof collbench, "%s", a->collbench);
-    } else {
-        ct_sweep_find_collbench(collbench, sizeof collbench);
+    if (a->lo.collbench != NULL && access(a->lo.collbench, X_OK) != 0) {
+        fprintf(stderr, "colltune sweep: --collbench %s: %s\n", a->lo.collbench, strerror(errno));
+        return CT_EXIT_USAGE;
     }
+    ct_launch_opts_collbench(&a->lo, collbench, sizeof collbench);
 
     char csv[4096], json[4096], out[4096], errf[4096];
     if (ct_outdir_path(a->out, "results.csv", csv, sizeof csv) != CT_OK ||
@@ -343,17 +262,9 @@ static int ct_sweep_run(ct_sweep_args_t *a)
     }
 
     ct_launcher_t l;
-    const char *mpirun = *CT_DEFAULT_MPIRUN ? CT_DEFAULT_MPIRUN : "mpirun";
-    st = ct_launcher_init(&l, a->launcher, mpirun, err, sizeof err);
-    if (st != CT_OK) {
-        fprintf(stderr, "colltune sweep: --launcher: %s\n", err);
+    st = ct_launch_opts_launcher(&a->lo, &l);
+    if (st != CT_OK)
         return ct_status_exit_code(st);
-    }
-    l.np = a->np;
-    l.hostfile = a->hostfile;
-    l.as_root = geteuid() == 0;
-    l.extra = a->launcher_args;
-    a->launcher_args = (ct_argv_t)CT_ARGV_INIT;
 
     ct_argv_t args = CT_ARGV_INIT;
     const char *ours[] = {"--csv", csv, "--json", json};
@@ -362,8 +273,8 @@ static int ct_sweep_run(ct_sweep_args_t *a)
         st = ct_argv_append(&args, a->cb_args, a->ncb_args);
     ct_launch_t launch = {CT_ARGV_INIT, CT_ARGV_INIT};
     if (st == CT_OK)
-        st = ct_launcher_build(&l, environ, a->env, a->nenv, a->mca, a->nmca, collbench, args.v,
-                               args.n, &launch, err, sizeof err);
+        st = ct_launcher_build(&l, environ, a->lo.env, a->lo.nenv, a->lo.mca, a->lo.nmca, collbench,
+                               args.v, args.n, &launch, err, sizeof err);
     ct_argv_free(&args);
     if (st != CT_OK) {
         fprintf(stderr, "colltune sweep: %s\n", st == CT_ERR_NOMEM ? "out of memory" : err);
@@ -377,8 +288,8 @@ static int ct_sweep_run(ct_sweep_args_t *a)
         .envp = launch.envp.v ? launch.envp.v : empty_env,
         .stdout_path = out,
         .stderr_path = errf,
-        .timeout_s = a->timeout_s,
-        .grace_s = a->grace_s,
+        .timeout_s = a->lo.timeout_s,
+        .grace_s = a->lo.grace_s,
     };
     ct_trial_result_t r;
     st = ct_trial_run(&spec, &r, err, sizeof err);
@@ -393,7 +304,7 @@ static int ct_sweep_run(ct_sweep_args_t *a)
             fprintf(stderr,
                     "colltune sweep: timeout: no result after --timeout %g s; every process of "
                     "the run got SIGTERM%s\n",
-                    a->timeout_s, r.killed ? ", then SIGKILL" : "");
+                    a->lo.timeout_s, r.killed ? ", then SIGKILL" : "");
         else if (r.outcome == CT_TRIAL_INTERRUPTED)
             fprintf(stderr, "colltune sweep: interrupted: passed signal %d to the run\n",
                     r.interrupt);
@@ -413,12 +324,9 @@ static int ct_sweep_run(ct_sweep_args_t *a)
 
 static int ct_sweep_main(int argc, char **argv)
 {
-    ct_sweep_args_t a = {.timeout_s = 3600, .grace_s = 5, .launcher_args = CT_ARGV_INIT};
-    a.env = calloc((size_t)argc, sizeof *a.env);
-    a.mca = calloc((size_t)argc, sizeof *a.mca);
+    ct_sweep_args_t a = {0};
     int rc;
-    if (a.env == NULL || a.mca == NULL) {
-        fprintf(stderr, "colltune sweep: out of memory\n");
+    if (ct_launch_opts_init(&a.lo, "sweep", argc, 3600) != CT_OK) {
         rc = CT_EXIT_FAILURE;
     } else {
         rc = ct_sweep_parse(argc, argv, &a);
@@ -427,9 +335,7 @@ static int ct_sweep_main(int argc, char **argv)
         else if (rc == CT_EXIT_OK)
             rc = ct_sweep_run(&a);
     }
-    ct_argv_free(&a.launcher_args);
-    free(a.env);
-    free(a.mca);
+    ct_launch_opts_free(&a.lo);
     return rc;
 }
 

@@ -27,27 +27,16 @@
 #include "cli.h"
 #include "commands.h"
 #include "emit.h"
+#include "launch_opts.h"
 #include "outdir.h"
 #include "tune.h"
 #include "tune_decide.h"
 #include "tune_launch.h"
 #include "tune_search.h"
 
-#ifndef CT_DEFAULT_MPIRUN
-#define CT_DEFAULT_MPIRUN "mpirun"
-#endif
-
 enum {
     CT_TUNE_SPACE = 1,
     CT_TUNE_OUT,
-    CT_TUNE_NP,
-    CT_TUNE_HOSTFILE,
-    CT_TUNE_LAUNCHER,
-    CT_TUNE_LAUNCHER_ARG,
-    CT_TUNE_ENV,
-    CT_TUNE_MCA,
-    CT_TUNE_TIMEOUT,
-    CT_TUNE_GRACE,
     CT_TUNE_COLLECTIVES,
     CT_TUNE_STRATEGY,
     CT_TUNE_BUDGET,
@@ -55,22 +44,14 @@ enum {
     CT_TUNE_LAUNCHES,
     CT_TUNE_SEED,
     CT_TUNE_RESUME,
-    CT_TUNE_COLLBENCH,
 };
 
 static const ct_cli_opt_t ct_tune_opts[] = {
     {CT_TUNE_SPACE, "space", "FILE", "search space (tuner/spaces/*.ini; required)"},
     {CT_TUNE_OUT, "out", "DIR", "output directory (created if missing; required)"},
-    {CT_TUNE_NP, "np", "N", "ranks, through mpirun (or srun's --ntasks)"},
-    {CT_TUNE_HOSTFILE, "hostfile", "FILE", "mpirun's --hostfile"},
-    {CT_TUNE_LAUNCHER, "launcher", "'CMD ARGS'",
-     "launcher command line: mpirun ..., srun ..., or a prefix"},
-    {CT_TUNE_LAUNCHER_ARG, "launcher-arg", "ARG",
-     "one more launcher argument, unsplit (repeatable)"},
-    {CT_TUNE_ENV, "env", "NAME=VALUE", "environment variable for every trial (repeatable)"},
-    {CT_TUNE_MCA, "mca", "NAME=VALUE", "MCA parameter for every trial (repeatable)"},
-    {CT_TUNE_TIMEOUT, "timeout", "SEC", "per-trial timeout, kills the trial (default 600)"},
-    {CT_TUNE_GRACE, "grace", "SEC", "from SIGTERM to SIGKILL on timeout (default 5)"},
+    CT_LAUNCH_OPTS("environment variable for every trial (repeatable)",
+                   "MCA parameter for every trial (repeatable)",
+                   "per-trial timeout, kills the trial (default 600)"),
     {CT_TUNE_COLLECTIVES, "collectives", "LIST",
      "collectives to tune (default: all the space tunes; global scope: all)"},
     {CT_TUNE_STRATEGY, "strategy", "NAME", "exhaustive, random or halving (default)"},
@@ -80,8 +61,7 @@ static const ct_cli_opt_t ct_tune_opts[] = {
      "launches per configuration (exhaustive, random) or per finalist (halving); default 2"},
     {CT_TUNE_SEED, "seed", "N", "random strategy: the subset's seed (default 1)"},
     {CT_TUNE_RESUME, "resume", NULL, "continue the tune in DIR, skipping journaled trials"},
-    {CT_TUNE_COLLBENCH, "collbench", "PATH",
-     "collbench to run (default: the one installed beside colltune)"},
+    CT_LAUNCH_OPT_COLLBENCH,
 };
 #define CT_TUNE_NOPTS (sizeof ct_tune_opts / sizeof ct_tune_opts[0])
 
@@ -112,16 +92,7 @@ static void ct_tune_usage(FILE *f)
 typedef struct {
     const char *space_path;
     const char *out;
-    long np;
-    const char *hostfile;
-    const char *launcher;
-    const char *collbench;
-    ct_argv_t launcher_args;
-    ct_launch_var_t *env;
-    size_t nenv;
-    ct_launch_var_t *mca;
-    size_t nmca;
-    double timeout_s, grace_s;
+    ct_launch_opts_t lo; /* --np ... --collbench */
     const char *collectives;
     ct_tune_plan_t plan;
     int resume;
@@ -134,34 +105,12 @@ static int ct_tune_parse(int argc, char **argv, ct_tune_args_t *a)
     ct_cli_iter_t it = {"tune", argc, argv, 1};
     const char *value;
     int id;
-    char err[512];
     long v;
     while ((id = ct_cli_next(&it, ct_tune_opts, CT_TUNE_NOPTS, &value)) > 0) {
         ct_status_t st = CT_OK;
         switch (id) {
         case CT_TUNE_SPACE: a->space_path = value; break;
         case CT_TUNE_OUT: a->out = value; break;
-        case CT_TUNE_NP: st = ct_cli_long("tune", "np", value, 1, 1L << 24, &a->np); break;
-        case CT_TUNE_HOSTFILE: a->hostfile = value; break;
-        case CT_TUNE_LAUNCHER: a->launcher = value; break;
-        case CT_TUNE_LAUNCHER_ARG: st = ct_argv_push(&a->launcher_args, value); break;
-        case CT_TUNE_ENV:
-        case CT_TUNE_MCA: {
-            int is_mca = id == CT_TUNE_MCA;
-            ct_launch_var_t *var = is_mca ? &a->mca[a->nmca] : &a->env[a->nenv];
-            st = ct_launch_var_parse(value, is_mca, var, err, sizeof err);
-            if (st != CT_OK)
-                fprintf(stderr, "colltune tune: --%s %s\n", is_mca ? "mca" : "env", err);
-            else if (is_mca)
-                a->nmca++;
-            else
-                a->nenv++;
-            break;
-        }
-        case CT_TUNE_TIMEOUT:
-            st = ct_cli_seconds("tune", "timeout", value, 0.001, &a->timeout_s);
-            break;
-        case CT_TUNE_GRACE: st = ct_cli_seconds("tune", "grace", value, 0, &a->grace_s); break;
         case CT_TUNE_COLLECTIVES: a->collectives = value; break;
         case CT_TUNE_STRATEGY:
             if (strcmp(value, "exhaustive") == 0)
@@ -192,7 +141,7 @@ static int ct_tune_parse(int argc, char **argv, ct_tune_args_t *a)
             a->plan.seed = (unsigned long)v;
             break;
         case CT_TUNE_RESUME: a->resume = 1; break;
-        case CT_TUNE_COLLBENCH: a->collbench = value; break;
+        default: ct_launch_opts_apply(&a->lo, id, value, &st); break;
         }
         if (st == CT_ERR_NOMEM)
             fprintf(stderr, "colltune tune: out of memory\n");
@@ -211,11 +160,8 @@ static int ct_tune_parse(int argc, char **argv, ct_tune_args_t *a)
         fprintf(stderr, "colltune tune: --space FILE and --out DIR are required\n");
         return CT_EXIT_USAGE;
     }
-    if (a->np == 0 && a->launcher == NULL) {
-        fprintf(stderr, "colltune tune: give the scale: --np N (through mpirun) or "
-                        "--launcher 'CMD ARGS'\n");
+    if (ct_launch_opts_check(&a->lo) != CT_EXIT_OK)
         return CT_EXIT_USAGE;
-    }
     if (a->plan.strategy == CT_TUNE_RANDOM && a->plan.budget == 0) {
         fprintf(stderr, "colltune tune: --strategy random needs --budget N\n");
         return CT_EXIT_USAGE;
@@ -235,27 +181,6 @@ static int ct_tune_parse(int argc, char **argv, ct_tune_args_t *a)
         }
     }
     return CT_EXIT_OK;
-}
-
-/* The collbench beside this program (as in sweep.c). */
-static void ct_tune_find_collbench(char *buf, size_t buflen)
-{
-    char self[PATH_MAX];
-    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
-    if (n > 0) {
-        self[n] = '\0';
-        char *slash = strrchr(self, '/');
-        if (slash != NULL) {
-            *slash = '\0';
-            const char *rel[] = {"/collbench", "/../src/collbench"};
-            for (size_t i = 0; i < 2; i++) {
-                int len = snprintf(buf, buflen, "%s%s", self, rel[i]);
-                if (len > 0 && (size_t)len < buflen && access(buf, X_OK) == 0)
-                    return;
-            }
-        }
-    }
-    snprintf(buf, buflen, "collbench");
 }
 
 /* Is name in the comma-separated list (NULL: everything)? */
@@ -433,14 +358,14 @@ static ct_status_t ct_tune_run_one(void *user, size_t scope_i, size_t ci, long l
     }
 
     /* The configuration's settings after the user's, so they win. */
-    ct_launch_var_t *env = calloc(a->nenv + cfg->n + 1, sizeof *env);
-    ct_launch_var_t *mca = calloc(a->nmca + cfg->n + 1, sizeof *mca);
+    ct_launch_var_t *env = calloc(a->lo.nenv + cfg->n + 1, sizeof *env);
+    ct_launch_var_t *mca = calloc(a->lo.nmca + cfg->n + 1, sizeof *mca);
     ct_argv_t args = CT_ARGV_INIT;
     ct_status_t st = env && mca ? CT_OK : CT_ERR_NOMEM;
-    size_t nenv = a->nenv, nmca = a->nmca;
+    size_t nenv = a->lo.nenv, nmca = a->lo.nmca;
     if (st == CT_OK) {
-        memcpy(env, a->env, a->nenv * sizeof *env);
-        memcpy(mca, a->mca, a->nmca * sizeof *mca);
+        memcpy(env, a->lo.env, a->lo.nenv * sizeof *env);
+        memcpy(mca, a->lo.mca, a->lo.nmca * sizeof *mca);
         for (size_t i = 0; i < cfg->n; i++) {
             ct_launch_var_t *v = cfg->settings[i].via == CT_VIA_MCA ? &mca[nmca++] : &env[nenv++];
             snprintf(v->name, sizeof v->name, "%s", cfg->settings[i].name);
@@ -469,8 +394,8 @@ static ct_status_t ct_tune_run_one(void *user, size_t scope_i, size_t ci, long l
             .nargs = args.n,
             .stdout_path = out,
             .stderr_path = errf,
-            .timeout_s = a->timeout_s,
-            .grace_s = a->grace_s,
+            .timeout_s = a->lo.timeout_s,
+            .grace_s = a->lo.grace_s,
         };
         st = ct_tune_launch(&spec, &o, err, sizeof err);
         if (st != CT_OK)
@@ -598,7 +523,7 @@ static int ct_tune_main_run(ct_tune_args_t *a)
     s.strategy = ct_tune_strategy_name(a->plan.strategy);
     /* The rank count decides which configurations are valid; a launcher
      * line without --np is taken as its own scale, unknown here. */
-    s.nranks = a->np ? a->np : 0;
+    s.nranks = a->lo.np ? a->lo.np : 0;
 
     ct_tune_ctx_t x;
     memset(&x, 0, sizeof x);
@@ -660,24 +585,10 @@ static int ct_tune_main_run(ct_tune_args_t *a)
     if (st == CT_OK && (st = ct_journal_open(&x.journal, a->out, err, sizeof err)) != CT_OK)
         fprintf(stderr, "colltune tune: %s\n", err);
 
+    if (st == CT_OK)
+        st = ct_launch_opts_launcher(&a->lo, &x.launcher);
     if (st == CT_OK) {
-        const char *mpirun = *CT_DEFAULT_MPIRUN ? CT_DEFAULT_MPIRUN : "mpirun";
-        st = ct_launcher_init(&x.launcher, a->launcher, mpirun, err, sizeof err);
-        if (st != CT_OK)
-            fprintf(stderr, "colltune tune: --launcher: %s\n", err);
-        else {
-            x.launcher.np = a->np;
-            x.launcher.hostfile = a->hostfile;
-            x.launcher.as_root = geteuid() == 0;
-            x.launcher.extra = a->launcher_args;
-            a->launcher_args = (ct_argv_t)CT_ARGV_INIT;
-        }
-    }
-    if (st == CT_OK) {
-        if (a->collbench != NULL)
-            snprintf(x.collbench, sizeof x.collbench, "%s", a->collbench);
-        else
-            ct_tune_find_collbench(x.collbench, sizeof x.collbench);
+        ct_launch_opts_collbench(&a->lo, x.collbench, sizeof x.collbench);
 
         /* SIGINT/SIGTERM blocked across the loop, looked for between
          * trials: the journal is never cut mid-line by them. */
@@ -760,15 +671,12 @@ static int ct_tune_main_run(ct_tune_args_t *a)
 
 static int ct_tune_main(int argc, char **argv)
 {
-    ct_tune_args_t a = {.timeout_s = 600, .grace_s = 5, .launcher_args = CT_ARGV_INIT};
+    ct_tune_args_t a = {0};
     a.plan.strategy = CT_TUNE_HALVING;
     a.plan.launches = 2;
     a.plan.seed = 1;
-    a.env = calloc((size_t)argc, sizeof *a.env);
-    a.mca = calloc((size_t)argc, sizeof *a.mca);
     int rc;
-    if (a.env == NULL || a.mca == NULL) {
-        fprintf(stderr, "colltune tune: out of memory\n");
+    if (ct_launch_opts_init(&a.lo, "tune", argc, 600) != CT_OK) {
         rc = CT_EXIT_FAILURE;
     } else {
         rc = ct_tune_parse(argc, argv, &a);
@@ -777,9 +685,7 @@ static int ct_tune_main(int argc, char **argv)
         else if (rc == CT_EXIT_OK)
             rc = ct_tune_main_run(&a);
     }
-    ct_argv_free(&a.launcher_args);
-    free(a.env);
-    free(a.mca);
+    ct_launch_opts_free(&a.lo);
     return rc;
 }
 

@@ -1,0 +1,120 @@
+#include "launch_opts.h"
+
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#ifndef CT_DEFAULT_MPIRUN
+#define CT_DEFAULT_MPIRUN "mpirun"
+#endif
+
+ct_status_t ct_launch_opts_init(ct_launch_opts_t *o, const char *cmd, int argc, double timeout_s)
+{
+    memset(o, 0, sizeof *o);
+    o->cmd = cmd;
+    o->launcher_args = (ct_argv_t)CT_ARGV_INIT;
+    o->timeout_s = timeout_s;
+    o->grace_s = 5;
+    o->env = calloc((size_t)argc, sizeof *o->env);
+    o->mca = calloc((size_t)argc, sizeof *o->mca);
+    if (o->env == NULL || o->mca == NULL) {
+        fprintf(stderr, "colltune %s: out of memory\n", cmd);
+        return CT_ERR_NOMEM;
+    }
+    return CT_OK;
+}
+
+void ct_launch_opts_free(ct_launch_opts_t *o)
+{
+    ct_argv_free(&o->launcher_args);
+    free(o->env);
+    free(o->mca);
+    o->env = o->mca = NULL;
+}
+
+int ct_launch_opts_apply(ct_launch_opts_t *o, int id, const char *value, ct_status_t *st)
+{
+    char err[512];
+    *st = CT_OK;
+    switch (id) {
+    case CT_LOPT_NP: *st = ct_cli_long(o->cmd, "np", value, 1, 1L << 24, &o->np); break;
+    case CT_LOPT_HOSTFILE: o->hostfile = value; break;
+    case CT_LOPT_LAUNCHER: o->launcher = value; break;
+    case CT_LOPT_LAUNCHER_ARG: *st = ct_argv_push(&o->launcher_args, value); break;
+    case CT_LOPT_ENV:
+    case CT_LOPT_MCA: {
+        int is_mca = id == CT_LOPT_MCA;
+        ct_launch_var_t *var = is_mca ? &o->mca[o->nmca] : &o->env[o->nenv];
+        *st = ct_launch_var_parse(value, is_mca, var, err, sizeof err);
+        if (*st != CT_OK)
+            fprintf(stderr, "colltune %s: --%s %s\n", o->cmd, is_mca ? "mca" : "env", err);
+        else if (is_mca)
+            o->nmca++;
+        else
+            o->nenv++;
+        break;
+    }
+    case CT_LOPT_TIMEOUT:
+        *st = ct_cli_seconds(o->cmd, "timeout", value, 0.001, &o->timeout_s);
+        break;
+    case CT_LOPT_GRACE: *st = ct_cli_seconds(o->cmd, "grace", value, 0, &o->grace_s); break;
+    case CT_LOPT_COLLBENCH: o->collbench = value; break;
+    default: return 0;
+    }
+    return 1;
+}
+
+int ct_launch_opts_check(const ct_launch_opts_t *o)
+{
+    if (o->np == 0 && o->launcher == NULL) {
+        fprintf(stderr,
+                "colltune %s: give the scale: --np N (through mpirun) or "
+                "--launcher 'CMD ARGS'\n",
+                o->cmd);
+        return CT_EXIT_USAGE;
+    }
+    return CT_EXIT_OK;
+}
+
+ct_status_t ct_launch_opts_launcher(ct_launch_opts_t *o, ct_launcher_t *l)
+{
+    char err[512];
+    const char *mpirun = *CT_DEFAULT_MPIRUN ? CT_DEFAULT_MPIRUN : "mpirun";
+    ct_status_t st = ct_launcher_init(l, o->launcher, mpirun, err, sizeof err);
+    if (st != CT_OK) {
+        fprintf(stderr, "colltune %s: --launcher: %s\n", o->cmd, err);
+        return st;
+    }
+    l->np = o->np;
+    l->hostfile = o->hostfile;
+    l->as_root = geteuid() == 0;
+    l->extra = o->launcher_args;
+    o->launcher_args = (ct_argv_t)CT_ARGV_INIT;
+    return CT_OK;
+}
+
+void ct_launch_opts_collbench(const ct_launch_opts_t *o, char *buf, size_t buflen)
+{
+    if (o->collbench != NULL) {
+        snprintf(buf, buflen, "%s", o->collbench);
+        return;
+    }
+    char self[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (n > 0) {
+        self[n] = '\0';
+        char *slash = strrchr(self, '/');
+        if (slash != NULL) {
+            *slash = '\0';
+            const char *rel[] = {"/collbench", "/../src/collbench"};
+            for (size_t i = 0; i < 2; i++) {
+                int len = snprintf(buf, buflen, "%s%s", self, rel[i]);
+                if (len > 0 && (size_t)len < buflen && access(buf, X_OK) == 0)
+                    return;
+            }
+        }
+    }
+    snprintf(buf, buflen, "collbench"); /* from PATH, wherever the launcher runs it */
+}
