@@ -9,23 +9,32 @@
 # includes that, while a synchronised start does not (README, "Timing modes").
 . "$top_srcdir/tests/mpi/lib.sh"
 
-timeout 120 "$MPIRUN" --allow-run-as-root -np 2 --bind-to none \
-    --mca mpi_yield_when_idle 0 --mca orte_tmpdir_base "$T" \
-    "$COLLBENCH" -C all -b 8 -e 8 --quiet >"$T/out" 2>"$T/err" ||
-    fail "exit $? ($(cat "$T/err"))"
-check_table "$T/out"
-grep -q '^# Time: .* window mode' "$T/out" || fail "default mode is not window: $(grep '^# Time' "$T/out")"
-floor=$(awk '/^# Floor: / { for (i = 1; i <= NF; i++) if ($i == "latency") print $(i + 1) }' "$T/out")
-[ -n "$floor" ] || fail "no Floor line"
-awk -v floor="$floor" '
-    /^# Collective test starting: / { coll = $5 }
-    !/^#/ && $1 == 8 {
-        if ($6 + 0 < floor / 2 || $10 + 0 < floor / 2) {
-            printf "%s: 8-byte times %s / %s us, below half the %s us floor\n", coll, $6, $10, floor
-            bad = 1
+# One launch: exit 0 when every 8-byte time is at least half the floor.
+# The floor is measured once, at start-up: a burst of load then (another
+# job on the machine) inflates it while the sweep that follows runs fast.
+# So a failing launch is repeated once; a real regression (times below the
+# floor, as batch-mode broadcast reads) fails both.
+one_launch() {
+    timeout 120 "$MPIRUN" --allow-run-as-root -np 2 --bind-to none \
+        --mca mpi_yield_when_idle 0 --mca orte_tmpdir_base "$T" \
+        "$COLLBENCH" -C all -b 8 -e 8 --quiet >"$T/out" 2>"$T/err" ||
+        fail "exit $? ($(cat "$T/err"))"
+    check_table "$T/out"
+    grep -q '^# Time: .* window mode' "$T/out" ||
+        fail "default mode is not window: $(grep '^# Time' "$T/out")"
+    floor=$(awk '/^# Floor: / { for (i = 1; i <= NF; i++) if ($i == "latency") print $(i + 1) }' "$T/out")
+    [ -n "$floor" ] || fail "no Floor line"
+    awk -v floor="$floor" '
+        /^# Collective test starting: / { coll = $5 }
+        !/^#/ && $1 == 8 {
+            if ($6 + 0 < floor / 2 || $10 + 0 < floor / 2) {
+                printf "%s: 8-byte times %s / %s us, below half the %s us floor\n", coll, $6, $10, floor
+                bad = 1
+            }
+            rows++
         }
-        rows++
-    }
-    END { if (rows != 5) { print "expected 5 rows, got " rows; bad = 1 } exit bad }' "$T/out" ||
-    fail "a time below half the floor"
+        END { if (rows != 5) { print "expected 5 rows, got " rows; bad = 1 } exit bad }' "$T/out"
+}
+
+one_launch || one_launch || fail "a time below half the floor in two launches"
 exit 0
