@@ -10,10 +10,7 @@
 #  - SIGKILL of colltune itself still takes the run down.
 . "$top_srcdir/tests/mpi/lib.sh"
 
-CT="$top_builddir/tuner/colltune"
-# A failed check must not leave this test's runs behind (their command
-# lines hold $T, unique to this test).
-trap 'for p in $(pgrep -f "$T/" 2>/dev/null); do kill -9 "$p" 2>/dev/null; done; rm -rf "$T"' EXIT
+ct_colltune_test
 # lib.sh's mpirun settings; the session directory's name has a space.
 mkdir -p "$T/tmp dir"
 set -- --launcher-arg --oversubscribe --launcher-arg --bind-to --launcher-arg none \

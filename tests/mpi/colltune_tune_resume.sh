@@ -8,8 +8,7 @@
 #  - SIGINT mid-tune: exit 130, the journal intact, --resume finishes.
 . "$top_srcdir/tests/mpi/lib.sh"
 
-CT="$top_builddir/tuner/colltune"
-trap 'for p in $(pgrep -f "$T/" 2>/dev/null); do kill -9 "$p" 2>/dev/null; done; rm -rf "$T"' EXIT
+ct_colltune_test
 mkdir -p "$T/tmp"
 set -- --np 2 --launcher-arg --oversubscribe --launcher-arg --bind-to --launcher-arg none \
     --launcher-arg --mca --launcher-arg orte_tmpdir_base --launcher-arg "$T/tmp" \

@@ -15,6 +15,14 @@ COLLBENCH="$top_builddir/src/collbench"
 T=$(mktemp -d "${TMPDIR:-/tmp}/colltune-test.XXXXXX")
 trap 'rm -rf "$T"' EXIT
 
+# ct_colltune_test: for the colltune tests, $CT is the built colltune, and
+# whatever a failed check leaves running (any process whose command line
+# holds $T, unique to the test) is killed when the test exits.
+ct_colltune_test() {
+    CT="$top_builddir/tuner/colltune"
+    trap 'for p in $(pgrep -f "$T/" 2>/dev/null); do kill -9 "$p" 2>/dev/null; done; rm -rf "$T"' EXIT
+}
+
 fail() {
     echo "FAIL: $*" >&2
     exit 1
