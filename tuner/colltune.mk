@@ -39,6 +39,7 @@ tuner_colltune_SOURCES = \
 	tuner/tune_search.c tuner/tune_search.h \
 	tuner/tune_report.c \
 	tuner/tune_decide.c tuner/tune_decide.h \
+	tuner/tune_verify.c tuner/tune_verify.h \
 	tuner/tune_result.h
 tuner_colltune_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tuner $(JANSSON_CFLAGS) \
 	$(INIH_CFLAGS)
@@ -69,8 +70,9 @@ tests_unit_test_tune_decide_SOURCES = tests/unit/test_tune_decide.c tests/unit/c
 	tuner/tune_decide.c tuner/tune_decide.h
 tests_unit_test_tune_decide_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tuner \
 	-I$(top_srcdir)/tests/unit
-TESTS += tests/mpi/colltune_tune.sh tests/mpi/colltune_tune_resume.sh
-EXTRA_DIST += tests/mpi/colltune_tune.sh tests/mpi/colltune_tune_resume.sh tests/mpi/tune_tiny.ini
+TESTS += tests/mpi/colltune_tune.sh tests/mpi/colltune_tune_resume.sh tests/mpi/colltune_verify.sh
+EXTRA_DIST += tests/mpi/colltune_tune.sh tests/mpi/colltune_tune_resume.sh tests/mpi/tune_tiny.ini \
+	tests/mpi/colltune_verify.sh tests/mpi/tune_verify.ini
 
 # The emitters against golden files; nccl_tuner.conf is read back with the
 # plugin's own rules parser, compiled in.

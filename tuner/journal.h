@@ -60,6 +60,7 @@ typedef struct {
     char *reason; /* why skipped or failed; NULL when none */
     int exit_code;
     double wall_s;
+    long nranks, nnodes; /* the scale collbench saw (results.csv); 0: unknown */
     ct_trial_row_t *rows;
     size_t nrows;
 } ct_trial_t;

@@ -127,6 +127,8 @@ ct_status_t ct_trial_read_csv(ct_trial_t *trial, const char *path, char *err, si
         row->busbw_gbps = r.busbw_gbps;
         row->samples = r.samples;
         row->wrong = r.wrong;
+        trial->nranks = (long)r.nranks;
+        trial->nnodes = (long)r.nnodes;
     }
     if (st == CT_OK && ferror(fp)) {
         snprintf(err, errlen, "%s: read error", path);
@@ -166,6 +168,8 @@ json_t *ct_trial_json(const ct_trial_t *trial)
     bad |= ct_json_set(obj, "reason", trial->reason ? ct_json_str(trial->reason) : json_null());
     bad |= ct_json_set(obj, "exit_code", json_integer(trial->exit_code));
     bad |= ct_json_set(obj, "wall_s", ct_json_real(trial->wall_s));
+    bad |= ct_json_set(obj, "nranks", json_integer(trial->nranks));
+    bad |= ct_json_set(obj, "nnodes", json_integer(trial->nnodes));
     for (size_t i = 0; i < trial->nrows && rows; i++) {
         const ct_trial_row_t *r = &trial->rows[i];
         json_t *row = json_object();
@@ -309,6 +313,10 @@ ct_status_t ct_trial_from_json(const json_t *obj, ct_trial_t *trial_p, char *why
         t.status = (ct_journal_status_t)s;
         t.launch = (long)launch;
         t.exit_code = (int)exit_code;
+        /* Optional: journals before they were recorded lack them. */
+        const json_t *nr = json_object_get(obj, "nranks"), *nn = json_object_get(obj, "nnodes");
+        t.nranks = json_is_integer(nr) ? (long)json_integer_value(nr) : 0;
+        t.nnodes = json_is_integer(nn) ? (long)json_integer_value(nn) : 0;
     }
     const json_t *reason = bad ? NULL : json_object_get(obj, "reason");
     if (!bad && reason && !json_is_null(reason)) {

@@ -177,24 +177,8 @@ static ct_status_t ct_launcher_mpirun(const ct_launcher_t *l, const ct_launch_va
 }
 
 static ct_status_t ct_launcher_srun(const ct_launcher_t *l, const ct_launch_var_t *env, size_t nenv,
-                                    const ct_launch_var_t *mca, size_t nmca, ct_argv_t *argv,
-                                    char *err, size_t errlen)
+                                    const ct_launch_var_t *mca, size_t nmca, ct_argv_t *argv)
 {
-    /* --export=ALL,A=1,B=2: Slurm splits the list at every comma and has
-     * no escape for one, so such a value cannot be sent this way. */
-    for (size_t k = 0; k < nenv; k++)
-        if (strchr(env[k].value, ',') != NULL) {
-            snprintf(err, errlen, "--env %s: srun's --export cannot carry a value containing ','",
-                     env[k].name);
-            return CT_ERR_USAGE;
-        }
-    for (size_t k = 0; k < nmca; k++)
-        if (strchr(mca[k].value, ',') != NULL) {
-            snprintf(err, errlen, "--mca %s: srun's --export cannot carry a value containing ','",
-                     mca[k].name);
-            return CT_ERR_USAGE;
-        }
-
     ct_status_t st = CT_OK;
     if (!ct_launcher_has(l, "--mpi"))
         st = ct_argv_push(argv, "--mpi=pmix");
@@ -206,7 +190,10 @@ static ct_status_t ct_launcher_srun(const ct_launcher_t *l, const ct_launch_var_
     if (st != CT_OK || nenv + nmca == 0)
         return st;
 
-    /* The length of "--export=ALL" and every ",NAME=VALUE". */
+    /* --export=ALL,A=1,B=2.  Slurm splits the list at every comma and has
+     * no escape for one, so a value holding one (UCX_TLS=rc,sm, a list of
+     * MCA files) is left out of the list: srun's own environment, which
+     * ALL exports and which wins over the list anyway, carries it. */
     size_t len = strlen("--export=ALL") + 1;
     for (size_t k = 0; k < nenv; k++)
         len += 2 + strlen(env[k].name) + strlen(env[k].value);
@@ -218,10 +205,14 @@ static ct_status_t ct_launcher_srun(const ct_launcher_t *l, const ct_launch_var_
     char *end = list;
     end = ct_stpcpy(end, "--export=ALL");
     for (size_t k = 0; k < nenv; k++) {
+        if (strchr(env[k].value, ',') != NULL)
+            continue;
         end = ct_stpcpy(ct_stpcpy(end, ","), env[k].name);
         end = ct_stpcpy(ct_stpcpy(end, "="), env[k].value);
     }
     for (size_t k = 0; k < nmca; k++) {
+        if (strchr(mca[k].value, ',') != NULL)
+            continue;
         end = ct_stpcpy(ct_stpcpy(end, "," CT_MCA_ENV_PREFIX), mca[k].name);
         end = ct_stpcpy(ct_stpcpy(end, "="), mca[k].value);
     }
@@ -255,9 +246,7 @@ ct_status_t ct_launcher_build(const ct_launcher_t *l, char *const *base_env,
         case CT_LAUNCHER_MPIRUN:
             st = ct_launcher_mpirun(l, env, nenv, mca, nmca, &out->argv);
             break;
-        case CT_LAUNCHER_SRUN:
-            st = ct_launcher_srun(l, env, nenv, mca, nmca, &out->argv, err, errlen);
-            break;
+        case CT_LAUNCHER_SRUN: st = ct_launcher_srun(l, env, nenv, mca, nmca, &out->argv); break;
         case CT_LAUNCHER_PREFIX: break;
         }
     }

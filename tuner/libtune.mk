@@ -11,9 +11,10 @@ tuner_libtune_la_SOURCES = \
 	tuner/space_known.c tuner/space_known.h \
 	tuner/space_list.c tuner/space_list.h \
 	tuner/journal.c tuner/journal.h \
-	tuner/journal_record.c
+	tuner/journal_record.c \
+	tuner/tune_weights.c tuner/tune_weights.h
 tuner_libtune_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tuner $(JANSSON_CFLAGS) $(INIH_CFLAGS)
-tuner_libtune_la_LIBADD = src/lib/libcolltune.la $(JANSSON_LIBS) $(INIH_LIBS)
+tuner_libtune_la_LIBADD = src/lib/libcolltune.la $(JANSSON_LIBS) $(INIH_LIBS) -lm
 
 # The shipped search spaces (tuner/spaces/README.md has the format).
 spacesdir = $(pkgdatadir)/spaces
@@ -24,7 +25,7 @@ dist_spaces_DATA = \
 	tuner/spaces/local.ini
 EXTRA_DIST += tuner/spaces/README.md
 
-TUNE_UNIT_TESTS = tests/unit/test_space tests/unit/test_journal
+TUNE_UNIT_TESTS = tests/unit/test_space tests/unit/test_journal tests/unit/test_tune_weights
 check_PROGRAMS += $(TUNE_UNIT_TESTS)
 TESTS += $(TUNE_UNIT_TESTS)
 TUNE_UNIT_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tuner -I$(top_srcdir)/tests/unit \
@@ -35,6 +36,9 @@ tests_unit_test_space_LDADD = tuner/libtune.la
 tests_unit_test_journal_SOURCES = tests/unit/test_journal.c tests/unit/ct_test.h
 tests_unit_test_journal_CPPFLAGS = $(TUNE_UNIT_CPPFLAGS)
 tests_unit_test_journal_LDADD = tuner/libtune.la
+tests_unit_test_tune_weights_SOURCES = tests/unit/test_tune_weights.c tests/unit/ct_test.h
+tests_unit_test_tune_weights_CPPFLAGS = $(TUNE_UNIT_CPPFLAGS)
+tests_unit_test_tune_weights_LDADD = tuner/libtune.la
 EXTRA_DIST += $(TUNE_SPACE_FIXTURES)
 TUNE_SPACE_FIXTURES = \
 	tests/unit/spaces/bad_nccl_algo.ini \

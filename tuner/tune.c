@@ -33,6 +33,8 @@
 #include "tune_decide.h"
 #include "tune_launch.h"
 #include "tune_search.h"
+#include "tune_verify.h"
+#include "tune_weights.h"
 
 enum {
     CT_TUNE_SPACE = 1,
@@ -44,6 +46,8 @@ enum {
     CT_TUNE_LAUNCHES,
     CT_TUNE_SEED,
     CT_TUNE_RESUME,
+    CT_TUNE_WEIGHTS,
+    CT_TUNE_VERIFY_PAIRS,
 };
 
 static const ct_cli_opt_t ct_tune_opts[] = {
@@ -60,6 +64,10 @@ static const ct_cli_opt_t ct_tune_opts[] = {
     {CT_TUNE_LAUNCHES, "launches", "N",
      "launches per configuration (exhaustive, random) or per finalist (halving); default 2"},
     {CT_TUNE_SEED, "seed", "N", "random strategy: the subset's seed (default 1)"},
+    {CT_TUNE_WEIGHTS, "weights", "FILE",
+     "message-size profile ([COLLECTIVE] SIZE WEIGHT lines) that decides global settings"},
+    {CT_TUNE_VERIFY_PAIRS, "verify-pairs", "N",
+     "A/B pairs of fresh launches that verify the emitted files (default 5, at least 5)"},
     {CT_TUNE_RESUME, "resume", NULL, "continue the tune in DIR, skipping journaled trials"},
     CT_LAUNCH_OPT_COLLBENCH,
 };
@@ -84,7 +92,15 @@ static void ct_tune_usage(FILE *f)
                "decision: a candidate replaces the default only when, over >= 2 launches\n"
                "each, its worst launch median beats the default's best and its median is\n"
                ">= 5%% lower; otherwise \"no significant gain\".  Ties go to fewer changes.\n\n"
-               "outputs in DIR: journal.jsonl, trials/, report.json, report.md\n"
+               "verification: the files for the choices are written to DIR/verify/ and run\n"
+               "against the defaults in --verify-pairs interleaved pairs of fresh launches\n"
+               "(the tuned side reads the files themselves: --mca mca_base_param_files,\n"
+               "UCX_CONFIG_DIR, NCCL_CONF_FILE).  A choice is kept when its gain holds\n"
+               "(one-sided Mann-Whitney p <= 0.05 and >= 5%%) at most sizes of its range and\n"
+               "the default is significantly faster at none; the others are dropped.\n\n"
+               "outputs in DIR: journal.jsonl, trials/, verify/, report.json, report.md,\n"
+               "and the verified files: mca-params.conf, coll-tuned-rules.conf, ucx.conf,\n"
+               "nccl.env, nccl.conf, nccl_tuner.conf (each only when it has a choice)\n"
                "exit codes: 0 done, 2 bad input (file:line), 3 failure, 130 interrupted\n"
                "(the journal is intact; --resume continues).\n");
 }
@@ -96,6 +112,8 @@ typedef struct {
     const char *collectives;
     ct_tune_plan_t plan;
     int resume;
+    const char *weights;
+    long verify_pairs;
     char **cb_args;
     size_t ncb_args;
 } ct_tune_args_t;
@@ -141,6 +159,11 @@ static int ct_tune_parse(int argc, char **argv, ct_tune_args_t *a)
             a->plan.seed = (unsigned long)v;
             break;
         case CT_TUNE_RESUME: a->resume = 1; break;
+        case CT_TUNE_WEIGHTS: a->weights = value; break;
+        case CT_TUNE_VERIFY_PAIRS:
+            st = ct_cli_long("tune", "verify-pairs", value, CT_TUNE_VERIFY_MIN_PAIRS,
+                             CT_TUNE_MAX_LAUNCHES / 2, &a->verify_pairs);
+            break;
         default: ct_launch_opts_apply(&a->lo, id, value, &st); break;
         }
         if (st == CT_ERR_NOMEM)
@@ -318,7 +341,7 @@ static ct_status_t ct_tune_run_one(void *user, size_t scope_i, size_t ci, long l
     ct_tune_ctx_t *x = user;
     ct_tune_state_t *s = x->s;
     ct_tune_args_t *a = x->a;
-    ct_tune_scope_t *sc = &s->scopes[scope_i];
+    ct_tune_scope_t *sc = scope_i < s->nscopes ? &s->scopes[scope_i] : s->verify;
     ct_space_config_t *cfg = &sc->configs.configs[ci];
     char err[512];
     *stop = 0;
@@ -330,8 +353,10 @@ static ct_status_t ct_tune_run_one(void *user, size_t scope_i, size_t ci, long l
         *stop = 130;
         return CT_OK;
     }
-    if ((s->plan_budget > 0 && (long)(s->ran + s->resumed) >= s->plan_budget) ||
-        (s->plan_budget_s > 0 && ct_tune_now() - s->start >= s->plan_budget_s)) {
+    /* The budget is the search's; the verification always runs. */
+    if (sc != s->verify &&
+        ((s->plan_budget > 0 && (long)(s->ran + s->resumed) >= s->plan_budget) ||
+         (s->plan_budget_s > 0 && ct_tune_now() - s->start >= s->plan_budget_s))) {
         s->budget_hit = 1;
         *stop = 1;
         return CT_OK;
@@ -357,7 +382,7 @@ static ct_status_t ct_tune_run_one(void *user, size_t scope_i, size_t ci, long l
         return CT_ERR_IO;
     }
 
-    /* The configuration's settings after the user's, so they win. */
+    /* The user's settings, then the configuration's, which win. */
     ct_launch_var_t *env = calloc(a->lo.nenv + cfg->n + 1, sizeof *env);
     ct_launch_var_t *mca = calloc(a->lo.nmca + cfg->n + 1, sizeof *mca);
     ct_argv_t args = CT_ARGV_INIT;
@@ -366,12 +391,22 @@ static ct_status_t ct_tune_run_one(void *user, size_t scope_i, size_t ci, long l
     if (st == CT_OK) {
         memcpy(env, a->lo.env, a->lo.nenv * sizeof *env);
         memcpy(mca, a->lo.mca, a->lo.nmca * sizeof *mca);
+        /* Replacing the user's entry of the same name: mpirun refuses an
+         * MCA parameter given twice. */
         for (size_t i = 0; i < cfg->n; i++) {
-            ct_launch_var_t *v = cfg->settings[i].via == CT_VIA_MCA ? &mca[nmca++] : &env[nenv++];
-            snprintf(v->name, sizeof v->name, "%s", cfg->settings[i].name);
-            v->value = cfg->settings[i].value;
+            int is_mca = cfg->settings[i].via == CT_VIA_MCA;
+            ct_launch_var_t *list = is_mca ? mca : env;
+            size_t *n = is_mca ? &nmca : &nenv, k = 0;
+            while (k < *n && strcmp(list[k].name, cfg->settings[i].name) != 0)
+                k++;
+            if (k == *n)
+                (*n)++;
+            snprintf(list[k].name, sizeof list[k].name, "%s", cfg->settings[i].name);
+            list[k].value = cfg->settings[i].value;
         }
-        const char *coll = sc->scope == CT_SCOPE_GLOBAL ? s->colls : sc->name;
+        const char *coll = sc->colls                      ? sc->colls
+                           : sc->scope == CT_SCOPE_GLOBAL ? s->colls
+                                                          : sc->name;
         const char *ours[] = {"-C", coll, "--csv", csv, "--no-table", "--quiet"};
         st = ct_argv_append(&args, (char *const *)ours, 6);
         if (st == CT_OK)
@@ -502,6 +537,110 @@ static ct_status_t ct_tune_scopes(ct_tune_args_t *a, ct_tune_state_t *s, const c
     return CT_OK;
 }
 
+/* The A/B pairs, alternating which side goes first. */
+static ct_status_t ct_tune_verify_pairs(ct_tune_ctx_t *x, size_t pairs, int *stop)
+{
+    ct_status_t st = CT_OK;
+    size_t total = 2 * pairs, done = 0;
+    for (size_t p = 0; p < pairs && st == CT_OK && *stop == 0; p++)
+        for (size_t k = 0; k < 2 && st == CT_OK && *stop == 0; k++, done++)
+            st = ct_tune_run_one(x, SIZE_MAX, p % 2 ? 1 - k : k, (long)p, 0, done, total, stop);
+    if (x->tty)
+        fputc('\n', stderr);
+    return st;
+}
+
+/* After the search: decide, verify the choices with the files, write the
+ * report and the verified files.  *stop 130: interrupted during the A/B
+ * (the report then says what the search decided, unverified). */
+static ct_status_t ct_tune_finish(ct_tune_ctx_t *x, const ct_space_t *space, int *stop)
+{
+    ct_tune_state_t *s = x->s;
+    char err[512], run_id[64], date[32];
+    time_t now = time(NULL);
+    struct tm tm;
+    gmtime_r(&now, &tm);
+    strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    snprintf(run_id, sizeof run_id, "tune-%ld-%ld", (long)now, (long)getpid());
+    ct_tune_result_t result;
+    memset(&result, 0, sizeof result);
+    result.space_name = space->name;
+    result.space_path = space->path;
+    result.run_id = run_id;
+    result.date = date;
+    result.source = "measured";
+    result.nranks = s->nranks;
+    /* The scale collbench saw: the launcher decides the node count. */
+    for (size_t i = 0; i < s->ntrials; i++)
+        if (s->trials[i].status == CT_JOURNAL_OK && s->trials[i].nnodes > 0) {
+            result.nnodes = s->trials[i].nnodes;
+            if (result.nranks == 0)
+                result.nranks = s->trials[i].nranks;
+            break;
+        }
+    s->wall_s = ct_tune_now() - s->start;
+    ct_status_t st = ct_tune_report(s, &result, NULL, err, sizeof err);
+    ct_tune_verify_t v;
+    ct_tune_scope_t vsc;
+    memset(&v, 0, sizeof v);
+    memset(&vsc, 0, sizeof vsc);
+    int verified = 0;
+    *stop = 0;
+    if (st == CT_OK && result.nchoices > 0) {
+        char colls[256];
+        ct_tune_verify_colls(&result, s->colls, colls, sizeof colls);
+        vsc.colls = colls;
+        st = ct_tune_verify_setup(&result, x->a->out, &x->a->lo, &s->scopes[0].configs.configs[0],
+                                  (size_t)x->a->verify_pairs, &vsc, &v, err, sizeof err);
+        if (st == CT_OK) {
+            fprintf(stderr,
+                    "colltune tune: verifying %zu choices: %zu A/B pairs, the tuned side with "
+                    "%s\n",
+                    result.nchoices, v.pairs, v.how);
+            if (v.note[0])
+                fprintf(stderr, "colltune tune: note: %s\n", v.note);
+            s->verify = &vsc;
+            st = ct_tune_verify_pairs(x, v.pairs, stop);
+        }
+        if (st == CT_OK && *stop == 0)
+            st = ct_tune_verify_judge(s, &vsc, &result, s->weights, &v);
+        if (st == CT_OK && *stop == 0) {
+            verified = 1;
+            ct_tune_result_free(&result);
+            s->wall_s = ct_tune_now() - s->start;
+            st = ct_tune_report(s, &result, &v, err, sizeof err);
+        }
+    }
+    /* The emitters write only verified choices: without a finished A/B,
+     * nothing is installed unproven. */
+    if (st == CT_OK && *stop == 0)
+        st = ct_emit_all(&result, x->a->out, err, sizeof err);
+    if (st != CT_OK && st != CT_ERR_NOMEM)
+        fprintf(stderr, "colltune tune: %s\n", err);
+    else if (st == CT_ERR_NOMEM)
+        fprintf(stderr, "colltune tune: out of memory\n");
+    if (st == CT_OK && *stop == 0) {
+        size_t kept = 0;
+        for (size_t i = 0; i < result.nchoices; i++)
+            kept += (size_t)result.choices[i].verified;
+        const char *names[16];
+        size_t nf = ct_emit_files(&result, names, 16);
+        fprintf(stderr,
+                "colltune tune: done: %zu trials run, %zu resumed, %zu skipped, %zu failed; "
+                "%zu choices, %zu verified%s; %zu files; %.1f s; %s/report.md\n",
+                s->ran, s->resumed, s->skipped, s->failed, result.nchoices, kept,
+                verified ? "" : " (nothing to verify)", nf, s->wall_s, x->a->out);
+    }
+    ct_tune_result_free(&result);
+    ct_tune_verify_free(&v);
+    s->verify = NULL;
+    vsc.colls = NULL;
+    ct_space_configs_free(&vsc.configs);
+    free(vsc.excluded);
+    free(vsc.alive);
+    return st;
+}
+
 static int ct_tune_main_run(ct_tune_args_t *a)
 {
     char err[512];
@@ -512,9 +651,18 @@ static int ct_tune_main_run(ct_tune_args_t *a)
         fprintf(stderr, "colltune tune: %s\n", err);
         return ct_status_exit_code(st);
     }
+    ct_tune_weights_t weights;
+    memset(&weights, 0, sizeof weights);
+    if (a->weights != NULL &&
+        (st = ct_tune_weights_load(a->weights, &weights, err, sizeof err)) != CT_OK) {
+        fprintf(stderr, "colltune tune: --weights %s\n", err);
+        ct_space_free(&space);
+        return ct_status_exit_code(st);
+    }
     ct_tune_state_t s;
     memset(&s, 0, sizeof s);
     s.space = &space;
+    s.weights = a->weights ? &weights : NULL;
     s.out = a->out;
     s.start = ct_tune_now();
     s.colls = a->collectives ? a->collectives : "all";
@@ -607,41 +755,15 @@ static int ct_tune_main_run(ct_tune_args_t *a)
                     jpath);
             rc = 130;
         }
-        s.wall_s = ct_tune_now() - s.start;
         if (st == CT_OK && rc == CT_EXIT_OK) {
-            ct_tune_result_t result;
-            char run_id[64], date[32];
-            time_t now = time(NULL);
-            struct tm tm;
-            gmtime_r(&now, &tm);
-            strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", &tm);
-            snprintf(run_id, sizeof run_id, "tune-%ld-%ld", (long)now, (long)getpid());
-            memset(&result, 0, sizeof result);
-            result.space_name = space.name;
-            result.space_path = space.path;
-            result.run_id = run_id;
-            result.date = date;
-            result.source = "measured";
-            result.nranks = s.nranks;
-            result.nnodes = 0; /* unknown to colltune: the launcher decides */
-            st = ct_tune_report(&s, &result, err, sizeof err);
-            if (st != CT_OK)
-                fprintf(stderr, "colltune tune: %s\n", err);
-            /* The emitters write only verified choices.  The A/B verification
-             * with the emitted files is not built yet, so every choice has
-             * verified = 0 and no config file is written: the report says
-             * what would be recommended, nothing is installed unproven. */
-            if (st == CT_OK) {
-                st = ct_emit_all(&result, a->out, err, sizeof err);
-                if (st != CT_OK)
-                    fprintf(stderr, "colltune tune: %s\n", err);
-            }
-            if (st == CT_OK)
+            st = ct_tune_finish(&x, &space, &stop);
+            if (st == CT_OK && stop == 130) {
                 fprintf(stderr,
-                        "colltune tune: done: %zu trials run, %zu resumed, %zu skipped, %zu "
-                        "failed, %zu choices, %.1f s; %s/report.md\n",
-                        s.ran, s.resumed, s.skipped, s.failed, result.nchoices, s.wall_s, a->out);
-            ct_tune_result_free(&result);
+                        "colltune tune: interrupted in the verification; the journal %s is "
+                        "intact: --resume continues\n",
+                        jpath);
+                rc = 130;
+            }
         }
         /* Take a signal still pending, so unblocking cannot kill us
          * before the exit code says 130. */
@@ -664,6 +786,7 @@ static int ct_tune_main_run(ct_tune_args_t *a)
     }
     free(s.scopes);
     ct_space_free(&space);
+    ct_tune_weights_free(&weights);
     if (rc == CT_EXIT_OK && st != CT_OK)
         rc = ct_status_exit_code(st);
     return rc;
@@ -675,6 +798,7 @@ static int ct_tune_main(int argc, char **argv)
     a.plan.strategy = CT_TUNE_HALVING;
     a.plan.launches = 2;
     a.plan.seed = 1;
+    a.verify_pairs = CT_TUNE_VERIFY_MIN_PAIRS;
     int rc;
     if (ct_launch_opts_init(&a.lo, "tune", argc, 600) != CT_OK) {
         rc = CT_EXIT_FAILURE;

@@ -13,6 +13,7 @@
 #include "journal.h"
 #include "space.h"
 #include "tune_result.h"
+#include "tune_weights.h"
 
 typedef struct {
     int scope;                  /* CT_SCOPE_GLOBAL or a ct_coll_id_t */
@@ -21,6 +22,7 @@ typedef struct {
     int *excluded;              /* per configuration: a trial of it failed */
     int *alive;                 /* per configuration: still a candidate (halving) */
     long next_launch;           /* halving: the launch index its next round runs */
+    const char *colls;          /* collbench -C for its trials; NULL: its own or the tune's */
 } ct_tune_scope_t;
 
 typedef struct {
@@ -33,6 +35,8 @@ typedef struct {
     long nranks;
     const char *out;
     const char *strategy;
+    const ct_tune_weights_t *weights; /* --weights, or NULL */
+    ct_tune_scope_t *verify;          /* the A/B's two sides, once it runs */
     /* tallies for the report */
     size_t ran, resumed, skipped, failed;
     long plan_budget;     /* --budget: 0 none */
@@ -63,10 +67,14 @@ size_t ct_tune_nchanged(const ct_tune_scope_t *sc, size_t ci);
 size_t ct_tune_winner(const ct_tune_state_t *s, const ct_tune_scope_t *sc, const char *coll,
                       long long bytes);
 
-/* Writes DIR/report.json and DIR/report.md (each beside, then renamed)
- * and fills result (choices owned by it; ct_tune_result_free).  CT_ERR_IO
- * with err on a write failure. */
-ct_status_t ct_tune_report(ct_tune_state_t *s, ct_tune_result_t *result, char *err, size_t errlen);
+/* Decides, writes DIR/report.json and DIR/report.md (each beside, then
+ * renamed) and fills result (choices owned by it; ct_tune_result_free).
+ * v: the verification's verdicts, copied onto the choices (the decisions
+ * are recomputed from the trials, so they line up), or NULL before it
+ * ran.  CT_ERR_IO with err on a write failure. */
+struct ct_tune_verify_s;
+ct_status_t ct_tune_report(ct_tune_state_t *s, ct_tune_result_t *result,
+                           const struct ct_tune_verify_s *v, char *err, size_t errlen);
 void ct_tune_result_free(ct_tune_result_t *result);
 
 #define CT_TUNE_MAX_LAUNCHES 64

@@ -40,6 +40,20 @@ double ct_tune_max(const double *v, size_t n);
  * beats the baseline's base by the rule above, else 0. */
 int ct_tune_significant(const double *cand, size_t ncand, const double *base, size_t nbase);
 
+/*
+ * The verification's test (tune_verify.c): an interleaved A/B over fresh
+ * launches, so the two samples are independent launch medians.  One-sided
+ * exact Mann-Whitney: the probability, with no difference, of a U
+ * statistic this small or smaller, where U counts the pairs (a_i, b_j)
+ * with a_i > b_j (a tie counts 1/2, and U is rounded up, which errs
+ * toward "not shown").  Small p: a's values are smaller (faster) than b's.
+ * 1 when either side is empty or larger than CT_TUNE_MW_MAX.
+ */
+#define CT_TUNE_MW_MAX 64
+#define CT_TUNE_VERIFY_ALPHA 0.05
+#define CT_TUNE_VERIFY_MIN_PAIRS 5
+double ct_tune_mw_p_less(const double *a, size_t na, const double *b, size_t nb);
+
 /* One contender in a bucket: its launch medians there. */
 typedef struct {
     const double *us;

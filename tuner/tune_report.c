@@ -16,9 +16,11 @@
 
 #include "config.h"
 #include "ct_json.h"
+#include "emit.h"
 #include "outdir.h"
 #include "tune.h"
 #include "tune_decide.h"
+#include "tune_verify.h"
 
 /* The trials of sc's configuration ci are those journaled under its scope
  * and key (the baselines of two scopes share a key). */
@@ -234,7 +236,7 @@ static ct_status_t ct_tune_add_choice(ct_tune_result_t *r, const ct_space_settin
     c->default_us = def_us;
     c->tuned_us = tuned_us;
     c->significant = 1;
-    c->verified = 0; /* the A/B with the emitted files is the next step */
+    c->verified = 0; /* until the A/B with the emitted files holds it */
     r->nchoices++;
     return CT_OK;
 }
@@ -349,7 +351,118 @@ static void ct_tune_size_str(long long bytes, char *buf, size_t len)
 
 #define CT_TUNE_MAX_CELLS 4096
 
-ct_status_t ct_tune_report(ct_tune_state_t *s, ct_tune_result_t *result, char *err, size_t errlen)
+/* The global scope's pick under --weights: the configuration with the
+ * lowest weighted time per launch, by the rule of one cell (ct_tune_pick). */
+static size_t ct_tune_weighted_pick(const ct_tune_state_t *s, const ct_tune_scope_t *sc)
+{
+    size_t n = sc->configs.n, pick = 0;
+    ct_tune_cand_t *c = calloc(n, sizeof *c);
+    double *us = calloc(n * CT_TUNE_MAX_LAUNCHES, sizeof *us);
+    if (c != NULL && us != NULL) {
+        for (size_t i = 0; i < n; i++) {
+            double *u = us + i * CT_TUNE_MAX_LAUNCHES;
+            c[i].us = u;
+            for (size_t k = 0; k < s->ntrials && c[i].n < CT_TUNE_MAX_LAUNCHES; k++) {
+                const ct_trial_t *t = &s->trials[k];
+                if (t->status != CT_JOURNAL_OK || !ct_tune_is(t, sc, i))
+                    continue;
+                double w = ct_tune_weighted_us(s->weights, t);
+                if (w > 0)
+                    u[c[i].n++] = w;
+            }
+            c[i].nchanged = ct_tune_nchanged(sc, i);
+            c[i].excluded = sc->excluded[i] || sc->configs.configs[i].skip != NULL;
+        }
+        pick = ct_tune_pick(c, n);
+    }
+    free(c);
+    free(us);
+    return pick;
+}
+
+/* report.md's and report.json's account of the A/B. */
+static ct_status_t ct_tune_report_verify(const ct_tune_verify_t *v, const ct_tune_state_t *s,
+                                         ct_tune_buf_t *md, json_t *doc)
+{
+    ct_tune_bprintf(md, "## verification\n\n");
+    if (v == NULL) {
+        ct_tune_bprintf(md, "%s\n\n",
+                        s->verify ? "Interrupted before the A/B finished: nothing verified, no "
+                                    "file written (--resume finishes it)."
+                                  : "None ran: no choice to verify.");
+        return ct_json_set(doc, "verification", json_null()) ? CT_ERR_NOMEM : CT_OK;
+    }
+    ct_tune_bprintf(md,
+                    "Interleaved A/B, %zu pairs of fresh launches (order alternating), against "
+                    "the defaults. The tuned side read the emitted files themselves: %s.%s%s\n\n"
+                    "Test per collective x size: one-sided exact Mann-Whitney over the launch "
+                    "medians at p <= %.2f, and a median gain >= %.0f%%.\n\n",
+                    v->pairs, v->how, v->note[0] ? " Note: " : "", v->note, CT_TUNE_VERIFY_ALPHA,
+                    CT_TUNE_MARGIN * 100);
+    ct_tune_bprintf(md, "| collective | size | default us [range] | default busbw | tuned us "
+                        "[range] | tuned busbw | speedup | p | launches | holds |\n"
+                        "|---|---|---|---|---|---|---|---|---|---|\n");
+    json_t *cells = json_array(), *vj = json_object();
+    int bad = cells == NULL || vj == NULL;
+    for (size_t i = 0; i < v->ncells && !bad; i++) {
+        const ct_tune_vcell_t *c = &v->cells[i];
+        char sz[32];
+        ct_tune_size_str(c->bytes, sz, sizeof sz);
+        double speedup = c->tun_us > 0 ? c->def_us / c->tun_us : 0;
+        ct_tune_bprintf(md,
+                        "| %s | %s | %.2f [%.2f, %.2f] | %.3f | %.2f [%.2f, %.2f] | %.3f | %.2fx | "
+                        "%.3g | %zu/%zu | %s |\n",
+                        c->coll, sz, c->def_us, c->def_lo, c->def_hi, c->def_bw, c->tun_us,
+                        c->tun_lo, c->tun_hi, c->tun_bw, speedup, c->p_faster, c->ndef, c->ntun,
+                        c->holds         ? "yes"
+                        : c->contradicts ? "SLOWER"
+                                         : "no");
+        json_t *j = json_object();
+        bad |= j == NULL;
+        bad |= ct_json_set(j, "collective", ct_json_str(c->coll));
+        bad |= ct_json_set(j, "bytes", json_integer(c->bytes));
+        bad |= ct_json_set(j, "default_us", ct_json_real(c->def_us));
+        bad |= ct_json_set(j, "default_us_range", json_pack("[ff]", c->def_lo, c->def_hi));
+        bad |= ct_json_set(j, "default_busbw_gbps", ct_json_real(c->def_bw));
+        bad |= ct_json_set(j, "default_launches", json_integer((json_int_t)c->ndef));
+        bad |= ct_json_set(j, "tuned_us", ct_json_real(c->tun_us));
+        bad |= ct_json_set(j, "tuned_us_range", json_pack("[ff]", c->tun_lo, c->tun_hi));
+        bad |= ct_json_set(j, "tuned_busbw_gbps", ct_json_real(c->tun_bw));
+        bad |= ct_json_set(j, "tuned_launches", json_integer((json_int_t)c->ntun));
+        bad |= ct_json_set(j, "speedup", ct_json_real(speedup));
+        bad |= ct_json_set(j, "p_faster", ct_json_real(c->p_faster));
+        bad |= ct_json_set(j, "p_slower", ct_json_real(c->p_slower));
+        bad |= ct_json_set(j, "holds", json_boolean(c->holds));
+        bad |= ct_json_set(j, "slower", json_boolean(c->contradicts));
+        bad |= ct_json_append(cells, j);
+    }
+    if (s->weights != NULL && !bad) {
+        ct_tune_bprintf(md,
+                        "\nWeighted time (--weights %s): %.2f us default, %.2f us tuned, "
+                        "p = %.3g over %zu launches each.\n",
+                        s->weights->path, v->w_def, v->w_tun, v->w_p, v->w_n);
+        bad |= ct_json_set(vj, "weighted",
+                           json_pack("{s:s, s:f, s:f, s:f, s:I}", "weights", s->weights->path,
+                                     "default_us", v->w_def, "tuned_us", v->w_tun, "p", v->w_p,
+                                     "launches", (json_int_t)v->w_n));
+    }
+    ct_tune_bprintf(md, "\n");
+    bad |= ct_json_set(vj, "pairs", json_integer((json_int_t)v->pairs));
+    bad |= ct_json_set(vj, "tuned_with", ct_json_str(v->how));
+    bad |= ct_json_set(vj, "files_dir", ct_json_str(v->dir));
+    bad |= ct_json_set(vj, "note", v->note[0] ? ct_json_str(v->note) : json_null());
+    bad |= ct_json_set(vj, "test",
+                       json_pack("{s:s, s:f, s:f}", "name",
+                                 "one-sided exact Mann-Whitney over "
+                                 "launch medians",
+                                 "alpha", CT_TUNE_VERIFY_ALPHA, "margin", CT_TUNE_MARGIN));
+    bad |= ct_json_set(vj, "cells", cells);
+    bad |= ct_json_set(doc, "verification", vj);
+    return bad ? CT_ERR_NOMEM : CT_OK;
+}
+
+ct_status_t ct_tune_report(ct_tune_state_t *s, ct_tune_result_t *result, const ct_tune_verify_t *v,
+                           char *err, size_t errlen)
 {
     ct_status_t st = CT_OK;
     json_t *doc = json_object(), *cells_j = json_array(), *choices_j = json_array();
@@ -377,10 +490,14 @@ ct_status_t ct_tune_report(ct_tune_state_t *s, ct_tune_result_t *result, char *e
                     "over >= %d independent launches each, its worst launch median is below "
                     "the default's best launch median and its median is >= %.0f%% lower; "
                     "otherwise the default stays (no significant gain). Objective: latency "
-                    "(median time) below %lld bytes, busbw from there.\n\n"
-                    "Not verified yet: the interleaved A/B run with the emitted files is the "
-                    "next step, so every choice below has verified = 0.\n\n",
-                    CT_TUNE_MIN_LAUNCHES, CT_TUNE_MARGIN * 100, CT_TUNE_LATENCY_MAX_BYTES);
+                    "(median time) below %lld bytes, busbw from there.%s\n\n"
+                    "Every choice is then verified by an interleaved A/B with the emitted "
+                    "files (below); only verified choices are written to the files.\n\n",
+                    CT_TUNE_MIN_LAUNCHES, CT_TUNE_MARGIN * 100, CT_TUNE_LATENCY_MAX_BYTES,
+                    s->weights ? " Global settings: the lowest weighted time per launch "
+                                 "under --weights, by the same rule."
+                               : " Global settings: the configuration that wins the most "
+                                 "cells and is significantly slower in none.");
 
     for (size_t si = 0; si < s->nscopes; si++) {
         ct_tune_scope_t *sc = &s->scopes[si];
@@ -481,9 +598,11 @@ ct_status_t ct_tune_report(ct_tune_state_t *s, ct_tune_result_t *result, char *e
         }
         if (st == CT_OK && sc->scope == CT_SCOPE_GLOBAL) {
             size_t pick = 0;
-            for (size_t i = 1; i < sc->configs.n; i++)
+            for (size_t i = 1; i < sc->configs.n && s->weights == NULL; i++)
                 if (wins[i] > 0 && !loses[i] && (pick == 0 || wins[i] > wins[pick]))
                     pick = i;
+            if (s->weights != NULL)
+                pick = ct_tune_weighted_pick(s, sc);
             if (pick != 0) {
                 const ct_tune_cell_t *c = NULL;
                 for (size_t k = 0; k < ncell && c == NULL; k++)
@@ -500,6 +619,9 @@ ct_status_t ct_tune_report(ct_tune_state_t *s, ct_tune_result_t *result, char *e
         ct_tune_bprintf(&md, "\n");
     }
 
+    /* The verdicts of the A/B, onto the same (recomputed) choices. */
+    for (size_t i = 0; v != NULL && i < result->nchoices && i < v->nchoices; i++)
+        result->choices[i].verified = v->verified[i];
     ct_tune_bprintf(&md, "## choices\n\n");
     if (result->nchoices == 0)
         ct_tune_bprintf(&md, "None: no significant gain anywhere; the defaults stay.\n");
@@ -508,9 +630,13 @@ ct_status_t ct_tune_report(ct_tune_state_t *s, ct_tune_result_t *result, char *e
         char lo[32], hi[32];
         ct_tune_size_str(c->min_bytes, lo, sizeof lo);
         ct_tune_size_str(c->max_bytes, hi, sizeof hi);
-        ct_tune_bprintf(&md, "- %s %s=%s (%s), sizes %s..%s: %.2f -> %.2f us, not yet verified\n",
+        const char *verdict = v == NULL     ? "not verified"
+                              : c->verified ? "verified, written"
+                                            : "DROPPED, not written";
+        ct_tune_bprintf(&md, "- %s %s=%s (%s), sizes %s..%s: search %.2f -> %.2f us; %s%s%s%s\n",
                         ct_space_scope_name(c->scope), c->name, c->value, ct_space_via_name(c->via),
-                        lo, hi, c->default_us, c->tuned_us);
+                        lo, hi, c->default_us, c->tuned_us, verdict, v ? " (" : "",
+                        v && i < v->nchoices ? v->why[i] : "", v ? ")" : "");
         json_t *j = json_object();
         int bad = j == NULL;
         bad |= ct_json_set(j, "name", ct_json_str(c->name));
@@ -523,6 +649,8 @@ ct_status_t ct_tune_report(ct_tune_state_t *s, ct_tune_result_t *result, char *e
         bad |= ct_json_set(j, "tuned_us", ct_json_real(c->tuned_us));
         bad |= ct_json_set(j, "significant", json_boolean(c->significant));
         bad |= ct_json_set(j, "verified", json_boolean(c->verified));
+        bad |=
+            ct_json_set(j, "verdict", v && i < v->nchoices ? ct_json_str(v->why[i]) : json_null());
         bad |= ct_json_append(choices_j, j);
         if (bad) {
             st = CT_ERR_NOMEM;
@@ -530,6 +658,19 @@ ct_status_t ct_tune_report(ct_tune_state_t *s, ct_tune_result_t *result, char *e
         }
     }
 
+    ct_tune_bprintf(&md, "\n");
+    if (st == CT_OK)
+        st = ct_tune_report_verify(v, s, &md, doc);
+    {
+        const char *names[16];
+        size_t nf = ct_emit_files(result, names, 16);
+        ct_tune_bprintf(&md, "## files\n\n");
+        if (nf == 0)
+            ct_tune_bprintf(&md, "None written: no verified choice.\n");
+        for (size_t i = 0; i < nf && i < 16; i++)
+            ct_tune_bprintf(&md, "- `%s`\n", names[i]);
+        ct_tune_bprintf(&md, "\n");
+    }
     json_t *trials_j = json_array();
     for (size_t i = 0; i < s->ntrials && trials_j; i++) {
         const ct_trial_t *t = &s->trials[i];
@@ -546,7 +687,7 @@ ct_status_t ct_tune_report(ct_tune_state_t *s, ct_tune_result_t *result, char *e
     bad |= ct_json_set(doc, "date", ct_json_str(result->date));
     bad |= ct_json_set(doc, "space", ct_json_str(s->space->name));
     bad |= ct_json_set(doc, "space_path", ct_json_str(s->space->path));
-    bad |= ct_json_set(doc, "nranks", json_integer(s->nranks));
+    bad |= ct_json_set(doc, "nranks", json_integer(result->nranks));
     bad |= ct_json_set(doc, "strategy", ct_json_str(s->strategy));
     bad |= ct_json_set(doc, "rule",
                        json_pack("{s:i, s:f, s:s, s:I}", "min_launches", CT_TUNE_MIN_LAUNCHES,
@@ -559,7 +700,8 @@ ct_status_t ct_tune_report(ct_tune_state_t *s, ct_tune_result_t *result, char *e
     bad |= ct_json_set(doc, "trials_failed", json_integer((json_int_t)s->failed));
     bad |= ct_json_set(doc, "budget_exhausted", json_boolean(s->budget_hit));
     bad |= ct_json_set(doc, "wall_s", ct_json_real(s->wall_s));
-    bad |= ct_json_set(doc, "verified", json_false());
+    bad |= ct_json_set(doc, "nnodes", json_integer(result->nnodes));
+    bad |= ct_json_set(doc, "verified", json_boolean(v != NULL));
     bad |= ct_json_set(doc, "cells", cells_j);
     bad |= ct_json_set(doc, "choices", choices_j);
     bad |= ct_json_set(doc, "trials", trials_j);

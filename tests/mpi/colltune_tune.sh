@@ -8,7 +8,8 @@
 #  - a configuration that fails (the fault shim, LD_PRELOADed by one value
 #    of a space variable, corrupts allreduce: collbench exits 1) is
 #    journaled as "wrong", excluded, and the tune still exits 0;
-#  - a bad space fails with file:line before anything runs (exit 2).
+#  - a bad space or --weights file fails with file:line before anything
+#    runs (exit 2).
 . "$top_srcdir/tests/mpi/lib.sh"
 
 ct_colltune_test
@@ -23,17 +24,28 @@ timeout 120 "$CT" tune --space "$space" --out "$T/ex" "$@" --strategy exhaustive
     -- -b 64K -e 256K -f 2 >"$T/out" 2>"$T/err"
 rc=$?
 [ "$rc" -eq 0 ] || fail "exhaustive: exit $rc ($(cat "$T/err"))"
-[ "$(wc -l <"$T/ex/journal.jsonl")" -eq 8 ] || fail "journal lines: $(wc -l <"$T/ex/journal.jsonl"), want 8"
-[ "$(ls "$T/ex/trials" | wc -l)" -eq 8 ] || fail "trial dirs: $(ls "$T/ex/trials")"
-[ "$(grep -c '"status": *"ok"' "$T/ex/journal.jsonl")" -eq 8 ] || fail "not all ok: $(cat "$T/ex/journal.jsonl")"
-[ "$(json_get "$T/ex/report.json" trials.#)" -eq 8 ] || fail "report.json trials"
-[ "$(json_get "$T/ex/report.json" trials_run)" -eq 8 ] || fail "report.json trials_run"
+# The search's trials; a choice found (noise can make one at np=2) adds
+# the verification's A/B trials, journaled under the scope "verify".
+grep -v '"scope": *"verify"' "$T/ex/journal.jsonl" >"$T/search.jsonl"
+nv=$(grep -c '"scope": *"verify"' "$T/ex/journal.jsonl")
+[ "$(wc -l <"$T/search.jsonl")" -eq 8 ] || fail "journal lines: $(wc -l <"$T/search.jsonl"), want 8"
+[ "$(ls "$T/ex/trials" | grep -vc '^verify-')" -eq 8 ] || fail "trial dirs: $(ls "$T/ex/trials")"
+[ "$(grep -c '"status": *"ok"' "$T/search.jsonl")" -eq 8 ] || fail "not all ok: $(cat "$T/ex/journal.jsonl")"
+[ "$(json_get "$T/ex/report.json" trials.#)" -eq $((8 + nv)) ] || fail "report.json trials"
+[ "$(json_get "$T/ex/report.json" trials_run)" -eq $((8 + nv)) ] || fail "report.json trials_run"
 [ "$(json_get "$T/ex/report.json" strategy)" = exhaustive ] || fail "report.json strategy"
 # 3 sizes of allreduce, each with default and best ranges over 2 launches.
 [ "$(json_get "$T/ex/report.json" cells.#)" -eq 3 ] || fail "cells: $(json_get "$T/ex/report.json" cells)"
 [ "$(json_get "$T/ex/report.json" cells.0.default_launches)" -eq 2 ] || fail "default launches"
 [ "$(json_get "$T/ex/report.json" cells.2.bytes)" -eq 262144 ] || fail "largest size"
-[ "$(json_get "$T/ex/report.json" verified)" = false ] || fail "verified must be false for now"
+# The A/B runs exactly when the search made a choice (5 pairs).
+if [ "$(json_get "$T/ex/report.json" choices.#)" -gt 0 ]; then
+    [ "$(json_get "$T/ex/report.json" verified)" = true ] && [ "$nv" -eq 10 ] ||
+        fail "choices made but no verification ($nv A/B trials)"
+else
+    [ "$(json_get "$T/ex/report.json" verified)" = false ] && [ "$nv" -eq 0 ] ||
+        fail "no choice but a verification ran"
+fi
 # Every trial key of the journal is named in report.json.
 for k in $(sed 's/.*"key": *"\([0-9a-f]*\)".*/\1/' "$T/ex/journal.jsonl" | sort -u); do
     grep -q "$k" "$T/ex/report.json" || fail "report.json does not name trial $k"
@@ -43,8 +55,8 @@ grep -q 'allreduce | 256K' "$T/ex/report.md" || fail "report.md rows: $(cat "$T/
 grep -q 'trial 8/8' "$T/err" || fail "progress lines: $(cat "$T/err")"
 ls "$T/ex" | grep -q tmp && fail "temp files left: $(ls -a "$T/ex")"
 # Interleaved: launch 0 of every configuration before any launch 1.
-first1=$(grep -n '"launch": *1' "$T/ex/journal.jsonl" | head -1 | cut -d: -f1)
-last0=$(grep -n '"launch": *0' "$T/ex/journal.jsonl" | tail -1 | cut -d: -f1)
+first1=$(grep -n '"launch": *1' "$T/search.jsonl" | head -1 | cut -d: -f1)
+last0=$(grep -n '"launch": *0' "$T/search.jsonl" | tail -1 | cut -d: -f1)
 [ "$last0" -lt "$first1" ] || fail "launches not interleaved"
 # Without --resume, a directory with a journal is refused.
 "$CT" tune --space "$space" --out "$T/ex" "$@" -- -b 64K -e 64K 2>"$T/err"
@@ -93,4 +105,10 @@ printf '[space]\nname = bad\n\n[var coll_tuned_allreduce_algorithm]\nscope = all
 [ $? -eq 2 ] || fail "bad space: not exit 2"
 grep -q "bad.ini:[0-9]" "$T/err" || fail "bad space message: $(cat "$T/err")"
 [ ! -e "$T/never" ] || fail "bad space: output directory created"
+# ... and a bad --weights profile the same way.
+printf 'allreduce 1M 10\nallreduce 64K lots\n' >"$T/w.txt"
+"$CT" tune --space "$space" --weights "$T/w.txt" --out "$T/never" "$@" 2>"$T/err"
+[ $? -eq 2 ] || fail "bad weights: not exit 2"
+grep -q "w.txt:2: weight: 'lots'" "$T/err" || fail "bad weights message: $(cat "$T/err")"
+[ ! -e "$T/never" ] || fail "bad weights: output directory created"
 exit 0

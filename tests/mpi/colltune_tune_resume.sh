@@ -27,15 +27,25 @@ wait_lines() {
     [ "$(wc -l <"$1")" -ge "$2" ] || fail "journal $1 did not reach $2 lines"
 }
 
-# check_done DIR: a whole, finished tune.
+# check_done DIR: a whole, finished tune: $want search trials, plus the
+# verification's 10 A/B trials (scope "verify") when the search made a
+# choice (noise can make one at np=2).
 check_done() {
-    [ "$(wc -l <"$1/journal.jsonl")" -eq $want ] || fail "$1: journal lines $(wc -l <"$1/journal.jsonl"), want $want"
-    dups=$(sed 's/.*"key": *"\([0-9a-f]*\)".*"launch": *\([0-9]*\).*/\1-\2/' "$1/journal.jsonl" | sort | uniq -d)
+    total=$(wc -l <"$1/journal.jsonl")
+    nv=$(grep -c '"scope": *"verify"' "$1/journal.jsonl")
+    [ $((total - nv)) -eq $want ] || fail "$1: search trials $((total - nv)), want $want"
+    if [ "$(json_get "$1/report.json" choices.#)" -gt 0 ]; then
+        [ "$nv" -eq 10 ] || fail "$1: $nv A/B trials, want 10"
+    else
+        [ "$nv" -eq 0 ] || fail "$1: an A/B without a choice"
+    fi
+    dups=$(sed 's/.*"key": *"\([0-9a-f]*\)", *"scope": *"\([a-z_]*\)".*"launch": *\([0-9]*\).*/\2-\1-\3/' \
+        "$1/journal.jsonl" | sort | uniq -d)
     [ -z "$dups" ] || fail "$1: trials run twice: $dups"
-    [ "$(ls "$1/trials" | wc -l)" -eq $want ] || fail "$1: trial dirs $(ls "$1/trials" | wc -l)"
-    [ "$(json_get "$1/report.json" trials.#)" -eq $want ] || fail "$1: report.json is not whole"
+    [ "$(ls "$1/trials" | wc -l)" -eq "$total" ] || fail "$1: trial dirs $(ls "$1/trials" | wc -l)"
+    [ "$(json_get "$1/report.json" trials.#)" -eq "$total" ] || fail "$1: report.json is not whole"
     [ -s "$1/report.md" ] || fail "$1: no report.md"
-    ls -a "$1" | grep -q '\.tmp$' && fail "$1: temp files left: $(ls -a "$1")"
+    ls -a "$1" | grep -q '\.tmp' && fail "$1: temp files left: $(ls -a "$1")"
     return 0
 }
 
@@ -62,8 +72,8 @@ rc=$?
 head -n "$n" "$T/k/journal.jsonl" | cmp -s - "$T/before" || fail "resume changed the journaled trials"
 grep -q -- "--resume: $n trials already" "$T/err" || fail "resume message: $(cat "$T/err")"
 [ "$(json_get "$T/k/report.json" trials_resumed)" -eq "$n" ] || fail "trials_resumed"
-[ "$(json_get "$T/k/report.json" trials_run)" -eq $((want - n)) ] || fail "trials_run after resume"
 check_done "$T/k"
+[ "$(json_get "$T/k/report.json" trials_run)" -eq $((total - n)) ] || fail "trials_run after resume"
 # A second --resume runs nothing more.
 timeout 120 "$CT" tune --out "$T/k" "$@" --resume -- -b 64K -e 256K -f 2 >"$T/out" 2>"$T/err" ||
     fail "second resume: $(cat "$T/err")"

@@ -1,4 +1,6 @@
 /* The tune decision rule and bucket merging, on synthetic launch medians. */
+#include <math.h>
+
 #include "ct_test.h"
 #include "tune_decide.h"
 
@@ -58,11 +60,35 @@ static void test_merge(ct_test_tally_t *t)
     CT_CHECK(t, ct_tune_merge(one, 0, r) == 0);
 }
 
+/* Exact values: with 5 and 5 there are C(10, 5) = 252 orderings; U <= 4
+ * has 12 of them (1, 1, 2, 3, 5 for U = 0..4), the 0.05 boundary. */
+static void test_mann_whitney(ct_test_tally_t *t)
+{
+    double fast[] = {10, 11, 12, 13, 14}, slow[] = {20, 21, 22, 23, 24};
+    CT_CHECK(t, fabs(ct_tune_mw_p_less(fast, 5, slow, 5) - 1.0 / 252) < 1e-12);
+    CT_CHECK(t, ct_tune_mw_p_less(slow, 5, fast, 5) == 1);
+    double one_over[] = {10, 11, 12, 13, 20.5}; /* U = 1 */
+    CT_CHECK(t, fabs(ct_tune_mw_p_less(one_over, 5, slow, 5) - 2.0 / 252) < 1e-12);
+    double four[] = {10, 11, 12, 22.5, 23.5}; /* U = 3 + 4 = 7 */
+    CT_CHECK(t, fabs(ct_tune_mw_p_less(four, 5, slow, 5) - 39.0 / 252) < 1e-12);
+    CT_CHECK(t, ct_tune_mw_p_less(four, 5, slow, 5) > CT_TUNE_VERIFY_ALPHA);
+    double u4[] = {10, 11, 12, 13, 23.5}; /* U = 4: 12/252 = 0.0476 */
+    CT_CHECK(t, fabs(ct_tune_mw_p_less(u4, 5, slow, 5) - 12.0 / 252) < 1e-12);
+    CT_CHECK(t, ct_tune_mw_p_less(u4, 5, slow, 5) <= CT_TUNE_VERIFY_ALPHA);
+    /* A tie counts 1/2 and U rounds up: {20} against {20}: U = 0.5 -> 1. */
+    double a[] = {20}, b[] = {20};
+    CT_CHECK(t, ct_tune_mw_p_less(a, 1, b, 1) == 1);
+    /* Identical samples are never "faster". */
+    CT_CHECK(t, ct_tune_mw_p_less(slow, 5, slow, 5) > 0.5);
+    CT_CHECK(t, ct_tune_mw_p_less(fast, 0, slow, 5) == 1);
+}
+
 int main(void)
 {
     ct_test_tally_t t = {0, 0};
     test_rule(&t);
     test_pick(&t);
     test_merge(&t);
+    test_mann_whitney(&t);
     return CT_DONE(&t);
 }

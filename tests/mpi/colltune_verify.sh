@@ -1,0 +1,89 @@
+#!/bin/sh
+# colltune tune's verification, end to end at np=2 with the real Open MPI:
+# the tuned side of the A/B reads the emitted files themselves.
+#
+# The stand-in for a bad site default: an Open MPI parameter file (given
+# as the site's mca_base_param_files) forces broadcast to pipeline with
+# 1 KiB segments, which is 10-40x slower here from 32 KiB up.  The space
+# offers binomial broadcast (tests/mpi/tune_verify.ini).
+#  1. The tune finds it, the A/B with the emitted files (read before the
+#     site's file) confirms it: the choices are verified and written, and
+#     collbench run by hand with the written files, not the tune's
+#     variables, is several-fold faster at 1 MiB (the files are read).
+#  2. A recommendation the files cannot deliver is dropped: with the slow
+#     pipeline forced by OMPI_MCA_coll_tuned_bcast_algorithm{,_segmentsize}
+#     in the environment colltune and mpirun run in (as a site's module
+#     file might export), the search still finds the gain (mpirun's --mca
+#     beats that environment), but a parameter file loses to it, so the
+#     A/B with the files shows none: nothing is verified or written.
+#  3. --resume on a finished tune runs nothing and decides the same.
+. "$top_srcdir/tests/mpi/lib.sh"
+
+ct_colltune_test
+mkdir -p "$T/tmp"
+site="$T/site-mca-params.conf"
+printf '%s\n' 'coll_tuned_use_dynamic_rules = 1' 'coll_tuned_bcast_algorithm = 3' \
+    'coll_tuned_bcast_algorithm_segmentsize = 1024' >"$site"
+set -- --np 2 --launcher-arg --oversubscribe --launcher-arg --bind-to --launcher-arg none \
+    --launcher-arg --mca --launcher-arg orte_tmpdir_base --launcher-arg "$T/tmp" \
+    --mca mpi_yield_when_idle=1 --mca "mca_base_param_files=$site" --timeout 60 \
+    --space "$top_srcdir/tests/mpi/tune_verify.ini" --strategy exhaustive --launches 2
+
+# 1. found, verified, written, and the written files work.
+timeout 150 "$CT" tune --out "$T/ok" "$@" -- -b 32K -e 1M -f 32 >"$T/out" 2>"$T/err"
+rc=$?
+[ "$rc" -eq 0 ] || fail "tune: exit $rc ($(cat "$T/err"))"
+r="$T/ok/report.json"
+[ "$(json_get "$r" verified)" = true ] || fail "no verification ran: $(cat "$T/err")"
+[ "$(json_get "$r" verification.pairs)" -eq 5 ] || fail "pairs"
+[ "$(grep -c '"scope":"verify"' "$T/ok/journal.jsonl")" -eq 10 ] || fail "A/B trials"
+nc=$(json_get "$r" choices.#)
+[ "$nc" -ge 1 ] || fail "no choice: $(cat "$T/ok/report.md")"
+i=0
+while [ $i -lt "$nc" ]; do
+    [ "$(json_get "$r" choices.$i.verified)" = true ] ||
+        fail "choice $i not verified: $(cat "$T/ok/report.md")"
+    i=$((i + 1))
+done
+# The A/B's own figures: the tuned side several-fold faster at 1 MiB.
+n=$(json_get "$r" verification.cells.#)
+sp=$(json_get "$r" verification.cells.$((n - 1)).speedup)
+awk -v s="$sp" 'BEGIN { exit !(s >= 3) }' || fail "A/B speedup at 1M only $sp"
+grep -q 'mca_base_param_files=.*/verify/mca-params.conf' "$T/ok/report.md" ||
+    fail "report does not say how the tuned side ran"
+[ -f "$T/ok/mca-params.conf" ] || fail "no mca-params.conf written: $(ls "$T/ok")"
+grep -q '^# ' "$T/ok/mca-params.conf" || fail "mca-params.conf has no header"
+# By hand: the written files first, then the site's, against the site's.
+bcast_1m() {
+    CT_MPIRUN_ARGS="--mca mca_base_param_files $1" ct_mpirun 2 -C broadcast -b 1M -e 1M \
+        --quiet 2>"$T/cb.err" | awk '!/^#/ && NF > 5 { print $6 }'
+}
+slow=$(bcast_1m "$site")
+fast=$(bcast_1m "$T/ok/mca-params.conf,$site")
+echo "by hand, 1 MiB broadcast: site $slow us, with the written files $fast us"
+awk -v s="$slow" -v f="$fast" 'BEGIN { exit !(f > 0 && s >= 3 * f) }' ||
+    fail "the written files did not take effect ($slow us vs $fast us)"
+
+# 3. --resume of the finished tune: nothing runs, the same verdicts.
+lines=$(wc -l <"$T/ok/journal.jsonl")
+timeout 60 "$CT" tune --out "$T/ok" "$@" --resume -- -b 32K -e 1M -f 32 >"$T/out" 2>"$T/err" ||
+    fail "resume: $(cat "$T/err")"
+[ "$(wc -l <"$T/ok/journal.jsonl")" -eq "$lines" ] || fail "resume ran trials"
+[ "$(json_get "$r" choices.0.verified)" = true ] || fail "resume changed the verdict"
+
+# 2. the environment outranks the file: dropped, nothing written.
+OMPI_MCA_coll_tuned_bcast_algorithm=3 OMPI_MCA_coll_tuned_bcast_algorithm_segmentsize=1024 \
+    timeout 150 "$CT" tune --out "$T/drop" "$@" -- -b 32K -e 1M -f 32 >"$T/out" 2>"$T/err"
+rc=$?
+[ "$rc" -eq 0 ] || fail "tune (drop): exit $rc ($(cat "$T/err"))"
+r="$T/drop/report.json"
+[ "$(json_get "$r" choices.#)" -ge 1 ] || fail "drop: the search found no gain: $(cat "$T/drop/report.md")"
+[ "$(json_get "$r" verified)" = true ] || fail "drop: no verification ran"
+[ "$(json_get "$r" choices.0.verified)" = false ] ||
+    fail "drop: verified though the files cannot act: $(cat "$T/drop/report.md")"
+grep -q 'DROPPED' "$T/drop/report.md" || fail "drop: the report does not say so"
+for f in mca-params.conf coll-tuned-rules.conf; do
+    [ -e "$T/drop/$f" ] && fail "drop: $f written"
+done
+[ -f "$T/drop/verify/mca-params.conf" ] || fail "drop: the candidate files are not kept in verify/"
+echo PASS
