@@ -12,7 +12,8 @@
  *     "--mpi=pmix" unless the user names an --mpi; the same variables are
  *     also set in srun's own environment, because a variable already set
  *     there wins over --export (DESIGN.md).  --export separates entries
- *     with commas, so a value containing one is refused;
+ *     with commas, so a value containing one travels in that environment
+ *     only (ALL exports it);
  *   a prefix (anything else): the words run as given, with the variables
  *     and OMPI_MCA_* set directly in the child's environment.
  *
@@ -74,7 +75,7 @@ ct_status_t ct_launch_var_parse(const char *arg, int is_mca, ct_launch_var_t *va
  * environment to start from (NULL-terminated; usually environ).  Fails
  * with CT_ERR_USAGE and a message naming the flag or variable when the
  * request cannot be expressed: --np or --hostfile with a prefix, --hostfile
- * with srun, a comma in a value for srun. */
+ * with srun. */
 ct_status_t ct_launcher_build(const ct_launcher_t *l, char *const *base_env,
                               const ct_launch_var_t *env, size_t nenv, const ct_launch_var_t *mca,
                               size_t nmca, const char *program, char *const *args, size_t nargs,
