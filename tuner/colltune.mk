@@ -23,7 +23,7 @@ EMIT_SOURCES = \
 	tuner/emit.c tuner/emit.h tuner/emit_format.h tuner/tune_result.h \
 	tuner/emit_common.c tuner/emit_nccl_vars.c \
 	tuner/emit_nccl_env.c tuner/emit_nccl_conf.c tuner/emit_nccl_tuner.c \
-	tuner/emit_ucx.c tuner/emit_mca.c tuner/emit_tuned_rules.c
+	tuner/emit_ucx.c tuner/emit_mca.c tuner/emit_tuned_rules.c tuner/emit_tuned_rules_json.c
 # The launcher --np alone uses: configure's mpirun (empty: mpirun from PATH).
 tuner_libctdriver_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tuner \
 	-DCT_DEFAULT_MPIRUN='"$(MPIRUN)"'
@@ -90,6 +90,7 @@ EMIT_GOLDEN = \
 	tests/unit/emit_golden/full/ucx.conf \
 	tests/unit/emit_golden/full/mca-params.conf \
 	tests/unit/emit_golden/full/coll-tuned-rules.conf \
+	tests/unit/emit_golden/full/coll-tuned-rules.json \
 	tests/unit/emit_golden/ompi/mca-params.conf
 EXTRA_DIST += $(EMIT_GOLDEN)
 

@@ -32,9 +32,37 @@ extern const ct_emit_format_t ct_emit_nccl_tuner;
 extern const ct_emit_format_t ct_emit_ucx_conf;
 extern const ct_emit_format_t ct_emit_mca_params;
 extern const ct_emit_format_t ct_emit_tuned_rules;
+extern const ct_emit_format_t ct_emit_tuned_rules_json;
 
 /* File names the formats refer to one another by. */
 #define CT_EMIT_TUNED_RULES_NAME "coll-tuned-rules.conf"
+#define CT_EMIT_TUNED_RULES_JSON_NAME "coll-tuned-rules.json"
+
+/* --- emit_tuned_rules.c: the coll/tuned rules both rules formats hold --- */
+
+typedef struct {
+    int coll;              /* ct_coll_id_t */
+    int ompi_id;           /* COLLTYPE_T in Open MPI's coll_base_functions.h */
+    const char *alg;       /* the MCA algorithm variable */
+    const char *seg;       /* its segment size variable */
+    const char *fanout;    /* its fan-out variable, or NULL */
+    const char *json_name; /* its key in the JSON rules (Open MPI 6) */
+} ct_emit_tuned_coll_t;
+
+/* One rule: from msgsize (total bytes) up to the next rule's. */
+typedef struct {
+    long long msgsize;
+    long alg, fan, seg; /* alg 0: Open MPI's own decision */
+} ct_emit_rule_t;
+
+extern const ct_emit_tuned_coll_t ct_emit_tuned_colls[];
+extern const size_t ct_emit_tuned_ncolls;
+/* Whether r chose an algorithm of t's. */
+int ct_emit_tuned_has_alg(const ct_tune_result_t *r, const ct_emit_tuned_coll_t *t);
+/* t's rules in size order, tiling every size from 0 (malloc'ed). */
+ct_status_t ct_emit_tuned_coll_rules(const ct_tune_result_t *r, const ct_emit_tuned_coll_t *t,
+                                     ct_emit_rule_t **rules_p, size_t *n_p, char *err,
+                                     size_t errlen);
 
 /* --- emit_common.c --- */
 

@@ -31,28 +31,25 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct {
-    int coll;           /* ct_coll_id_t */
-    int ompi_id;        /* COLLTYPE_T in 4.1's coll_base_functions.h */
-    const char *alg;    /* the MCA algorithm variable */
-    const char *seg;    /* its segment size variable */
-    const char *fanout; /* its fan-out variable, or NULL */
-} ct_tuned_coll_t;
+typedef ct_emit_tuned_coll_t ct_tuned_coll_t;
+typedef ct_emit_rule_t ct_rule_t;
 
 /* In 4.1's collective-id order. */
-static const ct_tuned_coll_t ct_tuned_colls[] = {
+const ct_emit_tuned_coll_t ct_emit_tuned_colls[] = {
     {CT_COLL_ALLGATHER, 0, "coll_tuned_allgather_algorithm",
-     "coll_tuned_allgather_algorithm_segmentsize", NULL},
+     "coll_tuned_allgather_algorithm_segmentsize", NULL, "allgather"},
     {CT_COLL_ALLREDUCE, 2, "coll_tuned_allreduce_algorithm",
-     "coll_tuned_allreduce_algorithm_segmentsize", NULL},
+     "coll_tuned_allreduce_algorithm_segmentsize", NULL, "allreduce"},
     {CT_COLL_ALLTOALL, 3, "coll_tuned_alltoall_algorithm",
-     "coll_tuned_alltoall_algorithm_segmentsize", NULL},
+     "coll_tuned_alltoall_algorithm_segmentsize", NULL, "alltoall"},
     {CT_COLL_BROADCAST, 7, "coll_tuned_bcast_algorithm", "coll_tuned_bcast_algorithm_segmentsize",
-     "coll_tuned_bcast_algorithm_chain_fanout"},
+     "coll_tuned_bcast_algorithm_chain_fanout", "bcast"},
     {CT_COLL_REDUCE_SCATTER, 13, "coll_tuned_reduce_scatter_block_algorithm",
-     "coll_tuned_reduce_scatter_block_algorithm_segmentsize", NULL},
+     "coll_tuned_reduce_scatter_block_algorithm_segmentsize", NULL, "reducescatterblock"},
 };
-#define CT_TUNED_NCOLLS (sizeof ct_tuned_colls / sizeof ct_tuned_colls[0])
+#define CT_TUNED_NCOLLS (sizeof ct_emit_tuned_colls / sizeof ct_emit_tuned_colls[0])
+const size_t ct_emit_tuned_ncolls = CT_TUNED_NCOLLS;
+#define ct_tuned_colls ct_emit_tuned_colls
 
 /* bcast's algorithm ids that read fan-in/out, and their defaults. */
 #define CT_BCAST_CHAIN 2
@@ -130,16 +127,12 @@ static int ct_by_min(const void *a, const void *b)
     return mx < my ? -1 : mx > my;
 }
 
-typedef struct {
-    long long msgsize;
-    long alg, fan, seg;
-} ct_rule_t;
-
 /* The rules for one collective: tuned ranges in size order, the gaps
  * between and after them handed back to 4.1's decision (algorithm 0), and
  * always a first rule at 0. */
-static ct_status_t ct_coll_rules(const ct_tune_result_t *r, const ct_tuned_coll_t *t,
-                                 ct_rule_t **rules_p, size_t *n_p, char *err, size_t errlen)
+ct_status_t ct_emit_tuned_coll_rules(const ct_tune_result_t *r, const ct_emit_tuned_coll_t *t,
+                                     ct_emit_rule_t **rules_p, size_t *n_p, char *err,
+                                     size_t errlen)
 {
     const ct_tune_choice_t **algs = calloc(r->nchoices + 1, sizeof(*algs));
     ct_rule_t *rules = calloc(2 * r->nchoices + 2, sizeof(*rules));
@@ -195,7 +188,7 @@ static ct_status_t ct_coll_rules(const ct_tune_result_t *r, const ct_tuned_coll_
     return CT_OK;
 }
 
-static int ct_has_alg(const ct_tune_result_t *r, const ct_tuned_coll_t *t)
+int ct_emit_tuned_has_alg(const ct_tune_result_t *r, const ct_emit_tuned_coll_t *t)
 {
     for (size_t i = 0; i < r->nchoices; i++)
         if (ct_is_mca(&r->choices[i]) && strcmp(r->choices[i].name, t->alg) == 0)
@@ -215,7 +208,7 @@ static ct_status_t ct_tuned_rules_write(const ct_emit_ctx_t *ctx, FILE *fp, char
     size_t ncolls = 0;
 
     for (size_t i = 0; i < CT_TUNED_NCOLLS; i++)
-        ncolls += (size_t)ct_has_alg(r, &ct_tuned_colls[i]);
+        ncolls += (size_t)ct_emit_tuned_has_alg(r, &ct_tuned_colls[i]);
     ct_emit_header(ctx, fp, CT_EMIT_TUNED_RULES_NAME,
                    "Open MPI coll/tuned dynamic rules (4.1 classic format)", install);
     fprintf(fp, "%zu # collectives\n", ncolls);
@@ -223,9 +216,9 @@ static ct_status_t ct_tuned_rules_write(const ct_emit_ctx_t *ctx, FILE *fp, char
         const ct_tuned_coll_t *t = &ct_tuned_colls[i];
         ct_rule_t *rules;
         size_t n;
-        if (!ct_has_alg(r, t))
+        if (!ct_emit_tuned_has_alg(r, t))
             continue;
-        ct_status_t st = ct_coll_rules(r, t, &rules, &n, err, errlen);
+        ct_status_t st = ct_emit_tuned_coll_rules(r, t, &rules, &n, err, errlen);
         if (st != CT_OK)
             return st;
         fprintf(fp, "\n%d # %s (%s)\n1 # comm sizes\n", t->ompi_id, t->alg + strlen("coll_tuned_"),

@@ -48,6 +48,7 @@ enum {
     CT_TUNE_RESUME,
     CT_TUNE_WEIGHTS,
     CT_TUNE_VERIFY_PAIRS,
+    CT_TUNE_RULES_JSON,
 };
 
 static const ct_cli_opt_t ct_tune_opts[] = {
@@ -68,6 +69,8 @@ static const ct_cli_opt_t ct_tune_opts[] = {
      "message-size profile ([COLLECTIVE] SIZE WEIGHT lines) that decides global settings"},
     {CT_TUNE_VERIFY_PAIRS, "verify-pairs", "N",
      "A/B pairs of fresh launches that verify the emitted files (default 5, at least 5)"},
+    {CT_TUNE_RULES_JSON, "rules-json", NULL,
+     "also write coll-tuned-rules.json (Open MPI 6's JSON rules format)"},
     {CT_TUNE_RESUME, "resume", NULL, "continue the tune in DIR, skipping journaled trials"},
     CT_LAUNCH_OPT_COLLBENCH,
 };
@@ -100,7 +103,8 @@ static void ct_tune_usage(FILE *f)
                "the default is significantly faster at none; the others are dropped.\n\n"
                "outputs in DIR: journal.jsonl, trials/, verify/, report.json, report.md,\n"
                "and the verified files: mca-params.conf, coll-tuned-rules.conf, ucx.conf,\n"
-               "nccl.env, nccl.conf, nccl_tuner.conf (each only when it has a choice)\n"
+               "nccl.env, nccl.conf, nccl_tuner.conf (each only when it has a choice),\n"
+               "coll-tuned-rules.json with --rules-json\n"
                "exit codes: 0 done, 2 bad input (file:line), 3 failure, 130 interrupted\n"
                "(the journal is intact; --resume continues).\n");
 }
@@ -114,6 +118,7 @@ typedef struct {
     int resume;
     const char *weights;
     long verify_pairs;
+    int rules_json;
     char **cb_args;
     size_t ncb_args;
 } ct_tune_args_t;
@@ -160,6 +165,7 @@ static int ct_tune_parse(int argc, char **argv, ct_tune_args_t *a)
             break;
         case CT_TUNE_RESUME: a->resume = 1; break;
         case CT_TUNE_WEIGHTS: a->weights = value; break;
+        case CT_TUNE_RULES_JSON: a->rules_json = 1; break;
         case CT_TUNE_VERIFY_PAIRS:
             st = ct_cli_long("tune", "verify-pairs", value, CT_TUNE_VERIFY_MIN_PAIRS,
                              CT_TUNE_MAX_LAUNCHES / 2, &a->verify_pairs);
@@ -570,6 +576,7 @@ static ct_status_t ct_tune_finish(ct_tune_ctx_t *x, const ct_space_t *space, int
     result.date = date;
     result.source = "measured";
     result.nranks = s->nranks;
+    result.rules_json = x->a->rules_json;
     /* The scale collbench saw: the launcher decides the node count. */
     for (size_t i = 0; i < s->ntrials; i++)
         if (s->trials[i].status == CT_JOURNAL_OK && s->trials[i].nnodes > 0) {

@@ -38,6 +38,7 @@ typedef struct {
     long nnodes;
     ct_tune_choice_t *choices;
     size_t nchoices;
+    int rules_json; /* also coll-tuned-rules.json, Open MPI 6's format */
 } ct_tune_result_t;
 
 #endif

@@ -96,7 +96,8 @@ static ct_tune_result_t result_of(ct_tune_choice_t *choices, size_t n, const cha
                           16,
                           2,
                           choices,
-                          n};
+                          n,
+                          0};
     return r;
 }
 #define RESULT(arr, space) result_of(arr, sizeof(arr) / sizeof(arr[0]), space)
@@ -324,6 +325,15 @@ static void test_full(const char *dir)
 
     snprintf(path, sizeof path, "%s/coll-tuned-rules.conf", dir);
     check_rules_shape(path, 3);
+    clear_dir(dir);
+
+    /* On request, the same rules in Open MPI 6's JSON format too; the
+     * classic file stays (4.1 reads only it, and mca-params.conf names it). */
+    r.rules_json = 1;
+    CT_CHECK(&tally, ct_emit_files(&r, names, 8) == 7);
+    CT_CHECK(&tally, ct_emit_all_as(&r, dir, WRITER, err, sizeof err) == CT_OK);
+    check_golden(dir, "full", "coll-tuned-rules.json");
+    check_golden(dir, "full", "mca-params.conf");
     clear_dir(dir);
 }
 
