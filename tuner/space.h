@@ -179,17 +179,19 @@ ct_status_t ct_space_index_config(ct_space_index_t *ix, uint64_t index, ct_space
 ct_status_t ct_space_index_head(ct_space_index_t *ix, ct_space_configs_t *out_p);
 void ct_space_index_close(ct_space_index_t *ix);
 
-/* k distinct indices in [0, n), drawn uniformly without replacement from
- * seed (Floyd's algorithm: k draws, whatever n), ascending into out.  The
- * same seed gives the same indices.  k > n is CT_ERR_USAGE. */
+/* k distinct indices in [0, n), drawn uniformly without replacement
+ * from seed (a seeded stream: a repeat is drawn again), in draw order.
+ * The same seed gives the same indices, and a larger k the same first
+ * ones.  k > n is CT_ERR_USAGE. */
 ct_status_t ct_space_sample_indices(uint64_t seed, uint64_t n, size_t k, uint64_t *out);
 
 /* ct_space_enumerate for a scope too large to list: the head (baseline,
  * limit skips), then k combinations drawn at random without replacement
- * among those ct_space_each visits after it, in index order (all of them
- * when there are at most k; fewer when unlisted indices are so common
- * that 64 rounds of draws do not find k).  The same seed gives the same
- * configurations.  k is at most CT_SPACE_MAX_CONFIGS. */
+ * among those ct_space_each visits after it, in index order: the first k
+ * listed indices of ct_space_sample_indices' stream (all of them when
+ * there are at most k; fewer when 16 draws per wanted one find only
+ * unlisted indices).  The same seed gives the same configurations, and a
+ * larger k a superset.  k is at most CT_SPACE_MAX_CONFIGS. */
 ct_status_t ct_space_sample(const ct_space_t *space, int scope, long nranks, uint64_t seed,
                             size_t k, ct_space_configs_t *out_p, char *err, size_t errlen);
 

@@ -9,7 +9,7 @@
 
 #include "space.h"
 
-#define CT_SAMPLE_ROUNDS 64
+#define CT_SAMPLE_TRIES 16         /* draws per wanted configuration, at most */
 #define CT_SAMPLE_EMPTY UINT64_MAX /* indices are below n <= UINT64_MAX */
 
 /* splitmix64: a seeded stream with no global state. */
@@ -33,66 +33,101 @@ static uint64_t ct_sample_below(uint64_t *x, uint64_t bound)
     return r % bound;
 }
 
-/* A set of indices: open addressing, linear probing. */
+/* A set of indices: open addressing, linear probing, doubled when half
+ * full, so it follows what was drawn. */
 typedef struct {
     uint64_t *slot;
-    size_t mask;
+    size_t mask, n;
 } ct_sample_set_t;
 
-static ct_status_t ct_sample_set_init(ct_sample_set_t *set, size_t n)
+static ct_status_t ct_sample_set_init(ct_sample_set_t *set, size_t cap)
 {
-    size_t cap = 16;
-    while (cap < 2 * n + 2)
-        cap *= 2;
-    set->mask = cap - 1;
     set->slot = malloc(cap * sizeof *set->slot);
     if (set->slot == NULL)
         return CT_ERR_NOMEM;
+    set->mask = cap - 1;
+    set->n = 0;
     for (size_t i = 0; i < cap; i++)
         set->slot[i] = CT_SAMPLE_EMPTY;
     return CT_OK;
 }
 
-/* Whether v is in the set; add: put it there when it is not. */
-static int ct_sample_set_has(ct_sample_set_t *set, uint64_t v, int add)
+static size_t ct_sample_set_slot(const ct_sample_set_t *set, uint64_t v)
 {
     size_t i = (size_t)((v * 0x9E3779B97F4A7C15ULL) >> 32) & set->mask;
-    while (set->slot[i] != CT_SAMPLE_EMPTY) {
-        if (set->slot[i] == v)
-            return 1;
+    while (set->slot[i] != CT_SAMPLE_EMPTY && set->slot[i] != v)
         i = (i + 1) & set->mask;
+    return i;
+}
+
+/* 1: v was in the set; 0: it was not and is now; <0: out of memory. */
+static int ct_sample_set_add(ct_sample_set_t *set, uint64_t v)
+{
+    size_t i = ct_sample_set_slot(set, v);
+    if (set->slot[i] == v)
+        return 1;
+    if (2 * (set->n + 1) > set->mask + 1) {
+        ct_sample_set_t grown;
+        if (ct_sample_set_init(&grown, 2 * (set->mask + 1)) != CT_OK)
+            return -1;
+        for (size_t j = 0; j <= set->mask; j++)
+            if (set->slot[j] != CT_SAMPLE_EMPTY)
+                grown.slot[ct_sample_set_slot(&grown, set->slot[j])] = set->slot[j];
+        grown.n = set->n;
+        free(set->slot);
+        *set = grown;
+        i = ct_sample_set_slot(set, v);
     }
-    if (add)
-        set->slot[i] = v;
+    set->slot[i] = v;
+    set->n++;
     return 0;
 }
 
-static int ct_sample_cmp(const void *a, const void *b)
+/* A seeded stream of distinct indices in [0, n): uniform draws, a repeat
+ * drawn again.  It does not depend on how many are wanted, so a larger
+ * sample extends a smaller one (a tune resumed with more --budget keeps
+ * the configurations it ran). */
+typedef struct {
+    uint64_t x, n, seen;
+    ct_sample_set_t set;
+} ct_sample_stream_t;
+
+static ct_status_t ct_sample_stream_init(ct_sample_stream_t *s, uint64_t seed, uint64_t n)
 {
-    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-    return (x > y) - (x < y);
+    s->x = seed;
+    s->n = n;
+    s->seen = 0;
+    return ct_sample_set_init(&s->set, 16);
+}
+
+/* The next index: 1; 0 when all n were drawn; <0 out of memory. */
+static int ct_sample_stream_next(ct_sample_stream_t *s, uint64_t *index_p)
+{
+    if (s->seen == s->n)
+        return 0;
+    int rc;
+    do
+        rc = ct_sample_set_add(&s->set, *index_p = ct_sample_below(&s->x, s->n));
+    while (rc == 1);
+    if (rc < 0)
+        return -1;
+    s->seen++;
+    return 1;
 }
 
 ct_status_t ct_space_sample_indices(uint64_t seed, uint64_t n, size_t k, uint64_t *out)
 {
     if (k > n)
         return CT_ERR_USAGE;
-    ct_sample_set_t set;
-    if (ct_sample_set_init(&set, k) != CT_OK)
+    ct_sample_stream_t s;
+    if (ct_sample_stream_init(&s, seed, n) != CT_OK)
         return CT_ERR_NOMEM;
-    uint64_t x = seed;
-    /* Floyd: for j = n-k .. n-1, a uniform t in [0, j]; t, or j when t
-     * is taken already (j never is).  Every k-subset is equally likely. */
-    for (size_t i = 0; i < k; i++) {
-        uint64_t j = n - k + i;
-        uint64_t t = ct_sample_below(&x, j + 1);
-        out[i] = ct_sample_set_has(&set, t, 1) ? j : t;
-        if (out[i] == j)
-            ct_sample_set_has(&set, j, 1);
-    }
-    free(set.slot);
-    qsort(out, k, sizeof *out, ct_sample_cmp);
-    return CT_OK;
+    ct_status_t st = CT_OK;
+    for (size_t i = 0; i < k && st == CT_OK; i++)
+        if (ct_sample_stream_next(&s, &out[i]) < 0)
+            st = CT_ERR_NOMEM;
+    free(s.set.slot);
+    return st;
 }
 
 typedef struct {
@@ -102,51 +137,33 @@ typedef struct {
 
 static int ct_sample_pick_cmp(const void *a, const void *b)
 {
-    return ct_sample_cmp(&((const ct_sample_pick_t *)a)->index,
-                         &((const ct_sample_pick_t *)b)->index);
+    uint64_t x = ((const ct_sample_pick_t *)a)->index, y = ((const ct_sample_pick_t *)b)->index;
+    return (x > y) - (x < y);
 }
 
-/* Up to k listed configurations of ix in picks (*got_p of them): rounds
- * of distinct draws, walked in a shuffled order so that taking the first
- * listed ones is still uniform; an unlisted index costs one decode. */
+/* The first k listed configurations of ix along the stream (*got_p of
+ * them; fewer when the stream runs out, or when after CT_SAMPLE_TRIES
+ * draws per wanted one unlisted indices are all it finds). */
 static ct_status_t ct_sample_draw(ct_space_index_t *ix, uint64_t seed, size_t k,
                                   ct_sample_pick_t *picks, size_t *got_p)
 {
-    uint64_t n = ct_space_index_size(ix), x = seed;
-    ct_sample_set_t seen;
-    ct_status_t st = ct_sample_set_init(&seen, k);
+    uint64_t tries = (uint64_t)k * CT_SAMPLE_TRIES + 4096;
+    ct_sample_stream_t s;
+    ct_status_t st = ct_sample_stream_init(&s, seed, ct_space_index_size(ix));
     size_t got = 0;
-    for (int round = 0; st == CT_OK && got < k && round < CT_SAMPLE_ROUNDS; round++) {
-        uint64_t d = 4 * (uint64_t)(k - got) + 64;
-        if (d > n)
-            d = n;
-        uint64_t *draws = malloc((size_t)d * sizeof *draws);
-        if (draws == NULL || ct_space_sample_indices(ct_sample_next(&x), n, (size_t)d, draws)) {
-            free(draws);
-            st = CT_ERR_NOMEM;
+    uint64_t index;
+    while (st == CT_OK && got < k && s.seen < tries) {
+        int more = ct_sample_stream_next(&s, &index);
+        if (more <= 0) {
+            st = more < 0 ? CT_ERR_NOMEM : CT_OK;
             break;
         }
-        for (size_t i = (size_t)d; i > 1; i--) {
-            size_t j = (size_t)ct_sample_below(&x, i);
-            uint64_t t = draws[i - 1];
-            draws[i - 1] = draws[j];
-            draws[j] = t;
-        }
-        for (size_t i = 0; st == CT_OK && i < (size_t)d && got < k; i++) {
-            if (ct_sample_set_has(&seen, draws[i], 0))
-                continue;
-            int listed;
-            st = ct_space_index_config(ix, draws[i], &picks[got].config, &listed);
-            if (st == CT_OK && listed) {
-                ct_sample_set_has(&seen, draws[i], 1);
-                picks[got++].index = draws[i];
-            }
-        }
-        free(draws);
-        if (d == n)
-            break; /* every index was looked at */
+        int listed;
+        st = ct_space_index_config(ix, index, &picks[got].config, &listed);
+        if (st == CT_OK && listed)
+            picks[got++].index = index;
     }
-    free(seen.slot);
+    free(s.set.slot);
     *got_p = got;
     return st;
 }

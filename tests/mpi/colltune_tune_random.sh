@@ -6,8 +6,9 @@
 #  - on a space written here whose global scope is far too large to list
 #    (3 harmless environment variables, 256 x 256 x 16 > 100000
 #    combinations): the tune samples instead of failing, the journal holds
-#    the baseline and 3 distinct drawn configurations, and the same --seed
-#    in another directory draws the same ones.
+#    the baseline and 3 distinct drawn configurations, the same --seed
+#    in another directory draws the same ones, and --resume with more
+#    --budget keeps the ones that ran.
 . "$top_srcdir/tests/mpi/lib.sh"
 
 ct_colltune_test
@@ -80,4 +81,12 @@ tune h2 --space "$T/huge.ini" "$@" --budget 4 --launches 1 --seed 7
 [ "$(keys h1)" = "$(keys h2)" ] || fail "huge, seed 7 twice: $(keys h1) vs $(keys h2)"
 tune h3 --space "$T/huge.ini" "$@" --budget 4 --launches 1 --seed 8
 [ "$(keys h1)" != "$(keys h3)" ] || fail "huge: seeds 7 and 8 drew the same"
+# More budget on --resume draws a superset: what ran is kept, not redrawn.
+keys h1 >"$T/h1.keys"
+tune h1 --space "$T/huge.ini" "$@" --budget 6 --launches 1 --seed 7 --resume
+grep -q -- '--resume: 4 trials already' "$T/err" || fail "huge resume: $(cat "$T/err")"
+[ "$(json_get "$T/h1/report.json" trials_resumed)" -eq 4 ] || fail "huge resume: trials_resumed"
+[ "$(wc -l <"$T/h1/journal.jsonl")" -eq 6 ] || fail "huge resume: $(wc -l <"$T/h1/journal.jsonl") trials, want 6"
+[ "$(keys h1 | wc -l)" -eq 6 ] || fail "huge resume: want 6 configurations: $(keys h1)"
+[ "$(keys h1 | grep -cxF -f "$T/h1.keys")" -eq 4 ] || fail "huge resume: lost $(cat "$T/h1.keys")"
 exit 0

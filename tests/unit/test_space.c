@@ -334,22 +334,29 @@ static void test_index(void)
         ct_space_free(&space);
     }
 
-    /* Floyd: distinct, ascending, in range, the same for the same seed. */
+    /* Distinct, in range, the same for the same seed, and a larger k
+     * extends a smaller one. */
     uint64_t a[50], b[50], all[20];
     CT_CHECK(&tally, ct_space_sample_indices(7, 1000, 50, a) == CT_OK);
     CT_CHECK(&tally, ct_space_sample_indices(7, 1000, 50, b) == CT_OK);
     CT_CHECK(&tally, memcmp(a, b, sizeof a) == 0);
-    int ascending = a[49] < 1000;
-    for (size_t i = 1; i < 50; i++)
-        ascending &= a[i - 1] < a[i];
-    CT_CHECK(&tally, ascending);
+    CT_CHECK(&tally, ct_space_sample_indices(7, 1000, 10, b) == CT_OK);
+    CT_CHECK(&tally, memcmp(a, b, 10 * sizeof *a) == 0);
+    int distinct = 1;
+    for (size_t i = 0; i < 50; i++) {
+        distinct &= a[i] < 1000;
+        for (size_t j = 0; j < i; j++)
+            distinct &= a[i] != a[j];
+    }
+    CT_CHECK(&tally, distinct);
     CT_CHECK(&tally, ct_space_sample_indices(8, 1000, 50, b) == CT_OK);
     CT_CHECK(&tally, memcmp(a, b, sizeof a) != 0);
+    /* k == n: every index once. */
     CT_CHECK(&tally, ct_space_sample_indices(3, 20, 20, all) == CT_OK);
-    int every = 1;
+    unsigned mask = 0;
     for (size_t i = 0; i < 20; i++)
-        every &= all[i] == i;
-    CT_CHECK(&tally, every);
+        mask |= all[i] < 20 ? 1u << all[i] : 0;
+    CT_CHECK(&tally, mask == 0xfffffu);
     CT_CHECK(&tally, ct_space_sample_indices(3, 19, 20, all) == CT_ERR_USAGE);
     /* A huge n costs k draws, not n. */
     CT_CHECK(&tally, ct_space_sample_indices(1, UINT64_MAX, 20, all) == CT_OK);
@@ -383,6 +390,17 @@ static void test_index(void)
         CT_CHECK(&tally, x.n == 21 && x.configs[0].baseline && x.configs[0].n == 0);
         CT_CHECK(&tally, keys_equal(&x, &y));
         CT_CHECK(&tally, z.n == 21 && !keys_equal(&x, &z));
+        /* More budget, same seed: a superset (a resumed tune keeps what it
+         * ran). */
+        ct_space_configs_free(&y);
+        CT_CHECK(&tally,
+                 ct_space_sample(&space, CT_SCOPE_GLOBAL, 2, 42, 40, &y, err, sizeof err) == CT_OK);
+        CT_CHECK(&tally, y.n == 41);
+        size_t found = 0;
+        for (size_t i = 0; i < x.n; i++)
+            for (size_t j = 0; j < y.n; j++)
+                found += strcmp(x.configs[i].key, y.configs[j].key) == 0;
+        CT_CHECK(&tally, found == x.n);
         for (size_t i = 1; i < x.n; i++) {
             CT_CHECK(&tally, !x.configs[i].baseline && x.configs[i].n >= 1);
             for (size_t j = 0; j < i; j++)
