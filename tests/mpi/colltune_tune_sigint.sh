@@ -4,8 +4,8 @@
 #    exit 130, a message naming the journal, every journal line whole, and
 #    nothing of the trial left running (no mpirun, no collbench);
 #  - the same for ^C as a terminal sends it, to colltune's process group;
-#  - then --resume finishes, each (scope, key, launch) journaled once,
-#    the lines from before the interrupt kept as they were.
+#  - then --resume finishes, each (scope, key, launch) of the search
+#    journaled once, the lines from before the interrupt kept as they were.
 . "$top_srcdir/tests/mpi/lib.sh"
 
 ct_colltune_test
@@ -63,11 +63,14 @@ resume() {
     grep -q -- "--resume: $n trials already in $d/journal.jsonl" "$T/err" ||
         fail "$how: resume message: $(cat "$T/err")"
     head -n "$n" "$d/journal.jsonl" | cmp -s - "$T/$how.before" || fail "$how: resume changed the journaled trials"
+    # search trials (a choice adds the verification's A/B, scope verify)
+    [ "$(ct_journal_trials "$d/journal.jsonl" | wc -l)" -eq $want ] ||
+        fail "$how: $(ct_journal_trials "$d/journal.jsonl" | wc -l) search trials, want $want"
     [ "$(ct_journal_trials "$d/journal.jsonl" | sort -u | wc -l)" -eq $want ] ||
-        fail "$how: trials $(ct_journal_trials "$d/journal.jsonl" | sort | uniq -c)"
-    [ "$(wc -l <"$d/journal.jsonl")" -eq $want ] || fail "$how: $(wc -l <"$d/journal.jsonl") journal lines, want $want"
+        fail "$how: trials run twice: $(ct_journal_trials "$d/journal.jsonl" | sort | uniq -d)"
     [ "$(json_get "$d/report.json" trials_resumed)" -eq "$n" ] || fail "$how: trials_resumed"
-    [ "$(json_get "$d/report.json" trials_run)" -eq $((want - n)) ] || fail "$how: trials_run"
+    [ "$(json_get "$d/report.json" trials_run)" -eq $(($(wc -l <"$d/journal.jsonl") - n)) ] ||
+        fail "$how: trials_run"
 }
 
 interrupt pid "$@"

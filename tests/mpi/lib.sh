@@ -59,7 +59,9 @@ ct_wait_lines() {
     [ "$(wc -l <"$1")" -ge "$2" ] || fail "journal $1 did not reach $2 lines"
 }
 
-# ct_journal_trials FILE: "SCOPE KEY LAUNCH" of each journal line.
+# ct_journal_trials FILE: "SCOPE KEY LAUNCH" of each search trial of a
+# journal (the verification's A/B trials, scope "verify", left out).
 ct_journal_trials() {
-    sed 's/^{"key":"\([0-9a-f]*\)","scope":"\([^"]*\)".*"launch":\([0-9]*\),"status".*/\2 \1 \3/' "$1"
+    grep -v '^{"key":"[0-9a-f]*","scope":"verify"' "$1" |
+        sed 's/^{"key":"\([0-9a-f]*\)","scope":"\([^"]*\)".*"launch":\([0-9]*\),"status".*/\2 \1 \3/'
 }
