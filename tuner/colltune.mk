@@ -63,16 +63,19 @@ EXTRA_DIST += tests/unit/colltune_cli.sh tests/unit/colltune_trial.sh tests/mpi/
 
 # colltune tune: the decision rule and bucket merging on synthetic numbers,
 # then end to end through mpirun (a tiny tune, a failing configuration,
-# SIGKILL and --resume).
+# SIGKILL and --resume, SIGINT and --resume, the random strategy on a
+# small space and on one too large to list).
 check_PROGRAMS += tests/unit/test_tune_decide
 TESTS += tests/unit/test_tune_decide
 tests_unit_test_tune_decide_SOURCES = tests/unit/test_tune_decide.c tests/unit/ct_test.h \
 	tuner/tune_decide.c tuner/tune_decide.h
 tests_unit_test_tune_decide_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tuner \
 	-I$(top_srcdir)/tests/unit
-TESTS += tests/mpi/colltune_tune.sh tests/mpi/colltune_tune_resume.sh tests/mpi/colltune_verify.sh
+TESTS += tests/mpi/colltune_tune.sh tests/mpi/colltune_tune_resume.sh tests/mpi/colltune_verify.sh \
+	tests/mpi/colltune_tune_sigint.sh tests/mpi/colltune_tune_random.sh
 EXTRA_DIST += tests/mpi/colltune_tune.sh tests/mpi/colltune_tune_resume.sh tests/mpi/tune_tiny.ini \
-	tests/mpi/colltune_verify.sh tests/mpi/tune_verify.ini
+	tests/mpi/colltune_verify.sh tests/mpi/tune_verify.ini \
+	tests/mpi/colltune_tune_sigint.sh tests/mpi/colltune_tune_random.sh
 
 # The emitters against golden files; nccl_tuner.conf is read back with the
 # plugin's own rules parser, compiled in.

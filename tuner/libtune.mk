@@ -7,7 +7,7 @@
 noinst_LTLIBRARIES += tuner/libtune.la
 tuner_libtune_la_SOURCES = \
 	tuner/space.c tuner/space.h \
-	tuner/space_enum.c \
+	tuner/space_enum.c tuner/space_sample.c \
 	tuner/space_known.c tuner/space_known.h \
 	tuner/space_list.c tuner/space_list.h \
 	tuner/journal.c tuner/journal.h \

@@ -19,6 +19,7 @@
 #define CT_SPACE_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include "ct_names.h"
 #include "ct_status.h"
 
@@ -150,6 +151,49 @@ ct_status_t ct_space_count(const ct_space_t *space, int scope, long nranks, size
                            size_t *skipped_p, char *err, size_t errlen);
 /* How many of configs are runnable (skip == NULL). */
 size_t ct_space_configs_runnable(const ct_space_configs_t *configs);
+
+/* A scope too large to list (nccl.ini's global product is ~1e8) is
+ * indexed instead.  Index i is a mixed-radix number with one digit per
+ * searched variable of the scope, in file order, the last the fastest;
+ * each digit ranges over the variable's values valid at nranks (radix 1
+ * for a variable with none).  Every combination ct_space_each visits after
+ * the baseline and the limit skips is exactly one index, and it visits
+ * them in increasing index order.  The other indices are not listed: a
+ * nonzero digit for a variable that does not vary there (its when= is not
+ * met, or none of its values is valid), the same combination as with that
+ * digit 0; or the all-defaults combination, which the baseline measures. */
+typedef struct ct_space_index ct_space_index_t;
+ct_status_t ct_space_index_open(const ct_space_t *space, int scope, long nranks,
+                                ct_space_index_t **ix_p, char *err, size_t errlen);
+/* How many indices: the product of the radices (an overflow of 64 bits is
+ * CT_ERR_USAGE at open). */
+uint64_t ct_space_index_size(const ct_space_index_t *ix);
+/* The configuration at index, built as ct_space_each builds it (skip set
+ * for a broken constraint or a requires= conflict).  *listed_p: whether
+ * ct_space_each visits it; when not, *config is left empty.  An index
+ * past the size is CT_ERR_USAGE. */
+ct_status_t ct_space_index_config(ct_space_index_t *ix, uint64_t index, ct_space_config_t *config,
+                                  int *listed_p);
+/* What ct_space_each visits before the combinations: the baseline, then
+ * one skipped configuration per value invalid at nranks. */
+ct_status_t ct_space_index_head(ct_space_index_t *ix, ct_space_configs_t *out_p);
+void ct_space_index_close(ct_space_index_t *ix);
+
+/* k distinct indices in [0, n), drawn uniformly without replacement
+ * from seed (a seeded stream: a repeat is drawn again), in draw order.
+ * The same seed gives the same indices, and a larger k the same first
+ * ones.  k > n is CT_ERR_USAGE. */
+ct_status_t ct_space_sample_indices(uint64_t seed, uint64_t n, size_t k, uint64_t *out);
+
+/* ct_space_enumerate for a scope too large to list: the head (baseline,
+ * limit skips), then k combinations drawn at random without replacement
+ * among those ct_space_each visits after it, in index order: the first k
+ * listed indices of ct_space_sample_indices' stream (all of them when
+ * there are at most k; fewer when 16 draws per wanted one find only
+ * unlisted indices).  The same seed gives the same configurations, and a
+ * larger k a superset.  k is at most CT_SPACE_MAX_CONFIGS. */
+ct_status_t ct_space_sample(const ct_space_t *space, int scope, long nranks, uint64_t seed,
+                            size_t k, ct_space_configs_t *out_p, char *err, size_t errlen);
 
 /* A stable id of a set of settings: FNV-1a over "NAME=VALUE" sorted by
  * name (the order given does not matter), 16 hex digits (buf: 17 bytes). */

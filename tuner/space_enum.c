@@ -24,8 +24,8 @@ typedef struct {
 typedef struct {
     const ct_space_t *space;
     long nranks;
-    const ct_settings_t *base;
-    size_t *vars; /* the scope's searched variables, in file order */
+    ct_settings_t base; /* the fixed variables */
+    size_t *vars;       /* the scope's searched variables, in file order */
     size_t nvars;
     char ***runnable; /* per variable: its values valid at nranks */
     size_t *nrunnable;
@@ -141,9 +141,8 @@ static ct_status_t ct_enum_settings(ct_enum_t *e, ct_settings_t *s, char *skip, 
     const ct_space_t *sp = e->space;
     const char *other;
     skip[0] = '\0';
-    for (size_t i = 0; i < e->base->n; i++)
-        if (ct_settings_add(s, e->base->s[i].name, e->base->s[i].value, e->base->s[i].via, &other) <
-            0)
+    for (size_t i = 0; i < e->base.n; i++)
+        if (ct_settings_add(s, e->base.s[i].name, e->base.s[i].value, e->base.s[i].via, &other) < 0)
             return CT_ERR_NOMEM;
     for (size_t k = 0; k < sp->nvars; k++) {
         const ct_space_var_t *v = &sp->vars[k];
@@ -271,23 +270,35 @@ static long ct_enum_limit(const ct_space_var_t *v, const char *value, const char
     return 0;
 }
 
-/* Splits each variable's values into those valid at nranks and, for the
- * others, one skipped configuration each. */
-static ct_status_t ct_enum_limits(ct_enum_t *e)
+/* Each variable's values valid at nranks: the ones that combine. */
+static ct_status_t ct_enum_runnable(ct_enum_t *e)
 {
     for (size_t k = 0; k < e->nvars; k++) {
-        size_t idx = e->vars[k];
-        const ct_space_var_t *v = &e->space->vars[idx];
+        const ct_space_var_t *v = &e->space->vars[e->vars[k]];
         e->runnable[k] = calloc(v->nvalues ? v->nvalues : 1, sizeof **e->runnable);
         if (e->runnable[k] == NULL)
             return CT_ERR_NOMEM;
         for (size_t i = 0; i < v->nvalues; i++) {
             const char *why = NULL;
             long max = ct_enum_limit(v, v->values[i], &why);
-            if (max == 0 || e->nranks <= max) {
+            if (max == 0 || e->nranks <= max)
                 e->runnable[k][e->nrunnable[k]++] = v->values[i];
+        }
+    }
+    return CT_OK;
+}
+
+/* One skipped configuration for each value invalid at nranks. */
+static ct_status_t ct_enum_limit_skips(ct_enum_t *e)
+{
+    for (size_t k = 0; k < e->nvars; k++) {
+        size_t idx = e->vars[k];
+        const ct_space_var_t *v = &e->space->vars[idx];
+        for (size_t i = 0; i < v->nvalues; i++) {
+            const char *why = NULL;
+            long max = ct_enum_limit(v, v->values[i], &why);
+            if (max == 0 || e->nranks <= max)
                 continue;
-            }
             char skip[512];
             snprintf(skip, sizeof skip,
                      "%s=%s is valid only up to %ld ranks, this run has %ld (%s)", v->name,
@@ -308,46 +319,70 @@ static ct_status_t ct_enum_limits(ct_enum_t *e)
     return CT_OK;
 }
 
-ct_status_t ct_space_each(const ct_space_t *space, int scope, long nranks, ct_space_visit_fn visit,
-                          void *user, char *err, size_t errlen)
+static void ct_enum_close(ct_enum_t *e)
 {
+    for (size_t k = 0; e->runnable && k < e->nvars; k++)
+        free(e->runnable[k]);
+    free(e->runnable);
+    free(e->nrunnable);
+    free(e->chosen);
+    free(e->vars);
+    free(e->base.s);
+    memset(e, 0, sizeof *e);
+}
+
+/* The base settings (fixed variables), the scope's searched variables and
+ * their values valid at nranks; ct_enum_close frees them, even on error. */
+static ct_status_t ct_enum_open(ct_enum_t *e, const ct_space_t *space, int scope, long nranks,
+                                char *err, size_t errlen)
+{
+    memset(e, 0, sizeof *e);
+    e->space = space;
+    e->nranks = nranks;
     if (nranks < 1 || scope < CT_SCOPE_GLOBAL || scope >= CT_COLL_COUNT) {
         snprintf(err, errlen, "%s: cannot enumerate scope %d at %ld ranks", space->path, scope,
                  nranks);
         return CT_ERR_USAGE;
     }
-    ct_settings_t base = {NULL, 0, 0};
-    ct_enum_t e = {.space = space, .nranks = nranks, .base = &base, .visit = visit, .user = user};
     ct_status_t st = CT_OK;
     const char *other;
     for (size_t i = 0; i < space->nvars && st == CT_OK; i++) {
         const ct_space_var_t *v = &space->vars[i];
         if (v->kind == CT_SPACE_FIXED &&
-            ct_settings_add(&base, v->name, v->values[0], v->via, &other) < 0)
+            ct_settings_add(&e->base, v->name, v->values[0], v->via, &other) < 0)
             st = CT_ERR_NOMEM;
     }
-    e.vars = calloc(space->nvars + 1, sizeof *e.vars);
-    e.runnable = calloc(space->nvars + 1, sizeof *e.runnable);
-    e.nrunnable = calloc(space->nvars + 1, sizeof *e.nrunnable);
-    e.chosen = calloc(space->nvars + 1, sizeof *e.chosen);
-    if (!e.vars || !e.runnable || !e.nrunnable || !e.chosen)
+    e->vars = calloc(space->nvars + 1, sizeof *e->vars);
+    e->runnable = calloc(space->nvars + 1, sizeof *e->runnable);
+    e->nrunnable = calloc(space->nvars + 1, sizeof *e->nrunnable);
+    e->chosen = calloc(space->nvars + 1, sizeof *e->chosen);
+    if (!e->vars || !e->runnable || !e->nrunnable || !e->chosen)
         st = CT_ERR_NOMEM;
     for (size_t i = 0; i < space->nvars && st == CT_OK; i++)
         if (space->vars[i].kind == CT_SPACE_VAR && space->vars[i].scope == scope)
-            e.vars[e.nvars++] = i;
+            e->vars[e->nvars++] = i;
     if (st == CT_OK)
-        st = ct_enum_emit(&e, &base, 1, NULL);
+        st = ct_enum_runnable(e);
+    if (st == CT_ERR_NOMEM)
+        snprintf(err, errlen, "%s: out of memory enumerating %s", space->path,
+                 ct_space_scope_name(scope));
+    return st;
+}
+
+ct_status_t ct_space_each(const ct_space_t *space, int scope, long nranks, ct_space_visit_fn visit,
+                          void *user, char *err, size_t errlen)
+{
+    ct_enum_t e;
+    ct_status_t st = ct_enum_open(&e, space, scope, nranks, err, errlen);
+    e.visit = visit;
+    e.user = user;
     if (st == CT_OK)
-        st = ct_enum_limits(&e);
+        st = ct_enum_emit(&e, &e.base, 1, NULL);
+    if (st == CT_OK)
+        st = ct_enum_limit_skips(&e);
     if (st == CT_OK && e.nvars > 0)
         st = ct_enum_from(&e, 0);
-    for (size_t k = 0; e.runnable && k < e.nvars; k++)
-        free(e.runnable[k]);
-    free(e.runnable);
-    free(e.nrunnable);
-    free(e.chosen);
-    free(e.vars);
-    free(base.s);
+    ct_enum_close(&e);
     if (st == CT_ERR_NOMEM)
         snprintf(err, errlen, "%s: out of memory enumerating %s", space->path,
                  ct_space_scope_name(scope));
@@ -393,6 +428,116 @@ ct_status_t ct_space_enumerate(const ct_space_t *space, int scope, long nranks,
     if (st != CT_OK)
         ct_space_configs_free(out_p);
     return st;
+}
+
+/* Indexing without listing: one mixed-radix digit per searched variable,
+ * the last the fastest, as ct_enum_from nests its loops; so the indices
+ * ct_enum_from reaches come in increasing order. */
+struct ct_space_index {
+    ct_enum_t e;
+    uint64_t size;
+    size_t *digit; /* per searched variable, of the index being decoded */
+};
+
+ct_status_t ct_space_index_open(const ct_space_t *space, int scope, long nranks,
+                                ct_space_index_t **ix_p, char *err, size_t errlen)
+{
+    *ix_p = NULL;
+    ct_space_index_t *ix = calloc(1, sizeof *ix);
+    if (ix == NULL) {
+        snprintf(err, errlen, "%s: out of memory", space->path);
+        return CT_ERR_NOMEM;
+    }
+    ct_status_t st = ct_enum_open(&ix->e, space, scope, nranks, err, errlen);
+    if (st == CT_OK && (ix->digit = calloc(ix->e.nvars + 1, sizeof *ix->digit)) == NULL) {
+        snprintf(err, errlen, "%s: out of memory", space->path);
+        st = CT_ERR_NOMEM;
+    }
+    ix->size = 1;
+    for (size_t k = 0; st == CT_OK && k < ix->e.nvars; k++) {
+        uint64_t radix = ix->e.nrunnable[k] ? ix->e.nrunnable[k] : 1;
+        if (ix->size > UINT64_MAX / radix) {
+            snprintf(err, errlen, "%s: scope %s has more than 2^64 combinations: too many to index",
+                     space->path, ct_space_scope_name(scope));
+            st = CT_ERR_USAGE;
+        }
+        ix->size *= radix;
+    }
+    if (st != CT_OK) {
+        ct_space_index_close(ix);
+        return st;
+    }
+    *ix_p = ix;
+    return CT_OK;
+}
+
+uint64_t ct_space_index_size(const ct_space_index_t *ix) { return ix->size; }
+
+/* The visitor that hands one configuration to the caller. */
+static ct_status_t ct_enum_take(void *user, ct_space_config_t *config)
+{
+    *(ct_space_config_t *)user = *config;
+    return CT_OK;
+}
+
+ct_status_t ct_space_index_config(ct_space_index_t *ix, uint64_t index, ct_space_config_t *config,
+                                  int *listed_p)
+{
+    ct_enum_t *e = &ix->e;
+    memset(config, 0, sizeof *config);
+    *listed_p = 0;
+    if (index >= ix->size)
+        return CT_ERR_USAGE;
+    for (size_t k = e->nvars; k-- > 0;) {
+        uint64_t radix = e->nrunnable[k] ? e->nrunnable[k] : 1;
+        ix->digit[k] = (size_t)(index % radix);
+        index /= radix;
+    }
+    memset(e->chosen, 0, e->space->nvars * sizeof *e->chosen);
+    for (size_t k = 0; k < e->nvars; k++) {
+        /* The same test as ct_enum_from, on the values chosen so far. */
+        const ct_space_var_t *v = &e->space->vars[e->vars[k]];
+        int active = e->nrunnable[k] > 0;
+        if (active && v->nwhen) {
+            const char *dep = e->chosen[v->when_var];
+            active = 0;
+            for (size_t i = 0; dep && i < v->nwhen; i++)
+                active |= strcmp(dep, v->when_values[i]) == 0;
+        }
+        if (!active && ix->digit[k] != 0)
+            return CT_OK; /* the same combination as with digit 0 */
+        e->chosen[e->vars[k]] = active ? e->runnable[k][ix->digit[k]] : NULL;
+    }
+    if (ct_enum_all_default(e))
+        return CT_OK;
+    e->visit = ct_enum_take;
+    e->user = config;
+    ct_status_t st = ct_enum_combination(e);
+    *listed_p = st == CT_OK;
+    return st;
+}
+
+ct_status_t ct_space_index_head(ct_space_index_t *ix, ct_space_configs_t *out_p)
+{
+    memset(out_p, 0, sizeof *out_p);
+    ct_enum_collect_t c = {out_p, 0};
+    ix->e.visit = ct_enum_collect;
+    ix->e.user = &c;
+    ct_status_t st = ct_enum_emit(&ix->e, &ix->e.base, 1, NULL);
+    if (st == CT_OK)
+        st = ct_enum_limit_skips(&ix->e);
+    if (st != CT_OK)
+        ct_space_configs_free(out_p);
+    return st;
+}
+
+void ct_space_index_close(ct_space_index_t *ix)
+{
+    if (ix == NULL)
+        return;
+    ct_enum_close(&ix->e);
+    free(ix->digit);
+    free(ix);
 }
 
 static ct_status_t ct_enum_count(void *user, ct_space_config_t *config)

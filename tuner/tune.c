@@ -524,7 +524,8 @@ static ct_status_t ct_tune_scopes(ct_tune_args_t *a, ct_tune_state_t *s, const c
         ct_tune_scope_t *sc = &s->scopes[s->nscopes];
         sc->scope = scope;
         sc->name = name;
-        ct_status_t st = ct_space_enumerate(space, scope, s->nranks, &sc->configs, err, sizeof err);
+        ct_status_t st =
+            ct_tune_scope_configs(&a->plan, space, scope, s->nranks, &sc->configs, err, sizeof err);
         if (st != CT_OK) {
             fprintf(stderr, "colltune tune: %s\n", err);
             return st;

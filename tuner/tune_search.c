@@ -99,6 +99,29 @@ static unsigned long long ct_tune_rand(unsigned long long *x)
     return *x * 2685821657736338717ULL;
 }
 
+ct_status_t ct_tune_scope_configs(const ct_tune_plan_t *plan, const ct_space_t *space, int scope,
+                                  long nranks, ct_space_configs_t *out_p, char *err, size_t errlen)
+{
+    if (plan->strategy == CT_TUNE_RANDOM) {
+        ct_space_index_t *ix;
+        ct_status_t st = ct_space_index_open(space, scope, nranks, &ix, err, errlen);
+        if (st != CT_OK)
+            return st;
+        uint64_t n = ct_space_index_size(ix);
+        ct_space_index_close(ix);
+        if (n > CT_SPACE_MAX_CONFIGS) {
+            long fit = plan->launches > 0 ? plan->budget / plan->launches : plan->budget;
+            size_t k = fit < 1                      ? 1
+                       : fit > CT_SPACE_MAX_CONFIGS ? CT_SPACE_MAX_CONFIGS
+                                                    : (size_t)fit;
+            /* Per scope, or two scopes would draw the same digits. */
+            uint64_t seed = (uint64_t)plan->seed * 0x9E3779B97F4A7C15ULL + (uint64_t)(scope + 2);
+            return ct_space_sample(space, scope, nranks, seed, k, out_p, err, errlen);
+        }
+    }
+    return ct_space_enumerate(space, scope, nranks, out_p, err, errlen);
+}
+
 /* Keeps the better half of sc's alive candidates: the best ceil(m/2) in
  * each collective x size bucket (union), the baseline always; when the
  * union keeps everyone, by the geometric mean of time over the

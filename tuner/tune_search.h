@@ -40,6 +40,15 @@ typedef ct_status_t (*ct_tune_trial_fn)(void *user, size_t scope, size_t config,
 
 const char *ct_tune_strategy_name(ct_tune_strategy_t strategy);
 
+/* The configurations of one scope that plan searches, into *out_p: every
+ * one (ct_space_enumerate), except that the random strategy samples a
+ * scope whose combinations are too many to list: the baseline, the limit
+ * skips and as many drawn configurations as --budget could run
+ * (ct_space_sample, from --seed and the scope, so --resume draws them
+ * again). */
+ct_status_t ct_tune_scope_configs(const ct_tune_plan_t *plan, const ct_space_t *space, int scope,
+                                  long nranks, ct_space_configs_t *out_p, char *err, size_t errlen);
+
 /* Runs plan over s's scopes; *stop as the callback last set it. */
 ct_status_t ct_tune_search(const ct_tune_plan_t *plan, ct_tune_state_t *s, ct_tune_trial_fn fn,
                            void *user, int *stop);

@@ -1,11 +1,11 @@
 #!/bin/sh
-# colltune tune --resume after SIGKILL, and SIGINT:
+# colltune tune --resume after SIGKILL:
 #  - SIGKILL of colltune mid-tune (the journal has >= 2 lines), then
 #    --resume: the finished trials are not run again (the journal's lines
 #    before the kill are kept as they were, no (scope, key, launch) twice,
 #    one trial directory per trial) and the outputs are whole (report.json
-#    parses, no temp file left);
-#  - SIGINT mid-tune: exit 130, the journal intact, --resume finishes.
+#    parses, no temp file left).
+# SIGINT is colltune_tune_sigint.sh.
 . "$top_srcdir/tests/mpi/lib.sh"
 
 ct_colltune_test
@@ -16,16 +16,6 @@ set -- --np 2 --launcher-arg --oversubscribe --launcher-arg --bind-to --launcher
     --strategy exhaustive --launches 3
 # 4 configurations x 3 launches = 12 trials.
 want=12
-
-# wait_lines FILE N: until FILE has N complete lines (10 s at most).
-wait_lines() {
-    i=0
-    while [ "$(cat "$1" 2>/dev/null | wc -l)" -lt "$2" ] && [ $i -lt 200 ]; do
-        sleep 0.05
-        i=$((i + 1))
-    done
-    [ "$(wc -l <"$1")" -ge "$2" ] || fail "journal $1 did not reach $2 lines"
-}
 
 # check_done DIR: a whole, finished tune: $want search trials, plus the
 # verification's 10 A/B trials (scope "verify") when the search made a
@@ -52,7 +42,7 @@ check_done() {
 # 1. SIGKILL, then --resume.
 "$CT" tune --out "$T/k" "$@" -- -b 64K -e 256K -f 2 >"$T/out" 2>"$T/err" &
 ct=$!
-wait_lines "$T/k/journal.jsonl" 2
+ct_wait_lines "$T/k/journal.jsonl" 2
 kill -9 "$ct"
 wait "$ct" 2>/dev/null
 # what had finished when it died (a torn last line is not a finished trial)
@@ -80,19 +70,4 @@ timeout 120 "$CT" tune --out "$T/k" "$@" --resume -- -b 64K -e 256K -f 2 >"$T/ou
 [ "$(json_get "$T/k/report.json" trials_run)" -eq 0 ] || fail "second resume ran trials"
 check_done "$T/k"
 
-# 2. SIGINT: exit 130 with the journal intact, then --resume.
-"$CT" tune --out "$T/i" "$@" -- -b 64K -e 256K -f 2 >"$T/out" 2>"$T/err" &
-ct=$!
-wait_lines "$T/i/journal.jsonl" 1
-kill -INT "$ct"
-wait "$ct"
-rc=$?
-[ "$rc" -eq 130 ] || fail "SIGINT: exit $rc, want 130 ($(cat "$T/err"))"
-grep -q 'interrupted' "$T/err" || fail "SIGINT message: $(cat "$T/err")"
-n=$(wc -l <"$T/i/journal.jsonl")
-[ "$(tail -c 1 "$T/i/journal.jsonl" | od -An -c | tr -d ' ')" = '\n' ] || fail "journal torn by SIGINT"
-timeout 120 "$CT" tune --out "$T/i" "$@" --resume -- -b 64K -e 256K -f 2 >"$T/out" 2>"$T/err" ||
-    fail "resume after SIGINT: $(cat "$T/err")"
-[ "$(json_get "$T/i/report.json" trials_resumed)" -eq "$n" ] || fail "resume after SIGINT: resumed"
-check_done "$T/i"
 exit 0

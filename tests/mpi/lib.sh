@@ -48,3 +48,20 @@ check_table() {
 json_get() {
     "$top_builddir/tests/tools/json_get" "$1" "$2"
 }
+
+# ct_wait_lines FILE N: until FILE has N complete lines (10 s at most).
+ct_wait_lines() {
+    i=0
+    while [ "$(cat "$1" 2>/dev/null | wc -l)" -lt "$2" ] && [ $i -lt 200 ]; do
+        sleep 0.05
+        i=$((i + 1))
+    done
+    [ "$(wc -l <"$1")" -ge "$2" ] || fail "journal $1 did not reach $2 lines"
+}
+
+# ct_journal_trials FILE: "SCOPE KEY LAUNCH" of each search trial of a
+# journal (the verification's A/B trials, scope "verify", left out).
+ct_journal_trials() {
+    grep -v '^{"key":"[0-9a-f]*","scope":"verify"' "$1" |
+        sed 's/^{"key":"\([0-9a-f]*\)","scope":"\([^"]*\)".*"launch":\([0-9]*\),"status".*/\2 \1 \3/'
+}

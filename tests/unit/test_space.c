@@ -2,7 +2,8 @@
  * test_space.c - search-space files: every shipped space parses, every
  * malformed one is CT_ERR_USAGE naming file:line and the field, and the
  * enumeration has the counts the scopes promise (per-collective variables
- * cost N*K, not K^N; two_proc ids are skipped beyond 2 ranks, with why).
+ * cost N*K, not K^N; two_proc ids are skipped beyond 2 ranks, with why),
+ * and a scope too large to list is indexed and sampled in that order.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -245,10 +246,203 @@ static void test_enumeration(void)
     }
 }
 
+/* Whether a and b are the same configuration (settings, key, skip). */
+static int same_config(const ct_space_config_t *a, const ct_space_config_t *b)
+{
+    if (strcmp(a->key, b->key) != 0 || a->n != b->n || a->baseline != b->baseline ||
+        (a->skip == NULL) != (b->skip == NULL) || (a->skip && strcmp(a->skip, b->skip) != 0))
+        return 0;
+    for (size_t i = 0; i < a->n; i++)
+        if (strcmp(a->settings[i].name, b->settings[i].name) != 0 ||
+            strcmp(a->settings[i].value, b->settings[i].value) != 0)
+            return 0;
+    return 1;
+}
+
+/* The listed indices, decoded in increasing order, are exactly what
+ * ct_space_each visits after its head, and the head is the same too. */
+static void check_index_order(const ct_space_t *space, int scope, long nranks, uint64_t want_size)
+{
+    ct_space_configs_t all, head;
+    ct_space_index_t *ix;
+    char err[512];
+    CT_CHECK(&tally, ct_space_enumerate(space, scope, nranks, &all, err, sizeof err) == CT_OK);
+    CT_CHECK(&tally, ct_space_index_open(space, scope, nranks, &ix, err, sizeof err) == CT_OK);
+    CT_CHECK(&tally, ct_space_index_size(ix) == want_size);
+    CT_CHECK(&tally, ct_space_index_head(ix, &head) == CT_OK);
+    size_t j = 0, bad = 0;
+    for (; j < head.n && j < all.n; j++)
+        bad += !same_config(&head.configs[j], &all.configs[j]);
+    for (uint64_t i = 0; i < ct_space_index_size(ix); i++) {
+        ct_space_config_t c;
+        int listed;
+        CT_CHECK(&tally, ct_space_index_config(ix, i, &c, &listed) == CT_OK);
+        if (!listed) {
+            CT_CHECK(&tally, c.n == 0 && c.settings == NULL);
+            continue;
+        }
+        bad += j >= all.n || !same_config(&c, &all.configs[j]);
+        j++;
+        ct_space_config_free(&c);
+    }
+    CT_CHECK(&tally, bad == 0);
+    CT_CHECK(&tally, j == all.n);
+    if (bad || j != all.n)
+        fprintf(stderr, "  %s scope %d: %zu differ, %zu of %zu visited\n", space->name, scope, bad,
+                j, all.n);
+    ct_space_config_t c;
+    int listed = 1;
+    CT_CHECK(&tally, ct_space_index_config(ix, want_size, &c, &listed) == CT_ERR_USAGE && !listed);
+    ct_space_configs_free(&head);
+    ct_space_configs_free(&all);
+    ct_space_index_close(ix);
+}
+
+static int keys_equal(const ct_space_configs_t *a, const ct_space_configs_t *b)
+{
+    if (a->n != b->n)
+        return 0;
+    for (size_t i = 0; i < a->n; i++)
+        if (strcmp(a->configs[i].key, b->configs[i].key) != 0)
+            return 0;
+    return 1;
+}
+
+static void test_index(void)
+{
+    ct_space_t space;
+    if (load("tuner/spaces", "openmpi-coll.ini", &space)) {
+        /* broadcast: when= (segment sizes, fan-outs and the radix vary
+         * only with some algorithms), the index over every value list;
+         * alltoall: 5 (two_proc) is a limit skip beyond 2 ranks, out of
+         * the digits there. */
+        uint64_t size = 1;
+        for (size_t i = 0; i < space.nvars; i++)
+            if (space.vars[i].kind == CT_SPACE_VAR && space.vars[i].scope == CT_COLL_BROADCAST)
+                size *= space.vars[i].nvalues;
+        check_index_order(&space, CT_COLL_BROADCAST, 4, size);
+        check_index_order(&space, CT_COLL_ALLTOALL, 4, 5 * 3); /* 0..4 x 3 */
+        check_index_order(&space, CT_COLL_ALLTOALL, 2, 6 * 3);
+        ct_space_free(&space);
+    }
+    if (load("tests/unit/spaces", "constraint.ini", &space)) {
+        check_index_order(&space, CT_SCOPE_GLOBAL, 8, 4 * 3); /* constraint skips kept */
+        ct_space_free(&space);
+    }
+    if (load("tests/unit/spaces", "per_collective.ini", &space)) {
+        check_index_order(&space, CT_SCOPE_GLOBAL, 4, 1); /* no variable: nothing listed */
+        ct_space_free(&space);
+    }
+
+    /* Distinct, in range, the same for the same seed, and a larger k
+     * extends a smaller one. */
+    uint64_t a[50], b[50], all[20];
+    CT_CHECK(&tally, ct_space_sample_indices(7, 1000, 50, a) == CT_OK);
+    CT_CHECK(&tally, ct_space_sample_indices(7, 1000, 50, b) == CT_OK);
+    CT_CHECK(&tally, memcmp(a, b, sizeof a) == 0);
+    CT_CHECK(&tally, ct_space_sample_indices(7, 1000, 10, b) == CT_OK);
+    CT_CHECK(&tally, memcmp(a, b, 10 * sizeof *a) == 0);
+    int distinct = 1;
+    for (size_t i = 0; i < 50; i++) {
+        distinct &= a[i] < 1000;
+        for (size_t j = 0; j < i; j++)
+            distinct &= a[i] != a[j];
+    }
+    CT_CHECK(&tally, distinct);
+    CT_CHECK(&tally, ct_space_sample_indices(8, 1000, 50, b) == CT_OK);
+    CT_CHECK(&tally, memcmp(a, b, sizeof a) != 0);
+    /* k == n: every index once. */
+    CT_CHECK(&tally, ct_space_sample_indices(3, 20, 20, all) == CT_OK);
+    unsigned mask = 0;
+    for (size_t i = 0; i < 20; i++)
+        mask |= all[i] < 20 ? 1u << all[i] : 0;
+    CT_CHECK(&tally, mask == 0xfffffu);
+    CT_CHECK(&tally, ct_space_sample_indices(3, 19, 20, all) == CT_ERR_USAGE);
+    /* A huge n costs k draws, not n. */
+    CT_CHECK(&tally, ct_space_sample_indices(1, UINT64_MAX, 20, all) == CT_OK);
+    /* Roughly uniform: 2000 draws of 1 from 4, each index 500 +- 100. */
+    size_t hits[4] = {0, 0, 0, 0};
+    for (uint64_t seed = 0; seed < 2000; seed++) {
+        uint64_t one;
+        ct_space_sample_indices(seed, 4, 1, &one);
+        hits[one]++;
+    }
+    for (size_t i = 0; i < 4; i++)
+        CT_CHECK(&tally, hits[i] > 400 && hits[i] < 600);
+
+    if (load("tuner/spaces", "nccl.ini", &space)) {
+        /* The global product, far too large to list, is sampled. */
+        ct_space_index_t *ix;
+        char err[512];
+        CT_CHECK(&tally,
+                 ct_space_index_open(&space, CT_SCOPE_GLOBAL, 2, &ix, err, sizeof err) == CT_OK);
+        CT_CHECK(&tally, ct_space_index_size(ix) == 124416000ULL); /* 6*5*6*6*5*4*16*5*4*2*3*3 */
+        ct_space_index_close(ix);
+        ct_space_configs_t x, y, z;
+        CT_CHECK(&tally, ct_space_enumerate(&space, CT_SCOPE_GLOBAL, 2, &x, err, sizeof err) ==
+                             CT_ERR_USAGE);
+        CT_CHECK(&tally,
+                 ct_space_sample(&space, CT_SCOPE_GLOBAL, 2, 42, 20, &x, err, sizeof err) == CT_OK);
+        CT_CHECK(&tally,
+                 ct_space_sample(&space, CT_SCOPE_GLOBAL, 2, 42, 20, &y, err, sizeof err) == CT_OK);
+        CT_CHECK(&tally,
+                 ct_space_sample(&space, CT_SCOPE_GLOBAL, 2, 43, 20, &z, err, sizeof err) == CT_OK);
+        CT_CHECK(&tally, x.n == 21 && x.configs[0].baseline && x.configs[0].n == 0);
+        CT_CHECK(&tally, keys_equal(&x, &y));
+        CT_CHECK(&tally, z.n == 21 && !keys_equal(&x, &z));
+        /* More budget, same seed: a superset (a resumed tune keeps what it
+         * ran). */
+        ct_space_configs_free(&y);
+        CT_CHECK(&tally,
+                 ct_space_sample(&space, CT_SCOPE_GLOBAL, 2, 42, 40, &y, err, sizeof err) == CT_OK);
+        CT_CHECK(&tally, y.n == 41);
+        size_t found = 0;
+        for (size_t i = 0; i < x.n; i++)
+            for (size_t j = 0; j < y.n; j++)
+                found += strcmp(x.configs[i].key, y.configs[j].key) == 0;
+        CT_CHECK(&tally, found == x.n);
+        for (size_t i = 1; i < x.n; i++) {
+            CT_CHECK(&tally, !x.configs[i].baseline && x.configs[i].n >= 1);
+            for (size_t j = 0; j < i; j++)
+                CT_CHECK(&tally, strcmp(x.configs[i].key, x.configs[j].key) != 0);
+        }
+        ct_space_configs_free(&x);
+        ct_space_configs_free(&y);
+        ct_space_configs_free(&z);
+        ct_space_free(&space);
+    }
+    if (load("tuner/spaces", "openmpi-coll.ini", &space)) {
+        /* k past the count: the whole enumeration, in its order; k below
+         * it: a subset of it, head first, in its order. */
+        ct_space_configs_t all_c, x;
+        char err[512];
+        CT_CHECK(&tally, ct_space_enumerate(&space, CT_COLL_BROADCAST, 4, &all_c, err,
+                                            sizeof err) == CT_OK);
+        CT_CHECK(&tally, ct_space_sample(&space, CT_COLL_BROADCAST, 4, 5, 1000, &x, err,
+                                         sizeof err) == CT_OK);
+        CT_CHECK(&tally, keys_equal(&all_c, &x));
+        ct_space_configs_free(&x);
+        CT_CHECK(&tally,
+                 ct_space_sample(&space, CT_COLL_BROADCAST, 4, 5, 6, &x, err, sizeof err) == CT_OK);
+        CT_CHECK(&tally, x.n == 7 && x.configs[0].baseline);
+        size_t at = 0, in_order = 1;
+        for (size_t i = 0; i < x.n; i++) {
+            while (at < all_c.n && strcmp(all_c.configs[at].key, x.configs[i].key) != 0)
+                at++;
+            in_order &= at < all_c.n;
+        }
+        CT_CHECK(&tally, in_order);
+        ct_space_configs_free(&x);
+        ct_space_configs_free(&all_c);
+        ct_space_free(&space);
+    }
+}
+
 int main(void)
 {
     test_malformed();
     test_shipped();
     test_enumeration();
+    test_index();
     return CT_DONE(&tally);
 }
