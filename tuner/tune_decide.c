@@ -48,11 +48,21 @@ int ct_tune_significant(const double *cand, size_t ncand, const double *base, si
 {
     if (ncand < CT_TUNE_MIN_LAUNCHES || nbase < CT_TUNE_MIN_LAUNCHES)
         return 0;
-    /* Non-overlapping ranges over independent launches... */
-    if (!(ct_tune_max(cand, ncand) < ct_tune_min(base, nbase)))
+    /* Faster across independent launches by the stated test... */
+    double p = ct_tune_mw_p_less(cand, ncand, base, nbase);
+    if (!(p <= ct_tune_search_alpha(ncand, nbase)))
         return 0;
-    /* ...and a gain worth a change of configuration. */
+    /* ...and by a gain worth a change of configuration. */
     return ct_tune_median(cand, ncand) <= (1.0 - CT_TUNE_MARGIN) * ct_tune_median(base, nbase);
+}
+
+double ct_tune_search_alpha(size_t ncand, size_t nbase)
+{
+    /* The smallest p the counts allow: complete separation, 1/C(n+m, n). */
+    double pmin = 1;
+    for (size_t i = 1; i <= ncand; i++)
+        pmin = pmin * (double)i / (double)(nbase + i);
+    return pmin > CT_TUNE_SEARCH_ALPHA ? pmin : CT_TUNE_SEARCH_ALPHA;
 }
 
 size_t ct_tune_pick(const ct_tune_cand_t *c, size_t n)

@@ -10,8 +10,11 @@
  * median, never one sample.  A candidate is a significant gain over the
  * baseline (the libraries' defaults) in a bucket only when
  *   1. both have at least CT_TUNE_MIN_LAUNCHES independent launches there;
- *   2. the candidate's worst launch median is below the baseline's best
- *      launch median (the ranges over launches do not overlap); and
+ *   2. it is faster by a one-sided exact Mann-Whitney test over the launch
+ *      medians at p <= CT_TUNE_SEARCH_ALPHA (0.05), or, where the launch
+ *      counts cannot reach that (2 against 2: the smallest p is 1/6), with
+ *      every launch of it faster than every launch of the baseline; so
+ *      more launches give the test more power, not less; and
  *   3. the candidate's median over launches is at least CT_TUNE_MARGIN
  *      (5%) below the baseline's.
  * Otherwise the default stays: "no significant gain".  Time is the
@@ -51,8 +54,12 @@ int ct_tune_significant(const double *cand, size_t ncand, const double *base, si
  */
 #define CT_TUNE_MW_MAX 64
 #define CT_TUNE_VERIFY_ALPHA 0.05
+#define CT_TUNE_SEARCH_ALPHA 0.05
 #define CT_TUNE_VERIFY_MIN_PAIRS 5
 double ct_tune_mw_p_less(const double *a, size_t na, const double *b, size_t nb);
+/* The search's level for ncand against nbase launches: CT_TUNE_SEARCH_ALPHA,
+ * or the smallest p those counts allow when that is larger. */
+double ct_tune_search_alpha(size_t ncand, size_t nbase);
 
 /* One contender in a bucket: its launch medians there. */
 typedef struct {

@@ -487,8 +487,10 @@ ct_status_t ct_tune_report(ct_tune_state_t *s, ct_tune_result_t *result, const c
                     s->budget_hit ? "; the budget ran out before the search was done" : "");
     ct_tune_bprintf(&md,
                     "Rule: a candidate replaces the default in a collective x size only when, "
-                    "over >= %d independent launches each, its worst launch median is below "
-                    "the default's best launch median and its median is >= %.0f%% lower; "
+                    "over >= %d independent launches each, its launch medians are lower by a "
+                    "one-sided exact Mann-Whitney test at p <= 0.05 (where the launch counts "
+                    "cannot reach that, as 2 against 2, every launch lower) and its median is "
+                    ">= %.0f%% lower; "
                     "otherwise the default stays (no significant gain). Objective: latency "
                     "(median time) below %lld bytes, busbw from there.%s\n\n"
                     "Every choice is then verified by an interleaved A/B with the emitted "
@@ -689,11 +691,14 @@ ct_status_t ct_tune_report(ct_tune_state_t *s, ct_tune_result_t *result, const c
     bad |= ct_json_set(doc, "space_path", ct_json_str(s->space->path));
     bad |= ct_json_set(doc, "nranks", json_integer(result->nranks));
     bad |= ct_json_set(doc, "strategy", ct_json_str(s->strategy));
-    bad |= ct_json_set(doc, "rule",
-                       json_pack("{s:i, s:f, s:s, s:I}", "min_launches", CT_TUNE_MIN_LAUNCHES,
-                                 "margin", CT_TUNE_MARGIN, "test",
-                                 "non-overlapping launch-median ranges and median gain >= margin",
-                                 "latency_below_bytes", (json_int_t)CT_TUNE_LATENCY_MAX_BYTES));
+    bad |= ct_json_set(
+        doc, "rule",
+        json_pack("{s:i, s:f, s:s, s:I}", "min_launches", CT_TUNE_MIN_LAUNCHES, "margin",
+                  CT_TUNE_MARGIN, "test",
+                  "one-sided exact Mann-Whitney over launch medians at p <= 0.05 (or complete "
+                  "separation where the counts cannot reach it) and median gain >= "
+                  "margin",
+                  "latency_below_bytes", (json_int_t)CT_TUNE_LATENCY_MAX_BYTES));
     bad |= ct_json_set(doc, "trials_run", json_integer((json_int_t)s->ran));
     bad |= ct_json_set(doc, "trials_resumed", json_integer((json_int_t)s->resumed));
     bad |= ct_json_set(doc, "trials_skipped", json_integer((json_int_t)s->skipped));

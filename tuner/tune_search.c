@@ -122,10 +122,23 @@ ct_status_t ct_tune_scope_configs(const ct_tune_plan_t *plan, const ct_space_t *
     return ct_space_enumerate(space, scope, nranks, out_p, err, errlen);
 }
 
-/* Keeps the better half of sc's alive candidates: the best ceil(m/2) in
- * each collective x size bucket (union), the baseline always; when the
- * union keeps everyone, by the geometric mean of time over the
- * baseline's across buckets instead. */
+/* Sorts idx[0..n) by score, ascending (n is small). */
+static void ct_tune_sort_by(size_t *idx, size_t n, const double *score)
+{
+    for (size_t i = 1; i < n; i++)
+        for (size_t j = i; j > 0 && score[idx[j - 1]] > score[idx[j]]; j--) {
+            size_t t = idx[j];
+            idx[j] = idx[j - 1];
+            idx[j - 1] = t;
+        }
+}
+
+/* Keeps the better half, ceil(m/2), of sc's m alive candidates (the
+ * baseline always).  The places go first to the bucket leaders (the
+ * fastest candidate of some collective x size, so a size specialist is
+ * not lost), then by the overall score: the geometric mean over buckets
+ * of its median time over the baseline's.  Leaders beyond the half are
+ * cut by score too, so every round halves. */
 static ct_status_t ct_tune_halve(ct_tune_state_t *s, ct_tune_scope_t *sc)
 {
     size_t n = sc->configs.n, m = 0;
@@ -137,68 +150,53 @@ static ct_status_t ct_tune_halve(ct_tune_state_t *s, ct_tune_scope_t *sc)
     if (m <= 2)
         return CT_OK;
     size_t keep_n = (m + 1) / 2;
-    int *keep = calloc(n, sizeof *keep);
-    double *med = calloc(n, sizeof *med), *score = calloc(n, sizeof *score);
+    int *leader = calloc(n, sizeof *leader);
+    double *score = calloc(n, sizeof *score);
     long long *sizes = calloc(4096, sizeof *sizes);
     size_t *order = calloc(n, sizeof *order);
-    if (!keep || !med || !score || !sizes || !order) {
-        free(keep), free(med), free(score), free(sizes), free(order);
+    if (!leader || !score || !sizes || !order) {
+        free(leader), free(score), free(sizes), free(order);
         return CT_ERR_NOMEM;
     }
     const char *colls[16];
-    size_t nc = ct_tune_colls(s, sc, colls, 16), nbuckets = 0;
+    size_t nc = ct_tune_colls(s, sc, colls, 16);
     double us[CT_TUNE_MAX_LAUNCHES];
     for (size_t k = 0; k < nc; k++) {
         size_t ns = ct_tune_sizes(s, sc, colls[k], sizes, 4096);
         for (size_t b = 0; b < ns; b++) {
             size_t nb =
                 ct_tune_samples(s, sc, 0, colls[k], sizes[b], us, NULL, CT_TUNE_MAX_LAUNCHES);
-            double base = nb ? ct_tune_median(us, nb) : 1;
-            size_t no = 0;
+            double base = nb ? ct_tune_median(us, nb) : 1, best = INFINITY;
+            size_t best_ci = 0;
             for (size_t ci = 1; ci < n; ci++) {
                 if (!sc->alive[ci])
                     continue;
                 size_t c =
                     ct_tune_samples(s, sc, ci, colls[k], sizes[b], us, NULL, CT_TUNE_MAX_LAUNCHES);
-                med[ci] = c ? ct_tune_median(us, c) : INFINITY;
-                score[ci] += c && base > 0 ? log(med[ci] / base) : 1e3;
-                /* insertion sort by median */
-                size_t j = no++;
-                while (j > 0 && med[order[j - 1]] > med[ci]) {
-                    order[j] = order[j - 1];
-                    j--;
+                double med = c ? ct_tune_median(us, c) : INFINITY;
+                score[ci] += c && base > 0 ? log(med / base) : 1e3;
+                if (med < best) {
+                    best = med;
+                    best_ci = ci;
                 }
-                order[j] = ci;
             }
-            for (size_t j = 0; j < keep_n && j < no; j++)
-                keep[order[j]] = 1;
-            nbuckets++;
+            if (best_ci != 0)
+                leader[best_ci] = 1;
         }
     }
-    size_t kept = 0;
-    for (size_t ci = 1; ci < n; ci++)
-        kept += keep[ci];
-    if (nbuckets == 0 || kept >= m) {
-        /* By the overall score. */
-        size_t no = 0;
-        for (size_t ci = 1; ci < n; ci++) {
-            keep[ci] = 0;
-            if (!sc->alive[ci])
-                continue;
-            size_t j = no++;
-            while (j > 0 && score[order[j - 1]] > score[ci]) {
-                order[j] = order[j - 1];
-                j--;
-            }
-            order[j] = ci;
-        }
-        for (size_t j = 0; j < keep_n && j < no; j++)
-            keep[order[j]] = 1;
+    /* Leaders by score, then the rest by score. */
+    size_t no = 0;
+    for (int pass = 0; pass < 2; pass++) {
+        size_t first = no;
+        for (size_t ci = 1; ci < n; ci++)
+            if (sc->alive[ci] && leader[ci] == (pass == 0))
+                order[no++] = ci;
+        ct_tune_sort_by(order + first, no - first, score);
     }
-    for (size_t ci = 1; ci < n; ci++)
-        sc->alive[ci] = keep[ci];
+    for (size_t j = 0; j < no; j++)
+        sc->alive[order[j]] = j < keep_n;
     sc->alive[0] = 1;
-    free(keep), free(med), free(score), free(sizes), free(order);
+    free(leader), free(score), free(sizes), free(order);
     return CT_OK;
 }
 

@@ -19,6 +19,19 @@ static void test_rule(ct_test_tally_t *t)
     CT_CHECK(t, !ct_tune_significant(base, 3, base, 3));
     CT_CHECK(t, ct_tune_median(base, 3) == 100);
     CT_CHECK(t, ct_tune_median(fast, 2) == 82.5);
+    /* 2 against 2 cannot reach p 0.05: complete separation (p 1/6) does. */
+    CT_CHECK(t, fabs(ct_tune_search_alpha(2, 2) - 1.0 / 6) < 1e-12);
+    CT_CHECK(t, ct_tune_search_alpha(5, 5) == CT_TUNE_SEARCH_ALPHA);
+    double b2[] = {100, 104}, f2[] = {80, 85}, o2[] = {80, 101};
+    CT_CHECK(t, ct_tune_significant(f2, 2, b2, 2));
+    CT_CHECK(t, !ct_tune_significant(o2, 2, b2, 2));
+    /* More launches give power: one slow launch of the candidate and one
+     * fast launch of the baseline overlap the ranges, yet 8 of 9 launches
+     * each say the same (Mann-Whitney p ~ 0.001). */
+    double b9[] = {100, 101, 102, 103, 104, 105, 106, 107, 60};
+    double c9[] = {70, 71, 72, 73, 74, 75, 76, 77, 120};
+    CT_CHECK(t, ct_tune_significant(c9, 9, b9, 9));
+    CT_CHECK(t, !ct_tune_significant(b9, 9, c9, 9));
 }
 
 static void test_pick(ct_test_tally_t *t)
