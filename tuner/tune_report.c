@@ -187,12 +187,14 @@ static void ct_tune_cell(const ct_tune_state_t *s, const ct_tune_scope_t *sc, co
      * with enough launches, so the report says what fell short. */
     size_t best = cell->winner;
     double best_med = 0;
-    if (best == 0) {
+    /* Enough launches first (a candidate halving dropped after one short
+     * look is no contender); any launches when none has enough. */
+    for (size_t need = CT_TUNE_MIN_LAUNCHES; best == 0 && need >= 1; need--) {
         for (size_t i = 1; i < sc->configs.n; i++) {
             if (sc->excluded[i] || sc->configs.configs[i].skip)
                 continue;
             size_t m = ct_tune_samples(s, sc, i, coll, bytes, us, NULL, CT_TUNE_MAX_LAUNCHES);
-            if (m == 0)
+            if (m < need)
                 continue;
             double med = ct_tune_median(us, m);
             if (best == 0 || med < best_med) {
