@@ -40,7 +40,9 @@ tuner_colltune_SOURCES = \
 	tuner/tune_report.c \
 	tuner/tune_decide.c tuner/tune_decide.h \
 	tuner/tune_verify.c tuner/tune_verify.h \
-	tuner/tune_result.h
+	tuner/tune_result.h \
+	tuner/import.c tuner/import.h tuner/import_common.c \
+	tuner/import_nccl.c tuner/import_nccl_json.c tuner/import_osu.c
 tuner_colltune_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tuner $(JANSSON_CFLAGS) \
 	$(INIH_CFLAGS)
 tuner_colltune_LDADD = tuner/libctdriver.la tuner/libtune.la src/lib/libcolltune.la \
