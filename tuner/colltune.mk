@@ -61,6 +61,19 @@ check_PROGRAMS += tests/tools/ct_sleeper
 tests_tools_ct_sleeper_SOURCES = tests/tools/ct_sleeper.c
 
 TESTS += tests/unit/colltune_cli.sh tests/unit/colltune_trial.sh tests/mpi/colltune_sweep.sh
+
+# colltune import: sample logs written from the published formats, their
+# golden CSVs, and bad input (tests/unit/import/).
+TESTS += tests/unit/colltune_import.sh
+IMPORT_SAMPLES = \
+	tests/unit/import/nccl_allreduce.log tests/unit/import/nccl_allreduce.csv \
+	tests/unit/import/nccl_two_tests.log tests/unit/import/nccl_two_tests.csv \
+	tests/unit/import/nccl_per_iter.log tests/unit/import/nccl_per_iter.csv \
+	tests/unit/import/nccl_truncated.log tests/unit/import/nccl_truncated.csv \
+	tests/unit/import/nccl_allreduce.json tests/unit/import/nccl_allreduce_json.csv \
+	tests/unit/import/osu_mixed.log tests/unit/import/osu_mixed.csv \
+	tests/unit/import/bad_missing_column.log tests/unit/import/bad_other_tool.log
+EXTRA_DIST += tests/unit/colltune_import.sh $(IMPORT_SAMPLES)
 EXTRA_DIST += tests/unit/colltune_cli.sh tests/unit/colltune_trial.sh tests/mpi/colltune_sweep.sh
 
 # colltune tune: the decision rule and bucket merging on synthetic numbers,
