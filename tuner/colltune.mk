@@ -40,7 +40,9 @@ tuner_colltune_SOURCES = \
 	tuner/tune_report.c \
 	tuner/tune_decide.c tuner/tune_decide.h \
 	tuner/tune_verify.c tuner/tune_verify.h \
-	tuner/tune_result.h
+	tuner/tune_result.h \
+	tuner/import.c tuner/import.h tuner/import_common.c \
+	tuner/import_nccl.c tuner/import_nccl_json.c tuner/import_osu.c
 tuner_colltune_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tuner $(JANSSON_CFLAGS) \
 	$(INIH_CFLAGS)
 tuner_colltune_LDADD = tuner/libctdriver.la tuner/libtune.la src/lib/libcolltune.la \
@@ -59,6 +61,19 @@ check_PROGRAMS += tests/tools/ct_sleeper
 tests_tools_ct_sleeper_SOURCES = tests/tools/ct_sleeper.c
 
 TESTS += tests/unit/colltune_cli.sh tests/unit/colltune_trial.sh tests/mpi/colltune_sweep.sh
+
+# colltune import: sample logs written from the published formats, their
+# golden CSVs, and bad input (tests/unit/import/).
+TESTS += tests/unit/colltune_import.sh
+IMPORT_SAMPLES = \
+	tests/unit/import/nccl_allreduce.log tests/unit/import/nccl_allreduce.csv \
+	tests/unit/import/nccl_two_tests.log tests/unit/import/nccl_two_tests.csv \
+	tests/unit/import/nccl_per_iter.log tests/unit/import/nccl_per_iter.csv \
+	tests/unit/import/nccl_truncated.log tests/unit/import/nccl_truncated.csv \
+	tests/unit/import/nccl_allreduce.json tests/unit/import/nccl_allreduce_json.csv \
+	tests/unit/import/osu_mixed.log tests/unit/import/osu_mixed.csv \
+	tests/unit/import/bad_missing_column.log tests/unit/import/bad_other_tool.log
+EXTRA_DIST += tests/unit/colltune_import.sh $(IMPORT_SAMPLES)
 EXTRA_DIST += tests/unit/colltune_cli.sh tests/unit/colltune_trial.sh tests/mpi/colltune_sweep.sh
 
 # colltune tune: the decision rule and bucket merging on synthetic numbers,

@@ -1,8 +1,12 @@
 /* allgather: every rank ends with all ranks' blocks, in rank order. */
 #include "coll.h"
+#include "ct_busbw.h"
 #include "pattern.h"
 
-static double ct_allgather_busbw_factor(int nranks) { return (double)(nranks - 1) / nranks; }
+static double ct_allgather_busbw_factor(int nranks)
+{
+    return ct_coll_busbw_factor(CT_COLL_ALLGATHER, nranks);
+}
 
 static void ct_allgather_counts(size_t bytes, size_t typesize, int nranks, ct_coll_counts_t *c)
 {

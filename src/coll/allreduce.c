@@ -1,8 +1,12 @@
 /* allreduce: every rank ends with the reduction of all inputs. */
 #include "coll.h"
+#include "ct_busbw.h"
 #include "pattern.h"
 
-static double ct_allreduce_busbw_factor(int nranks) { return 2.0 * (nranks - 1) / nranks; }
+static double ct_allreduce_busbw_factor(int nranks)
+{
+    return ct_coll_busbw_factor(CT_COLL_ALLREDUCE, nranks);
+}
 
 static void ct_allreduce_counts(size_t bytes, size_t typesize, int nranks, ct_coll_counts_t *c)
 {

@@ -1,8 +1,12 @@
 /* alltoall: block j of rank i's input lands as block i of rank j's output. */
 #include "coll.h"
+#include "ct_busbw.h"
 #include "pattern.h"
 
-static double ct_alltoall_busbw_factor(int nranks) { return (double)(nranks - 1) / nranks; }
+static double ct_alltoall_busbw_factor(int nranks)
+{
+    return ct_coll_busbw_factor(CT_COLL_ALLTOALL, nranks);
+}
 
 static void ct_alltoall_counts(size_t bytes, size_t typesize, int nranks, ct_coll_counts_t *c)
 {

@@ -1,11 +1,11 @@
 /* broadcast: every rank ends with the root's buffer. */
 #include "coll.h"
+#include "ct_busbw.h"
 #include "pattern.h"
 
 static double ct_broadcast_busbw_factor(int nranks)
 {
-    (void)nranks;
-    return 1.0;
+    return ct_coll_busbw_factor(CT_COLL_BROADCAST, nranks);
 }
 
 static void ct_broadcast_counts(size_t bytes, size_t typesize, int nranks, ct_coll_counts_t *c)

@@ -1,8 +1,12 @@
 /* reduce_scatter: rank r ends with block r of the reduction of all inputs. */
 #include "coll.h"
+#include "ct_busbw.h"
 #include "pattern.h"
 
-static double ct_reduce_scatter_busbw_factor(int nranks) { return (double)(nranks - 1) / nranks; }
+static double ct_reduce_scatter_busbw_factor(int nranks)
+{
+    return ct_coll_busbw_factor(CT_COLL_REDUCE_SCATTER, nranks);
+}
 
 static void ct_reduce_scatter_counts(size_t bytes, size_t typesize, int nranks, ct_coll_counts_t *c)
 {

@@ -1,0 +1,276 @@
+/*
+ * import.c - `colltune import`: nccl-tests and OSU logs into the results
+ * schema (collbench's CSV), so that old runs join plots and history.
+ *
+ * The readers are import_nccl.c (stdout tables), import_nccl_json.c (-J)
+ * and import_osu.c; this file parses the options, picks a reader per log
+ * and commits the CSV: written to a temporary file beside --out and
+ * renamed, so a reader never sees half of it.
+ *
+ * Exit codes: 0 imported (warnings on stderr), 2 bad input (an option, a
+ * log that is not of the format, or any bad line under --strict), 3 when
+ * the output cannot be written.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "commands.h"
+#include "ct_path.h"
+#include "import.h"
+
+enum {
+    CT_IMPORT_FORMAT = 1,
+    CT_IMPORT_NP,
+    CT_IMPORT_COLL,
+    CT_IMPORT_STRICT,
+    CT_IMPORT_OUT,
+    CT_IMPORT_FORCE,
+};
+
+static const ct_cli_opt_t ct_import_opts[] = {
+    {CT_IMPORT_FORMAT, "format", "FMT", "nccl-tests, osu or auto (default: by each log's banner)"},
+    {CT_IMPORT_NP, "np", "N", "ranks of the run (OSU logs do not say; needed for them)"},
+    {CT_IMPORT_COLL, "collective", "C", "collective of an nccl-tests table whose log does not say"},
+    {CT_IMPORT_STRICT, "strict", NULL, "fail (exit 2) on the first line that cannot be read"},
+    {CT_IMPORT_OUT, "out", "FILE.csv", "the results CSV to write (required)"},
+    {CT_IMPORT_FORCE, "force", NULL, "replace an existing --out"},
+};
+#define CT_IMPORT_NOPTS (sizeof ct_import_opts / sizeof ct_import_opts[0])
+
+typedef enum { CT_FMT_AUTO, CT_FMT_NCCL, CT_FMT_OSU } ct_import_fmt_t;
+
+static void ct_import_usage(FILE *f)
+{
+    fprintf(f, "usage: colltune import --out FILE.csv [--format nccl-tests|osu|auto] [--np N]\n"
+               "                       [--collective C] [--strict] [--force] LOG...\n\n"
+               "Turns nccl-tests logs (the stdout table, or -J JSON) and OSU Micro-Benchmarks\n"
+               "collective latency logs into collbench's results CSV.  busbw is recomputed\n"
+               "from size, time and nranks with collbench's bus factors and checked against\n"
+               "the log's own figure.  A line that cannot be read is reported as FILE:LINE\n"
+               "and skipped.  OSU allgather and alltoall sizes are per-rank blocks and become\n"
+               "nccl-tests' whole-buffer sizes (x --np).\n\n"
+               "options:\n");
+    ct_cli_print_options(f, ct_import_opts, CT_IMPORT_NOPTS);
+    fprintf(f, "\nexit codes: 0 imported, 2 bad input, 3 the output could not be written.\n");
+}
+
+/* Reads path whole; CT_ERR_IO with a message. */
+static ct_status_t ct_import_slurp(const char *path, char **text_p, size_t *len_p)
+{
+    FILE *f = fopen(path, "rb");
+    if (f == NULL) {
+        fprintf(stderr, "colltune import: %s: %s\n", path, strerror(errno));
+        return CT_ERR_USAGE;
+    }
+    size_t cap = 65536, len = 0, n;
+    char *buf = malloc(cap);
+    while (buf != NULL && (n = fread(buf + len, 1, cap - len - 1, f)) > 0) {
+        len += n;
+        if (cap - len < 2) {
+            char *bigger = realloc(buf, cap * 2);
+            if (bigger == NULL) {
+                free(buf);
+                buf = NULL;
+            }
+            buf = bigger;
+            cap *= 2;
+        }
+    }
+    int err = ferror(f);
+    fclose(f);
+    if (buf == NULL || err) {
+        fprintf(stderr, "colltune import: %s: %s\n", path,
+                buf == NULL ? "out of memory" : "read error");
+        free(buf);
+        return CT_ERR_USAGE;
+    }
+    buf[len] = '\0';
+    *text_p = buf;
+    *len_p = len;
+    return CT_OK;
+}
+
+/* The reader for one log: by --format, and by its first lines for auto. */
+static ct_status_t ct_import_one(ct_import_t *im, ct_import_fmt_t fmt)
+{
+    const char *p = im->text + strspn(im->text, " \t\r\n");
+    int json = *p == '{';
+    if (fmt == CT_FMT_AUTO) {
+        if (json || strstr(im->text, "\n# nThread ") != NULL ||
+            strncmp(im->text, "# nThread ", 10) == 0 ||
+            strstr(im->text, "# nccl-tests version") != NULL ||
+            strstr(im->text, "# Collective test starting:") != NULL)
+            fmt = CT_FMT_NCCL;
+        else if (strncmp(im->text, "# OSU MPI", 9) == 0 || strstr(im->text, "\n# OSU MPI") != NULL)
+            fmt = CT_FMT_OSU;
+        else {
+            fprintf(stderr,
+                    "colltune import: %s:1: neither an nccl-tests nor an OSU log (no banner); "
+                    "give --format\n",
+                    im->path);
+            return CT_ERR_PARSE;
+        }
+    }
+    if (fmt == CT_FMT_OSU)
+        return ct_import_osu(im);
+    return json ? ct_import_nccl_json(im) : ct_import_nccl_text(im);
+}
+
+typedef struct {
+    const char *out;
+    ct_import_fmt_t fmt;
+    int force;
+    char **logs; /* argc slots, not owned strings */
+    int nlogs;
+} ct_import_args_t;
+
+/* Options and LOGs mix; the shared parser (cli.h) sees only the options.
+ * Returns -1 to go on, else the exit code. */
+static int ct_import_parse(int argc, char **argv, ct_import_args_t *a, ct_import_t *im)
+{
+    ct_cli_iter_t it = {"import", argc, argv, 1};
+    const char *value;
+    for (;;) {
+        while (it.next < argc && argv[it.next][0] != '-')
+            a->logs[a->nlogs++] = argv[it.next++];
+        int id = ct_cli_next(&it, ct_import_opts, CT_IMPORT_NOPTS, &value);
+        if (id == CT_CLI_END) {
+            while (it.next < argc)
+                a->logs[a->nlogs++] = argv[it.next++];
+            break;
+        }
+        if (id == CT_CLI_HELP) {
+            ct_import_usage(stdout);
+            return CT_EXIT_OK;
+        }
+        if (id == CT_CLI_ERROR)
+            return CT_EXIT_USAGE;
+        switch (id) {
+        case CT_IMPORT_FORMAT:
+            if (strcmp(value, "nccl-tests") == 0)
+                a->fmt = CT_FMT_NCCL;
+            else if (strcmp(value, "osu") == 0)
+                a->fmt = CT_FMT_OSU;
+            else if (strcmp(value, "auto") == 0)
+                a->fmt = CT_FMT_AUTO;
+            else {
+                fprintf(stderr, "colltune import: --format %s: expected nccl-tests, osu or auto\n",
+                        value);
+                return CT_EXIT_USAGE;
+            }
+            break;
+        case CT_IMPORT_NP:
+            if (ct_cli_long("import", "--np", value, 1, 1L << 30, &im->np) != CT_OK)
+                return CT_EXIT_USAGE;
+            break;
+        case CT_IMPORT_COLL:
+            if (ct_import_coll(value) == NULL) {
+                fprintf(stderr,
+                        "colltune import: --collective %s: not one the results schema holds "
+                        "(allreduce, allgather, alltoall, broadcast, reduce_scatter)\n",
+                        value);
+                return CT_EXIT_USAGE;
+            }
+            im->coll_flag = value;
+            break;
+        case CT_IMPORT_STRICT: im->strict = 1; break;
+        case CT_IMPORT_OUT: a->out = value; break;
+        case CT_IMPORT_FORCE: a->force = 1; break;
+        }
+    }
+    if (a->out == NULL || a->nlogs == 0) {
+        fprintf(stderr, "colltune import: %s\n",
+                a->out == NULL ? "--out FILE.csv is required" : "no LOG to import");
+        return CT_EXIT_USAGE;
+    }
+    return -1;
+}
+
+static int ct_import_run(ct_import_args_t *a, ct_import_t *im)
+{
+    /* The output is checked before any log is read. */
+    ct_path_target_t target;
+    char err[256], tmp[4200];
+    if (ct_path_target(a->out, &target, err, sizeof err) != CT_OK) {
+        fprintf(stderr, "colltune import: --out %s: %s\n", a->out, err);
+        return CT_EXIT_USAGE;
+    }
+    if (target.exists && !S_ISREG(target.st.st_mode)) {
+        fprintf(stderr, "colltune import: --out %s: is %s, not a regular file\n", a->out,
+                ct_path_kind(target.st.st_mode));
+        return CT_EXIT_USAGE;
+    }
+    if (target.exists && !a->force) {
+        fprintf(stderr, "colltune import: --out %s: exists (give --force to replace it)\n", a->out);
+        return CT_EXIT_USAGE;
+    }
+    snprintf(tmp, sizeof tmp, "%s.%ld.tmp", target.path, (long)getpid());
+    im->out = fopen(tmp, "w");
+    if (im->out == NULL) {
+        fprintf(stderr, "colltune import: --out %s: %s\n", a->out, strerror(errno));
+        return CT_EXIT_USAGE;
+    }
+    ct_result_csv_header(im->out);
+
+    ct_status_t st = CT_OK;
+    for (int i = 0; i < a->nlogs && st == CT_OK; i++) {
+        im->path = a->logs[i];
+        const char *base = strrchr(im->path, '/');
+        snprintf(im->run_id, sizeof im->run_id, "%s", base != NULL ? base + 1 : im->path);
+        st = ct_import_slurp(im->path, &im->text, &im->len);
+        if (st == CT_OK) {
+            st = ct_import_one(im, a->fmt);
+            free(im->text);
+            im->text = NULL;
+        }
+    }
+    if (st == CT_OK && im->rows == 0) {
+        fprintf(stderr, "colltune import: no row could be imported\n");
+        st = CT_ERR_PARSE;
+    }
+    int werr = ferror(im->out);
+    werr |= fclose(im->out) != 0;
+    if (st == CT_OK && werr) {
+        fprintf(stderr, "colltune import: cannot write %s: %s\n", tmp, strerror(errno));
+        st = CT_ERR_IO;
+    }
+    if (st == CT_OK && rename(tmp, target.path) != 0) {
+        fprintf(stderr, "colltune import: cannot rename %s to %s: %s\n", tmp, target.path,
+                strerror(errno));
+        st = CT_ERR_IO;
+    }
+    if (st != CT_OK) {
+        unlink(tmp);
+        return st == CT_ERR_NOMEM || st == CT_ERR_IO ? CT_EXIT_FAILURE : CT_EXIT_USAGE;
+    }
+    fprintf(stderr, "colltune import: %lld rows into %s (%lld lines skipped, %lld warnings)\n",
+            im->rows, a->out, im->skipped, im->warnings);
+    return CT_EXIT_OK;
+}
+
+static int ct_import_main(int argc, char **argv)
+{
+    ct_import_args_t a = {NULL, CT_FMT_AUTO, 0, NULL, 0};
+    ct_import_t im;
+    memset(&im, 0, sizeof im);
+    a.logs = calloc((size_t)argc, sizeof *a.logs);
+    if (a.logs == NULL) {
+        fprintf(stderr, "colltune import: out of memory\n");
+        return CT_EXIT_FAILURE;
+    }
+    int rc = ct_import_parse(argc, argv, &a, &im);
+    if (rc < 0)
+        rc = ct_import_run(&a, &im);
+    free(a.logs);
+    return rc;
+}
+
+const ct_command_t ct_command_import = {
+    .name = "import",
+    .summary = "turn nccl-tests and OSU logs into a results CSV",
+    .run = ct_import_main,
+    .usage = ct_import_usage,
+};

@@ -1,0 +1,166 @@
+/*
+ * import_nccl_json.c - nccl-tests' -J JSON output into result rows.
+ *
+ * The document (nccl-tests' src/util.cu, JSON file version 2) holds one
+ * test: "args" (args[0] is the binary, which names the collective),
+ * "start_time" (local time, "YYYY-mm-dd HH:MM:SS"), "config" (iterations,
+ * aggregated_iterations, nthreads, ngpus, and "devices": one entry per
+ * process, its first GPU's line) and "results": one object per size with
+ * "size", "count", "type", "redop", "root" (a padded string) and
+ * "out_of_place" / "in_place" objects ("time" or "cpu_time", "alg_bw",
+ * "bus_bw", "nwrong": null when unchecked), plus "*_per_iter" (min_us,
+ * max_us, ...) under -I.  Messages name results[i] instead of a line.
+ */
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ct_dtype.h"
+#include "import.h"
+
+static long long ct_json_ll(json_t *obj, const char *key, long long dflt)
+{
+    json_t *v = json_object_get(obj, key);
+    return json_is_integer(v) ? (long long)json_integer_value(v) : dflt;
+}
+
+/* One half of results[i]; *emitted counts rows written. */
+static ct_status_t ct_njson_half(ct_import_t *im, long idx, json_t *res, const char *key,
+                                 const ct_result_t *base)
+{
+    json_t *h = json_object_get(res, key);
+    if (json_is_null(h) || h == NULL)
+        return CT_OK; /* not measured (in-place-only tests) */
+    json_t *tm = json_object_get(h, "time");
+    if (tm == NULL)
+        tm = json_object_get(h, "cpu_time");
+    json_t *bus = json_object_get(h, "bus_bw"), *wrong = json_object_get(h, "nwrong");
+    if (!json_is_number(tm) || !json_is_number(bus) || !(json_number_value(tm) > 0.0))
+        return ct_import_bad(im, 0, "results[%ld].%s: no numeric time and bus_bw", idx, key);
+    ct_result_t row = *base;
+    snprintf(row.placement, sizeof row.placement, "%s",
+             strcmp(key, "out_of_place") == 0 ? "out-of-place" : "in-place");
+    ct_import_row_time(&row, json_number_value(tm));
+    if (json_is_number(wrong))
+        row.wrong = (long long)json_number_value(wrong);
+    char per_iter[32];
+    snprintf(per_iter, sizeof per_iter, "%s_per_iter", key);
+    json_t *pi = json_object_get(res, per_iter);
+    json_t *lo = json_object_get(pi, "min_us"), *hi = json_object_get(pi, "max_us");
+    if (json_is_number(lo) && json_is_number(hi)) {
+        row.min_us = json_number_value(lo);
+        row.max_us = json_number_value(hi);
+    }
+    /* JSON numbers carry %lf's six decimals: that is their rounding. */
+    char ttext[64], btext[64];
+    snprintf(ttext, sizeof ttext, "%.6f", json_number_value(tm));
+    snprintf(btext, sizeof btext, "%.6f", json_number_value(bus));
+    return ct_import_emit(im, 0, &row, ttext, btext);
+}
+
+ct_status_t ct_import_nccl_json(ct_import_t *im)
+{
+    json_error_t jerr;
+    json_t *doc = json_loadb(im->text, im->len, 0, &jerr);
+    if (doc == NULL) {
+        /* A cut document (a killed run) is not JSON at all: nothing to save. */
+        fprintf(stderr, "colltune import: %s:%d: not valid JSON: %s\n", im->path, jerr.line,
+                jerr.text);
+        return CT_ERR_PARSE;
+    }
+    json_t *results = json_object_get(doc, "results"), *config = json_object_get(doc, "config");
+    json_t *args = json_object_get(doc, "args");
+    if (!json_is_array(results) || !json_is_object(config)) {
+        fprintf(stderr,
+                "colltune import: %s:1: not nccl-tests JSON: no \"results\" list or "
+                "\"config\" object\n",
+                im->path);
+        json_decref(doc);
+        return CT_ERR_PARSE;
+    }
+    ct_result_t base;
+    ct_import_row_init(im, &base);
+    snprintf(base.backend, sizeof base.backend, "nccl");
+    const char *bin = json_string_value(json_array_get(args, 0));
+    char stem[64] = "";
+    if (bin != NULL) {
+        const char *slash = strrchr(bin, '/');
+        snprintf(stem, sizeof stem, "%s", slash != NULL ? slash + 1 : bin);
+        char *perf = strstr(stem, "_perf");
+        if (perf != NULL)
+            *perf = '\0';
+    }
+    const char *coll = stem[0] != '\0' ? ct_import_coll(stem) : NULL;
+    if (coll == NULL && im->coll_flag != NULL)
+        coll = ct_import_coll(im->coll_flag);
+    ct_status_t st = CT_OK;
+    if (coll == NULL) {
+        st = ct_import_bad(im, 0,
+                           "args[0] '%s' names no collective of the schema: give "
+                           "--collective",
+                           bin != NULL ? bin : "");
+        json_decref(doc);
+        return st == CT_OK ? CT_OK : st;
+    }
+    snprintf(base.collective, sizeof base.collective, "%s", coll);
+    json_t *devices = json_object_get(config, "devices");
+    long long per_proc = ct_json_ll(config, "nthreads", 1) * ct_json_ll(config, "ngpus", 1);
+    base.nranks = json_is_array(devices) ? (long long)json_array_size(devices) * per_proc : 0;
+    if (base.nranks == 0)
+        base.nranks = im->np;
+    /* Distinct hostnames. */
+    base.nnodes = 0;
+    for (size_t i = 0; json_is_array(devices) && i < json_array_size(devices); i++) {
+        const char *h = json_string_value(json_object_get(json_array_get(devices, i), "hostname"));
+        size_t k = 0;
+        for (; h != NULL && k < i; k++) {
+            const char *o =
+                json_string_value(json_object_get(json_array_get(devices, k), "hostname"));
+            if (o != NULL && strcmp(o, h) == 0)
+                break;
+        }
+        base.nnodes += h != NULL && k == i;
+    }
+    if (base.nnodes == 0)
+        base.nnodes = -1;
+    long long iters = ct_json_ll(config, "iterations", -1);
+    if (iters > 0)
+        base.iterations = iters * ct_json_ll(config, "aggregated_iterations", 1);
+    const char *start = json_string_value(json_object_get(doc, "start_time"));
+    if (start != NULL) {
+        snprintf(base.time, sizeof base.time, "%s", start);
+        char *sp = strchr(base.time, ' ');
+        if (sp != NULL)
+            *sp = 'T';
+    }
+    for (size_t i = 0; i < json_array_size(results) && st == CT_OK; i++) {
+        json_t *r = json_array_get(results, i);
+        ct_result_t row = base;
+        const char *type = json_string_value(json_object_get(r, "type"));
+        const char *redop = json_string_value(json_object_get(r, "redop"));
+        const char *root = json_string_value(json_object_get(r, "root"));
+        ct_dtype_t dt;
+        ct_op_t op;
+        row.bytes = ct_json_ll(r, "size", -1);
+        row.count = ct_json_ll(r, "count", -1);
+        if (row.bytes < 0 || row.count < 0 || type == NULL || ct_dtype_parse(type, &dt) != CT_OK) {
+            st = ct_import_bad(im, 0, "results[%zu]: no size, count or known type", i);
+            continue;
+        }
+        snprintf(row.dtype, sizeof row.dtype, "%s", ct_dtype_name(dt));
+        if (redop != NULL && strcmp(redop, "none") != 0) {
+            if (ct_op_parse(redop, &op) != CT_OK) {
+                st = ct_import_bad(im, 0, "results[%zu]: redop '%s' unknown", i, redop);
+                continue;
+            }
+            snprintf(row.op, sizeof row.op, "%s", ct_op_name(op));
+        }
+        if (root != NULL)
+            row.root = strtoll(root, NULL, 10);
+        st = ct_njson_half(im, (long)i, r, "out_of_place", &row);
+        if (st == CT_OK)
+            st = ct_njson_half(im, (long)i, r, "in_place", &row);
+    }
+    json_decref(doc);
+    return st;
+}
