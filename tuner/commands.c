@@ -7,6 +7,7 @@
 static const ct_command_t *const ct_command_table[] = {
     &ct_command_sweep,
     &ct_command_tune,
+    &ct_command_plot,
     NULL,
 };
 
