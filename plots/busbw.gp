@@ -31,6 +31,7 @@ set logscale x 2
 set format x "%.0b%B"
 set yrange [0:*]
 set grid
+set offsets graph 0.02, graph 0.02, 0, 0
 set key top left box opaque
 set datafile missing "NaN"
 

@@ -26,6 +26,7 @@ set logscale x 2
 set logscale y
 set format x "%.0b%B"
 set grid
+set offsets graph 0.02, graph 0.02, 0, 0
 set key top left box opaque
 set datafile missing "NaN"
 

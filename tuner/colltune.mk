@@ -114,5 +114,5 @@ EXTRA_DIST += tests/mpi/emitted_files_apply.sh
 # colltune plot: PNG/SVG files of the requested size, index.html's links,
 # no gnuplot (exit 3), bad input (exit 2 naming file:line); no MPI.
 TESTS += tests/unit/colltune_plot.sh
-EXTRA_DIST += tests/unit/colltune_plot.sh tests/unit/plot_results.csv \
+EXTRA_DIST += tests/unit/colltune_plot.sh tests/unit/plot_results.csv tests/unit/plot_results.json \
 	tests/unit/plot_tune/report.json

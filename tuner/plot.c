@@ -259,8 +259,9 @@ static int ct_plot_find_scripts(ct_plot_args_t *a)
         if (*fixed[i] && ct_plot_is_file(a->plots, "busbw.gp", R_OK))
             return 0;
     }
-    fprintf(stderr, "colltune plot: the gnuplot scripts (busbw.gp, ...) are not installed in "
-                    "%s; give --plots-dir DIR\n",
+    fprintf(stderr,
+            "colltune plot: the gnuplot scripts (busbw.gp, ...) are not installed in "
+            "%s; give --plots-dir DIR\n",
             CT_PLOTS_DIR);
     return -1;
 }
@@ -268,7 +269,15 @@ static int ct_plot_find_scripts(ct_plot_args_t *a)
 /* ---- series ---- */
 
 /* The dimensions that can tell series apart, and how a label shows them. */
-enum { CT_DIM_BACKEND, CT_DIM_RUN, CT_DIM_CONFIG, CT_DIM_PLACE, CT_DIM_TYPE, CT_DIM_SCALE, CT_NDIM };
+enum {
+    CT_DIM_BACKEND,
+    CT_DIM_RUN,
+    CT_DIM_CONFIG,
+    CT_DIM_PLACE,
+    CT_DIM_TYPE,
+    CT_DIM_SCALE,
+    CT_NDIM
+};
 
 static void ct_plot_dim(const ct_result_t *r, int dim, char *buf, size_t len)
 {
@@ -333,7 +342,7 @@ static ct_plot_item_t *ct_plot_items(const ct_plot_rows_t *rows, const char *col
                              used ? ", " : "", cur);
             if (w > 0)
                 used += (size_t)w < sizeof it[i].label - used ? (size_t)w
-                                                                : sizeof it[i].label - used - 1;
+                                                              : sizeof it[i].label - used - 1;
         }
     }
     qsort(it, n, sizeof *it, ct_plot_item_cmp);
@@ -448,9 +457,8 @@ static int ct_plot_gnuplot(const ct_plot_args_t *a, ct_plot_kind_t kind, const c
             (int)sizeof script ||
         snprintf(tmp, sizeof tmp, "%s.tmp", out) >= (int)sizeof tmp)
         return -1;
-    char *argv[] = {(char *)"gnuplot", (char *)"-c", script,      (char *)dat,
-                    tmp,               (char *)title, (char *)fmt, (char *)a->size,
-                    (char *)a->bars,   NULL};
+    char *argv[] = {(char *)"gnuplot", (char *)"-c", script,          (char *)dat,     tmp,
+                    (char *)title,     (char *)fmt,  (char *)a->size, (char *)a->bars, NULL};
     pid_t pid;
     int err = posix_spawn(&pid, a->gnuplot, NULL, NULL, argv, environ);
     int status = 0;
@@ -462,8 +470,8 @@ static int ct_plot_gnuplot(const ct_plot_args_t *a, ct_plot_kind_t kind, const c
         if (errno != EINTR)
             return -1;
     if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || access(tmp, R_OK) != 0) {
-        fprintf(stderr, "colltune plot: %s -c %s %s failed (status %d)\n", a->gnuplot, script,
-                dat, status);
+        fprintf(stderr, "colltune plot: %s -c %s %s failed (status %d)\n", a->gnuplot, script, dat,
+                status);
         unlink(tmp);
         return -1;
     }
@@ -638,8 +646,8 @@ static int ct_plot_run(ct_plot_args_t *a)
             snprintf(scale, sizeof scale, "%lld rank%s, %lld node%s", tune.nranks,
                      tune.nranks == 1 ? "" : "s", tune.nnodes, tune.nnodes == 1 ? "" : "s");
             snprintf(date, sizeof date, "%.10s", tune.date);
-            int r = ct_plot_one(a, CT_KIND_TUNED, colls[c], NULL, 0, tc, ntc, scale, date,
-                                &img[nimg]);
+            int r =
+                ct_plot_one(a, CT_KIND_TUNED, colls[c], NULL, 0, tc, ntc, scale, date, &img[nimg]);
             if (r < 0)
                 rc = CT_EXIT_FAILURE;
             nimg += r > 0;

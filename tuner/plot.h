@@ -49,9 +49,9 @@ void ct_plot_tune_free(ct_plot_tune_t *t);
 /* One image of the index page and what it shows. */
 typedef struct {
     char collective[24];
-    char kind[16];   /* "busbw", "latency", "tuned" */
-    char png[96];    /* file names relative to the output directory; */
-    char svg[96];    /* empty when that format was not asked for */
+    char kind[16]; /* "busbw", "latency", "tuned" */
+    char png[96];  /* file names relative to the output directory; */
+    char svg[96];  /* empty when that format was not asked for */
     char data[96];
 } ct_plot_image_t;
 

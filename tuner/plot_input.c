@@ -141,11 +141,12 @@ static int ct_plot_json_row(json_t *j, ct_result_t *r, char *why, size_t len)
     static const struct {
         const char *name;
         size_t off;
-    } ints[] = {
-        {"nranks", offsetof(ct_result_t, nranks)},
-        {"nnodes", offsetof(ct_result_t, nnodes)},
-        {"bytes", offsetof(ct_result_t, bytes)},
-    },
+    } ints[] =
+        {
+            {"nranks", offsetof(ct_result_t, nranks)},
+            {"nnodes", offsetof(ct_result_t, nnodes)},
+            {"bytes", offsetof(ct_result_t, bytes)},
+        },
       dbls[] = {
           {"median_us", offsetof(ct_result_t, median_us)},
           {"p10_us", offsetof(ct_result_t, p10_us)},
@@ -160,8 +161,7 @@ static int ct_plot_json_row(json_t *j, ct_result_t *r, char *why, size_t len)
     for (size_t i = 0; i < sizeof strs / sizeof strs[0]; i++) {
         const char *s = json_string_value(json_object_get(j, strs[i].name));
         if (s == NULL || strlen(s) >= strs[i].size)
-            return snprintf(why, len, "member %s: missing, not a string or too long",
-                            strs[i].name),
+            return snprintf(why, len, "member %s: missing, not a string or too long", strs[i].name),
                    -1;
         memcpy(base + strs[i].off, s, strlen(s) + 1);
     }
@@ -193,10 +193,11 @@ static ct_status_t ct_plot_read_json(const char *path, ct_plot_rows_t *rows, cha
     ct_status_t st = CT_OK;
     const char *schema = json_string_value(json_object_get(doc, "schema"));
     json_t *results = json_object_get(doc, "results");
-    if (schema == NULL || (strcmp(schema, "colltune-results/1") != 0 &&
-                           strcmp(schema, "colltune-results/2") != 0)) {
-        snprintf(err, errlen, "%s:1: unknown schema '%s' (this colltune reads colltune-results/1 and /2)",
-                 path, schema ? schema : "(none)");
+    if (schema == NULL ||
+        (strcmp(schema, "colltune-results/1") != 0 && strcmp(schema, "colltune-results/2") != 0)) {
+        snprintf(err, errlen,
+                 "%s:1: unknown schema '%s' (this colltune reads colltune-results/1 and /2)", path,
+                 schema ? schema : "(none)");
         st = CT_ERR_PARSE;
     } else if (!json_is_array(results)) {
         snprintf(err, errlen, "%s:1: no results array", path);
