@@ -6,7 +6,8 @@
 # DATA: blocks as in busbw.gp, rows
 #   "bytes median_us p10_us p90_us ci_low_us ci_high_us".
 # BARS: "pct" (the default) draws p10 to p90, the spread of the samples;
-#   "ci" the 95% confidence interval of the median.
+#   "ci" the 95% confidence interval of the median.  A bound written NaN
+#   (schema 1 files have no CI) draws no bar, the point stays.
 data = ARG1
 out = ARG2
 title = (ARGC >= 3 && ARG3 ne "") ? ARG3 : "latency"
@@ -34,8 +35,9 @@ set format x "%.0b%B"
 set grid
 set offsets graph 0.02, graph 0.02, 0, 0
 set key top left box opaque
-set datafile missing "NaN"
 
+# NaN != NaN: an unknown bound collapses onto the median.
+bound(c) = (column(c) == column(c)) ? column(c) : column(2)
 stats data using 1 nooutput
-plot for [i = 0:STATS_blocks - 1] data index i using 1:2:(column(lo)):(column(hi)) \
+plot for [i = 0:STATS_blocks - 1] data index i using 1:2:(bound(lo)):(bound(hi)) \
     with yerrorlines lw 2 pt 7 ps 0.8 title columnheader(1)

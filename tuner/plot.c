@@ -191,30 +191,38 @@ static int ct_plot_is_file(const char *dir, const char *name, int mode)
     return n > 0 && (size_t)n < sizeof p && access(p, mode) == 0;
 }
 
+/* name itself when it holds a '/', else the first on PATH; into buf. */
+static int ct_plot_which(const char *name, char *buf, size_t len)
+{
+    if (strchr(name, '/') != NULL) {
+        int n = snprintf(buf, len, "%s", name);
+        return n > 0 && (size_t)n < len && access(buf, X_OK) == 0 ? 0 : -1;
+    }
+    const char *path = getenv("PATH");
+    while (path != NULL && *path) {
+        size_t dlen = strcspn(path, ":");
+        int n = snprintf(buf, len, "%.*s/%s", (int)dlen, path, name);
+        if (dlen > 0 && n > 0 && (size_t)n < len && access(buf, X_OK) == 0)
+            return 0;
+        path += dlen + (path[dlen] == ':');
+    }
+    return -1;
+}
+
 /* gnuplot: --gnuplot, configure's, then PATH.  Checked before any work,
  * so that a machine without it says so at once. */
 static int ct_plot_find_gnuplot(ct_plot_args_t *a)
 {
     if (a->gnuplot_opt != NULL) {
-        if (strchr(a->gnuplot_opt, '/') != NULL && access(a->gnuplot_opt, X_OK) == 0) {
-            snprintf(a->gnuplot, sizeof a->gnuplot, "%s", a->gnuplot_opt);
+        if (ct_plot_which(a->gnuplot_opt, a->gnuplot, sizeof a->gnuplot) == 0)
             return 0;
-        }
     } else {
 #ifdef CT_GNUPLOT_PATH
-        if (access(CT_GNUPLOT_PATH, X_OK) == 0) {
-            snprintf(a->gnuplot, sizeof a->gnuplot, "%s", CT_GNUPLOT_PATH);
+        if (ct_plot_which(CT_GNUPLOT_PATH, a->gnuplot, sizeof a->gnuplot) == 0)
             return 0;
-        }
 #endif
-        const char *path = getenv("PATH");
-        while (path != NULL && *path) {
-            size_t len = strcspn(path, ":");
-            int n = snprintf(a->gnuplot, sizeof a->gnuplot, "%.*s/gnuplot", (int)len, path);
-            if (len > 0 && n > 0 && (size_t)n < sizeof a->gnuplot && access(a->gnuplot, X_OK) == 0)
-                return 0;
-            path += len + (path[len] == ':');
-        }
+        if (ct_plot_which("gnuplot", a->gnuplot, sizeof a->gnuplot) == 0)
+            return 0;
     }
     fprintf(stderr,
             "colltune plot: gnuplot not found%s%s (on Debian or Ubuntu: apt-get install "
@@ -432,9 +440,18 @@ static int ct_plot_write_dat(const char *path, ct_plot_kind_t kind, const ct_plo
             if (kind == CT_KIND_BUSBW)
                 fprintf(f, "%lld %.6g %.6g %.6g\n", r->bytes, r->busbw_gbps, r->algbw_gbps,
                         r->median_us);
-            else
-                fprintf(f, "%lld %.6g %.6g %.6g %.6g %.6g\n", r->bytes, r->median_us, r->p10_us,
-                        r->p90_us, r->ci_low_us, r->ci_high_us);
+            else {
+                /* schema 1 has no CI: NaN, the scripts' missing marker */
+                const double v[] = {r->median_us, r->p10_us, r->p90_us, r->ci_low_us,
+                                    r->ci_high_us};
+                fprintf(f, "%lld", r->bytes);
+                for (size_t k = 0; k < 5; k++)
+                    if (isfinite(v[k]))
+                        fprintf(f, " %.6g", v[k]);
+                    else
+                        fputs(" NaN", f);
+                fputc('\n', f);
+            }
         }
     }
     int bad = ferror(f);

@@ -120,6 +120,13 @@ D="$T/svg"
 grep -q 'src="reduce_scatter_busbw.svg"' "$D/index.html" || fail "svg page does not show the svg"
 links_resolve "$D" >/dev/null || exit 1
 
+# --- a schema 1 file (no CI columns): CI bars are missing, not an error ---
+D="$T/v1"
+cut -d, -f1-22 "$CSV" >"$T/v1.csv"
+"$CT" plot --out "$D" --bars ci "$T/v1.csv" >/dev/null 2>"$T/err" || { cat "$T/err" >&2; fail "schema 1 plot failed"; }
+grep -q ' NaN NaN$' "$D/allreduce_latency.dat" || fail "schema 1: CI not NaN in the data file"
+[ -s "$D/allreduce_latency.png" ] || fail "schema 1: no latency plot"
+
 # --- a script of plots/ on its own, on the data file colltune wrote ---
 gnuplot -c "$top_srcdir/plots/busbw.gp" "$T/both/allreduce_busbw.dat" "$T/alone.png" "alone" 2>"$T/err" ||
     { cat "$T/err" >&2; fail "plots/busbw.gp alone failed"; }
