@@ -8,7 +8,8 @@
 # (at least 2), 8 B to 16 MiB, into results/quickstart/ (table, CSV and JSON),
 # then tunes the local space (tuner/spaces/local.ini: allreduce and bcast
 # algorithms) into results/quickstart/tune/: the journal, report.md and
-# report.json, and the Open MPI files that passed verification.
+# report.json, and the Open MPI files that passed verification; then plots
+# both into results/quickstart/plots/ (index.html).
 set -eu
 cd "$(dirname "$0")"
 
@@ -69,6 +70,16 @@ run_main_job() {
         --csv "$out/collbench.csv" --json "$out/collbench.json" | tee "$out/collbench.txt"
     rm -rf "$out/session"
     tune_local "$out"
+    plot_all "$out"
+}
+
+# The sweep's plots and the tune's tuned-against-default plot, with an
+# index page that opens from disk.
+plot_all() {
+    out=$1
+    rm -rf "$out/plots"
+    tuner/colltune plot --out "$out/plots" --tune "$out/tune" "$out/collbench.csv"
+    echo "quickstart: plots: $out/plots/index.html"
 }
 
 # The tune runs at 4 ranks at least: at 2 ranks most coll/tuned algorithms

@@ -42,9 +42,17 @@ tuner_colltune_SOURCES = \
 	tuner/tune_verify.c tuner/tune_verify.h \
 	tuner/tune_result.h \
 	tuner/import.c tuner/import.h tuner/import_common.c \
-	tuner/import_nccl.c tuner/import_nccl_json.c tuner/import_osu.c
+	tuner/import_nccl.c tuner/import_nccl_json.c tuner/import_osu.c \
+	tuner/plot.c tuner/plot.h tuner/plot_input.c tuner/plot_tune.c tuner/plot_html.c
+# plot finds its gnuplot scripts beside the binary in the build tree, else
+# installed, else in the source tree (a VPATH build).
 tuner_colltune_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tuner $(JANSSON_CFLAGS) \
-	$(INIH_CFLAGS)
+	$(INIH_CFLAGS) -DCT_PLOTS_DIR='"$(pkgdatadir)/plots"' \
+	-DCT_PLOTS_SRCDIR='"$(abs_top_srcdir)/plots"'
+
+# The parameterised gnuplot scripts, usable alone (gnuplot -c plots/busbw.gp ...).
+plotsdir = $(pkgdatadir)/plots
+dist_plots_DATA = plots/busbw.gp plots/latency.gp plots/tuned.gp
 tuner_colltune_LDADD = tuner/libctdriver.la tuner/libtune.la src/lib/libcolltune.la \
 	$(JANSSON_LIBS) $(INIH_LIBS) -lm
 
@@ -117,3 +125,9 @@ EXTRA_DIST += $(EMIT_GOLDEN)
 # algorithm makes broadcast several times slower.
 TESTS += tests/mpi/emitted_files_apply.sh
 EXTRA_DIST += tests/mpi/emitted_files_apply.sh
+
+# colltune plot: PNG/SVG files of the requested size, index.html's links,
+# no gnuplot (exit 3), bad input (exit 2 naming file:line); no MPI.
+TESTS += tests/unit/colltune_plot.sh
+EXTRA_DIST += tests/unit/colltune_plot.sh tests/unit/plot_results.csv tests/unit/plot_results.json \
+	tests/unit/plot_tune/report.json

@@ -1,0 +1,711 @@
+/*
+ * plot.c - `colltune plot`: results files into pictures and an index page.
+ *
+ * Rows are grouped per collective, then into series by what tells the
+ * inputs apart (backend, run, configuration, placement, dtype/op, scale);
+ * each plot is a plain data file (one block per series) handed to a
+ * script of plots/ as `gnuplot -c SCRIPT DATA OUT TITLE FORMAT WxH ...`,
+ * an argv vector, never a shell.  Every output is written beside and
+ * renamed.  Exit 0, 2 on bad input (naming file:line), 3 without gnuplot
+ * or when it fails.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "commands.h"
+#include "config.h"
+#include "ct_size.h"
+#include "outdir.h"
+#include "plot.h"
+
+extern char **environ;
+
+#ifndef CT_PLOTS_DIR
+#define CT_PLOTS_DIR ""
+#endif
+#ifndef CT_PLOTS_SRCDIR
+#define CT_PLOTS_SRCDIR ""
+#endif
+
+enum {
+    CT_PLOT_OUT = 1,
+    CT_PLOT_TUNE,
+    CT_PLOT_FORMAT,
+    CT_PLOT_SIZE,
+    CT_PLOT_BARS,
+    CT_PLOT_SMALL,
+    CT_PLOT_GNUPLOT,
+    CT_PLOT_DIR,
+};
+
+static const ct_cli_opt_t ct_plot_opts[] = {
+    {CT_PLOT_OUT, "out", "DIR", "plots, data files and index.html (created if missing; required)"},
+    {CT_PLOT_TUNE, "tune", "TUNEDIR", "also plot tuned against default from TUNEDIR/report.json"},
+    {CT_PLOT_FORMAT, "format", "png|svg|both", "image format (default png)"},
+    {CT_PLOT_SIZE, "size", "WxH", "image size in pixels (default 1280x720)"},
+    {CT_PLOT_BARS, "bars", "pct|ci",
+     "latency error bars: p10 to p90 (pct, default) or the median's 95% CI"},
+    {CT_PLOT_SMALL, "small-max", "SIZE", "largest size on the latency plot (default 64K)"},
+    {CT_PLOT_GNUPLOT, "gnuplot", "PATH", "the gnuplot to run (default: configure's, then PATH)"},
+    {CT_PLOT_DIR, "plots-dir", "DIR",
+     "the gnuplot scripts (default: $COLLTUNE_PLOTS_DIR, the build tree, then the installed ones)"},
+};
+#define CT_PLOT_NOPTS (sizeof ct_plot_opts / sizeof ct_plot_opts[0])
+
+/* The plots of one collective, as data: a kind is a script and the rows
+ * it takes.  Scaling (busbw against nranks at fixed sizes, from runs at
+ * several scales) joins here as a kind with its own writer and script. */
+typedef enum { CT_KIND_BUSBW, CT_KIND_LATENCY, CT_KIND_TUNED } ct_plot_kind_t;
+static const struct {
+    const char *name, *script, *what;
+} ct_plot_kinds[] = {
+    [CT_KIND_BUSBW] = {"busbw", "busbw.gp", "bus bandwidth"},
+    [CT_KIND_LATENCY] = {"latency", "latency.gp", "small-message latency"},
+    [CT_KIND_TUNED] = {"tuned", "tuned.gp", "tuned against default"},
+};
+
+typedef struct {
+    const char *out, *tune, *gnuplot_opt, *plots_opt, *bars;
+    int png, svg;
+    long width, height;
+    size_t small_max;
+    char *const *inputs;
+    size_t ninputs;
+    /* resolved */
+    char gnuplot[PATH_MAX], plots[PATH_MAX], size[32];
+} ct_plot_args_t;
+
+static void ct_plot_usage(FILE *f)
+{
+    fprintf(f, "usage: colltune plot --out DIR [--tune TUNEDIR] [--format png|svg|both]\n"
+               "                     [--size WxH] [OPTIONS] RESULTS...\n\n"
+               "Draws collbench results (CSV or JSON, any mix of runs) with gnuplot, per\n"
+               "collective: busbw against size, and the small-size latency with error bars;\n"
+               "with --tune, a tune's tuned against default times.  One line per backend,\n"
+               "run, configuration, placement or scale: whatever tells the inputs apart.\n"
+               "DIR gets COLL_KIND.png/.svg, the data files COLL_KIND.dat (gnuplot -c\n"
+               "plots/KIND.gp DATA OUT TITLE redraws one) and index.html.\n\n"
+               "options:\n");
+    ct_cli_print_options(f, ct_plot_opts, CT_PLOT_NOPTS);
+    fprintf(f, "\nexit codes: 0 ok, 2 bad input (file:line named), 3 gnuplot missing (Debian:\n"
+               "apt-get install gnuplot-nox) or failed.\n");
+}
+
+static int ct_plot_parse(int argc, char **argv, ct_plot_args_t *a)
+{
+    ct_cli_iter_t it = {"plot", argc, argv, 1};
+    const char *value;
+    int id;
+    a->png = 1;
+    a->width = 1280;
+    a->height = 720;
+    a->bars = "pct";
+    a->small_max = 64 * 1024;
+    /* Options and file names mix: ct_cli_next stops at a non-option. */
+    char **files = calloc((size_t)argc + 1, sizeof *files);
+    size_t nfiles = 0;
+    if (files == NULL)
+        return CT_EXIT_FAILURE;
+    for (;;) {
+        while (it.next < argc && argv[it.next][0] != '-')
+            files[nfiles++] = argv[it.next++];
+        if ((id = ct_cli_next(&it, ct_plot_opts, CT_PLOT_NOPTS, &value)) <= 0)
+            break;
+        switch (id) {
+        case CT_PLOT_OUT: a->out = value; break;
+        case CT_PLOT_TUNE: a->tune = value; break;
+        case CT_PLOT_GNUPLOT: a->gnuplot_opt = value; break;
+        case CT_PLOT_DIR: a->plots_opt = value; break;
+        case CT_PLOT_FORMAT:
+            a->png = strcmp(value, "png") == 0 || strcmp(value, "both") == 0;
+            a->svg = strcmp(value, "svg") == 0 || strcmp(value, "both") == 0;
+            if (!a->png && !a->svg) {
+                fprintf(stderr, "colltune plot: --format %s: png, svg or both\n", value);
+                id = CT_CLI_ERROR;
+            }
+            break;
+        case CT_PLOT_SIZE: {
+            char x = 0, extra = 0;
+            if (sscanf(value, "%ld%c%ld%c", &a->width, &x, &a->height, &extra) != 3 || x != 'x' ||
+                a->width < 64 || a->width > 16384 || a->height < 64 || a->height > 16384) {
+                fprintf(stderr, "colltune plot: --size %s: WxH in pixels, 64 to 16384 each\n",
+                        value);
+                id = CT_CLI_ERROR;
+            }
+            break;
+        }
+        case CT_PLOT_BARS:
+            a->bars = value;
+            if (strcmp(value, "pct") != 0 && strcmp(value, "ci") != 0) {
+                fprintf(stderr, "colltune plot: --bars %s: pct or ci\n", value);
+                id = CT_CLI_ERROR;
+            }
+            break;
+        case CT_PLOT_SMALL:
+            if (ct_size_parse(value, &a->small_max) != CT_OK) {
+                fprintf(stderr, "colltune plot: --small-max %s: not a size (64K, 1M, ...)\n",
+                        value);
+                id = CT_CLI_ERROR;
+            }
+            break;
+        }
+        if (id == CT_CLI_ERROR)
+            break;
+    }
+    /* after "--", everything is a file */
+    if (id == CT_CLI_END)
+        while (it.next < argc)
+            files[nfiles++] = argv[it.next++];
+    a->inputs = files;
+    a->ninputs = nfiles;
+    if (id == CT_CLI_HELP) {
+        ct_plot_usage(stdout);
+        return -1;
+    }
+    if (id == CT_CLI_ERROR)
+        return CT_EXIT_USAGE;
+    if (a->out == NULL) {
+        fprintf(stderr, "colltune plot: --out DIR is required\n");
+        return CT_EXIT_USAGE;
+    }
+    if (a->ninputs == 0 && a->tune == NULL) {
+        fprintf(stderr, "colltune plot: give results files (CSV or JSON), or --tune DIR\n");
+        return CT_EXIT_USAGE;
+    }
+    snprintf(a->size, sizeof a->size, "%ldx%ld", a->width, a->height);
+    return CT_EXIT_OK;
+}
+
+static int ct_plot_is_file(const char *dir, const char *name, int mode)
+{
+    char p[PATH_MAX];
+    int n = snprintf(p, sizeof p, "%s%s%s", dir, *name ? "/" : "", name);
+    return n > 0 && (size_t)n < sizeof p && access(p, mode) == 0;
+}
+
+/* name itself when it holds a '/', else the first on PATH; into buf. */
+static int ct_plot_which(const char *name, char *buf, size_t len)
+{
+    if (strchr(name, '/') != NULL) {
+        int n = snprintf(buf, len, "%s", name);
+        return n > 0 && (size_t)n < len && access(buf, X_OK) == 0 ? 0 : -1;
+    }
+    const char *path = getenv("PATH");
+    while (path != NULL && *path) {
+        size_t dlen = strcspn(path, ":");
+        int n = snprintf(buf, len, "%.*s/%s", (int)dlen, path, name);
+        if (dlen > 0 && n > 0 && (size_t)n < len && access(buf, X_OK) == 0)
+            return 0;
+        path += dlen + (path[dlen] == ':');
+    }
+    return -1;
+}
+
+/* gnuplot: --gnuplot, configure's, then PATH.  Checked before any work,
+ * so that a machine without it says so at once. */
+static int ct_plot_find_gnuplot(ct_plot_args_t *a)
+{
+    if (a->gnuplot_opt != NULL) {
+        if (ct_plot_which(a->gnuplot_opt, a->gnuplot, sizeof a->gnuplot) == 0)
+            return 0;
+    } else {
+#ifdef CT_GNUPLOT_PATH
+        if (ct_plot_which(CT_GNUPLOT_PATH, a->gnuplot, sizeof a->gnuplot) == 0)
+            return 0;
+#endif
+        if (ct_plot_which("gnuplot", a->gnuplot, sizeof a->gnuplot) == 0)
+            return 0;
+    }
+    fprintf(stderr,
+            "colltune plot: gnuplot not found%s%s (on Debian or Ubuntu: apt-get install "
+            "gnuplot-nox)\n",
+            a->gnuplot_opt ? ": --gnuplot " : "", a->gnuplot_opt ? a->gnuplot_opt : "");
+    return -1;
+}
+
+/* The scripts: --plots-dir, $COLLTUNE_PLOTS_DIR, beside the binary in the
+ * build tree (libtool may run it from tuner/.libs), the installed ones,
+ * then the source tree's (a VPATH build). */
+static int ct_plot_find_scripts(ct_plot_args_t *a)
+{
+    const char *given = a->plots_opt ? a->plots_opt : getenv("COLLTUNE_PLOTS_DIR");
+    if (given != NULL && *given) {
+        snprintf(a->plots, sizeof a->plots, "%s", given);
+        if (ct_plot_is_file(a->plots, "busbw.gp", R_OK))
+            return 0;
+        fprintf(stderr, "colltune plot: %s: no busbw.gp there (%s)\n", given,
+                a->plots_opt ? "--plots-dir" : "COLLTUNE_PLOTS_DIR");
+        return -1;
+    }
+    char self[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (n > 0) {
+        self[n] = '\0';
+        char *slash = strrchr(self, '/');
+        if (slash != NULL) {
+            *slash = '\0';
+            const char *rel[] = {"/../plots", "/../../plots"};
+            for (size_t i = 0; i < 2; i++) {
+                int len = snprintf(a->plots, sizeof a->plots, "%s%s", self, rel[i]);
+                if (len > 0 && (size_t)len < sizeof a->plots &&
+                    ct_plot_is_file(a->plots, "busbw.gp", R_OK))
+                    return 0;
+            }
+        }
+    }
+    const char *fixed[] = {CT_PLOTS_DIR, CT_PLOTS_SRCDIR};
+    for (size_t i = 0; i < 2; i++) {
+        snprintf(a->plots, sizeof a->plots, "%s", fixed[i]);
+        if (*fixed[i] && ct_plot_is_file(a->plots, "busbw.gp", R_OK))
+            return 0;
+    }
+    fprintf(stderr,
+            "colltune plot: the gnuplot scripts (busbw.gp, ...) are not installed in "
+            "%s; give --plots-dir DIR\n",
+            CT_PLOTS_DIR);
+    return -1;
+}
+
+/* ---- series ---- */
+
+/* The dimensions that can tell series apart, and how a label shows them. */
+enum {
+    CT_DIM_BACKEND,
+    CT_DIM_RUN,
+    CT_DIM_CONFIG,
+    CT_DIM_PLACE,
+    CT_DIM_TYPE,
+    CT_DIM_SCALE,
+    CT_NDIM
+};
+
+static void ct_plot_dim(const ct_result_t *r, int dim, char *buf, size_t len)
+{
+    switch (dim) {
+    case CT_DIM_BACKEND: snprintf(buf, len, "%s", r->backend); break;
+    case CT_DIM_RUN: snprintf(buf, len, "run %s", r->run_id); break;
+    case CT_DIM_CONFIG: snprintf(buf, len, "config %s", r->config_id); break;
+    case CT_DIM_PLACE: snprintf(buf, len, "%s", r->placement); break;
+    case CT_DIM_TYPE: snprintf(buf, len, "%s/%s", r->dtype, r->op); break;
+    default: snprintf(buf, len, "%lld ranks/%lld nodes", r->nranks, r->nnodes); break;
+    }
+}
+
+/* A row of one collective, with its series label (the varying
+ * dimensions), sortable by label then size. */
+typedef struct {
+    const ct_result_t *r;
+    char label[160];
+} ct_plot_item_t;
+
+static int ct_plot_item_cmp(const void *x, const void *y)
+{
+    const ct_plot_item_t *a = x, *b = y;
+    int c = strcmp(a->label, b->label);
+    if (c != 0)
+        return c;
+    return (a->r->bytes > b->r->bytes) - (a->r->bytes < b->r->bytes);
+}
+
+/* The rows of collective coll, labelled; *n_p of them (caller frees). */
+static ct_plot_item_t *ct_plot_items(const ct_plot_rows_t *rows, const char *coll, size_t *n_p)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < rows->n; i++)
+        n += strcmp(rows->v[i].collective, coll) == 0;
+    ct_plot_item_t *it = calloc(n ? n : 1, sizeof *it);
+    if (it == NULL)
+        return NULL;
+    int varies[CT_NDIM] = {0};
+    char first[CT_NDIM][96], cur[96];
+    size_t k = 0;
+    for (size_t i = 0; i < rows->n; i++) {
+        if (strcmp(rows->v[i].collective, coll) != 0)
+            continue;
+        for (int d = 0; d < CT_NDIM; d++) {
+            ct_plot_dim(&rows->v[i], d, cur, sizeof cur);
+            if (k == 0)
+                snprintf(first[d], sizeof first[d], "%s", cur);
+            else if (strcmp(first[d], cur) != 0)
+                varies[d] = 1;
+        }
+        it[k++].r = &rows->v[i];
+    }
+    varies[CT_DIM_BACKEND] = 1; /* a line always says what ran */
+    for (size_t i = 0; i < n; i++) {
+        size_t used = 0;
+        for (int d = 0; d < CT_NDIM; d++) {
+            if (!varies[d])
+                continue;
+            ct_plot_dim(it[i].r, d, cur, sizeof cur);
+            int w = snprintf(it[i].label + used, sizeof it[i].label - used, "%s%s",
+                             used ? ", " : "", cur);
+            if (w > 0)
+                used += (size_t)w < sizeof it[i].label - used ? (size_t)w
+                                                              : sizeof it[i].label - used - 1;
+        }
+    }
+    qsort(it, n, sizeof *it, ct_plot_item_cmp);
+    *n_p = n;
+    return it;
+}
+
+/* "2 ranks, 1 node" (or ranges), and the date or date range. */
+static void ct_plot_scale(const ct_plot_item_t *it, size_t n, char *scale, size_t slen, char *date,
+                          size_t dlen)
+{
+    long long r0 = LLONG_MAX, r1 = 0, n0 = LLONG_MAX, n1 = 0;
+    char d0[11] = "", d1[11] = "";
+    for (size_t i = 0; i < n; i++) {
+        const ct_result_t *r = it[i].r;
+        r0 = r->nranks < r0 ? r->nranks : r0;
+        r1 = r->nranks > r1 ? r->nranks : r1;
+        n0 = r->nnodes < n0 ? r->nnodes : n0;
+        n1 = r->nnodes > n1 ? r->nnodes : n1;
+        char d[11];
+        snprintf(d, sizeof d, "%.10s", r->time);
+        if (!d0[0] || strcmp(d, d0) < 0)
+            memcpy(d0, d, sizeof d);
+        if (strcmp(d, d1) > 0)
+            memcpy(d1, d, sizeof d);
+    }
+    char rr[48], nn[48];
+    /* scale holds both: see the callers' sizes */
+    snprintf(rr, sizeof rr, r0 == r1 ? "%lld" : "%lld to %lld", r0, r1);
+    snprintf(nn, sizeof nn, n0 == n1 ? "%lld" : "%lld to %lld", n0, n1);
+    snprintf(scale, slen, "%s rank%s, %s node%s", rr, r1 == 1 ? "" : "s", nn, n1 == 1 ? "" : "s");
+    snprintf(date, dlen, strcmp(d0, d1) == 0 ? "%s" : "%s to %s", d0, d1);
+}
+
+/* ---- files ---- */
+
+/* A collective's name in file names: [A-Za-z0-9_-] only. */
+static void ct_plot_stem(const char *coll, const char *kind, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s_%s", coll, kind);
+    for (char *p = buf; *p; p++)
+        if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+              *p == '_' || *p == '-'))
+            *p = '_';
+}
+
+/* Writes the data file of one plot (beside, renamed). */
+static int ct_plot_write_dat(const char *path, ct_plot_kind_t kind, const ct_plot_item_t *it,
+                             size_t n, const ct_plot_tcell_t *tc, size_t ntc, size_t small_max)
+{
+    char tmp[PATH_MAX];
+    if (snprintf(tmp, sizeof tmp, "%s.tmp", path) >= (int)sizeof tmp)
+        return -1;
+    FILE *f = fopen(tmp, "w");
+    if (f == NULL) {
+        fprintf(stderr, "colltune plot: cannot write %s: %s\n", tmp, strerror(errno));
+        return -1;
+    }
+    fprintf(f, "# colltune plot %s: %s data for plots/%s\n", PACKAGE_VERSION,
+            ct_plot_kinds[kind].name, ct_plot_kinds[kind].script);
+    size_t block = 0;
+    if (kind == CT_KIND_TUNED) {
+        fputs("# columns: bytes median_us low_us high_us (min and max of the launch medians)\n", f);
+        for (int side = 0; side < 2; side++) {
+            fprintf(f, "%s# series %zu\n\"%s\"\n", block ? "\n\n" : "", block,
+                    side ? "tuned" : "default");
+            block++;
+            for (size_t i = 0; i < ntc; i++)
+                fprintf(f, "%lld %.6g %.6g %.6g\n", tc[i].bytes, side ? tc[i].tun_us : tc[i].def_us,
+                        side ? tc[i].tun_lo : tc[i].def_lo, side ? tc[i].tun_hi : tc[i].def_hi);
+        }
+    } else {
+        fputs(kind == CT_KIND_BUSBW
+                  ? "# columns: bytes busbw_gbps algbw_gbps median_us\n"
+                  : "# columns: bytes median_us p10_us p90_us ci_low_us ci_high_us\n",
+              f);
+        const char *open = NULL;
+        for (size_t i = 0; i < n; i++) {
+            const ct_result_t *r = it[i].r;
+            if (kind == CT_KIND_LATENCY && (size_t)r->bytes > small_max)
+                continue;
+            if (open == NULL || strcmp(open, it[i].label) != 0) {
+                fprintf(f, "%s# series %zu\n\"%s\"\n", block ? "\n\n" : "", block, it[i].label);
+                block++;
+                open = it[i].label;
+            }
+            if (kind == CT_KIND_BUSBW)
+                fprintf(f, "%lld %.6g %.6g %.6g\n", r->bytes, r->busbw_gbps, r->algbw_gbps,
+                        r->median_us);
+            else {
+                /* schema 1 has no CI: NaN, the scripts' missing marker */
+                const double v[] = {r->median_us, r->p10_us, r->p90_us, r->ci_low_us,
+                                    r->ci_high_us};
+                fprintf(f, "%lld", r->bytes);
+                for (size_t k = 0; k < 5; k++)
+                    if (isfinite(v[k]))
+                        fprintf(f, " %.6g", v[k]);
+                    else
+                        fputs(" NaN", f);
+                fputc('\n', f);
+            }
+        }
+    }
+    int bad = ferror(f);
+    bad |= fclose(f) != 0;
+    if (bad || rename(tmp, path) != 0) {
+        fprintf(stderr, "colltune plot: cannot write %s: %s\n", path, strerror(errno));
+        unlink(tmp);
+        return -1;
+    }
+    return block > 0 ? 1 : 0;
+}
+
+/* gnuplot -c SCRIPT DATA TMP TITLE FORMAT WxH [BARS], then TMP renamed to
+ * OUT: a failed plot leaves no half image. */
+static int ct_plot_gnuplot(const ct_plot_args_t *a, ct_plot_kind_t kind, const char *dat,
+                           const char *out, const char *fmt, const char *title)
+{
+    char script[PATH_MAX], tmp[PATH_MAX];
+    if (snprintf(script, sizeof script, "%s/%s", a->plots, ct_plot_kinds[kind].script) >=
+            (int)sizeof script ||
+        snprintf(tmp, sizeof tmp, "%s.tmp", out) >= (int)sizeof tmp)
+        return -1;
+    char *argv[] = {(char *)"gnuplot", (char *)"-c", script,          (char *)dat,     tmp,
+                    (char *)title,     (char *)fmt,  (char *)a->size, (char *)a->bars, NULL};
+    pid_t pid;
+    int err = posix_spawn(&pid, a->gnuplot, NULL, NULL, argv, environ);
+    int status = 0;
+    if (err != 0) {
+        fprintf(stderr, "colltune plot: cannot run %s: %s\n", a->gnuplot, strerror(err));
+        return -1;
+    }
+    while (waitpid(pid, &status, 0) < 0)
+        if (errno != EINTR)
+            return -1;
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || access(tmp, R_OK) != 0) {
+        fprintf(stderr, "colltune plot: %s -c %s %s failed (status %d)\n", a->gnuplot, script, dat,
+                status);
+        unlink(tmp);
+        return -1;
+    }
+    if (rename(tmp, out) != 0) {
+        fprintf(stderr, "colltune plot: cannot write %s: %s\n", out, strerror(errno));
+        unlink(tmp);
+        return -1;
+    }
+    return 0;
+}
+
+/* One plot: its data file, then each format; recorded for the index. */
+static int ct_plot_one(const ct_plot_args_t *a, ct_plot_kind_t kind, const char *coll,
+                       const ct_plot_item_t *it, size_t n, const ct_plot_tcell_t *tc, size_t ntc,
+                       const char *scale, const char *date, ct_plot_image_t *img)
+{
+    char stem[64], name[80], path[PATH_MAX], dat[PATH_MAX], title[512];
+    memset(img, 0, sizeof *img);
+    ct_plot_stem(coll, ct_plot_kinds[kind].name, stem, sizeof stem);
+    snprintf(img->collective, sizeof img->collective, "%s", coll);
+    snprintf(img->kind, sizeof img->kind, "%s", ct_plot_kinds[kind].name);
+    snprintf(img->data, sizeof img->data, "%s.dat", stem);
+    if (ct_outdir_path(a->out, img->data, dat, sizeof dat) != CT_OK)
+        return -1;
+    int rc = ct_plot_write_dat(dat, kind, it, n, tc, ntc, a->small_max);
+    if (rc <= 0) {
+        unlink(dat);
+        return rc; /* 0: nothing to draw (no small sizes) */
+    }
+    snprintf(title, sizeof title, "%s: %s (%s, %s)", coll, ct_plot_kinds[kind].what, scale, date);
+    for (int svg = 0; svg < 2; svg++) {
+        if (!(svg ? a->svg : a->png))
+            continue;
+        if (snprintf(name, sizeof name, "%s.%s", stem, svg ? "svg" : "png") >= (int)sizeof name ||
+            ct_outdir_path(a->out, name, path, sizeof path) != CT_OK ||
+            ct_plot_gnuplot(a, kind, dat, path, svg ? "svg" : "png", title) != 0)
+            return -1;
+        snprintf(svg ? img->svg : img->png, sizeof img->png, "%s", name);
+    }
+    return 1;
+}
+
+/* The summary line of one collective. */
+static void ct_plot_summarise(const char *coll, const ct_plot_item_t *it, size_t n,
+                              const char *scale, ct_plot_summary_t *s)
+{
+    memset(s, 0, sizeof *s);
+    snprintf(s->collective, sizeof s->collective, "%s", coll);
+    snprintf(s->scale, sizeof s->scale, "%s", scale);
+    s->min_bytes = LLONG_MAX;
+    s->best_busbw = -1;
+    s->small_us = INFINITY;
+    long long seen[256];
+    size_t nseen = 0;
+    for (size_t i = 0; i < n; i++) {
+        const ct_result_t *r = it[i].r;
+        size_t k = 0;
+        while (k < nseen && seen[k] != r->bytes)
+            k++;
+        if (k == nseen && nseen < 256)
+            seen[nseen++] = r->bytes;
+        s->min_bytes = r->bytes < s->min_bytes ? r->bytes : s->min_bytes;
+        s->max_bytes = r->bytes > s->max_bytes ? r->bytes : s->max_bytes;
+        if (r->busbw_gbps > s->best_busbw) {
+            s->best_busbw = r->busbw_gbps;
+            s->best_bytes = r->bytes;
+            snprintf(s->best_series, sizeof s->best_series, "%s", it[i].label);
+        }
+    }
+    s->nsizes = nseen;
+    for (size_t i = 0; i < n; i++)
+        if (it[i].r->bytes == s->min_bytes && it[i].r->median_us < s->small_us) {
+            s->small_us = it[i].r->median_us;
+            s->small_bytes = it[i].r->bytes;
+            snprintf(s->small_series, sizeof s->small_series, "%s", it[i].label);
+        }
+}
+
+static int ct_plot_run(ct_plot_args_t *a)
+{
+    /* Everything that can fail cheaply fails before any drawing. */
+    if (ct_plot_find_gnuplot(a) != 0)
+        return CT_EXIT_FAILURE;
+    if (ct_plot_find_scripts(a) != 0)
+        return CT_EXIT_FAILURE;
+    char err[1024];
+    ct_plot_rows_t rows = {0};
+    ct_plot_tune_t tune = {0};
+    ct_plot_image_t *img = NULL;
+    ct_plot_summary_t *sum = NULL;
+    const char **colls = NULL;
+    int rc = CT_EXIT_OK;
+    for (size_t i = 0; i < a->ninputs && rc == CT_EXIT_OK; i++) {
+        ct_status_t st = ct_plot_read(a->inputs[i], &rows, err, sizeof err);
+        if (st != CT_OK) {
+            fprintf(stderr, "colltune plot: %s\n", st == CT_ERR_NOMEM ? "out of memory" : err);
+            rc = ct_status_exit_code(st);
+        }
+    }
+    if (rc == CT_EXIT_OK && a->tune != NULL) {
+        ct_status_t st = ct_plot_tune_read(a->tune, &tune, err, sizeof err);
+        if (st != CT_OK) {
+            fprintf(stderr, "colltune plot: --tune %s: %s\n", a->tune, err);
+            rc = ct_status_exit_code(st);
+        } else if (tune.n == 0) {
+            fprintf(stderr, "colltune plot: --tune %s: the tune verified nothing; no tuned plot\n",
+                    a->tune);
+        }
+    }
+    if (rc == CT_EXIT_OK && rows.n == 0 && tune.n == 0) {
+        fprintf(stderr, "colltune plot: no rows to plot in the inputs\n");
+        rc = CT_EXIT_USAGE;
+    }
+    if (rc == CT_EXIT_OK) {
+        ct_status_t st = ct_outdir_prepare(a->out, err, sizeof err);
+        if (st != CT_OK) {
+            fprintf(stderr, "colltune plot: --out %s: %s\n", a->out, err);
+            rc = ct_status_exit_code(st);
+        }
+    }
+    /* The collectives, in order of first appearance (results, then tune). */
+    size_t ncolls = 0, nimg = 0, nsum = 0;
+    if (rc == CT_EXIT_OK) {
+        colls = calloc(rows.n + tune.n + 1, sizeof *colls);
+        img = calloc(3 * (rows.n + tune.n) + 1, sizeof *img);
+        sum = calloc(rows.n + 1, sizeof *sum);
+        if (colls == NULL || img == NULL || sum == NULL)
+            rc = CT_EXIT_FAILURE;
+    }
+    for (size_t i = 0; rc == CT_EXIT_OK && i < rows.n + tune.n; i++) {
+        const char *c = i < rows.n ? rows.v[i].collective : tune.v[i - rows.n].collective;
+        size_t k = 0;
+        while (k < ncolls && strcmp(colls[k], c) != 0)
+            k++;
+        if (k == ncolls)
+            colls[ncolls++] = c;
+    }
+    for (size_t c = 0; rc == CT_EXIT_OK && c < ncolls; c++) {
+        size_t n = 0;
+        ct_plot_item_t *it = ct_plot_items(&rows, colls[c], &n);
+        if (it == NULL) {
+            rc = CT_EXIT_FAILURE;
+            break;
+        }
+        char scale[128], date[32];
+        if (n > 0) {
+            ct_plot_scale(it, n, scale, sizeof scale, date, sizeof date);
+            ct_plot_summarise(colls[c], it, n, scale, &sum[nsum++]);
+            for (int k = CT_KIND_BUSBW; k <= CT_KIND_LATENCY && rc == CT_EXIT_OK; k++) {
+                int r = ct_plot_one(a, (ct_plot_kind_t)k, colls[c], it, n, NULL, 0, scale, date,
+                                    &img[nimg]);
+                if (r < 0)
+                    rc = CT_EXIT_FAILURE;
+                nimg += r > 0;
+            }
+        }
+        /* The tune's cells of this collective, sorted by size. */
+        ct_plot_tcell_t *tc = calloc(tune.n + 1, sizeof *tc);
+        size_t ntc = 0;
+        for (size_t i = 0; tc != NULL && i < tune.n; i++)
+            if (strcmp(tune.v[i].collective, colls[c]) == 0) {
+                size_t j = ntc++;
+                while (j > 0 && tc[j - 1].bytes > tune.v[i].bytes) {
+                    tc[j] = tc[j - 1];
+                    j--;
+                }
+                tc[j] = tune.v[i];
+            }
+        if (tc == NULL)
+            rc = CT_EXIT_FAILURE;
+        if (rc == CT_EXIT_OK && ntc > 0) {
+            snprintf(scale, sizeof scale, "%lld rank%s, %lld node%s", tune.nranks,
+                     tune.nranks == 1 ? "" : "s", tune.nnodes, tune.nnodes == 1 ? "" : "s");
+            snprintf(date, sizeof date, "%.10s", tune.date);
+            int r =
+                ct_plot_one(a, CT_KIND_TUNED, colls[c], NULL, 0, tc, ntc, scale, date, &img[nimg]);
+            if (r < 0)
+                rc = CT_EXIT_FAILURE;
+            nimg += r > 0;
+        }
+        free(tc);
+        free(it);
+    }
+    if (rc == CT_EXIT_OK) {
+        ct_status_t st = ct_plot_html(a->out, img, nimg, sum, nsum, a->inputs, a->ninputs, a->tune,
+                                      err, sizeof err);
+        if (st != CT_OK) {
+            fprintf(stderr, "colltune plot: %s\n", err);
+            rc = ct_status_exit_code(st);
+        } else {
+            printf("colltune plot: %zu plots of %zu collectives; open %s/index.html\n", nimg,
+                   ncolls, a->out);
+        }
+    }
+    free(colls);
+    free(img);
+    free(sum);
+    ct_plot_tune_free(&tune);
+    ct_plot_rows_free(&rows);
+    return rc;
+}
+
+static int ct_plot_main(int argc, char **argv)
+{
+    ct_plot_args_t a = {0};
+    int rc = ct_plot_parse(argc, argv, &a);
+    if (rc < 0)
+        rc = CT_EXIT_OK; /* --help */
+    else if (rc == CT_EXIT_OK)
+        rc = ct_plot_run(&a);
+    free((void *)a.inputs);
+    return rc;
+}
+
+const ct_command_t ct_command_plot = {
+    .name = "plot",
+    .summary = "draw results (and a tune's verification) with gnuplot; an index page",
+    .run = ct_plot_main,
+    .usage = ct_plot_usage,
+};

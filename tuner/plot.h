@@ -1,0 +1,78 @@
+/*
+ * plot.h - `colltune plot`: what its files share.
+ *
+ * plot_input.c reads results files into rows, plot_tune.c a tune's
+ * verification, plot_html.c writes the index page, and plot.c groups rows
+ * into series, writes the data files and runs the gnuplot scripts of
+ * plots/.  C never writes gnuplot code: only plain data files and argv.
+ */
+#ifndef CT_PLOT_H
+#define CT_PLOT_H
+
+#include <stddef.h>
+#include "ct_result.h"
+#include "ct_status.h"
+
+/* Rows of every input, in reading order. */
+typedef struct {
+    ct_result_t *v;
+    size_t n, cap;
+} ct_plot_rows_t;
+
+/* Appends the rows of one collbench results file, CSV (any schema version
+ * ct_result_csv_is_header knows) or JSON ("colltune-results/N").
+ * CT_ERR_PARSE with err naming file:line (or file: results[i]) and the
+ * problem: a missing column, an unknown schema, a bad value. */
+ct_status_t ct_plot_read(const char *path, ct_plot_rows_t *rows, char *err, size_t errlen);
+void ct_plot_rows_free(ct_plot_rows_t *rows);
+
+/* One verified cell of a tune (report.json's verification.cells[]). */
+typedef struct {
+    char collective[24];
+    long long bytes;
+    double def_us, def_lo, def_hi;
+    double tun_us, tun_lo, tun_hi;
+} ct_plot_tcell_t;
+
+typedef struct {
+    ct_plot_tcell_t *v;
+    size_t n;
+    long long nranks, nnodes;
+    char date[32];
+} ct_plot_tune_t;
+
+/* Reads DIR/report.json.  A tune that verified nothing has n == 0.
+ * CT_ERR_PARSE (err names the file) when it is not a tune report. */
+ct_status_t ct_plot_tune_read(const char *dir, ct_plot_tune_t *t, char *err, size_t errlen);
+void ct_plot_tune_free(ct_plot_tune_t *t);
+
+/* One image of the index page and what it shows. */
+typedef struct {
+    char collective[24];
+    char kind[16]; /* "busbw", "latency", "tuned" */
+    char png[96];  /* file names relative to the output directory; */
+    char svg[96];  /* empty when that format was not asked for */
+    char data[96];
+} ct_plot_image_t;
+
+/* A collective's line in the summary table. */
+typedef struct {
+    char collective[24];
+    size_t nsizes;
+    long long min_bytes, max_bytes;
+    double best_busbw; /* GB/s, and where */
+    long long best_bytes;
+    char best_series[160];
+    double small_us; /* median at the smallest size, the lowest series */
+    long long small_bytes;
+    char small_series[160];
+    char scale[128];
+} ct_plot_summary_t;
+
+/* Writes DIR/index.html (beside and renamed): every image, the summary
+ * table, the inputs. */
+ct_status_t ct_plot_html(const char *dir, const ct_plot_image_t *img, size_t nimg,
+                         const ct_plot_summary_t *sum, size_t nsum, char *const *inputs,
+                         size_t ninputs, const char *tune_dir, char *err, size_t errlen);
+
+#endif
