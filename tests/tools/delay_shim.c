@@ -1,0 +1,76 @@
+/*
+ * delay_shim.c - a stand-in for a slow driver, LD_PRELOADed into collbench
+ * by tests/mpi/delay_shim.sh and bench/regress-history.  It is NOT a real
+ * slowdown: through MPI's profiling interface (PMPI) it busy-waits a fixed
+ * DELAY_SHIM_US microseconds (default 0: no delay) before each collective
+ * that collbench's MPI backend calls (src/backend/backend_mpi.c), then
+ * calls the real one.  collbench's own bookkeeping goes through the same
+ * calls and is delayed too, as a slow driver would delay it.
+ *
+ * It busy-waits rather than sleeps because a sleep of a few microseconds
+ * overshoots by the scheduler's granularity; a spin adds what it says.
+ * The variable is read on each call (getenv, well under a microsecond) so
+ * the shim keeps no state.
+ */
+#include <mpi.h>
+#include <stdlib.h>
+#include <time.h>
+
+/* The delay in nanoseconds from DELAY_SHIM_US; 0 when unset or invalid. */
+static long long delay_shim_ns(void)
+{
+    const char *s = getenv("DELAY_SHIM_US");
+    char *end = NULL;
+    if (s == NULL || *s == '\0')
+        return 0;
+    long long us = strtoll(s, &end, 10);
+    if (*end != '\0' || us <= 0 || us > 10000000)
+        return 0;
+    return us * 1000;
+}
+
+static void delay_shim_wait(void)
+{
+    struct timespec start, now;
+    long long ns = delay_shim_ns();
+    if (ns == 0 || clock_gettime(CLOCK_MONOTONIC, &start) != 0)
+        return;
+    do {
+        if (clock_gettime(CLOCK_MONOTONIC, &now) != 0)
+            return;
+    } while ((now.tv_sec - start.tv_sec) * 1000000000LL + (now.tv_nsec - start.tv_nsec) < ns);
+}
+
+int MPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                  MPI_Comm comm)
+{
+    delay_shim_wait();
+    return PMPI_Allreduce(sendbuf, recvbuf, count, datatype, op, comm);
+}
+
+int MPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm)
+{
+    delay_shim_wait();
+    return PMPI_Bcast(buffer, count, datatype, root, comm);
+}
+
+int MPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                  int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
+{
+    delay_shim_wait();
+    return PMPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+}
+
+int MPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                 int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
+{
+    delay_shim_wait();
+    return PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+}
+
+int MPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
+                             MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
+{
+    delay_shim_wait();
+    return PMPI_Reduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm);
+}
