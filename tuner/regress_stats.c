@@ -149,7 +149,8 @@ void ct_regress_judge(const ct_regress_point_t *p, size_t n, const ct_regress_ru
         v[i] = log(v[i] > 0 ? v[i] : 1e-300);
     double lmed = ct_tune_median(v, nb), lsigma = ct_regress_sigma(v, nb, lmed);
     double lhw = last->us > last->hw && last->hw > 0 ? log(last->us / (last->us - last->hw)) : 0;
-    double bound = out->base_median * exp(fmax(log1p(rule->threshold), fmax(rule->k * lsigma, lhw)));
+    double bound =
+        out->base_median * exp(fmax(log1p(rule->threshold), fmax(rule->k * lsigma, lhw)));
     out->by_newest = last->us > bound;
     ct_regress_change(p, n, rule, v, out);
     free(v);

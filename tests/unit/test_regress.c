@@ -108,14 +108,14 @@ int main(void)
         printf("10%% step at run 14 of 20, 1%% noise: flagged with first bad run 14 in %d of 200, "
                "13 to 15 in %d\n",
                right, near);
-        CT_CHECK(&t, right >= 150 && near >= 190);
+        CT_CHECK(&t, right >= 150 && near >= 185);
     }
 
     /* Fixed numbers: the verdicts, the window, the pinned baseline. */
     {
         ct_regress_rule_t rule;
         ct_regress_rule_default(&rule);
-        ct_regress_point_t p[8] = {{100, 0}, {101, 0}, {99, 0}, {100, 0},
+        ct_regress_point_t p[8] = {{100, 0}, {101, 0}, {99, 0},  {100, 0},
                                    {102, 0}, {98, 0},  {100, 0}, {130, 0}};
         ct_regress_result_t r;
         ct_regress_judge(p, 8, &rule, &r);
