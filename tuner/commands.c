@@ -2,7 +2,7 @@
 
 #include <string.h>
 
-/* One line per subcommand; tune, plot, import, regress and sbatch join
+/* One line per subcommand; sbatch joins
  * here as they land. */
 static const ct_command_t *const ct_command_table[] = {
     &ct_command_sweep, &ct_command_tune,    &ct_command_import,
