@@ -2,8 +2,7 @@
 
 #include <string.h>
 
-/* One line per subcommand; sbatch joins
- * here as they land. */
+/* One line per subcommand; sbatch joins here when it lands. */
 static const ct_command_t *const ct_command_table[] = {
     &ct_command_sweep, &ct_command_tune,    &ct_command_import,
     &ct_command_plot,  &ct_command_regress, NULL,

@@ -23,7 +23,7 @@ static double ct_uniform(uint64_t *s)
 static double ct_normal(uint64_t *s)
 {
     double u = ct_uniform(s), v = ct_uniform(s);
-    return sqrt(-2 * log(u)) * cos(2 * M_PI * v);
+    return sqrt(-2 * log(u)) * cos(6.283185307179586 * v);
 }
 
 /* n runs of a 100 us collective with multiplicative (log-normal) noise of
