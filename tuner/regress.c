@@ -154,11 +154,17 @@ static ct_status_t ct_reg_read_history(const char *history, ct_reg_runs_t *runs)
     if (st != CT_OK)
         return st == CT_ERR_NOMEM ? st : CT_ERR_PARSE;
     if (runs->n < 2) {
+        char self[PATH_MAX + 16];
+        snprintf(self, sizeof self, "%s/results.csv", history);
+        int is_run = ct_reg_is_file(self);
+        snprintf(self, sizeof self, "%s/results.json", history);
+        is_run |= ct_reg_is_file(self);
         fprintf(stderr,
                 "colltune regress: %s: %s; a comparison needs at least two runs "
-                "(colltune sweep --out %s/RUN)\n",
+                "(colltune sweep --out %s/RUN)%s\n",
                 history, runs->n ? "a single run" : "an empty history (no run directories)",
-                history);
+                history,
+                is_run ? "; this is a run directory: give the directory that holds it" : "");
         return CT_ERR_USAGE;
     }
     qsort(runs->v, runs->n, sizeof *runs->v, ct_reg_run_cmp);

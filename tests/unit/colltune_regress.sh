@@ -88,6 +88,7 @@ expect 2 "empty history" "$T/empty"
 mkdir -p "$T/one"
 json_run "$T/one/r1" 01 1
 expect 2 "a single run" "$T/one"
+expect 2 "this is a run directory" "$T/one/r1"
 expect 2 "HISTORY" --window 3
 expect 2 "No such file" "$T/nosuch"
 
