@@ -5,8 +5,9 @@
 #   1. colltune sweep --out "$HISTORY/<UTC date>" ... -- -C "$COLLS" $SIZES
 #      (the run directory is named by its UTC start, 20260101T020000Z, so
 #      name order is date order);
-#   2. colltune regress "$HISTORY" --md "$HISTORY/latest-regress.md"
-#      --plot "$HISTORY/plots": regress is what flags a slowdown;
+#   2. colltune regress "$HISTORY" --md "$HISTORY/latest-regress.md":
+#      regress is what flags a slowdown (its time-series plots are not
+#      built yet);
 #   3. colltune plot --out "<run>/plots" <run>/results.csv: the new run's
 #      pictures (index.html).
 #
@@ -80,8 +81,7 @@ fi
 
 # 2. Regress: its verdict is this script's exit status.
 # shellcheck disable=SC2086 # REGRESS_ARGS is a list of words
-"$COLLTUNE" regress "$HISTORY" --md "${HISTORY%/}/latest-regress.md" \
-    --plot "${HISTORY%/}/plots" ${REGRESS_ARGS:-}
+"$COLLTUNE" regress "$HISTORY" --md "${HISTORY%/}/latest-regress.md" ${REGRESS_ARGS:-}
 verdict=$?
 case $verdict in
 0) echo "$me: no regression" ;;

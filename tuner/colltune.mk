@@ -43,7 +43,8 @@ tuner_colltune_SOURCES = \
 	tuner/tune_result.h \
 	tuner/import.c tuner/import.h tuner/import_common.c \
 	tuner/import_nccl.c tuner/import_nccl_json.c tuner/import_osu.c \
-	tuner/plot.c tuner/plot.h tuner/plot_input.c tuner/plot_tune.c tuner/plot_html.c
+	tuner/plot.c tuner/plot.h tuner/plot_input.c tuner/plot_tune.c tuner/plot_html.c \
+	tuner/regress.c tuner/regress.h tuner/regress_stats.c
 # plot finds its gnuplot scripts beside the binary in the build tree, else
 # installed, else in the source tree (a VPATH build).
 tuner_colltune_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tuner $(JANSSON_CFLAGS) \
@@ -131,3 +132,16 @@ EXTRA_DIST += tests/mpi/emitted_files_apply.sh
 TESTS += tests/unit/colltune_plot.sh
 EXTRA_DIST += tests/unit/colltune_plot.sh tests/unit/plot_results.csv tests/unit/plot_results.json \
 	tests/unit/plot_tune/report.json
+
+# colltune regress: the decision rule's quality on synthetic histories
+# with fixed seeds (A/A false alarms, detection rates, the change point),
+# then the subcommand on small histories and bad input; no MPI.
+check_PROGRAMS += tests/unit/test_regress
+TESTS += tests/unit/test_regress
+tests_unit_test_regress_SOURCES = tests/unit/test_regress.c tests/unit/ct_test.h \
+	tuner/regress_stats.c tuner/regress.h tuner/tune_decide.c tuner/tune_decide.h
+tests_unit_test_regress_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tuner \
+	-I$(top_srcdir)/tests/unit
+tests_unit_test_regress_LDADD = -lm
+TESTS += tests/unit/colltune_regress.sh
+EXTRA_DIST += tests/unit/colltune_regress.sh

@@ -2,10 +2,10 @@
 
 #include <string.h>
 
-/* One line per subcommand; tune, plot, import, regress and sbatch join
- * here as they land. */
+/* One line per subcommand; sbatch joins here when it lands. */
 static const ct_command_t *const ct_command_table[] = {
-    &ct_command_sweep, &ct_command_tune, &ct_command_import, &ct_command_plot, NULL,
+    &ct_command_sweep, &ct_command_tune,    &ct_command_import,
+    &ct_command_plot,  &ct_command_regress, NULL,
 };
 
 const ct_command_t *const *ct_commands(void) { return ct_command_table; }

@@ -22,6 +22,7 @@ extern const ct_command_t ct_command_sweep;
 extern const ct_command_t ct_command_tune;
 extern const ct_command_t ct_command_import;
 extern const ct_command_t ct_command_plot;
+extern const ct_command_t ct_command_regress;
 
 /* The table, NULL-terminated, in the order --help lists it. */
 const ct_command_t *const *ct_commands(void);

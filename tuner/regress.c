@@ -1,0 +1,509 @@
+/*
+ * regress.c - `colltune regress HISTORY`: is the newest run slower?
+ *
+ * HISTORY holds one directory per run (`colltune sweep --out HISTORY/RUN`,
+ * or a results.csv from `colltune import`).  Runs are read with plot's
+ * reader (ct_plot_read), ordered by their date (results.json start_time,
+ * else the earliest row's time; ties by name), cut into series and judged
+ * by regress_stats.c's rule.  Every slower series names its first slow run
+ * and what changed in the metadata since the run before it.  Exit 0 none
+ * slower, 1 some slower, 2 bad input (file:line named), 3 I/O failure.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <jansson.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "commands.h"
+#include "plot.h"
+#include "regress.h"
+
+enum { CT_REG_WINDOW = 1, CT_REG_BASELINE, CT_REG_THRESHOLD, CT_REG_MD };
+
+static const ct_cli_opt_t ct_reg_opts[] = {
+    {CT_REG_WINDOW, "window", "K", "baseline: the K runs before the newest (default 12)"},
+    {CT_REG_BASELINE, "baseline", "RUN",
+     "pin the baseline: the window of runs ending at run directory RUN"},
+    {CT_REG_THRESHOLD, "threshold", "PCT", "smallest slowdown that matters, percent (default 5)"},
+    {CT_REG_MD, "md", "FILE", "also write the table and the diagnosis as markdown"},
+};
+#define CT_REG_NOPTS (sizeof ct_reg_opts / sizeof ct_reg_opts[0])
+
+/* One run: its rows and, when it has a results.json, its metadata. */
+typedef struct {
+    char name[256];
+    char dir[PATH_MAX];
+    char date[64];
+    ct_plot_rows_t rows;
+    json_t *meta; /* NULL: an imported run */
+} ct_reg_run_t;
+
+typedef struct {
+    ct_reg_run_t *v;
+    size_t n;
+} ct_reg_runs_t;
+
+static void ct_reg_usage(FILE *f)
+{
+    fprintf(f, "usage: colltune regress [--window K | --baseline RUN] [--threshold PCT]\n"
+               "                        [--md FILE] HISTORY\n\n"
+               "HISTORY holds one directory per run (colltune sweep --out HISTORY/RUN).  For\n"
+               "each collective x size x backend x configuration x placement x dtype/op x\n"
+               "ranks, judges the newest run against the baseline and the whole history for\n"
+               "a change point (README \"colltune regress\": the rule and its parameters);\n"
+               "for every slower series, names the first slow run and what changed in the\n"
+               "metadata (results.json) since the run before it.\n\noptions:\n");
+    ct_cli_print_options(f, ct_reg_opts, CT_REG_NOPTS);
+    fprintf(f, "\nexit codes: 0 nothing slower, 1 some series slower, 2 bad input (file:line\n"
+               "named; also an empty history or a single run), 3 I/O failure.\n");
+}
+
+static void ct_reg_runs_free(ct_reg_runs_t *runs)
+{
+    for (size_t i = 0; i < runs->n; i++) {
+        ct_plot_rows_free(&runs->v[i].rows);
+        json_decref(runs->v[i].meta);
+    }
+    free(runs->v);
+}
+
+static int ct_reg_run_cmp(const void *a, const void *b)
+{
+    const ct_reg_run_t *x = a, *y = b;
+    int c = strcmp(x->date, y->date);
+    return c ? c : strcmp(x->name, y->name);
+}
+
+static int ct_reg_is_file(const char *p)
+{
+    struct stat st;
+    return stat(p, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* Reads one run directory; 1 when it holds no results (skipped). */
+static int ct_reg_read_run(const char *history, const char *name, ct_reg_run_t *run, char *err,
+                           size_t errlen, ct_status_t *st)
+{
+    char json[PATH_MAX + 16], csv[PATH_MAX + 16];
+    memset(run, 0, sizeof *run);
+    snprintf(run->name, sizeof run->name, "%s", name);
+    snprintf(run->dir, sizeof run->dir, "%s/%s", history, name);
+    snprintf(json, sizeof json, "%s/results.json", run->dir);
+    snprintf(csv, sizeof csv, "%s/results.csv", run->dir);
+    const char *path = ct_reg_is_file(json) ? json : ct_reg_is_file(csv) ? csv : NULL;
+    if (path == NULL)
+        return 1;
+    *st = ct_plot_read(path, &run->rows, err, errlen);
+    if (*st != CT_OK)
+        return 0;
+    if (path == json) {
+        run->meta = json_load_file(json, 0, NULL);
+        const char *d = json_string_value(json_object_get(run->meta, "start_time"));
+        snprintf(run->date, sizeof run->date, "%s", d ? d : "");
+    }
+    /* no metadata (an imported run): the earliest row's time */
+    for (size_t i = 0; run->date[0] == '\0' && i < run->rows.n; i++)
+        if (run->date[0] == '\0' || strcmp(run->rows.v[i].time, run->date) < 0)
+            snprintf(run->date, sizeof run->date, "%s", run->rows.v[i].time);
+    return 0;
+}
+
+static ct_status_t ct_reg_read_history(const char *history, ct_reg_runs_t *runs)
+{
+    DIR *d = opendir(history);
+    if (d == NULL) {
+        fprintf(stderr, "colltune regress: %s: %s\n", history, strerror(errno));
+        return CT_ERR_USAGE;
+    }
+    ct_status_t st = CT_OK;
+    size_t cap = 0;
+    struct dirent *e;
+    while (st == CT_OK && (e = readdir(d)) != NULL) {
+        char p[PATH_MAX];
+        struct stat sb;
+        if (e->d_name[0] == '.' ||
+            snprintf(p, sizeof p, "%s/%s", history, e->d_name) >= (int)sizeof p ||
+            stat(p, &sb) != 0 || !S_ISDIR(sb.st_mode))
+            continue;
+        if (runs->n == cap) {
+            cap = cap ? 2 * cap : 32;
+            ct_reg_run_t *v = realloc(runs->v, cap * sizeof *v);
+            if (v == NULL) {
+                st = CT_ERR_NOMEM;
+                break;
+            }
+            runs->v = v;
+        }
+        char err[512] = "";
+        if (ct_reg_read_run(history, e->d_name, &runs->v[runs->n], err, sizeof err, &st) == 1) {
+            fprintf(stderr, "colltune regress: %s: no results.json or results.csv, skipped\n", p);
+            continue;
+        }
+        runs->n++;
+        if (st != CT_OK)
+            fprintf(stderr, "colltune regress: %s\n", err);
+    }
+    closedir(d);
+    if (st != CT_OK)
+        return st == CT_ERR_NOMEM ? st : CT_ERR_PARSE;
+    if (runs->n < 2) {
+        char self[PATH_MAX + 16];
+        snprintf(self, sizeof self, "%s/results.csv", history);
+        int is_run = ct_reg_is_file(self);
+        snprintf(self, sizeof self, "%s/results.json", history);
+        is_run |= ct_reg_is_file(self);
+        fprintf(stderr,
+                "colltune regress: %s: %s; a comparison needs at least two runs "
+                "(colltune sweep --out %s/RUN)%s\n",
+                history, runs->n ? "a single run" : "an empty history (no run directories)",
+                history,
+                is_run ? "; this is a run directory: give the directory that holds it" : "");
+        return CT_ERR_USAGE;
+    }
+    qsort(runs->v, runs->n, sizeof *runs->v, ct_reg_run_cmp);
+    return CT_OK;
+}
+
+/* What tells series apart. */
+static int ct_reg_same_series(const ct_result_t *a, const ct_result_t *b)
+{
+    return strcmp(a->collective, b->collective) == 0 && a->bytes == b->bytes &&
+           strcmp(a->backend, b->backend) == 0 && strcmp(a->config_id, b->config_id) == 0 &&
+           strcmp(a->placement, b->placement) == 0 && strcmp(a->dtype, b->dtype) == 0 &&
+           strcmp(a->op, b->op) == 0 && a->nranks == b->nranks;
+}
+
+/* The series' row in run r (the last one when a run repeats it), or NULL. */
+static const ct_result_t *ct_reg_find(const ct_reg_run_t *r, const ct_result_t *key)
+{
+    for (size_t i = r->rows.n; i-- > 0;)
+        if (ct_reg_same_series(&r->rows.v[i], key))
+            return &r->rows.v[i];
+    return NULL;
+}
+
+/* Metadata members that differ from run to run whatever happened: ids,
+ * times, pids, the launcher's bookkeeping. */
+static int ct_reg_volatile(const char *key)
+{
+    static const char *const skip[] = {
+        "results",
+        "run_id",
+        "start_time",
+        "end_time",
+        "pid",
+        "floor_us",
+        "OMPI_MCA_ess_base_jobid",
+        "OMPI_MCA_orte_hnp_uri",
+        "OMPI_MCA_orte_local_daemon_uri",
+        "OMPI_MCA_orte_jobfam_session_dir",
+        "OMPI_MCA_orte_precondition_transports",
+        "OMPI_MCA_initial_wdir",
+        "PMIX_ID",
+        "PMIX_NAMESPACE",
+        "PMIX_SERVER_URI2",
+    };
+    for (size_t i = 0; i < sizeof skip / sizeof skip[0]; i++)
+        if (strcmp(key, skip[i]) == 0)
+            return 1;
+    return 0;
+}
+
+/* A value as text, the run's own directory written RUN (command lines
+ * name it). */
+static char *ct_reg_text(json_t *v, const char *dir)
+{
+    char *s = v ? json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT) : strdup("(absent)");
+    size_t dl = strlen(dir);
+    char *hit;
+    while (s != NULL && dl > 0 && (hit = strstr(s, dir)) != NULL) {
+        memcpy(hit, "RUN", 3);
+        memmove(hit + 3, hit + dl, strlen(hit + dl) + 1);
+    }
+    return s;
+}
+
+static void ct_reg_diff(FILE *f, const char *path, json_t *a, json_t *b, const char *adir,
+                        const char *bdir, int md, int *count)
+{
+    if (json_is_object(a) && json_is_object(b)) {
+        const char *k;
+        json_t *v;
+        char sub[512];
+        json_object_foreach(a, k, v)
+        {
+            if (ct_reg_volatile(k))
+                continue;
+            snprintf(sub, sizeof sub, "%s%s%s", path, *path ? "." : "", k);
+            ct_reg_diff(f, sub, v, json_object_get(b, k), adir, bdir, md, count);
+        }
+        json_object_foreach(b, k, v)
+        {
+            if (ct_reg_volatile(k) || json_object_get(a, k) != NULL)
+                continue;
+            snprintf(sub, sizeof sub, "%s%s%s", path, *path ? "." : "", k);
+            ct_reg_diff(f, sub, NULL, v, adir, bdir, md, count);
+        }
+        return;
+    }
+    if (json_is_array(a) && json_is_array(b) && json_array_size(a) == json_array_size(b) &&
+        json_is_object(json_array_get(a, 0))) {
+        char sub[512];
+        for (size_t i = 0; i < json_array_size(a); i++) {
+            snprintf(sub, sizeof sub, "%s[%zu]", path, i);
+            ct_reg_diff(f, sub, json_array_get(a, i), json_array_get(b, i), adir, bdir, md, count);
+        }
+        return;
+    }
+    char *x = ct_reg_text(a, adir), *y = ct_reg_text(b, bdir);
+    if (x && y && strcmp(x, y) != 0) {
+        fprintf(f, "%s%s: %s -> %s\n", md ? "    - " : "      ", path, x, y);
+        (*count)++;
+    }
+    free(x);
+    free(y);
+}
+
+/* The diagnosis of one slower series: first slow run, last good one, and
+ * what changed between them. */
+static void ct_reg_diagnose(FILE *f, const ct_reg_run_t *good, const ct_reg_run_t *bad, int md)
+{
+    fprintf(f, "%sfirst slow run %s (%s), last good run %s (%s)\n", md ? "  - " : "    ", bad->name,
+            bad->date, good->name, good->date);
+    if (good->meta == NULL || bad->meta == NULL) {
+        fprintf(f, "%swhat changed: unknown (%s has no metadata: an imported run)\n",
+                md ? "  - " : "    ", good->meta == NULL ? good->name : bad->name);
+        return;
+    }
+    fprintf(f, "%swhat changed in results.json:\n", md ? "  - " : "    ");
+    int count = 0;
+    ct_reg_diff(f, "", good->meta, bad->meta, good->dir, bad->dir, md, &count);
+    if (count == 0)
+        fprintf(f, "%snothing (same versions, hosts and variables)\n", md ? "    - " : "      ");
+}
+
+typedef struct {
+    size_t window;
+    double threshold;
+    const char *baseline, *md, *history;
+} ct_reg_args_t;
+
+static int ct_reg_parse(int argc, char **argv, ct_reg_args_t *a)
+{
+    ct_cli_iter_t it = {"regress", argc, argv, 1};
+    const char *value;
+    int id;
+    a->window = CT_REGRESS_WINDOW;
+    a->threshold = CT_REGRESS_THRESHOLD;
+    for (;;) {
+        while (it.next < argc && argv[it.next][0] != '-') {
+            if (a->history != NULL) {
+                fprintf(stderr, "colltune regress: one HISTORY directory, not %s and %s\n",
+                        a->history, argv[it.next]);
+                return CT_EXIT_USAGE;
+            }
+            a->history = argv[it.next++];
+        }
+        if ((id = ct_cli_next(&it, ct_reg_opts, CT_REG_NOPTS, &value)) <= 0)
+            break;
+        long k;
+        char *end;
+        switch (id) {
+        case CT_REG_WINDOW:
+            if (ct_cli_long("regress", "--window", value, CT_REGRESS_MIN_BASE, 64, &k) != CT_OK)
+                return CT_EXIT_USAGE;
+            a->window = (size_t)k;
+            break;
+        case CT_REG_BASELINE: a->baseline = value; break;
+        case CT_REG_MD: a->md = value; break;
+        case CT_REG_THRESHOLD:
+            a->threshold = strtod(value, &end) / 100;
+            if (end == value || *end != '\0' || !(a->threshold >= 0 && a->threshold < 10)) {
+                fprintf(stderr, "colltune regress: --threshold %s: a percentage, 0 to 1000\n",
+                        value);
+                return CT_EXIT_USAGE;
+            }
+            break;
+        }
+    }
+    if (id == CT_CLI_HELP) {
+        ct_reg_usage(stdout);
+        return -1;
+    }
+    if (id == CT_CLI_ERROR)
+        return CT_EXIT_USAGE;
+    if (id == CT_CLI_END && it.next < argc && a->history == NULL)
+        a->history = argv[it.next++];
+    if (a->history == NULL) {
+        fprintf(stderr, "colltune regress: give the HISTORY directory\n");
+        return CT_EXIT_USAGE;
+    }
+    return CT_EXIT_OK;
+}
+
+/* --md's target: checked before any work. */
+static int ct_reg_check_out(const char *path)
+{
+    struct stat st;
+    char dir[PATH_MAX];
+    snprintf(dir, sizeof dir, "%s", path);
+    char *slash = strrchr(dir, '/');
+    if (slash)
+        *(slash == dir ? slash + 1 : slash) = '\0';
+    if ((stat(path, &st) == 0 && !S_ISREG(st.st_mode)) || access(slash ? dir : ".", W_OK) != 0) {
+        fprintf(stderr, "colltune regress: --md %s: not a writable file path\n", path);
+        return -1;
+    }
+    return 0;
+}
+
+static void ct_reg_line(FILE *f, int md, const ct_result_t *k, size_t nruns,
+                        const ct_regress_result_t *r, const char *first_bad)
+{
+    static const char *fmt_txt = "%-14s %10lld %-5s %-12s %-16s %5d %4zu %11.3f %11.3f %+8.1f%% "
+                                 "%-8s %s\n";
+    static const char *fmt_md = "| %s | %lld | %s | %s | %s | %d | %zu | %.3f | %.3f | %+.1f%% | "
+                                "%s | %s |\n";
+    fprintf(f, md ? fmt_md : fmt_txt, k->collective, k->bytes, k->backend, k->placement,
+            k->config_id, (int)k->nranks, nruns, r->base_median, r->base_median * (1 + r->change),
+            100 * r->change, ct_regress_verdict_name(r->verdict), first_bad);
+}
+
+static void ct_reg_header(FILE *f, int md)
+{
+    if (md)
+        fprintf(f, "| collective | bytes | backend | placement | config | ranks | runs | "
+                   "baseline us | newest us | change | verdict | first slow run |\n"
+                   "|---|---:|---|---|---|---:|---:|---:|---:|---:|---|---|\n");
+    else
+        fprintf(f, "%-14s %10s %-5s %-12s %-16s %5s %4s %11s %11s %9s %-8s %s\n", "collective",
+                "bytes", "backend", "placement", "config", "ranks", "runs", "baseline_us",
+                "newest_us", "change", "verdict", "first_slow_run");
+}
+
+/* Judges every series of the newest run and writes the table (md: as
+ * markdown); returns how many are slower. */
+static size_t ct_reg_report(FILE *f, int md, const ct_reg_runs_t *runs, const ct_reg_args_t *a,
+                            long pinned_run)
+{
+    const ct_reg_run_t *newest = &runs->v[runs->n - 1];
+    ct_regress_point_t *p = malloc(runs->n * sizeof *p);
+    size_t *at = malloc(runs->n * sizeof *at), slower = 0;
+    if (p == NULL || at == NULL) {
+        free(p);
+        free(at);
+        return 0;
+    }
+    ct_reg_header(f, md);
+    /* the diagnoses after the table */
+    char *diag = NULL;
+    size_t dlen = 0;
+    FILE *df = open_memstream(&diag, &dlen);
+    for (size_t i = 0; i < newest->rows.n; i++) {
+        const ct_result_t *key = &newest->rows.v[i];
+        if (ct_reg_find(newest, key) != key)
+            continue; /* repeated in the newest run: judged once, its last row */
+        size_t n = 0;
+        ct_regress_rule_t rule;
+        ct_regress_rule_default(&rule);
+        rule.window = a->window;
+        rule.threshold = a->threshold;
+        for (size_t r = 0; r < runs->n; r++) {
+            const ct_result_t *row = ct_reg_find(&runs->v[r], key);
+            if (row == NULL || !(row->median_us > 0))
+                continue;
+            double hw = (row->ci_high_us - row->ci_low_us) / 2;
+            p[n] = (ct_regress_point_t){row->median_us, isfinite(hw) && hw > 0 ? hw : 0};
+            if (pinned_run >= 0 && (long)r <= pinned_run)
+                rule.pinned = (long)n;
+            at[n++] = r;
+        }
+        ct_regress_result_t res;
+        if (pinned_run >= 0 && rule.pinned < 0)
+            rule.pinned = (long)n; /* no point at or before the pinned run: unknown */
+        ct_regress_judge(p, n, &rule, &res);
+        const char *bad = res.verdict == CT_REGRESS_SLOWER ? runs->v[at[res.first_bad]].name : "-";
+        ct_reg_line(f, md, key, n, &res, bad);
+        if (res.verdict == CT_REGRESS_SLOWER) {
+            slower++;
+            if (df) {
+                fprintf(df, "%s%s %lld B %s %s config %s:%s %s\n", md ? "- " : "  ",
+                        key->collective, key->bytes, key->backend, key->placement, key->config_id,
+                        res.by_change ? " change point" : "",
+                        res.by_newest ? " newest run out of the baseline's spread" : "");
+                if (res.first_bad > 0)
+                    ct_reg_diagnose(df, &runs->v[at[res.first_bad - 1]],
+                                    &runs->v[at[res.first_bad]], md);
+            }
+        }
+    }
+    if (df) {
+        fclose(df);
+        if (slower)
+            fprintf(f, "\n%s%zu series slower:\n%s", md ? "## Diagnosis\n\n" : "", slower, diag);
+        free(diag);
+    }
+    fprintf(f, "%s%zu runs in %s, newest %s (%s); %zu series slower\n", md ? "\n" : "\n", runs->n,
+            a->history, newest->name, newest->date, slower);
+    free(p);
+    free(at);
+    return slower;
+}
+
+static int ct_reg_run(int argc, char **argv)
+{
+    ct_reg_args_t a = {0};
+    int rc = ct_reg_parse(argc, argv, &a);
+    if (rc != CT_EXIT_OK)
+        return rc < 0 ? CT_EXIT_OK : rc;
+    if (a.md != NULL && ct_reg_check_out(a.md) != 0)
+        return CT_EXIT_USAGE;
+    ct_reg_runs_t runs = {0};
+    ct_status_t st = ct_reg_read_history(a.history, &runs);
+    if (st != CT_OK) {
+        ct_reg_runs_free(&runs);
+        return st == CT_ERR_NOMEM ? CT_EXIT_FAILURE : CT_EXIT_USAGE;
+    }
+    long pinned = -1;
+    for (size_t i = 0; a.baseline != NULL && i < runs.n; i++)
+        if (strcmp(runs.v[i].name, a.baseline) == 0)
+            pinned = (long)i;
+    if (a.baseline != NULL && (pinned < 0 || (size_t)pinned + 1 >= runs.n)) {
+        fprintf(stderr, "colltune regress: --baseline %s: %s\n", a.baseline,
+                pinned < 0 ? "no such run directory in the history" : "is the newest run");
+        ct_reg_runs_free(&runs);
+        return CT_EXIT_USAGE;
+    }
+    size_t slower = ct_reg_report(stdout, 0, &runs, &a, pinned);
+    rc = slower ? CT_EXIT_WRONG : CT_EXIT_OK;
+    if (a.md != NULL) {
+        char tmp[PATH_MAX + 32];
+        snprintf(tmp, sizeof tmp, "%s.%ld.tmp", a.md, (long)getpid());
+        FILE *f = fopen(tmp, "w");
+        if (f != NULL) {
+            fprintf(f, "# colltune regress %s\n\n", a.history);
+            ct_reg_report(f, 1, &runs, &a, pinned);
+        }
+        if (f == NULL || fclose(f) != 0 || rename(tmp, a.md) != 0) {
+            fprintf(stderr, "colltune regress: --md %s: %s\n", a.md, strerror(errno));
+            unlink(tmp);
+            rc = CT_EXIT_FAILURE;
+        }
+    }
+    ct_reg_runs_free(&runs);
+    return rc;
+}
+
+const ct_command_t ct_command_regress = {
+    "regress",
+    "is the newest run of a history slower? (exit 1 when so)",
+    ct_reg_run,
+    ct_reg_usage,
+};

@@ -1,0 +1,82 @@
+/*
+ * regress.h - `colltune regress`: is the newest run of a history slower?
+ *
+ * regress_stats.c holds the decision rule, pure arithmetic on one series
+ * (one collective x size x backend x configuration x placement x dtype/op x
+ * nranks, one median per run, oldest first), so it is unit-tested on
+ * synthetic histories; regress_history.c reads a history directory into
+ * runs and series; regress.c is the subcommand (tables, diagnosis).
+ *
+ * The rule (README "colltune regress" states it with its parameters).  The
+ * unit of evidence is one run's median: on this machine the spread between
+ * launches dwarfs the spread within one (DESIGN.md).  The baseline is the
+ * `window` runs before the newest (or the window ending at a pinned run).
+ * A series is SLOWER when the newest run is at least `threshold` slower
+ * than the baseline median and either
+ *   R1 (one run): the newest lies above baseline median + max(k * sigma,
+ *      the newest run's own CI half-width), sigma = 1.4826 * MAD of the
+ *      baseline (a robust standard deviation); or
+ *   R2 (change point): the history splits at s (the split whose runs after
+ *      it rank highest above the window before it, by the normalised
+ *      Mann-Whitney U; at least CT_REGRESS_MIN_AFTER runs after), the runs
+ *      from s on are slower than that window by a one-sided exact
+ *      Mann-Whitney test at p <= alpha, and their median is `threshold`
+ *      above the window's.
+ * With fewer than CT_REGRESS_MIN_BASE baseline runs the verdict is
+ * UNKNOWN (Pinpoint's "unknown": make more runs), never SLOWER.
+ */
+#ifndef CT_REGRESS_H
+#define CT_REGRESS_H
+
+#include <stddef.h>
+
+#define CT_REGRESS_WINDOW 12
+#define CT_REGRESS_THRESHOLD 0.05
+#define CT_REGRESS_ALPHA 0.0003
+#define CT_REGRESS_K 5.0
+#define CT_REGRESS_MIN_BASE 3
+#define CT_REGRESS_MIN_AFTER 2
+
+/* One run's value in a series: its median and its CI half-width (0 when
+ * unknown: schema 1 and imported runs). */
+typedef struct {
+    double us;
+    double hw;
+} ct_regress_point_t;
+
+typedef struct {
+    size_t window;    /* baseline runs (K) */
+    double threshold; /* relative change that matters */
+    double alpha;     /* the change-point test's level */
+    double k;         /* robust sigmas a single run must clear */
+    long pinned;      /* index of the pinned baseline run, or -1 */
+} ct_regress_rule_t;
+
+typedef enum {
+    CT_REGRESS_UNKNOWN = 0, /* too few baseline runs to judge */
+    CT_REGRESS_SAME,
+    CT_REGRESS_SLOWER,
+} ct_regress_verdict_t;
+
+typedef struct {
+    ct_regress_verdict_t verdict;
+    size_t base_lo, base_hi; /* the baseline window [lo, hi) */
+    double base_median, base_sigma;
+    double change;     /* newest / baseline median - 1 */
+    int by_newest;     /* R1 held */
+    int by_change;     /* R2 held */
+    size_t change_at;  /* R2's best split (first run after it); n when none */
+    double change_p;   /* its exact p (1 when none) */
+    double change_rel; /* median after it / median of the window before - 1 */
+    size_t first_bad;  /* when SLOWER: the first slow run */
+} ct_regress_result_t;
+
+void ct_regress_rule_default(ct_regress_rule_t *rule);
+
+/* Judges p[0..n) (oldest first, n >= 2) by the rule above. */
+void ct_regress_judge(const ct_regress_point_t *p, size_t n, const ct_regress_rule_t *rule,
+                      ct_regress_result_t *out);
+
+const char *ct_regress_verdict_name(ct_regress_verdict_t v);
+
+#endif
