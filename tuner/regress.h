@@ -13,12 +13,16 @@
  * `window` runs before the newest (or the window ending at a pinned run).
  * A series is SLOWER when the newest run is at least `threshold` slower
  * than the baseline median and either
- *   R1 (one run): the newest lies above baseline median + max(k * sigma,
- *      the newest run's own CI half-width), sigma = 1.4826 * MAD of the
- *      baseline (a robust standard deviation); or
+ *   R1 (the newest runs): the newest lies above baseline median + max(k *
+ *      sigma, the newest run's own CI half-width), sigma = 1.4826 * MAD of
+ *      the baseline (a robust standard deviation), and so do the
+ *      CT_REGRESS_CONFIRM - 1 runs before it against the window before
+ *      them: one slow launch alone is a spike on a shared machine, and
+ *      is reported UNKNOWN (run again to confirm), never SLOWER; or
  *   R2 (change point): the history splits at s (the split whose runs after
- *      it rank highest above the window before it, by the normalised
- *      Mann-Whitney U; at least CT_REGRESS_MIN_AFTER runs after), the runs
+ *      it sit highest above the window before it by Welch's t on log
+ *      times, the latest among equals; at least CT_REGRESS_MIN_AFTER runs
+ *      after), the runs
  *      from s on are slower than that window by a one-sided exact
  *      Mann-Whitney test at p <= alpha, and their median is `threshold`
  *      above the window's.
@@ -33,7 +37,8 @@
 #define CT_REGRESS_WINDOW 12
 #define CT_REGRESS_THRESHOLD 0.05
 #define CT_REGRESS_ALPHA 0.0003
-#define CT_REGRESS_K 5.0
+#define CT_REGRESS_K 4.0
+#define CT_REGRESS_CONFIRM 2
 #define CT_REGRESS_MIN_BASE 3
 #define CT_REGRESS_MIN_AFTER 2
 
@@ -49,11 +54,12 @@ typedef struct {
     double threshold; /* relative change that matters */
     double alpha;     /* the change-point test's level */
     double k;         /* robust sigmas a single run must clear */
+    size_t confirm;   /* R1: the newest runs that must all clear the bound */
     long pinned;      /* index of the pinned baseline run, or -1 */
 } ct_regress_rule_t;
 
 typedef enum {
-    CT_REGRESS_UNKNOWN = 0, /* too few baseline runs to judge */
+    CT_REGRESS_UNKNOWN = 0, /* too few baseline runs, or one slow run unconfirmed */
     CT_REGRESS_SAME,
     CT_REGRESS_SLOWER,
 } ct_regress_verdict_t;

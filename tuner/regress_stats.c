@@ -16,6 +16,7 @@ void ct_regress_rule_default(ct_regress_rule_t *rule)
     rule->threshold = CT_REGRESS_THRESHOLD;
     rule->alpha = CT_REGRESS_ALPHA;
     rule->k = CT_REGRESS_K;
+    rule->confirm = CT_REGRESS_CONFIRM;
     rule->pinned = -1;
 }
 
@@ -45,18 +46,24 @@ static double ct_regress_sigma(const double *v, size_t n, double med)
     return 1.4826 * mad;
 }
 
-/* Mann-Whitney U of after over before (pairs with after > before, ties
- * 1/2), normalised to a z-score: cheap enough for every split; only the
- * best split pays for the exact test. */
-static double ct_regress_z(const double *b, size_t nb, const double *a, size_t na)
+/* Welch's t of log(after) over log(before): how far the runs from a
+ * split on sit above the ones before it, in units of their own spread.
+ * A split that mixes old and new runs on one side has a wide spread
+ * there, so the split that lands on the step scores highest. */
+static double ct_regress_t(const double *b, size_t nb, const double *a, size_t na)
 {
-    double u = 0;
+    double mb = 0, ma = 0, vb = 0, va = 0;
+    for (size_t i = 0; i < nb; i++)
+        mb += log(b[i]) / (double)nb;
     for (size_t i = 0; i < na; i++)
-        for (size_t j = 0; j < nb; j++)
-            u += a[i] > b[j] ? 1.0 : a[i] == b[j] ? 0.5 : 0.0;
-    double mean = (double)na * (double)nb / 2;
-    double sd = sqrt((double)na * (double)nb * (double)(na + nb + 1) / 12);
-    return sd > 0 ? (u - mean) / sd : 0;
+        ma += log(a[i]) / (double)na;
+    for (size_t i = 0; i < nb; i++)
+        vb += (log(b[i]) - mb) * (log(b[i]) - mb) / (double)(nb > 1 ? nb - 1 : 1);
+    for (size_t i = 0; i < na; i++)
+        va += (log(a[i]) - ma) * (log(a[i]) - ma) / (double)(na > 1 ? na - 1 : 1);
+    /* a floor on the spread: identical runs must not divide by zero */
+    double se = sqrt(vb / (double)nb + va / (double)na + 1e-12);
+    return (ma - mb) / se;
 }
 
 /* The baseline window before run s (or the pinned one). */
@@ -79,10 +86,8 @@ static double ct_regress_split_p(const ct_regress_point_t *p, size_t n,
     return ct_tune_mw_p_less(v, hi - lo, v + (hi - lo), n - s);
 }
 
-/* R2: the best split and its exact test.  The z-score ranks the splits
- * cheaply but favours longer segments, so the exact p decides among those
- * within CT_REGRESS_Z_NEAR of the best: the split lands on the step. */
-#define CT_REGRESS_Z_NEAR 1.0
+/* R2: the best split by Welch's t (the latest among equals), then the
+ * exact test there. */
 static void ct_regress_change(const ct_regress_point_t *p, size_t n, const ct_regress_rule_t *rule,
                               double *v, ct_regress_result_t *out)
 {
@@ -102,19 +107,14 @@ static void ct_regress_change(const ct_regress_point_t *p, size_t n, const ct_re
             continue;
         ct_regress_values(p, lo, hi, v);
         ct_regress_values(p, s, n, v + (hi - lo));
-        z[s] = ct_regress_z(v, hi - lo, v + (hi - lo), n - s);
-        best_z = fmax(best_z, z[s]);
-    }
-    for (size_t s = 0; best_z > -INFINITY && s < n; s++) {
-        if (!(z[s] >= best_z - CT_REGRESS_Z_NEAR))
-            continue;
-        double rel, pv = ct_regress_split_p(p, n, rule, s, v, &rel);
-        if (out->change_at == n || pv < out->change_p) {
+        z[s] = ct_regress_t(v, hi - lo, v + (hi - lo), n - s);
+        if (z[s] >= best_z) {
+            best_z = z[s];
             out->change_at = s;
-            out->change_p = pv;
-            out->change_rel = rel;
         }
     }
+    if (out->change_at < n)
+        out->change_p = ct_regress_split_p(p, n, rule, out->change_at, v, &out->change_rel);
     free(z);
     if (out->change_at == n)
         return;
@@ -151,12 +151,35 @@ void ct_regress_judge(const ct_regress_point_t *p, size_t n, const ct_regress_ru
     double lhw = last->us > last->hw && last->hw > 0 ? log(last->us / (last->us - last->hw)) : 0;
     double bound =
         out->base_median * exp(fmax(log1p(rule->threshold), fmax(rule->k * lsigma, lhw)));
-    out->by_newest = last->us > bound;
+    /* One slow launch is a spike on a shared machine; R1 wants the newest
+     * `confirm` runs all beyond a bound from the window before them. */
+    size_t c = rule->confirm > 1 ? rule->confirm : 1, above = 0;
+    double cbound = bound;
+    if (c > 1 && n > c && rule->pinned < 0) {
+        size_t lo, hi;
+        ct_regress_window(rule, n - c, &lo, &hi);
+        double *w = malloc((hi - lo + 1) * sizeof *w);
+        if (w != NULL && hi > lo) {
+            ct_regress_values(p, lo, hi, w);
+            double m = ct_tune_median(w, hi - lo);
+            for (size_t i = 0; i < hi - lo; i++)
+                w[i] = log(w[i] > 0 ? w[i] : 1e-300);
+            double lm = ct_tune_median(w, hi - lo), ls = ct_regress_sigma(w, hi - lo, lm);
+            cbound = m * exp(fmax(log1p(rule->threshold), fmax(rule->k * ls, lhw)));
+        }
+        free(w);
+    }
+    for (size_t i = n - (n >= c ? c : n); i < n; i++)
+        above += p[i].us > (i == n - 1 ? bound : cbound) && p[i].us > cbound;
+    out->by_newest = last->us > bound && above >= c;
+    int spike = last->us > bound && !out->by_newest;
     ct_regress_change(p, n, rule, v, out);
     free(v);
     if (nb < CT_REGRESS_MIN_BASE)
         return;
-    out->verdict = out->by_newest || out->by_change ? CT_REGRESS_SLOWER : CT_REGRESS_SAME;
+    out->verdict = out->by_newest || out->by_change ? CT_REGRESS_SLOWER
+                   : spike                          ? CT_REGRESS_UNKNOWN
+                                                    : CT_REGRESS_SAME;
     if (out->verdict != CT_REGRESS_SLOWER)
         return;
     if (out->by_change) {

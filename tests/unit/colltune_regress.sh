@@ -54,9 +54,15 @@ for d in 01 02 03 04 05 06 07 08 09 10 11 12 13 14; do json_run "$H/r$d" "$d" 1;
 expect 0 "0 series slower" "$H"
 grep -q "reduce_scatter.* same " "$T/out" || fail "steady history: no 'same' verdict"
 
-# --- the newest run 50% slower, with a new MPI library ---
+# --- one slow run alone is a spike: unknown, exit 0 ---
 json_run "$H/r15" 15 1.5
 sed -i 's/Open MPI v4.1.4/Open MPI v4.1.5/' "$H/r15/results.json"
+expect 0 "0 series slower" "$H"
+grep -q " unknown " "$T/out" || fail "spike: not reported unknown"
+
+# --- the newest two runs 50% slower, from a new MPI library on ---
+json_run "$H/r16" 16 1.5
+sed -i 's/Open MPI v4.1.4/Open MPI v4.1.5/' "$H/r16/results.json"
 expect 1 "SLOWER" --md "$T/report.md" "$H"
 grep -qF "first slow run r15" "$T/out" || fail "slower: first slow run not named"
 grep -qF "last good run r14" "$T/out" || fail "slower: last good run not named"
@@ -71,7 +77,7 @@ ls "$T" | grep -q '\.tmp$' && fail "--md left a temporary file"
 expect 1 "SLOWER" --baseline r05 "$H"
 expect 0 "0 series slower" --threshold 60 "$H"
 expect 2 "no such run" --baseline nosuch "$H"
-expect 2 "is the newest run" --baseline r15 "$H"
+expect 2 "is the newest run" --baseline r16 "$H"
 expect 2 "--window" --window 1 "$H"
 
 # --- imported runs (CSV only): accepted, the metadata change unknown ---
@@ -79,6 +85,7 @@ I="$T/imp"
 for d in 01 02 03 04 05 06 07 08 09 10 11 12 13; do csv_run "$I/i$d" "$d" 1; done
 expect 0 "0 series slower" "$I"
 csv_run "$I/i14" 14 2
+csv_run "$I/i15" 15 2
 expect 1 "what changed: unknown" "$I"
 grep -qF "first slow run i14" "$T/out" || fail "imported: first slow run not named"
 
