@@ -16,6 +16,7 @@ tuner_libctdriver_la_SOURCES = \
 	tuner/launcher.c tuner/launcher.h \
 	tuner/launch_opts.c tuner/launch_opts.h \
 	tuner/outdir.c tuner/outdir.h \
+	tuner/self_path.c tuner/self_path.h \
 	tuner/trial.c tuner/trial.h \
 	$(EMIT_SOURCES)
 # The config-file emitters: one file per format, one table in emit.c.

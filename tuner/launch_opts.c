@@ -1,4 +1,5 @@
 #include "launch_opts.h"
+#include "self_path.h"
 
 #include <limits.h>
 #include <stdio.h>
@@ -101,20 +102,8 @@ void ct_launch_opts_collbench(const ct_launch_opts_t *o, char *buf, size_t bufle
         snprintf(buf, buflen, "%s", o->collbench);
         return;
     }
-    char self[PATH_MAX];
-    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
-    if (n > 0) {
-        self[n] = '\0';
-        char *slash = strrchr(self, '/');
-        if (slash != NULL) {
-            *slash = '\0';
-            const char *rel[] = {"/collbench", "/../src/collbench"};
-            for (size_t i = 0; i < 2; i++) {
-                int len = snprintf(buf, buflen, "%s%s", self, rel[i]);
-                if (len > 0 && (size_t)len < buflen && access(buf, X_OK) == 0)
-                    return;
-            }
-        }
-    }
+    static const char *const rel[] = {"/collbench", "/../src/collbench"};
+    if (ct_self_path_find(rel, 2, "", X_OK, buf, buflen) == 0)
+        return;
     snprintf(buf, buflen, "collbench"); /* from PATH, wherever the launcher runs it */
 }

@@ -25,6 +25,7 @@
 #include "ct_size.h"
 #include "outdir.h"
 #include "plot.h"
+#include "self_path.h"
 
 extern char **environ;
 
@@ -245,22 +246,9 @@ static int ct_plot_find_scripts(ct_plot_args_t *a)
                 a->plots_opt ? "--plots-dir" : "COLLTUNE_PLOTS_DIR");
         return -1;
     }
-    char self[PATH_MAX];
-    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
-    if (n > 0) {
-        self[n] = '\0';
-        char *slash = strrchr(self, '/');
-        if (slash != NULL) {
-            *slash = '\0';
-            const char *rel[] = {"/../plots", "/../../plots"};
-            for (size_t i = 0; i < 2; i++) {
-                int len = snprintf(a->plots, sizeof a->plots, "%s%s", self, rel[i]);
-                if (len > 0 && (size_t)len < sizeof a->plots &&
-                    ct_plot_is_file(a->plots, "busbw.gp", R_OK))
-                    return 0;
-            }
-        }
-    }
+    static const char *const rel[] = {"/../plots", "/../../plots"};
+    if (ct_self_path_find(rel, 2, "busbw.gp", R_OK, a->plots, sizeof a->plots) == 0)
+        return 0;
     const char *fixed[] = {CT_PLOTS_DIR, CT_PLOTS_SRCDIR};
     for (size_t i = 0; i < 2; i++) {
         snprintf(a->plots, sizeof a->plots, "%s", fixed[i]);

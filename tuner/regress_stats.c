@@ -127,6 +127,25 @@ static void ct_regress_change(const ct_regress_point_t *p, size_t n, const ct_re
                      p[n - 1].us > bmed * (1 + rule->threshold);
 }
 
+/* R1's bound from runs [lo, hi): their median times exp(max(threshold,
+ * k sigma, the newest run's own CI half-width lhw)), sigma measured on log
+ * times: noise is a factor, not an offset (a slow launch is slow by a
+ * ratio).  v is scratch (hi - lo values); *median and *sigma are the
+ * window's, in microseconds. */
+static double ct_regress_bound(const ct_regress_point_t *p, const ct_regress_rule_t *rule,
+                               size_t lo, size_t hi, double lhw, double *v, double *median,
+                               double *sigma)
+{
+    size_t nb = hi - lo;
+    ct_regress_values(p, lo, hi, v);
+    *median = ct_tune_median(v, nb);
+    *sigma = ct_regress_sigma(v, nb, *median);
+    for (size_t i = 0; i < nb; i++)
+        v[i] = log(v[i] > 0 ? v[i] : 1e-300);
+    double lsigma = ct_regress_sigma(v, nb, ct_tune_median(v, nb));
+    return *median * exp(fmax(log1p(rule->threshold), fmax(rule->k * lsigma, lhw)));
+}
+
 void ct_regress_judge(const ct_regress_point_t *p, size_t n, const ct_regress_rule_t *rule,
                       ct_regress_result_t *out)
 {
@@ -138,36 +157,20 @@ void ct_regress_judge(const ct_regress_point_t *p, size_t n, const ct_regress_ru
     }
     ct_regress_window(rule, n - 1, &out->base_lo, &out->base_hi);
     size_t nb = out->base_hi - out->base_lo;
-    ct_regress_values(p, out->base_lo, out->base_hi, v);
-    out->base_median = ct_tune_median(v, nb);
-    out->base_sigma = ct_regress_sigma(v, nb, out->base_median);
     const ct_regress_point_t *last = &p[n - 1];
-    out->change = out->base_median > 0 ? last->us / out->base_median - 1 : 0;
-    /* Noise is a factor, not an offset (a slow launch is slow by a ratio):
-     * the spread is measured on log times, the bound is a ratio. */
-    for (size_t i = 0; i < nb; i++)
-        v[i] = log(v[i] > 0 ? v[i] : 1e-300);
-    double lmed = ct_tune_median(v, nb), lsigma = ct_regress_sigma(v, nb, lmed);
     double lhw = last->us > last->hw && last->hw > 0 ? log(last->us / (last->us - last->hw)) : 0;
-    double bound =
-        out->base_median * exp(fmax(log1p(rule->threshold), fmax(rule->k * lsigma, lhw)));
+    double bound = ct_regress_bound(p, rule, out->base_lo, out->base_hi, lhw, v, &out->base_median,
+                                    &out->base_sigma);
+    out->change = out->base_median > 0 ? last->us / out->base_median - 1 : 0;
     /* One slow launch is a spike on a shared machine; R1 wants the newest
-     * `confirm` runs all beyond a bound from the window before them. */
+     * `confirm` runs all beyond the bound of the window before them too. */
     size_t c = rule->confirm > 1 ? rule->confirm : 1, above = 0;
-    double cbound = bound;
+    double cbound = bound, m, sd;
     if (c > 1 && n > c && rule->pinned < 0) {
         size_t lo, hi;
         ct_regress_window(rule, n - c, &lo, &hi);
-        double *w = malloc((hi - lo + 1) * sizeof *w);
-        if (w != NULL && hi > lo) {
-            ct_regress_values(p, lo, hi, w);
-            double m = ct_tune_median(w, hi - lo);
-            for (size_t i = 0; i < hi - lo; i++)
-                w[i] = log(w[i] > 0 ? w[i] : 1e-300);
-            double lm = ct_tune_median(w, hi - lo), ls = ct_regress_sigma(w, hi - lo, lm);
-            cbound = m * exp(fmax(log1p(rule->threshold), fmax(rule->k * ls, lhw)));
-        }
-        free(w);
+        if (hi > lo)
+            cbound = ct_regress_bound(p, rule, lo, hi, lhw, v, &m, &sd);
     }
     for (size_t i = n - (n >= c ? c : n); i < n; i++)
         above += p[i].us > (i == n - 1 ? bound : cbound) && p[i].us > cbound;

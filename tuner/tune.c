@@ -612,7 +612,7 @@ static ct_status_t ct_tune_finish(ct_tune_ctx_t *x, const ct_space_t *space, int
             st = ct_tune_verify_pairs(x, v.pairs, stop);
         }
         if (st == CT_OK && *stop == 0)
-            st = ct_tune_verify_judge(s, &vsc, &result, s->weights, &v);
+            st = ct_tune_verify_judge(s, &vsc, &result, &v);
         if (st == CT_OK && *stop == 0) {
             verified = 1;
             ct_tune_result_free(&result);

@@ -60,6 +60,11 @@ size_t ct_tune_colls(const ct_tune_state_t *s, const ct_tune_scope_t *sc, const 
 size_t ct_tune_sizes(const ct_tune_state_t *s, const ct_tune_scope_t *sc, const char *coll,
                      long long *sizes, size_t max);
 
+/* The weighted times (--weights) of the ok launches of sc's configuration
+ * ci, one per launch; returns how many (at most max). */
+size_t ct_tune_weighted_samples(const ct_tune_state_t *s, const ct_tune_scope_t *sc, size_t ci,
+                                double *us, size_t max);
+
 /* Settings of sc's configuration ci that the baseline does not set so. */
 size_t ct_tune_nchanged(const ct_tune_scope_t *sc, size_t ci);
 

@@ -99,22 +99,47 @@ size_t ct_tune_sizes(const ct_tune_state_t *s, const ct_tune_scope_t *sc, const 
     return n;
 }
 
+/* Whether the baseline sets set's variable to the same value. */
+static int ct_tune_in_base(const ct_space_config_t *base, const ct_space_setting_t *set)
+{
+    for (size_t k = 0; k < base->n; k++)
+        if (strcmp(base->settings[k].name, set->name) == 0 &&
+            strcmp(base->settings[k].value, set->value) == 0)
+            return 1;
+    return 0;
+}
+
 size_t ct_tune_nchanged(const ct_tune_scope_t *sc, size_t ci)
 {
     const ct_space_config_t *base = &sc->configs.configs[0], *c = &sc->configs.configs[ci];
     size_t n = 0;
     for (size_t i = 0; i < c->n; i++) {
-        int same = 0;
-        for (size_t k = 0; k < base->n && !same; k++)
-            same = strcmp(base->settings[k].name, c->settings[i].name) == 0 &&
-                   strcmp(base->settings[k].value, c->settings[i].value) == 0;
+        int same = ct_tune_in_base(base, &c->settings[i]);
         n += !same;
     }
     return n;
 }
 
-size_t ct_tune_winner(const ct_tune_state_t *s, const ct_tune_scope_t *sc, const char *coll,
-                      long long bytes)
+size_t ct_tune_weighted_samples(const ct_tune_state_t *s, const ct_tune_scope_t *sc, size_t ci,
+                                double *us, size_t max)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < s->ntrials && n < max; i++) {
+        const ct_trial_t *t = &s->trials[i];
+        if (t->status != CT_JOURNAL_OK || !ct_tune_is(t, sc, ci))
+            continue;
+        double w = ct_tune_weighted_us(s->weights, t);
+        if (w > 0)
+            us[n++] = w;
+    }
+    return n;
+}
+
+/* The pick of ct_tune_pick over sc's configurations, each judged by its
+ * launch medians at (coll, bytes), or with coll NULL by its weighted
+ * time per launch (--weights). */
+static size_t ct_tune_pick_in(const ct_tune_state_t *s, const ct_tune_scope_t *sc, const char *coll,
+                              long long bytes)
 {
     size_t n = sc->configs.n;
     ct_tune_cand_t *c = calloc(n, sizeof *c);
@@ -122,9 +147,10 @@ size_t ct_tune_winner(const ct_tune_state_t *s, const ct_tune_scope_t *sc, const
     size_t w = 0;
     if (c != NULL && us != NULL) {
         for (size_t i = 0; i < n; i++) {
-            c[i].us = us + i * CT_TUNE_MAX_LAUNCHES;
-            c[i].n = ct_tune_samples(s, sc, i, coll, bytes, us + i * CT_TUNE_MAX_LAUNCHES, NULL,
-                                     CT_TUNE_MAX_LAUNCHES);
+            double *u = us + i * CT_TUNE_MAX_LAUNCHES;
+            c[i].us = u;
+            c[i].n = coll ? ct_tune_samples(s, sc, i, coll, bytes, u, NULL, CT_TUNE_MAX_LAUNCHES)
+                          : ct_tune_weighted_samples(s, sc, i, u, CT_TUNE_MAX_LAUNCHES);
             c[i].nchanged = ct_tune_nchanged(sc, i);
             c[i].excluded = sc->excluded[i] || sc->configs.configs[i].skip != NULL;
         }
@@ -135,6 +161,12 @@ size_t ct_tune_winner(const ct_tune_state_t *s, const ct_tune_scope_t *sc, const
     return w;
 }
 
+size_t ct_tune_winner(const ct_tune_state_t *s, const ct_tune_scope_t *sc, const char *coll,
+                      long long bytes)
+{
+    return ct_tune_pick_in(s, sc, coll, bytes);
+}
+
 /* "NAME=VALUE NAME=VALUE" of the settings ci changes, or "defaults". */
 static void ct_tune_describe(const ct_tune_scope_t *sc, size_t ci, char *buf, size_t len)
 {
@@ -142,10 +174,7 @@ static void ct_tune_describe(const ct_tune_scope_t *sc, size_t ci, char *buf, si
     size_t used = 0;
     buf[0] = '\0';
     for (size_t i = 0; i < c->n && ci != 0; i++) {
-        int same = 0;
-        for (size_t k = 0; k < base->n && !same; k++)
-            same = strcmp(base->settings[k].name, c->settings[i].name) == 0 &&
-                   strcmp(base->settings[k].value, c->settings[i].value) == 0;
+        int same = ct_tune_in_base(base, &c->settings[i]);
         if (same)
             continue;
         int m = snprintf(buf + used, len - used, "%s%s=%s", used ? " " : "", c->settings[i].name,
@@ -249,10 +278,7 @@ static ct_status_t ct_tune_add_config(ct_tune_result_t *r, const ct_tune_scope_t
 {
     const ct_space_config_t *base = &sc->configs.configs[0], *c = &sc->configs.configs[ci];
     for (size_t i = 0; i < c->n; i++) {
-        int same = 0;
-        for (size_t k = 0; k < base->n && !same; k++)
-            same = strcmp(base->settings[k].name, c->settings[i].name) == 0 &&
-                   strcmp(base->settings[k].value, c->settings[i].value) == 0;
+        int same = ct_tune_in_base(base, &c->settings[i]);
         if (same)
             continue;
         ct_status_t st = ct_tune_add_choice(r, &c->settings[i], scope, lo, hi, def_us, tuned_us);
@@ -352,35 +378,6 @@ static void ct_tune_size_str(long long bytes, char *buf, size_t len)
 }
 
 #define CT_TUNE_MAX_CELLS 4096
-
-/* The global scope's pick under --weights: the configuration with the
- * lowest weighted time per launch, by the rule of one cell (ct_tune_pick). */
-static size_t ct_tune_weighted_pick(const ct_tune_state_t *s, const ct_tune_scope_t *sc)
-{
-    size_t n = sc->configs.n, pick = 0;
-    ct_tune_cand_t *c = calloc(n, sizeof *c);
-    double *us = calloc(n * CT_TUNE_MAX_LAUNCHES, sizeof *us);
-    if (c != NULL && us != NULL) {
-        for (size_t i = 0; i < n; i++) {
-            double *u = us + i * CT_TUNE_MAX_LAUNCHES;
-            c[i].us = u;
-            for (size_t k = 0; k < s->ntrials && c[i].n < CT_TUNE_MAX_LAUNCHES; k++) {
-                const ct_trial_t *t = &s->trials[k];
-                if (t->status != CT_JOURNAL_OK || !ct_tune_is(t, sc, i))
-                    continue;
-                double w = ct_tune_weighted_us(s->weights, t);
-                if (w > 0)
-                    u[c[i].n++] = w;
-            }
-            c[i].nchanged = ct_tune_nchanged(sc, i);
-            c[i].excluded = sc->excluded[i] || sc->configs.configs[i].skip != NULL;
-        }
-        pick = ct_tune_pick(c, n);
-    }
-    free(c);
-    free(us);
-    return pick;
-}
 
 /* report.md's and report.json's account of the A/B. */
 static ct_status_t ct_tune_report_verify(const ct_tune_verify_t *v, const ct_tune_state_t *s,
@@ -606,7 +603,7 @@ ct_status_t ct_tune_report(ct_tune_state_t *s, ct_tune_result_t *result, const c
                 if (wins[i] > 0 && !loses[i] && (pick == 0 || wins[i] > wins[pick]))
                     pick = i;
             if (s->weights != NULL)
-                pick = ct_tune_weighted_pick(s, sc);
+                pick = ct_tune_pick_in(s, sc, NULL, 0); /* by weighted time */
             if (pick != 0) {
                 const ct_tune_cell_t *c = NULL;
                 for (size_t k = 0; k < ncell && c == NULL; k++)

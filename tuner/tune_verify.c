@@ -263,27 +263,8 @@ static void ct_tune_verify_cell(const ct_tune_state_t *s, const ct_tune_scope_t 
     c->contradicts = c->ntun > 0 && c->ndef > 0 && c->p_slower <= CT_TUNE_VERIFY_ALPHA;
 }
 
-/* Weighted time per launch of side ci: the --weights test. */
-static size_t ct_tune_verify_weighted(const ct_tune_state_t *s, const ct_tune_scope_t *sc,
-                                      size_t ci, const ct_tune_weights_t *w, double *out,
-                                      size_t max)
-{
-    size_t n = 0;
-    for (size_t i = 0; i < s->ntrials && n < max; i++) {
-        const ct_trial_t *t = &s->trials[i];
-        if (t->status != CT_JOURNAL_OK || strcmp(t->scope, sc->name) != 0 ||
-            strcmp(t->key, sc->configs.configs[ci].key) != 0)
-            continue;
-        double us = ct_tune_weighted_us(w, t);
-        if (us > 0)
-            out[n++] = us;
-    }
-    return n;
-}
-
 ct_status_t ct_tune_verify_judge(const ct_tune_state_t *s, const ct_tune_scope_t *sc,
-                                 const ct_tune_result_t *r, const ct_tune_weights_t *weights,
-                                 ct_tune_verify_t *v)
+                                 const ct_tune_result_t *r, ct_tune_verify_t *v)
 {
     const char *colls[16];
     long long sizes[1024];
@@ -315,10 +296,11 @@ ct_status_t ct_tune_verify_judge(const ct_tune_state_t *s, const ct_tune_scope_t
     v->why = calloc(r->nchoices ? r->nchoices : 1, sizeof *v->why);
     if (v->verified == NULL || v->why == NULL)
         return CT_ERR_NOMEM;
+    const ct_tune_weights_t *weights = s->weights;
     if (weights != NULL) {
         double d[CT_TUNE_MAX_LAUNCHES], t[CT_TUNE_MAX_LAUNCHES];
-        size_t nd = ct_tune_verify_weighted(s, sc, 0, weights, d, CT_TUNE_MAX_LAUNCHES);
-        size_t nt = ct_tune_verify_weighted(s, sc, 1, weights, t, CT_TUNE_MAX_LAUNCHES);
+        size_t nd = ct_tune_weighted_samples(s, sc, 0, d, CT_TUNE_MAX_LAUNCHES);
+        size_t nt = ct_tune_weighted_samples(s, sc, 1, t, CT_TUNE_MAX_LAUNCHES);
         v->w_def = ct_tune_median(d, nd);
         v->w_tun = ct_tune_median(t, nt);
         v->w_p = ct_tune_mw_p_less(t, nt, d, nd);

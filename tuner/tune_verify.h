@@ -76,8 +76,7 @@ void ct_tune_verify_colls(const ct_tune_result_t *r, const char *tune_colls, cha
 
 /* Judges every choice of r from the journaled A/B trials in s. */
 ct_status_t ct_tune_verify_judge(const ct_tune_state_t *s, const ct_tune_scope_t *sc,
-                                 const ct_tune_result_t *r, const ct_tune_weights_t *weights,
-                                 ct_tune_verify_t *v);
+                                 const ct_tune_result_t *r, ct_tune_verify_t *v);
 
 void ct_tune_verify_free(ct_tune_verify_t *v);
 
