@@ -45,8 +45,9 @@ tuner_colltune_SOURCES = \
 	tuner/import.c tuner/import.h tuner/import_common.c \
 	tuner/import_nccl.c tuner/import_nccl_json.c tuner/import_osu.c \
 	tuner/plot.c tuner/plot.h tuner/plot_input.c tuner/plot_tune.c tuner/plot_html.c \
+	tuner/gnuplot.c tuner/gnuplot.h \
 	tuner/regress.c tuner/regress.h tuner/regress_stats.c
-# plot finds its gnuplot scripts beside the binary in the build tree, else
+# gnuplot.c finds the scripts of plots/ beside the binary in the build tree, else
 # installed, else in the source tree (a VPATH build).
 tuner_colltune_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tuner $(JANSSON_CFLAGS) \
 	$(INIH_CFLAGS) -DCT_PLOTS_DIR='"$(pkgdatadir)/plots"' \

@@ -12,29 +12,18 @@
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "cli.h"
 #include "commands.h"
 #include "config.h"
 #include "ct_size.h"
+#include "gnuplot.h"
 #include "outdir.h"
 #include "plot.h"
-#include "self_path.h"
-
-extern char **environ;
-
-#ifndef CT_PLOTS_DIR
-#define CT_PLOTS_DIR ""
-#endif
-#ifndef CT_PLOTS_SRCDIR
-#define CT_PLOTS_SRCDIR ""
-#endif
 
 enum {
     CT_PLOT_OUT = 1,
@@ -183,83 +172,6 @@ static int ct_plot_parse(int argc, char **argv, ct_plot_args_t *a)
     }
     snprintf(a->size, sizeof a->size, "%ldx%ld", a->width, a->height);
     return CT_EXIT_OK;
-}
-
-static int ct_plot_is_file(const char *dir, const char *name, int mode)
-{
-    char p[PATH_MAX];
-    int n = snprintf(p, sizeof p, "%s%s%s", dir, *name ? "/" : "", name);
-    return n > 0 && (size_t)n < sizeof p && access(p, mode) == 0;
-}
-
-/* name itself when it holds a '/', else the first on PATH; into buf. */
-static int ct_plot_which(const char *name, char *buf, size_t len)
-{
-    if (strchr(name, '/') != NULL) {
-        int n = snprintf(buf, len, "%s", name);
-        return n > 0 && (size_t)n < len && access(buf, X_OK) == 0 ? 0 : -1;
-    }
-    const char *path = getenv("PATH");
-    while (path != NULL && *path) {
-        size_t dlen = strcspn(path, ":");
-        int n = snprintf(buf, len, "%.*s/%s", (int)dlen, path, name);
-        if (dlen > 0 && n > 0 && (size_t)n < len && access(buf, X_OK) == 0)
-            return 0;
-        path += dlen + (path[dlen] == ':');
-    }
-    return -1;
-}
-
-/* gnuplot: --gnuplot, configure's, then PATH.  Checked before any work,
- * so that a machine without it says so at once. */
-static int ct_plot_find_gnuplot(ct_plot_args_t *a)
-{
-    if (a->gnuplot_opt != NULL) {
-        if (ct_plot_which(a->gnuplot_opt, a->gnuplot, sizeof a->gnuplot) == 0)
-            return 0;
-    } else {
-#ifdef CT_GNUPLOT_PATH
-        if (ct_plot_which(CT_GNUPLOT_PATH, a->gnuplot, sizeof a->gnuplot) == 0)
-            return 0;
-#endif
-        if (ct_plot_which("gnuplot", a->gnuplot, sizeof a->gnuplot) == 0)
-            return 0;
-    }
-    fprintf(stderr,
-            "colltune plot: gnuplot not found%s%s (on Debian or Ubuntu: apt-get install "
-            "gnuplot-nox)\n",
-            a->gnuplot_opt ? ": --gnuplot " : "", a->gnuplot_opt ? a->gnuplot_opt : "");
-    return -1;
-}
-
-/* The scripts: --plots-dir, $COLLTUNE_PLOTS_DIR, beside the binary in the
- * build tree (libtool may run it from tuner/.libs), the installed ones,
- * then the source tree's (a VPATH build). */
-static int ct_plot_find_scripts(ct_plot_args_t *a)
-{
-    const char *given = a->plots_opt ? a->plots_opt : getenv("COLLTUNE_PLOTS_DIR");
-    if (given != NULL && *given) {
-        snprintf(a->plots, sizeof a->plots, "%s", given);
-        if (ct_plot_is_file(a->plots, "busbw.gp", R_OK))
-            return 0;
-        fprintf(stderr, "colltune plot: %s: no busbw.gp there (%s)\n", given,
-                a->plots_opt ? "--plots-dir" : "COLLTUNE_PLOTS_DIR");
-        return -1;
-    }
-    static const char *const rel[] = {"/../plots", "/../../plots"};
-    if (ct_self_path_find(rel, 2, "busbw.gp", R_OK, a->plots, sizeof a->plots) == 0)
-        return 0;
-    const char *fixed[] = {CT_PLOTS_DIR, CT_PLOTS_SRCDIR};
-    for (size_t i = 0; i < 2; i++) {
-        snprintf(a->plots, sizeof a->plots, "%s", fixed[i]);
-        if (*fixed[i] && ct_plot_is_file(a->plots, "busbw.gp", R_OK))
-            return 0;
-    }
-    fprintf(stderr,
-            "colltune plot: the gnuplot scripts (busbw.gp, ...) are not installed in "
-            "%s; give --plots-dir DIR\n",
-            CT_PLOTS_DIR);
-    return -1;
 }
 
 /* ---- series ---- */
@@ -452,40 +364,13 @@ static int ct_plot_write_dat(const char *path, ct_plot_kind_t kind, const ct_plo
     return block > 0 ? 1 : 0;
 }
 
-/* gnuplot -c SCRIPT DATA TMP TITLE FORMAT WxH [BARS], then TMP renamed to
- * OUT: a failed plot leaves no half image. */
+/* gnuplot -c SCRIPT DATA OUT TITLE FORMAT WxH BARS */
 static int ct_plot_gnuplot(const ct_plot_args_t *a, ct_plot_kind_t kind, const char *dat,
                            const char *out, const char *fmt, const char *title)
 {
-    char script[PATH_MAX], tmp[PATH_MAX];
-    if (snprintf(script, sizeof script, "%s/%s", a->plots, ct_plot_kinds[kind].script) >=
-            (int)sizeof script ||
-        snprintf(tmp, sizeof tmp, "%s.tmp", out) >= (int)sizeof tmp)
-        return -1;
-    char *argv[] = {(char *)"gnuplot", (char *)"-c", script,          (char *)dat,     tmp,
-                    (char *)title,     (char *)fmt,  (char *)a->size, (char *)a->bars, NULL};
-    pid_t pid;
-    int err = posix_spawn(&pid, a->gnuplot, NULL, NULL, argv, environ);
-    int status = 0;
-    if (err != 0) {
-        fprintf(stderr, "colltune plot: cannot run %s: %s\n", a->gnuplot, strerror(err));
-        return -1;
-    }
-    while (waitpid(pid, &status, 0) < 0)
-        if (errno != EINTR)
-            return -1;
-    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || access(tmp, R_OK) != 0) {
-        fprintf(stderr, "colltune plot: %s -c %s %s failed (status %d)\n", a->gnuplot, script, dat,
-                status);
-        unlink(tmp);
-        return -1;
-    }
-    if (rename(tmp, out) != 0) {
-        fprintf(stderr, "colltune plot: cannot write %s: %s\n", out, strerror(errno));
-        unlink(tmp);
-        return -1;
-    }
-    return 0;
+    const char *args[] = {title, fmt, a->size, a->bars};
+    return ct_gnuplot_draw(a->gnuplot, a->plots, ct_plot_kinds[kind].script, dat, out, args, 4,
+                           "plot");
 }
 
 /* One plot: its data file, then each format; recorded for the index. */
@@ -558,9 +443,8 @@ static void ct_plot_summarise(const char *coll, const ct_plot_item_t *it, size_t
 static int ct_plot_run(ct_plot_args_t *a)
 {
     /* Everything that can fail cheaply fails before any drawing. */
-    if (ct_plot_find_gnuplot(a) != 0)
-        return CT_EXIT_FAILURE;
-    if (ct_plot_find_scripts(a) != 0)
+    if (ct_gnuplot_find(a->gnuplot_opt, "plot", a->gnuplot, sizeof a->gnuplot) != 0 ||
+        ct_gnuplot_find_scripts(a->plots_opt, "plot", a->plots, sizeof a->plots) != 0)
         return CT_EXIT_FAILURE;
     char err[1024];
     ct_plot_rows_t rows = {0};

@@ -1,0 +1,28 @@
+/*
+ * gnuplot.h - finding and running gnuplot and the scripts of plots/, for
+ * every command that draws (plot, regress --plot).  C never writes
+ * gnuplot code: a script gets a data file and its arguments as argv.
+ */
+#ifndef CT_GNUPLOT_H
+#define CT_GNUPLOT_H
+
+#include <stddef.h>
+
+/* The gnuplot to run: OPT (a path, or a name looked up on PATH) when
+ * given, else configure's, then PATH's; into buf.  Checked before any
+ * work, so that a machine without it says so at once: 0, or -1 after
+ * telling stderr (as WHO) which Debian package to install. */
+int ct_gnuplot_find(const char *opt, const char *who, char *buf, size_t len);
+
+/* The directory of the scripts: OPT, $COLLTUNE_PLOTS_DIR, beside the
+ * binary in the build tree, the installed ones, then the source tree's
+ * (a VPATH build); into buf.  0, or -1 after telling stderr. */
+int ct_gnuplot_find_scripts(const char *opt, const char *who, char *buf, size_t len);
+
+/* gnuplot -c DIR/SCRIPT DATA OUT.tmp ARGS..., then OUT.tmp renamed to
+ * OUT, so that a failed plot leaves no half image.  An argv vector,
+ * never a shell.  0, or -1 after telling stderr (as WHO). */
+int ct_gnuplot_draw(const char *gnuplot, const char *dir, const char *script, const char *data,
+                    const char *out, const char *const *args, size_t nargs, const char *who);
+
+#endif
