@@ -45,7 +45,7 @@ tuner_colltune_SOURCES = \
 	tuner/import.c tuner/import.h tuner/import_common.c \
 	tuner/import_nccl.c tuner/import_nccl_json.c tuner/import_osu.c \
 	tuner/plot.c tuner/plot.h tuner/plot_input.c tuner/plot_tune.c tuner/plot_html.c \
-	tuner/gnuplot.c tuner/gnuplot.h \
+	tuner/gnuplot.c tuner/gnuplot.h tuner/scaling.c tuner/scaling.h \
 	tuner/regress.c tuner/regress.h tuner/regress_stats.c
 # gnuplot.c finds the scripts of plots/ beside the binary in the build tree, else
 # installed, else in the source tree (a VPATH build).
@@ -55,7 +55,7 @@ tuner_colltune_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tuner $(JANSSON_CFLAGS)
 
 # The parameterised gnuplot scripts, usable alone (gnuplot -c plots/busbw.gp ...).
 plotsdir = $(pkgdatadir)/plots
-dist_plots_DATA = plots/busbw.gp plots/latency.gp plots/tuned.gp
+dist_plots_DATA = plots/busbw.gp plots/latency.gp plots/tuned.gp plots/scaling.gp
 tuner_colltune_LDADD = tuner/libctdriver.la tuner/libtune.la src/lib/libcolltune.la \
 	$(JANSSON_LIBS) $(INIH_LIBS) -lm
 

@@ -28,6 +28,8 @@ enum {
     CT_IMPORT_STRICT,
     CT_IMPORT_OUT,
     CT_IMPORT_FORCE,
+    CT_IMPORT_RUN_ID,
+    CT_IMPORT_DATE,
 };
 
 static const ct_cli_opt_t ct_import_opts[] = {
@@ -37,6 +39,11 @@ static const ct_cli_opt_t ct_import_opts[] = {
     {CT_IMPORT_STRICT, "strict", NULL, "fail (exit 2) on the first line that cannot be read"},
     {CT_IMPORT_OUT, "out", "FILE.csv", "the results CSV to write (required)"},
     {CT_IMPORT_FORCE, "force", NULL, "replace an existing --out"},
+    {CT_IMPORT_RUN_ID, "run-id", "ID",
+     "the rows' run_id (default: each log's file name); [A-Za-z0-9._:-], 63 at most"},
+    {CT_IMPORT_DATE, "date", "DATE",
+     "when the logs were made, YYYY-MM-DD or YYYY-MM-DDTHH:MM:SSZ: the time of rows whose log "
+     "has none, so that regress orders imported runs"},
 };
 #define CT_IMPORT_NOPTS (sizeof ct_import_opts / sizeof ct_import_opts[0])
 
@@ -123,9 +130,32 @@ typedef struct {
     const char *out;
     ct_import_fmt_t fmt;
     int force;
-    char **logs; /* argc slots, not owned strings */
+    const char *run_id; /* --run-id, or NULL */
+    char **logs;        /* argc slots, not owned strings */
     int nlogs;
 } ct_import_args_t;
+
+/* DATE as YYYY-MM-DD or YYYY-MM-DDTHH:MM:SSZ, a real calendar date, into
+ * buf in the schema's form (ISO 8601 UTC); 0, or -1. */
+static int ct_import_date(const char *date, char *buf, size_t len)
+{
+    static const int mdays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+    int y, mo, d, h = 0, mi = 0, se = 0, n = 0;
+    if (strlen(date) == 10) {
+        if (sscanf(date, "%4d-%2d-%2d%n", &y, &mo, &d, &n) != 3 || n != 10)
+            return -1;
+    } else if (strlen(date) != 20 ||
+               sscanf(date, "%4d-%2d-%2dT%2d:%2d:%2dZ%n", &y, &mo, &d, &h, &mi, &se, &n) != 6 ||
+               n != 20) {
+        return -1;
+    }
+    int leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+    if (y < 1970 || mo < 1 || mo > 12 || d < 1 || d > mdays[mo - 1] + (mo == 2 && leap) || h > 23 ||
+        mi > 59 || se > 60 || date[4] != '-' || date[7] != '-')
+        return -1;
+    int w = snprintf(buf, len, "%04d-%02d-%02dT%02d:%02d:%02dZ", y, mo, d, h, mi, se);
+    return w > 0 && (size_t)w < len ? 0 : -1;
+}
 
 /* Options and LOGs mix; the shared parser (cli.h) sees only the options.
  * Returns -1 to go on, else the exit code. */
@@ -179,6 +209,27 @@ static int ct_import_parse(int argc, char **argv, ct_import_args_t *a, ct_import
         case CT_IMPORT_STRICT: im->strict = 1; break;
         case CT_IMPORT_OUT: a->out = value; break;
         case CT_IMPORT_FORCE: a->force = 1; break;
+        case CT_IMPORT_RUN_ID:
+            if (*value == '\0' || strlen(value) >= sizeof im->run_id ||
+                value[strspn(value, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+                                    "0123456789._:-")] != '\0') {
+                fprintf(stderr,
+                        "colltune import: --run-id %s: 1 to 63 of [A-Za-z0-9._:-] (it becomes a "
+                        "CSV field and a series label)\n",
+                        value);
+                return CT_EXIT_USAGE;
+            }
+            a->run_id = value;
+            break;
+        case CT_IMPORT_DATE:
+            if (ct_import_date(value, im->date, sizeof im->date) != 0) {
+                fprintf(stderr,
+                        "colltune import: --date %s: YYYY-MM-DD or YYYY-MM-DDTHH:MM:SSZ (UTC), a "
+                        "real date\n",
+                        value);
+                return CT_EXIT_USAGE;
+            }
+            break;
         }
     }
     if (a->out == NULL || a->nlogs == 0) {
@@ -219,7 +270,10 @@ static int ct_import_run(ct_import_args_t *a, ct_import_t *im)
     for (int i = 0; i < a->nlogs && st == CT_OK; i++) {
         im->path = a->logs[i];
         const char *base = strrchr(im->path, '/');
-        snprintf(im->run_id, sizeof im->run_id, "%s", base != NULL ? base + 1 : im->path);
+        snprintf(im->run_id, sizeof im->run_id, "%s",
+                 a->run_id      ? a->run_id
+                 : base != NULL ? base + 1
+                                : im->path);
         st = ct_import_slurp(im->path, &im->text, &im->len);
         if (st == CT_OK) {
             st = ct_import_one(im, a->fmt);
@@ -253,7 +307,7 @@ static int ct_import_run(ct_import_args_t *a, ct_import_t *im)
 
 static int ct_import_main(int argc, char **argv)
 {
-    ct_import_args_t a = {NULL, CT_FMT_AUTO, 0, NULL, 0};
+    ct_import_args_t a = {.fmt = CT_FMT_AUTO};
     ct_import_t im;
     memset(&im, 0, sizeof im);
     a.logs = calloc((size_t)argc, sizeof *a.logs);

@@ -19,7 +19,8 @@ typedef struct {
     const char *path; /* the log, for messages */
     char *text;       /* its whole contents, NUL-terminated (owned) */
     size_t len;
-    char run_id[64];       /* the log's base name */
+    char run_id[64];       /* --run-id, else the log's base name */
+    char date[32];         /* --date: the time of rows whose log gives none */
     const char *coll_flag; /* --collective, or NULL */
     long np;               /* --np, or 0 */
     int strict;

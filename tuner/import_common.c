@@ -44,6 +44,7 @@ void ct_import_row_init(ct_import_t *im, ct_result_t *row)
 {
     memset(row, 0, sizeof *row);
     snprintf(row->run_id, sizeof row->run_id, "%s", im->run_id);
+    snprintf(row->time, sizeof row->time, "%s", im->date);
     snprintf(row->op, sizeof row->op, "none");
     snprintf(row->sync, sizeof row->sync, "batch"); /* both tools time a loop and divide */
     row->root = -1;

@@ -24,6 +24,7 @@
 #include "gnuplot.h"
 #include "outdir.h"
 #include "plot.h"
+#include "scaling.h"
 
 enum {
     CT_PLOT_OUT = 1,
@@ -34,6 +35,8 @@ enum {
     CT_PLOT_SMALL,
     CT_PLOT_GNUPLOT,
     CT_PLOT_DIR,
+    CT_PLOT_SCALE_BY,
+    CT_PLOT_SCALE_SIZES,
 };
 
 static const ct_cli_opt_t ct_plot_opts[] = {
@@ -47,24 +50,29 @@ static const ct_cli_opt_t ct_plot_opts[] = {
     {CT_PLOT_GNUPLOT, "gnuplot", "PATH", "the gnuplot to run (default: configure's, then PATH)"},
     {CT_PLOT_DIR, "plots-dir", "DIR",
      "the gnuplot scripts (default: $COLLTUNE_PLOTS_DIR, the build tree, then the installed ones)"},
+    {CT_PLOT_SCALE_BY, "scale-by", "nodes|ranks",
+     "scaling plot's x axis (default: nodes when the node count varies, else ranks)"},
+    {CT_PLOT_SCALE_SIZES, "scaling-sizes", "N", "sizes per series on the scaling plot (default 4)"},
 };
 #define CT_PLOT_NOPTS (sizeof ct_plot_opts / sizeof ct_plot_opts[0])
 
 /* The plots of one collective, as data: a kind is a script and the rows
- * it takes.  Scaling (busbw against nranks at fixed sizes, from runs at
- * several scales) joins here as a kind with its own writer and script. */
-typedef enum { CT_KIND_BUSBW, CT_KIND_LATENCY, CT_KIND_TUNED } ct_plot_kind_t;
+ * it takes. */
+typedef enum { CT_KIND_BUSBW, CT_KIND_LATENCY, CT_KIND_TUNED, CT_KIND_SCALING } ct_plot_kind_t;
 static const struct {
     const char *name, *script, *what;
 } ct_plot_kinds[] = {
     [CT_KIND_BUSBW] = {"busbw", "busbw.gp", "bus bandwidth"},
     [CT_KIND_LATENCY] = {"latency", "latency.gp", "small-message latency"},
     [CT_KIND_TUNED] = {"tuned", "tuned.gp", "tuned against default"},
+    [CT_KIND_SCALING] = {"scaling", "scaling.gp", "bus bandwidth against scale"},
 };
 
 typedef struct {
     const char *out, *tune, *gnuplot_opt, *plots_opt, *bars;
     int png, svg;
+    int scale_by; /* -1 auto, 1 nodes, 0 ranks */
+    size_t scaling_sizes;
     long width, height;
     size_t small_max;
     char *const *inputs;
@@ -79,8 +87,11 @@ static void ct_plot_usage(FILE *f)
                "                     [--size WxH] [OPTIONS] RESULTS...\n\n"
                "Draws collbench results (CSV or JSON, any mix of runs) with gnuplot, per\n"
                "collective: busbw against size, and the small-size latency with error bars;\n"
-               "with --tune, a tune's tuned against default times.  One line per backend,\n"
-               "run, configuration, placement or scale: whatever tells the inputs apart.\n"
+               "with --tune, a tune's tuned against default times; given runs at several\n"
+               "scales, busbw against nodes (or ranks) at fixed sizes with the ideal line,\n"
+               "and the efficiency table in index.html and scaling.md.  One line per\n"
+               "backend, run, configuration, placement or scale: whatever tells the inputs\n"
+               "apart.\n"
                "DIR gets COLL_KIND.png/.svg, the data files COLL_KIND.dat (gnuplot -c\n"
                "plots/KIND.gp DATA OUT TITLE redraws one) and index.html.\n\n"
                "options:\n");
@@ -99,6 +110,8 @@ static int ct_plot_parse(int argc, char **argv, ct_plot_args_t *a)
     a->height = 720;
     a->bars = "pct";
     a->small_max = 64 * 1024;
+    a->scale_by = -1;
+    a->scaling_sizes = 4;
     /* Options and file names mix: ct_cli_next stops at a non-option. */
     char **files = calloc((size_t)argc + 1, sizeof *files);
     size_t nfiles = 0;
@@ -139,6 +152,23 @@ static int ct_plot_parse(int argc, char **argv, ct_plot_args_t *a)
                 id = CT_CLI_ERROR;
             }
             break;
+        case CT_PLOT_SCALE_BY:
+            a->scale_by = strcmp(value, "nodes") == 0 ? 1 : strcmp(value, "ranks") == 0 ? 0 : -2;
+            if (a->scale_by == -2) {
+                fprintf(stderr, "colltune plot: --scale-by %s: nodes or ranks\n", value);
+                id = CT_CLI_ERROR;
+            }
+            break;
+        case CT_PLOT_SCALE_SIZES: {
+            char *end;
+            long v = strtol(value, &end, 10);
+            if (*value == '\0' || *end != '\0' || v < 1 || v > 16) {
+                fprintf(stderr, "colltune plot: --scaling-sizes %s: a count, 1 to 16\n", value);
+                id = CT_CLI_ERROR;
+            }
+            a->scaling_sizes = (size_t)v;
+            break;
+        }
         case CT_PLOT_SMALL:
             if (ct_size_parse(value, &a->small_max) != CT_OK) {
                 fprintf(stderr, "colltune plot: --small-max %s: not a size (64K, 1M, ...)\n",
@@ -297,10 +327,40 @@ static void ct_plot_stem(const char *coll, const char *kind, char *buf, size_t l
             *p = '_';
 }
 
-/* Writes the data file of one plot (beside, renamed). */
-static int ct_plot_write_dat(const char *path, ct_plot_kind_t kind, const ct_plot_item_t *it,
-                             size_t n, const ct_plot_tcell_t *tc, size_t ntc, size_t small_max)
+/* What one plot draws: the rows of a collective (busbw, latency), a
+ * tune's cells (tuned) or the scaling lines (scaling). */
+typedef struct {
+    const ct_plot_item_t *it;
+    size_t n;
+    const ct_plot_tcell_t *tc;
+    size_t ntc;
+    const ct_scaling_t *sc;
+} ct_plot_src_t;
+
+/* The scaling blocks: per series and size, "scale busbw ideal eff". */
+static size_t ct_plot_write_scaling(FILE *f, const ct_scaling_t *sc)
 {
+    fputs("# columns: scale busbw_gbps ideal_gbps efficiency (ideal: the busbw at the "
+          "smallest scale, held flat)\n",
+          f);
+    for (size_t i = 0; i < sc->n; i++) {
+        const ct_scaling_line_t *l = &sc->v[i];
+        char sz[32];
+        ct_size_format((size_t)l->bytes, sz, sizeof sz);
+        fprintf(f, "%s# series %zu\n\"%s, %s\"\n", i ? "\n\n" : "", i, l->series, sz);
+        for (size_t k = 0; k < l->n; k++)
+            fprintf(f, "%lld %.6g %.6g %.4f\n", l->scale[k], l->busbw[k], l->busbw[0], l->eff[k]);
+    }
+    return sc->n;
+}
+
+/* Writes the data file of one plot (beside, renamed). */
+static int ct_plot_write_dat(const char *path, ct_plot_kind_t kind, const ct_plot_src_t *src,
+                             size_t small_max)
+{
+    const ct_plot_item_t *it = src->it;
+    const ct_plot_tcell_t *tc = src->tc;
+    size_t n = src->n, ntc = src->ntc;
     char tmp[PATH_MAX];
     if (snprintf(tmp, sizeof tmp, "%s.tmp", path) >= (int)sizeof tmp)
         return -1;
@@ -312,7 +372,9 @@ static int ct_plot_write_dat(const char *path, ct_plot_kind_t kind, const ct_plo
     fprintf(f, "# colltune plot %s: %s data for plots/%s\n", PACKAGE_VERSION,
             ct_plot_kinds[kind].name, ct_plot_kinds[kind].script);
     size_t block = 0;
-    if (kind == CT_KIND_TUNED) {
+    if (kind == CT_KIND_SCALING) {
+        block = ct_plot_write_scaling(f, src->sc);
+    } else if (kind == CT_KIND_TUNED) {
         fputs("# columns: bytes median_us low_us high_us (min and max of the launch medians)\n", f);
         for (int side = 0; side < 2; side++) {
             fprintf(f, "%s# series %zu\n\"%s\"\n", block ? "\n\n" : "", block,
@@ -364,19 +426,20 @@ static int ct_plot_write_dat(const char *path, ct_plot_kind_t kind, const ct_plo
     return block > 0 ? 1 : 0;
 }
 
-/* gnuplot -c SCRIPT DATA OUT TITLE FORMAT WxH BARS */
+/* gnuplot -c SCRIPT DATA OUT TITLE FORMAT WxH EXTRA: latency's bars, or
+ * scaling's unit (nodes or ranks). */
 static int ct_plot_gnuplot(const ct_plot_args_t *a, ct_plot_kind_t kind, const char *dat,
-                           const char *out, const char *fmt, const char *title)
+                           const char *out, const char *fmt, const char *title, const char *extra)
 {
-    const char *args[] = {title, fmt, a->size, a->bars};
+    const char *args[] = {title, fmt, a->size, extra};
     return ct_gnuplot_draw(a->gnuplot, a->plots, ct_plot_kinds[kind].script, dat, out, args, 4,
                            "plot");
 }
 
 /* One plot: its data file, then each format; recorded for the index. */
 static int ct_plot_one(const ct_plot_args_t *a, ct_plot_kind_t kind, const char *coll,
-                       const ct_plot_item_t *it, size_t n, const ct_plot_tcell_t *tc, size_t ntc,
-                       const char *scale, const char *date, ct_plot_image_t *img)
+                       const ct_plot_src_t *src, const char *scale, const char *date,
+                       ct_plot_image_t *img)
 {
     char stem[64], name[80], path[PATH_MAX], dat[PATH_MAX], title[512];
     memset(img, 0, sizeof *img);
@@ -386,7 +449,7 @@ static int ct_plot_one(const ct_plot_args_t *a, ct_plot_kind_t kind, const char 
     snprintf(img->data, sizeof img->data, "%s.dat", stem);
     if (ct_outdir_path(a->out, img->data, dat, sizeof dat) != CT_OK)
         return -1;
-    int rc = ct_plot_write_dat(dat, kind, it, n, tc, ntc, a->small_max);
+    int rc = ct_plot_write_dat(dat, kind, src, a->small_max);
     if (rc <= 0) {
         unlink(dat);
         return rc; /* 0: nothing to draw (no small sizes) */
@@ -397,7 +460,9 @@ static int ct_plot_one(const ct_plot_args_t *a, ct_plot_kind_t kind, const char 
             continue;
         if (snprintf(name, sizeof name, "%s.%s", stem, svg ? "svg" : "png") >= (int)sizeof name ||
             ct_outdir_path(a->out, name, path, sizeof path) != CT_OK ||
-            ct_plot_gnuplot(a, kind, dat, path, svg ? "svg" : "png", title) != 0)
+            ct_plot_gnuplot(a, kind, dat, path, svg ? "svg" : "png", title,
+                            kind == CT_KIND_SCALING ? (src->sc->by_nodes ? "nodes" : "ranks")
+                                                    : a->bars) != 0)
             return -1;
         snprintf(svg ? img->svg : img->png, sizeof img->png, "%s", name);
     }
@@ -440,6 +505,35 @@ static void ct_plot_summarise(const char *coll, const ct_plot_item_t *it, size_t
         }
 }
 
+/* DIR/scaling.md: every collective's efficiency table, ready to publish. */
+static int ct_plot_scaling_md(const char *dir, const ct_plot_scaling_t *sc, size_t n)
+{
+    char path[PATH_MAX], tmp[PATH_MAX];
+    if (ct_outdir_path(dir, "scaling.md", path, sizeof path) != CT_OK ||
+        ct_outdir_path(dir, ".scaling.md.tmp", tmp, sizeof tmp) != CT_OK)
+        return -1;
+    FILE *f = fopen(tmp, "w");
+    if (f == NULL) {
+        fprintf(stderr, "colltune plot: cannot write %s: %s\n", tmp, strerror(errno));
+        return -1;
+    }
+    fputs("# Scaling efficiency\n\nbusbw (GB/s) at each scale, and in brackets the efficiency: "
+          "busbw against the busbw at the smallest scale (perfect scaling keeps busbw flat).\n",
+          f);
+    for (size_t i = 0; i < n; i++) {
+        fprintf(f, "\n## %s\n\n", sc[i].collective);
+        ct_scaling_write_table(f, &sc[i].sc, 1);
+    }
+    int bad = ferror(f);
+    bad |= fclose(f) != 0;
+    if (bad || rename(tmp, path) != 0) {
+        fprintf(stderr, "colltune plot: cannot write %s: %s\n", path, strerror(errno));
+        unlink(tmp);
+        return -1;
+    }
+    return 0;
+}
+
 static int ct_plot_run(ct_plot_args_t *a)
 {
     /* Everything that can fail cheaply fails before any drawing. */
@@ -451,6 +545,7 @@ static int ct_plot_run(ct_plot_args_t *a)
     ct_plot_tune_t tune = {0};
     ct_plot_image_t *img = NULL;
     ct_plot_summary_t *sum = NULL;
+    ct_plot_scaling_t *scaling = NULL;
     const char **colls = NULL;
     int rc = CT_EXIT_OK;
     for (size_t i = 0; i < a->ninputs && rc == CT_EXIT_OK; i++) {
@@ -482,12 +577,13 @@ static int ct_plot_run(ct_plot_args_t *a)
         }
     }
     /* The collectives, in order of first appearance (results, then tune). */
-    size_t ncolls = 0, nimg = 0, nsum = 0;
+    size_t ncolls = 0, nimg = 0, nsum = 0, nscaling = 0;
     if (rc == CT_EXIT_OK) {
         colls = calloc(rows.n + tune.n + 1, sizeof *colls);
-        img = calloc(3 * (rows.n + tune.n) + 1, sizeof *img);
+        img = calloc(4 * (rows.n + tune.n) + 1, sizeof *img);
         sum = calloc(rows.n + 1, sizeof *sum);
-        if (colls == NULL || img == NULL || sum == NULL)
+        scaling = calloc(rows.n + 1, sizeof *scaling);
+        if (colls == NULL || img == NULL || sum == NULL || scaling == NULL)
             rc = CT_EXIT_FAILURE;
     }
     for (size_t i = 0; rc == CT_EXIT_OK && i < rows.n + tune.n; i++) {
@@ -510,8 +606,22 @@ static int ct_plot_run(ct_plot_args_t *a)
             ct_plot_scale(it, n, scale, sizeof scale, date, sizeof date);
             ct_plot_summarise(colls[c], it, n, scale, &sum[nsum++]);
             for (int k = CT_KIND_BUSBW; k <= CT_KIND_LATENCY && rc == CT_EXIT_OK; k++) {
-                int r = ct_plot_one(a, (ct_plot_kind_t)k, colls[c], it, n, NULL, 0, scale, date,
-                                    &img[nimg]);
+                ct_plot_src_t src = {.it = it, .n = n};
+                int r = ct_plot_one(a, (ct_plot_kind_t)k, colls[c], &src, scale, date, &img[nimg]);
+                if (r < 0)
+                    rc = CT_EXIT_FAILURE;
+                nimg += r > 0;
+            }
+            /* Runs at several scales: busbw against scale, and its table. */
+            ct_plot_scaling_t *ps = &scaling[nscaling];
+            snprintf(ps->collective, sizeof ps->collective, "%s", colls[c]);
+            if (rc == CT_EXIT_OK && ct_scaling_build(rows.v, rows.n, colls[c], a->scale_by,
+                                                     a->scaling_sizes, &ps->sc) != CT_OK)
+                rc = CT_EXIT_FAILURE;
+            if (rc == CT_EXIT_OK && ps->sc.n > 0) {
+                nscaling++;
+                ct_plot_src_t src = {.sc = &ps->sc};
+                int r = ct_plot_one(a, CT_KIND_SCALING, colls[c], &src, scale, date, &img[nimg]);
                 if (r < 0)
                     rc = CT_EXIT_FAILURE;
                 nimg += r > 0;
@@ -535,8 +645,8 @@ static int ct_plot_run(ct_plot_args_t *a)
             snprintf(scale, sizeof scale, "%lld rank%s, %lld node%s", tune.nranks,
                      tune.nranks == 1 ? "" : "s", tune.nnodes, tune.nnodes == 1 ? "" : "s");
             snprintf(date, sizeof date, "%.10s", tune.date);
-            int r =
-                ct_plot_one(a, CT_KIND_TUNED, colls[c], NULL, 0, tc, ntc, scale, date, &img[nimg]);
+            ct_plot_src_t src = {.tc = tc, .ntc = ntc};
+            int r = ct_plot_one(a, CT_KIND_TUNED, colls[c], &src, scale, date, &img[nimg]);
             if (r < 0)
                 rc = CT_EXIT_FAILURE;
             nimg += r > 0;
@@ -544,9 +654,22 @@ static int ct_plot_run(ct_plot_args_t *a)
         free(tc);
         free(it);
     }
+    if (rc == CT_EXIT_OK && nscaling > 0 && ct_plot_scaling_md(a->out, scaling, nscaling) != 0)
+        rc = CT_EXIT_FAILURE;
     if (rc == CT_EXIT_OK) {
-        ct_status_t st = ct_plot_html(a->out, img, nimg, sum, nsum, a->inputs, a->ninputs, a->tune,
-                                      err, sizeof err);
+        const ct_plot_page_t page = {
+            .img = img,
+            .nimg = nimg,
+            .sum = sum,
+            .nsum = nsum,
+            .scaling = scaling,
+            .nscaling = nscaling,
+            .tune = a->tune ? &tune : NULL,
+            .tune_dir = a->tune,
+            .inputs = a->inputs,
+            .ninputs = a->ninputs,
+        };
+        ct_status_t st = ct_plot_html(a->out, &page, err, sizeof err);
         if (st != CT_OK) {
             fprintf(stderr, "colltune plot: %s\n", err);
             rc = ct_status_exit_code(st);
@@ -558,6 +681,9 @@ static int ct_plot_run(ct_plot_args_t *a)
     free(colls);
     free(img);
     free(sum);
+    for (size_t i = 0; scaling != NULL && i <= nscaling; i++)
+        ct_scaling_free(&scaling[i].sc);
+    free(scaling);
     ct_plot_tune_free(&tune);
     ct_plot_rows_free(&rows);
     return rc;

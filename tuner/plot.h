@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include "ct_result.h"
 #include "ct_status.h"
+#include "scaling.h"
 
 /* Rows of every input, in reading order. */
 typedef struct {
@@ -32,6 +33,8 @@ typedef struct {
     long long bytes;
     double def_us, def_lo, def_hi;
     double tun_us, tun_lo, tun_hi;
+    double p_faster; /* the A/B's one-sided p; NaN when the report lacks it */
+    int holds;       /* the cell's gain held (1), not (0), unknown (-1) */
 } ct_plot_tcell_t;
 
 typedef struct {
@@ -49,7 +52,7 @@ void ct_plot_tune_free(ct_plot_tune_t *t);
 /* One image of the index page and what it shows. */
 typedef struct {
     char collective[24];
-    char kind[16]; /* "busbw", "latency", "tuned" */
+    char kind[16]; /* "busbw", "latency", "tuned", "scaling" */
     char png[96];  /* file names relative to the output directory; */
     char svg[96];  /* empty when that format was not asked for */
     char data[96];
@@ -69,10 +72,28 @@ typedef struct {
     char scale[128];
 } ct_plot_summary_t;
 
-/* Writes DIR/index.html (beside and renamed): every image, the summary
- * table, the inputs. */
-ct_status_t ct_plot_html(const char *dir, const ct_plot_image_t *img, size_t nimg,
-                         const ct_plot_summary_t *sum, size_t nsum, char *const *inputs,
-                         size_t ninputs, const char *tune_dir, char *err, size_t errlen);
+/* A collective's scaling lines. */
+typedef struct {
+    char collective[24];
+    ct_scaling_t sc;
+} ct_plot_scaling_t;
+
+/* Everything the index page shows. */
+typedef struct {
+    const ct_plot_image_t *img;
+    size_t nimg;
+    const ct_plot_summary_t *sum;
+    size_t nsum;
+    const ct_plot_scaling_t *scaling;
+    size_t nscaling;
+    const ct_plot_tune_t *tune; /* NULL without --tune */
+    const char *tune_dir;
+    char *const *inputs;
+    size_t ninputs;
+} ct_plot_page_t;
+
+/* Writes DIR/index.html (beside and renamed): the inputs, the summary
+ * table, the tune's speedups, the scaling efficiency, every image. */
+ct_status_t ct_plot_html(const char *dir, const ct_plot_page_t *page, char *err, size_t errlen);
 
 #endif

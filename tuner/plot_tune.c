@@ -3,6 +3,7 @@
  * tune_report.c) for the tuned-against-default plots.
  */
 #include <jansson.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -76,6 +77,9 @@ ct_status_t ct_plot_tune_read(const char *dir, ct_plot_tune_t *t, char *err, siz
         tc->bytes = json_integer_value(bytes);
         tc->def_us = json_number_value(d);
         tc->tun_us = json_number_value(u);
+        json_t *p = json_object_get(c, "p_faster"), *h = json_object_get(c, "holds");
+        tc->p_faster = json_is_number(p) ? json_number_value(p) : NAN;
+        tc->holds = json_is_boolean(h) ? json_is_true(h) : -1;
         t->n++;
     }
     json_decref(doc);

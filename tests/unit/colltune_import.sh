@@ -93,4 +93,23 @@ cmp -s "$T/a.csv" "$D/nccl_allreduce.csv" || fail "--force output differs"
 # Several logs, formats mixed, into one file.
 expect 0 "18 rows" --np 4 --out "$T/b.csv" nccl_allreduce.log osu_mixed.log nccl_allreduce.json
 [ "$(grep -c '^run_id,' "$T/b.csv")" -eq 1 ] || fail "more than one header"
+# --run-id on every row; --date on the rows whose log gives no time (the
+# text logs), while the JSON log's own timestamp wins.
+expect 0 "18 rows" --np 4 --run-id night-0107 --date 2026-01-07 --out "$T/c.csv" \
+    nccl_allreduce.log osu_mixed.log nccl_allreduce.json
+[ "$(tail -n +2 "$T/c.csv" | cut -d, -f1 | sort -u)" = "night-0107" ] || fail "--run-id not on every row"
+[ "$(tail -n +2 "$T/c.csv" | cut -d, -f2 | sort | uniq -c | awk '{ printf "%s %s;", $1, $2 }')" = \
+    "4 $(sed -n 2p "$D/nccl_allreduce_json.csv" | cut -d, -f2);14 2026-01-07T00:00:00Z;" ] ||
+    fail "--date: $(tail -n +2 "$T/c.csv" | cut -d, -f2 | sort | uniq -c)"
+# The rest of each row is as without them.
+tail -n +2 "$T/b.csv" | cut -d, -f3- >"$T/b.rest"
+tail -n +2 "$T/c.csv" | cut -d, -f3- >"$T/c.rest"
+cmp -s "$T/b.rest" "$T/c.rest" || fail "--run-id/--date changed more than run_id and time"
+expect 0 "8 rows" --date 2024-02-29T23:59:59Z --out "$T/d.csv" nccl_allreduce.log
+[ "$(sed -n 2p "$T/d.csv" | cut -d, -f2)" = "2024-02-29T23:59:59Z" ] || fail "--date with a time"
+expect 2 "\-\-date 2026-02-29: YYYY-MM-DD" --date 2026-02-29 --out "$T/e.csv" nccl_allreduce.log
+expect 2 "\-\-date 2026-01-07T25:00:00Z" --date 2026-01-07T25:00:00Z --out "$T/e.csv" nccl_allreduce.log
+expect 2 "\-\-date 7.1.2026" --date 7.1.2026 --out "$T/e.csv" nccl_allreduce.log
+expect 2 "\-\-run-id a,b: 1 to 63" --run-id a,b --out "$T/e.csv" nccl_allreduce.log
+[ ! -e "$T/e.csv" ] || fail "a bad --date or --run-id wrote the output"
 exit 0

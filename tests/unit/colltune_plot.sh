@@ -103,6 +103,10 @@ grep -q '>reduce_scatter</a>' "$D/index.html" || fail "summary table lacks the J
 links=$(links_resolve "$D") || exit 1
 [ "$links" -ge 21 ] || fail "index.html has only $links links"
 ls -a "$D" | grep -q 'tmp' && fail "temporary files left in $D"
+# The tune's speedups in the index: default / tuned of report.json's cell.
+grep -q '<h2>Tuned against default</h2>' "$D/index.html" || fail "index.html lacks the tune table"
+grep -q '<tr><td>broadcast</td><td>256 KiB</td><td class="n">1857.82</td><td class="n">154.70</td><td class="n">12.01&times;</td><td class="n">0.00397</td><td>yes</td></tr>' \
+    "$D/index.html" || fail "index.html: the tune's broadcast 256 KiB row is not 1857.82 / 154.70 = 12.01x, p 0.00397, holds"
 
 # --- the defaults: PNG only, at least 1024 px wide; into an existing DIR ---
 D="$T/png"
@@ -112,6 +116,8 @@ set -- $(png_dims "$D/allreduce_busbw.png")
 [ "$1" -ge 1024 ] || fail "default width $1 < 1024"
 [ ! -e "$D/allreduce_busbw.svg" ] || fail "SVG written without --format svg"
 [ ! -e "$D/broadcast_tuned.png" ] || fail "tuned plot without --tune"
+[ ! -e "$D/allreduce_scaling.png" ] || fail "scaling plot from a single scale"
+[ ! -e "$D/scaling.md" ] || fail "scaling.md from a single scale"
 links_resolve "$D" >/dev/null || exit 1
 
 # --- SVG only: the page shows the SVGs ---
@@ -126,6 +132,48 @@ cut -d, -f1-22 "$CSV" >"$T/v1.csv"
 "$CT" plot --out "$D" --bars ci "$T/v1.csv" >/dev/null 2>"$T/err" || { cat "$T/err" >&2; fail "schema 1 plot failed"; }
 grep -q ' NaN NaN$' "$D/allreduce_latency.dat" || fail "schema 1: CI not NaN in the data file"
 [ -s "$D/allreduce_latency.png" ] || fail "schema 1: no latency plot"
+
+# --- runs at 1, 2 and 4 nodes (2, 4, 8 ranks): the scaling plot and table ---
+# Copies of the CSV whose busbw is divided by 1 + 0.2 (nodes - 1): the
+# efficiency against 1 node is 1/1.2 = 83% at 2 nodes and 1/1.6 = 62.5% at 4.
+for s in 1 2 4; do
+    awk -F, -v OFS=, -v s=$s 'NR == 1 { print; next }
+        { $1 = "scale" s; $9 = 2 * s; $10 = s; $20 = $20 / (1 + 0.2 * (s - 1)); print }' \
+        "$CSV" >"$T/scale$s.csv"
+done
+D="$T/scaling"
+"$CT" plot --out "$D" --format both "$T/scale1.csv" "$T/scale2.csv" "$T/scale4.csv" >/dev/null 2>"$T/err" ||
+    { cat "$T/err" >&2; fail "scaling plot failed"; }
+for c in allreduce broadcast; do
+    [ "$(png_dims "$D/${c}_scaling.png")" = "1280 720" ] || fail "${c}_scaling.png missing or wrong size"
+    grep -q '</svg>' "$D/${c}_scaling.svg" || fail "${c}_scaling.svg not closed"
+    grep -q "src=\"${c}_scaling.png\"" "$D/index.html" || fail "index.html does not show ${c}_scaling.png"
+done
+# 4 sizes per series (the default), each at 3 scales, the largest size included.
+dat="$D/allreduce_scaling.dat"
+[ "$(grep -c '^# series' "$dat")" -eq 8 ] || fail "scaling: want 2 series x 4 sizes, got $(grep -c '^# series' "$dat")"
+grep -q '^"mpi, out-of-place, 256 KiB"$' "$dat" || fail "scaling: the largest size is not a line"
+awk '/^[0-9]/ { n++; e[$1] = e[$1] " " $4; if ($3 <= 0) bad = 1 }
+     /^[0-9]/ && $1 == 1 && $4 != "1.0000" { bad = 1 }
+     /^[0-9]/ && $1 == 2 && ($4 < 0.832 || $4 > 0.835) { bad = 1 }
+     /^[0-9]/ && $1 == 4 && ($4 < 0.624 || $4 > 0.626) { bad = 1 }
+     END { exit !(n == 24 && !bad) }' "$dat" || fail "scaling efficiencies are not 1, 0.833, 0.625: $(cat "$dat")"
+grep -q '^| series | size | 1 node | 2 nodes | 4 nodes |$' "$D/scaling.md" || fail "scaling.md header"
+grep -q '^| mpi, in-place | 256 KiB | .* (100%) | .* (83%) | .* (62%) |$' "$D/scaling.md" ||
+    fail "scaling.md lacks the 256 KiB in-place row at 100/83/62%"
+grep -q '<h2>Scaling efficiency</h2>' "$D/index.html" || fail "index.html lacks the scaling table"
+links_resolve "$D" >/dev/null || exit 1
+# By ranks, two sizes per series.
+"$CT" plot --out "$T/byranks" --scale-by ranks --scaling-sizes 2 "$T/scale1.csv" "$T/scale4.csv" >/dev/null 2>"$T/err" ||
+    { cat "$T/err" >&2; fail "--scale-by ranks failed"; }
+[ "$(grep -c '^# series' "$T/byranks/allreduce_scaling.dat")" -eq 4 ] || fail "--scaling-sizes 2: want 4 lines"
+awk '/^[0-9]/ && $1 != 2 && $1 != 8 { exit 1 }' "$T/byranks/allreduce_scaling.dat" || fail "--scale-by ranks: x is not 2 and 8 ranks"
+grep -q '| 2 ranks | 8 ranks |' "$T/byranks/scaling.md" || fail "--scale-by ranks: table header"
+expect 2 "--scale-by" $G --out "$T/x" --scale-by hosts "$CSV"
+expect 2 "--scaling-sizes" $G --out "$T/x" --scaling-sizes 0 "$CSV"
+gnuplot -c "$top_srcdir/plots/scaling.gp" "$dat" "$T/alone_scaling.png" "alone" "" 1024x600 ranks ||
+    fail "plots/scaling.gp alone failed"
+[ "$(png_dims "$T/alone_scaling.png")" = "1024 600" ] || fail "scaling.gp alone: $(png_dims "$T/alone_scaling.png")"
 
 # --- a script of plots/ on its own, on the data file colltune wrote ---
 gnuplot -c "$top_srcdir/plots/busbw.gp" "$T/both/allreduce_busbw.dat" "$T/alone.png" "alone" 2>"$T/err" ||

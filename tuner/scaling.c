@@ -1,0 +1,232 @@
+/*
+ * scaling.c - busbw against scale at fixed sizes, and the efficiency.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ct_size.h"
+#include "scaling.h"
+
+/* What tells series apart besides scale and run: runs at different
+ * scales are different runs, so neither may split a line. */
+enum { CT_SC_BACKEND, CT_SC_CONFIG, CT_SC_PLACE, CT_SC_TYPE, CT_SC_NDIM };
+
+static void ct_scaling_dim(const ct_result_t *r, int d, char *buf, size_t len)
+{
+    switch (d) {
+    case CT_SC_BACKEND: snprintf(buf, len, "%s", r->backend); break;
+    case CT_SC_CONFIG: snprintf(buf, len, "config %s", r->config_id); break;
+    case CT_SC_PLACE: snprintf(buf, len, "%s", r->placement); break;
+    default: snprintf(buf, len, "%s/%s", r->dtype, r->op); break;
+    }
+}
+
+static long long ct_scaling_of(const ct_result_t *r, int by_nodes)
+{
+    return by_nodes ? r->nnodes : r->nranks;
+}
+
+static int ct_scaling_dbl_cmp(const void *x, const void *y)
+{
+    double a = *(const double *)x, b = *(const double *)y;
+    return (a > b) - (a < b);
+}
+
+static int ct_scaling_ll_cmp(const void *x, const void *y)
+{
+    long long a = *(const long long *)x, b = *(const long long *)y;
+    return (a > b) - (a < b);
+}
+
+/* Sorted distinct values of v[0..n) in place; the new count. */
+static size_t ct_scaling_uniq(long long *v, size_t n)
+{
+    qsort(v, n, sizeof *v, ct_scaling_ll_cmp);
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        if (k == 0 || v[k - 1] != v[i])
+            v[k++] = v[i];
+    return k;
+}
+
+/* The median busbw of the rows of series LABEL at (bytes, scale); NaN
+ * when there is none. */
+static double ct_scaling_median(const ct_result_t *const *sel, char (*label)[160], size_t n,
+                                const char *want, long long bytes, long long scale, int by_nodes,
+                                double *tmp)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        if (sel[i]->bytes == bytes && ct_scaling_of(sel[i], by_nodes) == scale &&
+            strcmp(label[i], want) == 0 && isfinite(sel[i]->busbw_gbps))
+            tmp[k++] = sel[i]->busbw_gbps;
+    if (k == 0)
+        return NAN;
+    qsort(tmp, k, sizeof *tmp, ct_scaling_dbl_cmp);
+    return k % 2 ? tmp[k / 2] : (tmp[k / 2 - 1] + tmp[k / 2]) / 2;
+}
+
+ct_status_t ct_scaling_build(const ct_result_t *rows, size_t n, const char *coll, int by,
+                             size_t max_sizes, ct_scaling_t *out)
+{
+    memset(out, 0, sizeof *out);
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++)
+        m += strcmp(rows[i].collective, coll) == 0 && rows[i].wrong <= 0;
+    if (m == 0 || max_sizes == 0)
+        return CT_OK;
+    const ct_result_t **sel = calloc(m, sizeof *sel);
+    char(*label)[160] = calloc(m, sizeof *label);
+    long long *scales = calloc(m, sizeof *scales), *sizes = calloc(m, sizeof *sizes);
+    long long *have = calloc(m, sizeof *have);
+    double *tmp = calloc(m, sizeof *tmp);
+    ct_status_t st = CT_ERR_NOMEM;
+    if (sel == NULL || label == NULL || scales == NULL || sizes == NULL || have == NULL ||
+        tmp == NULL)
+        goto done;
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(rows[i].collective, coll) == 0 && rows[i].wrong <= 0)
+            sel[k++] = &rows[i];
+    int varies[CT_SC_NDIM] = {0}, nodes_vary = 0;
+    char first[CT_SC_NDIM][96], cur[96];
+    for (size_t i = 0; i < m; i++) {
+        nodes_vary |= sel[i]->nnodes != sel[0]->nnodes;
+        for (int d = 0; d < CT_SC_NDIM; d++) {
+            ct_scaling_dim(sel[i], d, cur, sizeof cur);
+            if (i == 0)
+                snprintf(first[d], sizeof first[d], "%s", cur);
+            else if (strcmp(first[d], cur) != 0)
+                varies[d] = 1;
+        }
+    }
+    varies[CT_SC_BACKEND] = 1; /* a line always says what ran */
+    out->by_nodes = by < 0 ? nodes_vary : by;
+    for (size_t i = 0; i < m; i++) {
+        size_t used = 0;
+        for (int d = 0; d < CT_SC_NDIM && used < sizeof label[i] - 1; d++) {
+            if (!varies[d])
+                continue;
+            ct_scaling_dim(sel[i], d, cur, sizeof cur);
+            int w =
+                snprintf(label[i] + used, sizeof label[i] - used, "%s%s", used ? ", " : "", cur);
+            used += w > 0 ? (size_t)w : 0;
+        }
+        scales[i] = ct_scaling_of(sel[i], out->by_nodes);
+    }
+    size_t nscales = ct_scaling_uniq(scales, m);
+    st = CT_OK;
+    if (nscales < 2)
+        goto done;
+    if (nscales > CT_SCALING_MAX_SCALES)
+        nscales = CT_SCALING_MAX_SCALES; /* the smallest ones */
+    /* Series in order of first appearance. */
+    for (size_t i = 0; i < m && st == CT_OK; i++) {
+        size_t j = 0;
+        while (j < i && strcmp(label[j], label[i]) != 0)
+            j++;
+        if (j < i)
+            continue;
+        /* This series' sizes measured at two scales or more. */
+        size_t nsz = 0;
+        for (size_t r = 0; r < m; r++)
+            if (strcmp(label[r], label[i]) == 0)
+                sizes[nsz++] = sel[r]->bytes;
+        nsz = ct_scaling_uniq(sizes, nsz);
+        size_t ok = 0;
+        for (size_t z = 0; z < nsz; z++) {
+            size_t at = 0;
+            for (size_t s = 0; s < nscales; s++)
+                at += !isnan(ct_scaling_median(sel, label, m, label[i], sizes[z], scales[s],
+                                               out->by_nodes, tmp));
+            if (at >= 2)
+                have[ok++] = sizes[z];
+        }
+        size_t take = ok < max_sizes ? ok : max_sizes;
+        ct_scaling_line_t *v = realloc(out->v, (out->n + take + 1) * sizeof *v);
+        if (v == NULL) {
+            st = CT_ERR_NOMEM;
+            break;
+        }
+        out->v = v;
+        for (size_t t = 0; t < take; t++) {
+            /* evenly spread in log size (the sizes are a geometric sweep),
+             * the last one always the largest */
+            size_t z = take == 1 ? ok - 1 : (size_t)llround((double)t * (ok - 1) / (take - 1));
+            ct_scaling_line_t *l = &out->v[out->n++];
+            memset(l, 0, sizeof *l);
+            snprintf(l->series, sizeof l->series, "%s", label[i]);
+            l->bytes = have[z];
+            for (size_t s = 0; s < nscales; s++) {
+                double b = ct_scaling_median(sel, label, m, label[i], have[z], scales[s],
+                                             out->by_nodes, tmp);
+                if (isnan(b))
+                    continue;
+                l->scale[l->n] = scales[s];
+                l->busbw[l->n] = b;
+                l->eff[l->n] = l->busbw[0] > 0 ? b / l->busbw[0] : NAN;
+                l->n++;
+            }
+        }
+    }
+done:
+    free(sel);
+    free(label);
+    free(scales);
+    free(sizes);
+    free(have);
+    free(tmp);
+    if (st != CT_OK)
+        ct_scaling_free(out);
+    return st;
+}
+
+void ct_scaling_free(ct_scaling_t *s)
+{
+    free(s->v);
+    memset(s, 0, sizeof *s);
+}
+
+void ct_scaling_write_table(FILE *f, const ct_scaling_t *s, int md)
+{
+    long long all[CT_SCALING_MAX_SCALES];
+    size_t nall = 0;
+    for (size_t i = 0; i < s->n; i++)
+        for (size_t k = 0; k < s->v[i].n; k++) {
+            size_t j = 0;
+            while (j < nall && all[j] != s->v[i].scale[k])
+                j++;
+            if (j == nall && nall < CT_SCALING_MAX_SCALES)
+                all[nall++] = s->v[i].scale[k];
+        }
+    nall = ct_scaling_uniq(all, nall);
+    const char *unit = s->by_nodes ? "node" : "rank";
+    fprintf(f, md ? "| series | size |" : "%-28s %8s", "series", "size");
+    for (size_t j = 0; j < nall; j++) {
+        char h[48];
+        snprintf(h, sizeof h, "%lld %s%s", all[j], unit, all[j] == 1 ? "" : "s");
+        fprintf(f, md ? " %s |" : " %18s", h);
+    }
+    fputc('\n', f);
+    if (md) {
+        fputs("|---|---:|", f);
+        for (size_t j = 0; j < nall; j++)
+            fputs("---:|", f);
+        fputc('\n', f);
+    }
+    for (size_t i = 0; i < s->n; i++) {
+        const ct_scaling_line_t *l = &s->v[i];
+        char sz[32];
+        ct_size_format((size_t)l->bytes, sz, sizeof sz);
+        fprintf(f, md ? "| %s | %s |" : "%-28s %8s", l->series, sz);
+        for (size_t j = 0; j < nall; j++) {
+            char cell[48] = "-";
+            for (size_t k = 0; k < l->n; k++)
+                if (l->scale[k] == all[j])
+                    snprintf(cell, sizeof cell, "%.3g GB/s (%.0f%%)", l->busbw[k], 100 * l->eff[k]);
+            fprintf(f, md ? " %s |" : " %18s", cell);
+        }
+        fputc('\n', f);
+    }
+}
