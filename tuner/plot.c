@@ -505,35 +505,6 @@ static void ct_plot_summarise(const char *coll, const ct_plot_item_t *it, size_t
         }
 }
 
-/* DIR/scaling.md: every collective's efficiency table, ready to publish. */
-static int ct_plot_scaling_md(const char *dir, const ct_plot_scaling_t *sc, size_t n)
-{
-    char path[PATH_MAX], tmp[PATH_MAX];
-    if (ct_outdir_path(dir, "scaling.md", path, sizeof path) != CT_OK ||
-        ct_outdir_path(dir, ".scaling.md.tmp", tmp, sizeof tmp) != CT_OK)
-        return -1;
-    FILE *f = fopen(tmp, "w");
-    if (f == NULL) {
-        fprintf(stderr, "colltune plot: cannot write %s: %s\n", tmp, strerror(errno));
-        return -1;
-    }
-    fputs("# Scaling efficiency\n\nbusbw (GB/s) at each scale, and in brackets the efficiency: "
-          "busbw against the busbw at the smallest scale (perfect scaling keeps busbw flat).\n",
-          f);
-    for (size_t i = 0; i < n; i++) {
-        fprintf(f, "\n## %s\n\n", sc[i].collective);
-        ct_scaling_write_table(f, &sc[i].sc, 1);
-    }
-    int bad = ferror(f);
-    bad |= fclose(f) != 0;
-    if (bad || rename(tmp, path) != 0) {
-        fprintf(stderr, "colltune plot: cannot write %s: %s\n", path, strerror(errno));
-        unlink(tmp);
-        return -1;
-    }
-    return 0;
-}
-
 static int ct_plot_run(ct_plot_args_t *a)
 {
     /* Everything that can fail cheaply fails before any drawing. */
@@ -545,7 +516,7 @@ static int ct_plot_run(ct_plot_args_t *a)
     ct_plot_tune_t tune = {0};
     ct_plot_image_t *img = NULL;
     ct_plot_summary_t *sum = NULL;
-    ct_plot_scaling_t *scaling = NULL;
+    ct_scaling_coll_t *scaling = NULL;
     const char **colls = NULL;
     int rc = CT_EXIT_OK;
     for (size_t i = 0; i < a->ninputs && rc == CT_EXIT_OK; i++) {
@@ -613,7 +584,7 @@ static int ct_plot_run(ct_plot_args_t *a)
                 nimg += r > 0;
             }
             /* Runs at several scales: busbw against scale, and its table. */
-            ct_plot_scaling_t *ps = &scaling[nscaling];
+            ct_scaling_coll_t *ps = &scaling[nscaling];
             snprintf(ps->collective, sizeof ps->collective, "%s", colls[c]);
             if (rc == CT_EXIT_OK && ct_scaling_build(rows.v, rows.n, colls[c], a->scale_by,
                                                      a->scaling_sizes, &ps->sc) != CT_OK)
@@ -654,7 +625,10 @@ static int ct_plot_run(ct_plot_args_t *a)
         free(tc);
         free(it);
     }
-    if (rc == CT_EXIT_OK && nscaling > 0 && ct_plot_scaling_md(a->out, scaling, nscaling) != 0)
+    char md[PATH_MAX];
+    if (rc == CT_EXIT_OK && nscaling > 0 &&
+        (ct_outdir_path(a->out, "scaling.md", md, sizeof md) != CT_OK ||
+         ct_scaling_write_md(md, scaling, nscaling, "plot") != 0))
         rc = CT_EXIT_FAILURE;
     if (rc == CT_EXIT_OK) {
         const ct_plot_page_t page = {

@@ -72,19 +72,13 @@ typedef struct {
     char scale[128];
 } ct_plot_summary_t;
 
-/* A collective's scaling lines. */
-typedef struct {
-    char collective[24];
-    ct_scaling_t sc;
-} ct_plot_scaling_t;
-
 /* Everything the index page shows. */
 typedef struct {
     const ct_plot_image_t *img;
     size_t nimg;
     const ct_plot_summary_t *sum;
     size_t nsum;
-    const ct_plot_scaling_t *scaling;
+    const ct_scaling_coll_t *scaling;
     size_t nscaling;
     const ct_plot_tune_t *tune; /* NULL without --tune */
     const char *tune_dir;

@@ -101,7 +101,7 @@ static void ct_html_tune(FILE *f, const ct_plot_tune_t *t)
 
 /* Per collective: busbw at each scale and the efficiency against the
  * smallest scale (scaling.h). */
-static void ct_html_scaling(FILE *f, const ct_plot_scaling_t *sc, size_t n)
+static void ct_html_scaling(FILE *f, const ct_scaling_coll_t *sc, size_t n)
 {
     fputs("<h2>Scaling efficiency</h2>\n<p>busbw (GB/s) at each scale, and the efficiency: "
           "busbw against the busbw at the smallest scale (perfect scaling keeps busbw "

@@ -1,9 +1,12 @@
 /*
  * scaling.c - busbw against scale at fixed sizes, and the efficiency.
  */
+#include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "ct_size.h"
 #include "scaling.h"
@@ -229,4 +232,31 @@ void ct_scaling_write_table(FILE *f, const ct_scaling_t *s, int md)
         }
         fputc('\n', f);
     }
+}
+
+int ct_scaling_write_md(const char *path, const ct_scaling_coll_t *c, size_t n, const char *who)
+{
+    char tmp[4200];
+    if (snprintf(tmp, sizeof tmp, "%s.tmp", path) >= (int)sizeof tmp)
+        return -1;
+    FILE *f = fopen(tmp, "w");
+    if (f == NULL) {
+        fprintf(stderr, "colltune %s: cannot write %s: %s\n", who, tmp, strerror(errno));
+        return -1;
+    }
+    fputs("# Scaling efficiency\n\nbusbw (GB/s) at each scale, and in brackets the efficiency: "
+          "busbw against the busbw at the smallest scale (perfect scaling keeps busbw flat).\n",
+          f);
+    for (size_t i = 0; i < n; i++) {
+        fprintf(f, "\n## %s\n\n", c[i].collective);
+        ct_scaling_write_table(f, &c[i].sc, 1);
+    }
+    int bad = ferror(f);
+    bad |= fclose(f) != 0;
+    if (bad || rename(tmp, path) != 0) {
+        fprintf(stderr, "colltune %s: cannot write %s: %s\n", who, path, strerror(errno));
+        unlink(tmp);
+        return -1;
+    }
+    return 0;
 }

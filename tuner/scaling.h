@@ -47,4 +47,14 @@ void ct_scaling_free(ct_scaling_t *s);
  * scale "busbw (eff%)"; markdown when md, else aligned text. */
 void ct_scaling_write_table(FILE *f, const ct_scaling_t *s, int md);
 
+/* A collective's scaling lines. */
+typedef struct {
+    char collective[24];
+    ct_scaling_t sc;
+} ct_scaling_coll_t;
+
+/* PATH (written beside and renamed): every collective's efficiency table
+ * as markdown, ready to publish.  -1 after telling stderr (as WHO). */
+int ct_scaling_write_md(const char *path, const ct_scaling_coll_t *c, size_t n, const char *who);
+
 #endif
