@@ -34,7 +34,7 @@ bin_PROGRAMS += tuner/colltune
 tuner_colltune_SOURCES = \
 	tuner/colltune.c \
 	tuner/commands.c tuner/commands.h \
-	tuner/sweep.c \
+	tuner/sweep.c tuner/sweep.h tuner/sweep_scales.c \
 	tuner/tune.c tuner/tune.h \
 	tuner/tune_launch.c tuner/tune_launch.h \
 	tuner/tune_search.c tuner/tune_search.h \
@@ -71,7 +71,8 @@ tests_unit_test_launcher_LDADD = tuner/libctdriver.la
 check_PROGRAMS += tests/tools/ct_sleeper
 tests_tools_ct_sleeper_SOURCES = tests/tools/ct_sleeper.c
 
-TESTS += tests/unit/colltune_cli.sh tests/unit/colltune_trial.sh tests/mpi/colltune_sweep.sh
+TESTS += tests/unit/colltune_cli.sh tests/unit/colltune_trial.sh tests/mpi/colltune_sweep.sh \
+	tests/mpi/colltune_sweep_scales.sh
 
 # colltune import: sample logs written from the published formats, their
 # golden CSVs, and bad input (tests/unit/import/).
@@ -85,7 +86,8 @@ IMPORT_SAMPLES = \
 	tests/unit/import/osu_mixed.log tests/unit/import/osu_mixed.csv \
 	tests/unit/import/bad_missing_column.log tests/unit/import/bad_other_tool.log
 EXTRA_DIST += tests/unit/colltune_import.sh $(IMPORT_SAMPLES)
-EXTRA_DIST += tests/unit/colltune_cli.sh tests/unit/colltune_trial.sh tests/mpi/colltune_sweep.sh
+EXTRA_DIST += tests/unit/colltune_cli.sh tests/unit/colltune_trial.sh tests/mpi/colltune_sweep.sh \
+	tests/mpi/colltune_sweep_scales.sh
 
 # colltune tune: the decision rule and bucket merging on synthetic numbers,
 # then end to end through mpirun (a tiny tune, a failing configuration,

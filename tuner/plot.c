@@ -349,7 +349,10 @@ static size_t ct_plot_write_scaling(FILE *f, const ct_scaling_t *sc)
         ct_size_format((size_t)l->bytes, sz, sizeof sz);
         fprintf(f, "%s# series %zu\n\"%s, %s\"\n", i ? "\n\n" : "", i, l->series, sz);
         for (size_t k = 0; k < l->n; k++)
-            fprintf(f, "%lld %.6g %.6g %.4f\n", l->scale[k], l->busbw[k], l->busbw[0], l->eff[k]);
+            if (isfinite(l->eff[k]))
+                fprintf(f, "%lld %.6g %.6g %.4f\n", l->scale[k], l->busbw[k], l->ref, l->eff[k]);
+            else /* no reference busbw: NaN, the scripts' missing marker */
+                fprintf(f, "%lld %.6g NaN NaN\n", l->scale[k], l->busbw[k]);
     }
     return sc->n;
 }

@@ -120,10 +120,12 @@ static void ct_html_scaling(FILE *f, const ct_scaling_coll_t *sc, size_t n)
                 ct_html_text(f, s->v[l].series);
                 fputs("</td><td>", f);
                 ct_html_size(f, s->v[l].bytes);
-                fprintf(f,
-                        "</td><td class=\"n\">%lld</td><td class=\"n\">%.3f</td>"
-                        "<td class=\"n\">%.0f%%</td></tr>\n",
-                        s->v[l].scale[k], s->v[l].busbw[k], 100 * s->v[l].eff[k]);
+                fprintf(f, "</td><td class=\"n\">%lld</td><td class=\"n\">%.3f</td>",
+                        s->v[l].scale[k], s->v[l].busbw[k]);
+                if (isfinite(s->v[l].eff[k]))
+                    fprintf(f, "<td class=\"n\">%.0f%%</td></tr>\n", 100 * s->v[l].eff[k]);
+                else
+                    fputs("<td>-</td></tr>\n", f);
             }
         fputs("</table>\n", f);
     }

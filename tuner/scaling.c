@@ -168,9 +168,16 @@ ct_status_t ct_scaling_build(const ct_result_t *rows, size_t n, const char *coll
                     continue;
                 l->scale[l->n] = scales[s];
                 l->busbw[l->n] = b;
-                l->eff[l->n] = l->busbw[0] > 0 ? b / l->busbw[0] : NAN;
                 l->n++;
             }
+            /* The reference is the smallest scale with a busbw: one rank
+             * moves nothing over a link, and allreduce's busbw there is 0. */
+            l->ref = NAN;
+            for (size_t k = 0; k < l->n && isnan(l->ref); k++)
+                if (l->busbw[k] > 0)
+                    l->ref = l->busbw[k];
+            for (size_t k = 0; k < l->n; k++)
+                l->eff[k] = l->busbw[k] / l->ref;
         }
     }
 done:
@@ -226,8 +233,10 @@ void ct_scaling_write_table(FILE *f, const ct_scaling_t *s, int md)
         for (size_t j = 0; j < nall; j++) {
             char cell[48] = "-";
             for (size_t k = 0; k < l->n; k++)
-                if (l->scale[k] == all[j])
+                if (l->scale[k] == all[j] && isfinite(l->eff[k]))
                     snprintf(cell, sizeof cell, "%.3g GB/s (%.0f%%)", l->busbw[k], 100 * l->eff[k]);
+                else if (l->scale[k] == all[j])
+                    snprintf(cell, sizeof cell, "%.3g GB/s (-)", l->busbw[k]);
             fprintf(f, md ? " %s |" : " %18s", cell);
         }
         fputc('\n', f);

@@ -5,7 +5,8 @@
  * busbw already folds in the collective's traffic factor (2(n-1)/n for
  * allreduce, ...), so perfect scaling keeps it flat: the ideal at every
  * scale is the busbw at the smallest one, and the efficiency at scale s is
- * busbw(s) / busbw(smallest).  Both `colltune plot` (the scaling plot and
+ * busbw(s) / busbw(smallest) (the smallest with a busbw above 0: at one
+ * rank allreduce's is 0).  Both `colltune plot` (the scaling plot and
  * its table) and a sweep over scales use this one computation.
  */
 #ifndef CT_SCALING_H
@@ -24,7 +25,8 @@ typedef struct {
     size_t n;
     long long scale[CT_SCALING_MAX_SCALES];
     double busbw[CT_SCALING_MAX_SCALES]; /* GB/s, median over the rows there */
-    double eff[CT_SCALING_MAX_SCALES];   /* busbw / busbw at scale[0] */
+    double eff[CT_SCALING_MAX_SCALES];   /* busbw / ref (NaN without one) */
+    double ref;                          /* the busbw at the smallest scale that has one above 0 */
 } ct_scaling_line_t;
 
 typedef struct {

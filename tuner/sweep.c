@@ -24,6 +24,7 @@
 #include "launch_opts.h"
 #include "launcher.h"
 #include "outdir.h"
+#include "sweep.h"
 #include "trial.h"
 
 extern char **environ;
@@ -31,6 +32,10 @@ extern char **environ;
 enum {
     CT_SWEEP_OUT = 1,
     CT_SWEEP_FORCE,
+    CT_SWEEP_SCALES,
+    CT_SWEEP_SCALE_BY,
+    CT_SWEEP_RPN,
+    CT_SWEEP_RESUME,
 };
 
 static const ct_cli_opt_t ct_sweep_opts[] = {
@@ -40,16 +45,13 @@ static const ct_cli_opt_t ct_sweep_opts[] = {
                    "kill the run's process group after SEC (default 3600)"),
     CT_LAUNCH_OPT_COLLBENCH,
     {CT_SWEEP_FORCE, "force", NULL, "replace results already in DIR"},
+    {CT_SWEEP_SCALES, "scales", "N,N,...",
+     "the same sweep at each scale into DIR/scale-N/, then the scaling plot and table"},
+    {CT_SWEEP_SCALE_BY, "scale-by", "nodes|ranks", "what --scales counts (default nodes)"},
+    {CT_SWEEP_RPN, "ranks-per-node", "K", "ranks on each node at every scale (default 1)"},
+    {CT_SWEEP_RESUME, "resume", NULL, "--scales: keep the scales an earlier run finished"},
 };
 #define CT_SWEEP_NOPTS (sizeof ct_sweep_opts / sizeof ct_sweep_opts[0])
-
-typedef struct {
-    const char *out;
-    ct_launch_opts_t lo; /* --np ... --collbench */
-    int force;
-    char **cb_args; /* after "--", not owned */
-    size_t ncb_args;
-} ct_sweep_args_t;
 
 static void ct_sweep_usage(FILE *f)
 {
@@ -68,12 +70,51 @@ static void ct_sweep_usage(FILE *f)
                "  other    a prefix run as given; variables and OMPI_MCA_* in its environment\n"
                "--launcher is split into words at spaces; '...' and \"...\" group, \\ escapes;\n"
                "nothing is expanded.\n\n"
+               "--scales (scaling sweeps): by nodes, mpirun takes the first N hosts of\n"
+               "--hostfile (K slots each; DIR/scale-N/hostfile), srun gets --nodes=N\n"
+               "--ntasks-per-node=K; by ranks, --np N.  DIR/results.csv holds every\n"
+               "scale's rows, DIR/scaling.md the efficiency table (busbw against the\n"
+               "smallest scale's), DIR/plots/ colltune plot's pictures.\n\n"
                "examples:\n"
                "  colltune sweep --out run1 --np 4 -- -C allreduce -b 8 -e 128M -f 2\n"
                "  colltune sweep --out run2 --launcher 'srun -N 64 --ntasks-per-node 8' \\\n"
-               "      --env NCCL_ALGO=Ring -- --backend nccl\n\n"
+               "      --env NCCL_ALGO=Ring -- --backend nccl\n"
+               "  colltune sweep --out scaling --scales 1,2,4 --hostfile hosts \\\n"
+               "      --ranks-per-node 8 -- -C allreduce -b 1M -e 1G -f 4\n\n"
                "exit codes: collbench's (0 ok, 1 wrong, 2 bad input, 3 failure,\n"
                "77 unavailable, 124 timeout), 3 on a crash, 130 when interrupted.\n");
+}
+
+/* "1,2,4": positive, strictly ascending, CT_SWEEP_MAX_SCALES at most. */
+static int ct_sweep_parse_scales(const char *value, ct_sweep_args_t *a)
+{
+    const char *p = value;
+    a->nscales = 0;
+    while (*p) {
+        char *end;
+        errno = 0;
+        long v = strtol(p, &end, 10);
+        if (end == p || errno != 0 || v < 1 || v > 1L << 20 || (*end != ',' && *end != '\0') ||
+            a->nscales == CT_SWEEP_MAX_SCALES ||
+            (a->nscales > 0 && v <= a->scales[a->nscales - 1])) {
+            fprintf(stderr,
+                    "colltune sweep: --scales %s: positive counts, ascending, comma-separated, "
+                    "%d at most (1,2,4)\n",
+                    value, CT_SWEEP_MAX_SCALES);
+            return -1;
+        }
+        a->scales[a->nscales++] = v;
+        p = *end ? end + 1 : end;
+        if (*end == ',' && *p == '\0') {
+            fprintf(stderr, "colltune sweep: --scales %s: ends with a comma\n", value);
+            return -1;
+        }
+    }
+    if (a->nscales == 0) {
+        fprintf(stderr, "colltune sweep: --scales: empty\n");
+        return -1;
+    }
+    return 0;
 }
 
 static int ct_sweep_parse(int argc, char **argv, ct_sweep_args_t *a)
@@ -87,6 +128,21 @@ static int ct_sweep_parse(int argc, char **argv, ct_sweep_args_t *a)
         switch (id) {
         case CT_SWEEP_OUT: a->out = value; break;
         case CT_SWEEP_FORCE: a->force = 1; break;
+        case CT_SWEEP_RESUME: a->resume = 1; break;
+        case CT_SWEEP_SCALES:
+            if (ct_sweep_parse_scales(value, a) != 0)
+                st = CT_ERR_USAGE;
+            break;
+        case CT_SWEEP_SCALE_BY:
+            a->by_nodes = strcmp(value, "nodes") == 0 ? 1 : strcmp(value, "ranks") == 0 ? 0 : -1;
+            if (a->by_nodes < 0) {
+                fprintf(stderr, "colltune sweep: --scale-by %s: nodes or ranks\n", value);
+                st = CT_ERR_USAGE;
+            }
+            break;
+        case CT_SWEEP_RPN:
+            st = ct_cli_long("sweep", "--ranks-per-node", value, 1, 1L << 20, &a->ranks_per_node);
+            break;
         default: ct_launch_opts_apply(&a->lo, id, value, &st); break;
         }
         if (st == CT_ERR_NOMEM)
@@ -107,7 +163,16 @@ static int ct_sweep_parse(int argc, char **argv, ct_sweep_args_t *a)
         fprintf(stderr, "colltune sweep: --out DIR is required\n");
         return CT_EXIT_USAGE;
     }
-    if (ct_launch_opts_check(&a->lo) != CT_EXIT_OK)
+    if (a->nscales > 0 && a->lo.np != 0) {
+        fprintf(stderr, "colltune sweep: --np with --scales: the scales set the rank count\n");
+        return CT_EXIT_USAGE;
+    }
+    if ((a->resume || a->ranks_per_node != 1 || !a->by_nodes) && a->nscales == 0) {
+        fprintf(stderr, "colltune sweep: --resume, --scale-by and --ranks-per-node go with "
+                        "--scales\n");
+        return CT_EXIT_USAGE;
+    }
+    if (a->nscales == 0 && ct_launch_opts_check(&a->lo) != CT_EXIT_OK)
         return CT_EXIT_USAGE;
     /* The output files are colltune's to name. */
     for (size_t i = 0; i < a->ncb_args; i++) {
@@ -233,15 +298,15 @@ static int ct_sweep_check_old(const char *dir, int force)
     return CT_EXIT_OK;
 }
 
-static int ct_sweep_run(ct_sweep_args_t *a)
+int ct_sweep_once(const ct_sweep_args_t *a, const char *dir, const ct_launcher_t *l)
 {
     char err[512];
-    ct_status_t st = ct_outdir_prepare(a->out, err, sizeof err);
+    ct_status_t st = ct_outdir_prepare(dir, err, sizeof err);
     if (st != CT_OK) {
-        fprintf(stderr, "colltune sweep: --out %s: %s\n", a->out, err);
+        fprintf(stderr, "colltune sweep: --out %s: %s\n", dir, err);
         return ct_status_exit_code(st);
     }
-    int rc = ct_sweep_check_old(a->out, a->force);
+    int rc = ct_sweep_check_old(dir, a->force);
     if (rc != CT_EXIT_OK)
         return rc;
 
@@ -253,18 +318,13 @@ static int ct_sweep_run(ct_sweep_args_t *a)
     ct_launch_opts_collbench(&a->lo, collbench, sizeof collbench);
 
     char csv[4096], json[4096], out[4096], errf[4096];
-    if (ct_outdir_path(a->out, "results.csv", csv, sizeof csv) != CT_OK ||
-        ct_outdir_path(a->out, "results.json", json, sizeof json) != CT_OK ||
-        ct_outdir_path(a->out, "collbench.txt", out, sizeof out) != CT_OK ||
-        ct_outdir_path(a->out, "collbench.err", errf, sizeof errf) != CT_OK) {
-        fprintf(stderr, "colltune sweep: --out %s: path too long\n", a->out);
+    if (ct_outdir_path(dir, "results.csv", csv, sizeof csv) != CT_OK ||
+        ct_outdir_path(dir, "results.json", json, sizeof json) != CT_OK ||
+        ct_outdir_path(dir, "collbench.txt", out, sizeof out) != CT_OK ||
+        ct_outdir_path(dir, "collbench.err", errf, sizeof errf) != CT_OK) {
+        fprintf(stderr, "colltune sweep: --out %s: path too long\n", dir);
         return CT_EXIT_USAGE;
     }
-
-    ct_launcher_t l;
-    st = ct_launch_opts_launcher(&a->lo, &l);
-    if (st != CT_OK)
-        return ct_status_exit_code(st);
 
     ct_argv_t args = CT_ARGV_INIT;
     const char *ours[] = {"--csv", csv, "--json", json};
@@ -273,12 +333,11 @@ static int ct_sweep_run(ct_sweep_args_t *a)
         st = ct_argv_append(&args, a->cb_args, a->ncb_args);
     ct_launch_t launch = {CT_ARGV_INIT, CT_ARGV_INIT};
     if (st == CT_OK)
-        st = ct_launcher_build(&l, environ, a->lo.env, a->lo.nenv, a->lo.mca, a->lo.nmca, collbench,
+        st = ct_launcher_build(l, environ, a->lo.env, a->lo.nenv, a->lo.mca, a->lo.nmca, collbench,
                                args.v, args.n, &launch, err, sizeof err);
     ct_argv_free(&args);
     if (st != CT_OK) {
         fprintf(stderr, "colltune sweep: %s\n", st == CT_ERR_NOMEM ? "out of memory" : err);
-        ct_launcher_free(&l);
         return ct_status_exit_code(st);
     }
 
@@ -298,7 +357,7 @@ static int ct_sweep_run(ct_sweep_args_t *a)
         rc = ct_status_exit_code(st);
     } else {
         rc = ct_trial_exit_code(r.outcome);
-        if (ct_sweep_write_launch(a->out, a, &l, &launch, &r) != CT_OK && rc == CT_EXIT_OK)
+        if (ct_sweep_write_launch(dir, a, l, &launch, &r) != CT_OK && rc == CT_EXIT_OK)
             rc = CT_EXIT_FAILURE;
         if (r.outcome == CT_TRIAL_TIMEOUT && r.timed_out)
             fprintf(stderr,
@@ -315,16 +374,28 @@ static int ct_sweep_run(ct_sweep_args_t *a)
         if (r.outcome != CT_TRIAL_OK)
             ct_sweep_tail(errf, 10);
         fprintf(stderr, "colltune sweep: %s (exit %d) after %.1f s; results in %s/\n",
-                ct_trial_outcome_name(r.outcome), rc, r.wall_s, a->out);
+                ct_trial_outcome_name(r.outcome), rc, r.wall_s, dir);
     }
     ct_launch_free(&launch);
+    return rc;
+}
+
+static int ct_sweep_run(ct_sweep_args_t *a)
+{
+    if (a->nscales > 0)
+        return ct_sweep_scales(a);
+    ct_launcher_t l;
+    ct_status_t st = ct_launch_opts_launcher(&a->lo, &l);
+    if (st != CT_OK)
+        return ct_status_exit_code(st);
+    int rc = ct_sweep_once(a, a->out, &l);
     ct_launcher_free(&l);
     return rc;
 }
 
 static int ct_sweep_main(int argc, char **argv)
 {
-    ct_sweep_args_t a = {0};
+    ct_sweep_args_t a = {.by_nodes = 1, .ranks_per_node = 1};
     int rc;
     if (ct_launch_opts_init(&a.lo, "sweep", argc, 3600) != CT_OK) {
         rc = CT_EXIT_FAILURE;

@@ -1,0 +1,343 @@
+/*
+ * sweep_scales.c - `colltune sweep --scales`: the same sweep at several
+ * scales, into one results set with the scale recorded, then the scaling
+ * plot and the efficiency table (scaling.h).
+ *
+ *   DIR/scale-S/     one sweep each (results, collbench.txt, launch.json;
+ *                    by nodes under mpirun, the hostfile it ran with)
+ *   DIR/results.csv  every scale's rows (collbench records nranks, nnodes)
+ *   DIR/scaling.md   the efficiency table; also printed on stdout
+ *   DIR/plots/       colltune plot of DIR/results.csv (with the scaling plot)
+ *
+ * A scale is placed by the launcher's own flags: mpirun gets the first S
+ * hosts of --hostfile (K slots each) or --np S, srun --nodes=S
+ * --ntasks-per-node=K or --ntasks=S.  With --resume a scale whose
+ * launch.json says it finished is kept, so an interrupted series goes on.
+ */
+#include <errno.h>
+#include <jansson.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "commands.h"
+#include "ct_result.h"
+#include "outdir.h"
+#include "plot.h"
+#include "scaling.h"
+#include "sweep.h"
+#include "trial.h"
+
+/* The host names of an Open MPI hostfile: the first word of each line
+ * that is not blank or a comment.  Returns the count (at most max), or -1
+ * after telling stderr. */
+static long ct_scales_hosts(const char *path, char (*hosts)[256], long max)
+{
+    FILE *f = fopen(path, "r");
+    if (f == NULL) {
+        fprintf(stderr, "colltune sweep: --hostfile %s: %s\n", path, strerror(errno));
+        return -1;
+    }
+    char line[1024];
+    long n = 0, lineno = 0;
+    while (n < max && fgets(line, sizeof line, f) != NULL) {
+        lineno++;
+        char *p = line + strspn(line, " \t");
+        size_t len = strcspn(p, " \t\r\n#");
+        if (len == 0)
+            continue;
+        if (len >= sizeof hosts[0]) {
+            fprintf(stderr, "colltune sweep: %s:%ld: host name too long\n", path, lineno);
+            fclose(f);
+            return -1;
+        }
+        memcpy(hosts[n], p, len);
+        hosts[n][len] = '\0';
+        n++;
+    }
+    fclose(f);
+    return n;
+}
+
+/* DIR/scale-S/hostfile: the first S hosts, K slots each. */
+static int ct_scales_hostfile(const char *path, char (*hosts)[256], long s, long k)
+{
+    char tmp[PATH_MAX];
+    if (snprintf(tmp, sizeof tmp, "%s.tmp", path) >= (int)sizeof tmp)
+        return -1;
+    FILE *f = fopen(tmp, "w");
+    if (f == NULL) {
+        fprintf(stderr, "colltune sweep: cannot write %s: %s\n", tmp, strerror(errno));
+        return -1;
+    }
+    fprintf(f, "# colltune sweep --scales: %ld host%s, %ld slot%s each\n", s, s == 1 ? "" : "s", k,
+            k == 1 ? "" : "s");
+    for (long i = 0; i < s; i++)
+        fprintf(f, "%s slots=%ld\n", hosts[i], k);
+    int bad = ferror(f);
+    bad |= fclose(f) != 0;
+    if (bad || rename(tmp, path) != 0) {
+        fprintf(stderr, "colltune sweep: cannot write %s: %s\n", path, strerror(errno));
+        unlink(tmp);
+        return -1;
+    }
+    return 0;
+}
+
+/* Did an earlier run finish this scale?  launch.json says "ok". */
+static int ct_scales_done(const char *dir)
+{
+    char path[PATH_MAX], csv[PATH_MAX];
+    if (ct_outdir_path(dir, "launch.json", path, sizeof path) != CT_OK ||
+        ct_outdir_path(dir, "results.csv", csv, sizeof csv) != CT_OK || access(csv, R_OK) != 0)
+        return 0;
+    json_t *doc = json_load_file(path, 0, NULL);
+    const char *outcome = json_string_value(json_object_get(doc, "outcome"));
+    int done = outcome != NULL && strcmp(outcome, "ok") == 0;
+    json_decref(doc);
+    return done;
+}
+
+/* DIR/results.csv: the scales' CSVs, one header (beside and renamed). */
+static int ct_scales_join(const char *out, const char (*dirs)[PATH_MAX], size_t n)
+{
+    char path[PATH_MAX], tmp[PATH_MAX];
+    if (ct_outdir_path(out, "results.csv", path, sizeof path) != CT_OK ||
+        ct_outdir_path(out, ".results.csv.tmp", tmp, sizeof tmp) != CT_OK)
+        return -1;
+    FILE *f = fopen(tmp, "w");
+    if (f == NULL) {
+        fprintf(stderr, "colltune sweep: cannot write %s: %s\n", tmp, strerror(errno));
+        return -1;
+    }
+    int bad = 0;
+    char header[8192] = "", line[8192];
+    for (size_t i = 0; i < n && !bad; i++) {
+        char csv[PATH_MAX];
+        if (ct_outdir_path(dirs[i], "results.csv", csv, sizeof csv) != CT_OK)
+            continue;
+        FILE *in = fopen(csv, "r");
+        if (in == NULL)
+            continue; /* a failed scale: reported already */
+        for (long ln = 1; fgets(line, sizeof line, in) != NULL; ln++) {
+            if (ln > 1) {
+                fputs(line, f);
+            } else if (header[0] == '\0') {
+                snprintf(header, sizeof header, "%s", line);
+                fputs(line, f);
+            } else if (strcmp(header, line) != 0) {
+                fprintf(stderr,
+                        "colltune sweep: %s:1: another results schema than the first "
+                        "scale's; not joined\n",
+                        csv);
+                bad = 1;
+                break;
+            }
+        }
+        fclose(in);
+    }
+    bad |= ferror(f);
+    bad |= fclose(f) != 0;
+    if (bad || header[0] == '\0' || rename(tmp, path) != 0) {
+        if (header[0] == '\0')
+            fprintf(stderr, "colltune sweep: no scale produced results\n");
+        else if (!bad)
+            fprintf(stderr, "colltune sweep: cannot write %s: %s\n", path, strerror(errno));
+        unlink(tmp);
+        return -1;
+    }
+    return 0;
+}
+
+/* The efficiency table of DIR/results.csv: on stdout and in
+ * DIR/scaling.md. */
+static int ct_scales_table(const ct_sweep_args_t *a)
+{
+    char csv[PATH_MAX], md[PATH_MAX], err[1024];
+    if (ct_outdir_path(a->out, "results.csv", csv, sizeof csv) != CT_OK ||
+        ct_outdir_path(a->out, "scaling.md", md, sizeof md) != CT_OK)
+        return -1;
+    ct_plot_rows_t rows = {0};
+    if (ct_plot_read(csv, &rows, err, sizeof err) != CT_OK) {
+        fprintf(stderr, "colltune sweep: %s\n", err);
+        return -1;
+    }
+    ct_scaling_coll_t *c = calloc(rows.n + 1, sizeof *c);
+    size_t n = 0;
+    int rc = c == NULL ? -1 : 0;
+    for (size_t i = 0; rc == 0 && i < rows.n; i++) {
+        size_t k = 0;
+        while (k < n && strcmp(c[k].collective, rows.v[i].collective) != 0)
+            k++;
+        if (k < n)
+            continue;
+        snprintf(c[n].collective, sizeof c[n].collective, "%s", rows.v[i].collective);
+        if (ct_scaling_build(rows.v, rows.n, c[n].collective, a->by_nodes, 4, &c[n].sc) != CT_OK)
+            rc = -1;
+        else if (c[n].sc.n > 0)
+            n++;
+    }
+    if (rc == 0 && n == 0)
+        fprintf(stderr, "colltune sweep: fewer than two scales have results: no scaling table\n");
+    for (size_t i = 0; rc == 0 && i < n; i++) {
+        printf("\n%s: busbw (GB/s) by %s, and in brackets the efficiency against the smallest "
+               "scale with a busbw above 0\n",
+               c[i].collective, a->by_nodes ? "nodes" : "ranks");
+        ct_scaling_write_table(stdout, &c[i].sc, 0);
+    }
+    fflush(stdout);
+    if (rc == 0 && n > 0)
+        rc = ct_scaling_write_md(md, c, n, "sweep");
+    for (size_t i = 0; c != NULL && i <= n; i++)
+        ct_scaling_free(&c[i].sc);
+    free(c);
+    ct_plot_rows_free(&rows);
+    return rc;
+}
+
+/* colltune plot DIR/results.csv into DIR/plots: the same command a user
+ * would run, so the pictures are the same. */
+static int ct_scales_plot(const ct_sweep_args_t *a)
+{
+    char csv[PATH_MAX], dir[PATH_MAX];
+    if (ct_outdir_path(a->out, "results.csv", csv, sizeof csv) != CT_OK ||
+        ct_outdir_path(a->out, "plots", dir, sizeof dir) != CT_OK)
+        return CT_EXIT_USAGE;
+    char *argv[] = {(char *)"plot",
+                    (char *)"--out",
+                    dir,
+                    (char *)"--scale-by",
+                    (char *)(a->by_nodes ? "nodes" : "ranks"),
+                    csv,
+                    NULL};
+    return ct_command_plot.run(6, argv);
+}
+
+int ct_sweep_scales(ct_sweep_args_t *a)
+{
+    long top = a->scales[a->nscales - 1];
+    ct_launcher_t base;
+    ct_status_t st = ct_launch_opts_launcher(&a->lo, &base);
+    if (st != CT_OK)
+        return ct_status_exit_code(st);
+    char(*hosts)[256] = NULL;
+    char(*dirs)[PATH_MAX] = calloc(a->nscales, sizeof *dirs);
+    int rc = dirs == NULL ? CT_EXIT_FAILURE : CT_EXIT_OK;
+    /* Everything that can be refused is refused before the first launch. */
+    if (rc == CT_EXIT_OK && base.kind == CT_LAUNCHER_PREFIX) {
+        fprintf(stderr, "colltune sweep: --scales needs mpirun or srun as the launcher: a prefix "
+                        "launcher cannot be told the scale\n");
+        rc = CT_EXIT_USAGE;
+    }
+    int mpirun_nodes = base.kind == CT_LAUNCHER_MPIRUN && a->by_nodes;
+    if (rc == CT_EXIT_OK && mpirun_nodes) {
+        if (a->lo.hostfile == NULL) {
+            fprintf(stderr, "colltune sweep: --scales by nodes under mpirun needs --hostfile "
+                            "(its first N hosts make scale N), or --scale-by ranks\n");
+            rc = CT_EXIT_USAGE;
+        } else if ((hosts = calloc((size_t)top, sizeof *hosts)) == NULL) {
+            rc = CT_EXIT_FAILURE;
+        } else {
+            long nh = ct_scales_hosts(a->lo.hostfile, hosts, top);
+            if (nh < 0)
+                rc = CT_EXIT_USAGE;
+            else if (nh < top) {
+                fprintf(stderr,
+                        "colltune sweep: --scales up to %ld nodes, but --hostfile %s "
+                        "names %ld host%s\n",
+                        top, a->lo.hostfile, nh, nh == 1 ? "" : "s");
+                rc = CT_EXIT_USAGE;
+            }
+        }
+    }
+    if (rc == CT_EXIT_OK) {
+        char err[512];
+        st = ct_outdir_prepare(a->out, err, sizeof err);
+        if (st != CT_OK) {
+            fprintf(stderr, "colltune sweep: --out %s: %s\n", a->out, err);
+            rc = ct_status_exit_code(st);
+        }
+    }
+    for (size_t i = 0; rc == CT_EXIT_OK && i < a->nscales; i++) {
+        char name[32];
+        snprintf(name, sizeof name, "scale-%ld", a->scales[i]);
+        if (ct_outdir_path(a->out, name, dirs[i], sizeof dirs[i]) != CT_OK)
+            rc = CT_EXIT_USAGE;
+        else if (!a->resume && !a->force && access(dirs[i], F_OK) == 0) {
+            fprintf(stderr,
+                    "colltune sweep: --out %s: %s exists (--resume to keep the finished "
+                    "scales, --force to run them again)\n",
+                    a->out, dirs[i]);
+            rc = CT_EXIT_USAGE;
+        }
+    }
+    int worst = CT_EXIT_OK;
+    for (size_t i = 0; rc == CT_EXIT_OK && i < a->nscales; i++) {
+        long s = a->scales[i];
+        if (a->resume && ct_scales_done(dirs[i])) {
+            fprintf(stderr, "colltune sweep: scale %ld: finished before, kept (%s)\n", s, dirs[i]);
+            continue;
+        }
+        ct_launcher_t l = base;
+        ct_argv_t extra = CT_ARGV_INIT;
+        char hostfile[PATH_MAX], arg[64];
+        st = ct_argv_append(&extra, base.extra.v, base.extra.n);
+        if (base.kind == CT_LAUNCHER_SRUN && a->by_nodes) {
+            l.np = s * a->ranks_per_node;
+            snprintf(arg, sizeof arg, "--nodes=%ld", s);
+            if (st == CT_OK)
+                st = ct_argv_push(&extra, arg);
+            snprintf(arg, sizeof arg, "--ntasks-per-node=%ld", a->ranks_per_node);
+            if (st == CT_OK)
+                st = ct_argv_push(&extra, arg);
+        } else if (mpirun_nodes) {
+            char err[512];
+            l.np = s * a->ranks_per_node;
+            if (ct_outdir_prepare(dirs[i], err, sizeof err) != CT_OK ||
+                ct_outdir_path(dirs[i], "hostfile", hostfile, sizeof hostfile) != CT_OK ||
+                ct_scales_hostfile(hostfile, hosts, s, a->ranks_per_node) != 0) {
+                fprintf(stderr, "colltune sweep: %s: cannot prepare it\n", dirs[i]);
+                rc = CT_EXIT_FAILURE;
+            }
+            l.hostfile = hostfile;
+        } else {
+            l.np = s; /* by ranks */
+        }
+        l.extra = extra;
+        if (st != CT_OK)
+            rc = CT_EXIT_FAILURE;
+        if (rc == CT_EXIT_OK) {
+            fprintf(stderr, "colltune sweep: scale %ld %s%s (%ld rank%s) into %s\n", s,
+                    a->by_nodes ? "node" : "rank", s == 1 ? "" : "s", l.np, l.np == 1 ? "" : "s",
+                    dirs[i]);
+            /* Under --resume an unfinished scale's partial results go. */
+            ct_sweep_args_t one = *a;
+            one.force = a->force || a->resume;
+            int r = ct_sweep_once(&one, dirs[i], &l);
+            if (r == ct_trial_exit_code(CT_TRIAL_INTERRUPTED))
+                rc = r; /* the user stopped it: no more scales */
+            else if (r != CT_EXIT_OK && worst == CT_EXIT_OK)
+                worst = r;
+        }
+        ct_argv_free(&extra);
+    }
+    /* A failed scale leaves a gap; the others still make the table. */
+    if (rc == CT_EXIT_OK) {
+        if (ct_scales_join(a->out, (const char(*)[PATH_MAX])dirs, a->nscales) != 0)
+            rc = worst != CT_EXIT_OK ? worst : CT_EXIT_FAILURE;
+        else {
+            rc = worst;
+            if (ct_scales_table(a) == 0 && ct_scales_plot(a) != CT_EXIT_OK)
+                fprintf(stderr,
+                        "colltune sweep: the plots failed (above); results and scaling.md are "
+                        "in %s\n",
+                        a->out);
+        }
+    }
+    free(hosts);
+    free(dirs);
+    ct_launcher_free(&base);
+    return rc;
+}
