@@ -4,8 +4,9 @@
  * regress_stats.c holds the decision rule, pure arithmetic on one series
  * (one collective x size x backend x configuration x placement x dtype/op x
  * nranks, one median per run, oldest first), so it is unit-tested on
- * synthetic histories; regress_history.c reads a history directory into
- * runs and series; regress.c is the subcommand (tables, diagnosis).
+ * synthetic histories; regress.c reads a history directory into runs and
+ * series and writes the tables, regress_diag.c the diagnosis,
+ * regress_plot.c the plots (regress_cmd.h holds what they share).
  *
  * The rule (README "colltune regress" states it with its parameters).  The
  * unit of evidence is one run's median: on this machine the spread between
