@@ -5,9 +5,11 @@
 #   1. colltune sweep --out "$HISTORY/<UTC date>" ... -- -C "$COLLS" $SIZES
 #      (the run directory is named by its UTC start, 20260101T020000Z, so
 #      name order is date order);
-#   2. colltune regress "$HISTORY" --md "$HISTORY/latest-regress.md":
-#      regress is what flags a slowdown (its time-series plots are not
-#      built yet);
+#   2. colltune regress "$HISTORY" --md "$HISTORY/latest-regress.md"
+#      --plot "<run>/plots/regress": regress is what flags a slowdown; its
+#      time series of the history (baseline band, flagged runs) go into the
+#      night's plot directory.  When it exits 3 (gnuplot missing or failed)
+#      it is run again without --plot, so that the verdict is not lost;
 #   3. colltune plot --out "<run>/plots" <run>/results.csv: the new run's
 #      pictures (index.html).
 #
@@ -79,10 +81,20 @@ if [ "$rc" -ne 0 ]; then
     exit "$rc"
 fi
 
-# 2. Regress: its verdict is this script's exit status.
+# 2. Regress, drawing the history: its verdict is this script's exit
+# status.  3 is a failure to draw (or to write): judged again without the
+# plots, so that a machine without gnuplot still gets its verdict.
 # shellcheck disable=SC2086 # REGRESS_ARGS is a list of words
-"$COLLTUNE" regress "$HISTORY" --md "${HISTORY%/}/latest-regress.md" ${REGRESS_ARGS:-}
+"$COLLTUNE" regress "$HISTORY" --md "${HISTORY%/}/latest-regress.md" --plot "$run/plots/regress" ${REGRESS_ARGS:-}
 verdict=$?
+if [ "$verdict" -eq 3 ]; then
+    echo "$me: regress --plot failed (exit 3); judging again without plots" >&2
+    # shellcheck disable=SC2086 # REGRESS_ARGS is a list of words
+    "$COLLTUNE" regress "$HISTORY" --md "${HISTORY%/}/latest-regress.md" ${REGRESS_ARGS:-}
+    verdict=$?
+elif [ "$verdict" -le 1 ]; then
+    echo "$me: history plots: $run/plots/regress/index.html"
+fi
 case $verdict in
 0) echo "$me: no regression" ;;
 1) echo "$me: REGRESSION: see ${HISTORY%/}/latest-regress.md" ;;

@@ -46,7 +46,8 @@ tuner_colltune_SOURCES = \
 	tuner/import_nccl.c tuner/import_nccl_json.c tuner/import_osu.c \
 	tuner/plot.c tuner/plot.h tuner/plot_input.c tuner/plot_tune.c tuner/plot_html.c \
 	tuner/gnuplot.c tuner/gnuplot.h tuner/scaling.c tuner/scaling.h \
-	tuner/regress.c tuner/regress.h tuner/regress_stats.c
+	tuner/regress.c tuner/regress.h tuner/regress_stats.c tuner/regress_cmd.h \
+	tuner/regress_diag.c tuner/regress_plot.c
 # gnuplot.c finds the scripts of plots/ beside the binary in the build tree, else
 # installed, else in the source tree (a VPATH build).
 tuner_colltune_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tuner $(JANSSON_CFLAGS) \
@@ -55,7 +56,8 @@ tuner_colltune_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tuner $(JANSSON_CFLAGS)
 
 # The parameterised gnuplot scripts, usable alone (gnuplot -c plots/busbw.gp ...).
 plotsdir = $(pkgdatadir)/plots
-dist_plots_DATA = plots/busbw.gp plots/latency.gp plots/tuned.gp plots/scaling.gp
+dist_plots_DATA = plots/busbw.gp plots/latency.gp plots/tuned.gp plots/scaling.gp \
+	plots/timeseries.gp
 tuner_colltune_LDADD = tuner/libctdriver.la tuner/libtune.la src/lib/libcolltune.la \
 	$(JANSSON_LIBS) $(INIH_LIBS) -lm
 

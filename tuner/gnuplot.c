@@ -142,3 +142,30 @@ int ct_gnuplot_draw(const char *gnuplot, const char *dir, const char *script, co
     }
     return 0;
 }
+
+int ct_gnuplot_parse_format(const char *who, const char *value, int *png, int *svg)
+{
+    int p = strcmp(value, "png") == 0 || strcmp(value, "both") == 0;
+    int s = strcmp(value, "svg") == 0 || strcmp(value, "both") == 0;
+    if (!p && !s) {
+        fprintf(stderr, "colltune %s: --format %s: png, svg or both\n", who, value);
+        return -1;
+    }
+    *png = p;
+    *svg = s;
+    return 0;
+}
+
+int ct_gnuplot_parse_size(const char *who, const char *value, long *w, long *h)
+{
+    char x = 0, extra = 0;
+    long a, b;
+    if (sscanf(value, "%ld%c%ld%c", &a, &x, &b, &extra) != 3 || x != 'x' || a < 64 || a > 16384 ||
+        b < 64 || b > 16384) {
+        fprintf(stderr, "colltune %s: --size %s: WxH in pixels, 64 to 16384 each\n", who, value);
+        return -1;
+    }
+    *w = a;
+    *h = b;
+    return 0;
+}

@@ -25,4 +25,10 @@ int ct_gnuplot_find_scripts(const char *opt, const char *who, char *buf, size_t 
 int ct_gnuplot_draw(const char *gnuplot, const char *dir, const char *script, const char *data,
                     const char *out, const char *const *args, size_t nargs, const char *who);
 
+/* --format png|svg|both into *png and *svg; --size WxH (64 to 16384
+ * each) into *w and *h.  0, or -1 after telling stderr (as WHO): the
+ * commands that draw take the same values. */
+int ct_gnuplot_parse_format(const char *who, const char *value, int *png, int *svg);
+int ct_gnuplot_parse_size(const char *who, const char *value, long *w, long *h);
+
 #endif

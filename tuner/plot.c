@@ -128,23 +128,13 @@ static int ct_plot_parse(int argc, char **argv, ct_plot_args_t *a)
         case CT_PLOT_GNUPLOT: a->gnuplot_opt = value; break;
         case CT_PLOT_DIR: a->plots_opt = value; break;
         case CT_PLOT_FORMAT:
-            a->png = strcmp(value, "png") == 0 || strcmp(value, "both") == 0;
-            a->svg = strcmp(value, "svg") == 0 || strcmp(value, "both") == 0;
-            if (!a->png && !a->svg) {
-                fprintf(stderr, "colltune plot: --format %s: png, svg or both\n", value);
+            if (ct_gnuplot_parse_format("plot", value, &a->png, &a->svg) != 0)
                 id = CT_CLI_ERROR;
-            }
             break;
-        case CT_PLOT_SIZE: {
-            char x = 0, extra = 0;
-            if (sscanf(value, "%ld%c%ld%c", &a->width, &x, &a->height, &extra) != 3 || x != 'x' ||
-                a->width < 64 || a->width > 16384 || a->height < 64 || a->height > 16384) {
-                fprintf(stderr, "colltune plot: --size %s: WxH in pixels, 64 to 16384 each\n",
-                        value);
+        case CT_PLOT_SIZE:
+            if (ct_gnuplot_parse_size("plot", value, &a->width, &a->height) != 0)
                 id = CT_CLI_ERROR;
-            }
             break;
-        }
         case CT_PLOT_BARS:
             a->bars = value;
             if (strcmp(value, "pct") != 0 && strcmp(value, "ci") != 0) {

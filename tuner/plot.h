@@ -10,6 +10,7 @@
 #define CT_PLOT_H
 
 #include <stddef.h>
+#include <stdio.h>
 #include "ct_result.h"
 #include "ct_status.h"
 #include "scaling.h"
@@ -71,6 +72,10 @@ typedef struct {
     char small_series[160];
     char scale[128];
 } ct_plot_summary_t;
+
+/* Text into HTML (< > & " escaped): names and labels come from files we
+ * did not write.  Every index page (plot, regress --plot) uses it. */
+void ct_plot_html_text(FILE *f, const char *s);
 
 /* Everything the index page shows. */
 typedef struct {

@@ -14,7 +14,7 @@
 #include "plot.h"
 
 /* Text into HTML: names and labels come from files we did not write. */
-static void ct_html_text(FILE *f, const char *s)
+void ct_plot_html_text(FILE *f, const char *s)
 {
     for (; *s; s++)
         switch (*s) {
@@ -30,7 +30,7 @@ static void ct_html_size(FILE *f, long long bytes)
 {
     char buf[32];
     ct_size_format(bytes < 0 ? 0 : (size_t)bytes, buf, sizeof buf);
-    ct_html_text(f, buf);
+    ct_plot_html_text(f, buf);
 }
 
 static void ct_html_summary(FILE *f, const ct_plot_summary_t *sum, size_t nsum)
@@ -42,11 +42,11 @@ static void ct_html_summary(FILE *f, const ct_plot_summary_t *sum, size_t nsum)
     for (size_t i = 0; i < nsum; i++) {
         const ct_plot_summary_t *s = &sum[i];
         fputs("<tr><td><a href=\"#", f);
-        ct_html_text(f, s->collective);
+        ct_plot_html_text(f, s->collective);
         fputs("\">", f);
-        ct_html_text(f, s->collective);
+        ct_plot_html_text(f, s->collective);
         fputs("</a></td><td>", f);
-        ct_html_text(f, s->scale);
+        ct_plot_html_text(f, s->scale);
         fprintf(f, "</td><td>%zu: ", s->nsizes);
         ct_html_size(f, s->min_bytes);
         fputs(" to ", f);
@@ -54,11 +54,11 @@ static void ct_html_summary(FILE *f, const ct_plot_summary_t *sum, size_t nsum)
         fprintf(f, "</td><td class=\"n\">%.3f</td><td>", s->best_busbw);
         ct_html_size(f, s->best_bytes);
         fputs("</td><td>", f);
-        ct_html_text(f, s->best_series);
+        ct_plot_html_text(f, s->best_series);
         fprintf(f, "</td><td class=\"n\">%.2f</td><td>", s->small_us);
         ct_html_size(f, s->small_bytes);
         fputs("</td><td>", f);
-        ct_html_text(f, s->small_series);
+        ct_plot_html_text(f, s->small_series);
         fputs("</td></tr>\n", f);
     }
     fputs("</table>\n", f);
@@ -78,7 +78,7 @@ static void ct_html_tune(FILE *f, const ct_plot_tune_t *t)
     for (size_t i = 0; i < t->n; i++) {
         const ct_plot_tcell_t *c = &t->v[i];
         fputs("<tr><td>", f);
-        ct_html_text(f, c->collective);
+        ct_plot_html_text(f, c->collective);
         fputs("</td><td>", f);
         ct_html_size(f, c->bytes);
         fprintf(f, "</td><td class=\"n\">%.2f</td><td class=\"n\">%.2f</td>", c->def_us, c->tun_us);
@@ -110,14 +110,14 @@ static void ct_html_scaling(FILE *f, const ct_scaling_coll_t *sc, size_t n)
     for (size_t i = 0; i < n; i++) {
         const ct_scaling_t *s = &sc[i].sc;
         fputs("<h3>", f);
-        ct_html_text(f, sc[i].collective);
+        ct_plot_html_text(f, sc[i].collective);
         fputs("</h3>\n<table>\n<tr><th>series</th><th>size</th><th>", f);
         fputs(s->by_nodes ? "nodes" : "ranks", f);
         fputs("</th><th>busbw (GB/s)</th><th>efficiency</th></tr>\n", f);
         for (size_t l = 0; l < s->n; l++)
             for (size_t k = 0; k < s->v[l].n; k++) {
                 fputs("<tr><td>", f);
-                ct_html_text(f, s->v[l].series);
+                ct_plot_html_text(f, s->v[l].series);
                 fputs("</td><td>", f);
                 ct_html_size(f, s->v[l].bytes);
                 fprintf(f, "</td><td class=\"n\">%lld</td><td class=\"n\">%.3f</td>",
@@ -138,36 +138,36 @@ static void ct_html_images(FILE *f, const ct_plot_image_t *img, size_t nimg)
         const ct_plot_image_t *m = &img[i];
         if (strcmp(m->collective, last) != 0) {
             fputs("<h2 id=\"", f);
-            ct_html_text(f, m->collective);
+            ct_plot_html_text(f, m->collective);
             fputs("\">", f);
-            ct_html_text(f, m->collective);
+            ct_plot_html_text(f, m->collective);
             fputs("</h2>\n", f);
             last = m->collective;
         }
         const char *shown = m->png[0] ? m->png : m->svg;
         fputs("<figure><a href=\"", f);
-        ct_html_text(f, shown);
+        ct_plot_html_text(f, shown);
         fputs("\"><img src=\"", f);
-        ct_html_text(f, shown);
+        ct_plot_html_text(f, shown);
         fputs("\" alt=\"", f);
-        ct_html_text(f, m->collective);
+        ct_plot_html_text(f, m->collective);
         fputc(' ', f);
-        ct_html_text(f, m->kind);
+        ct_plot_html_text(f, m->kind);
         fputs("\"></a><figcaption>", f);
-        ct_html_text(f, m->kind);
+        ct_plot_html_text(f, m->kind);
         if (m->png[0]) {
             fputs(": <a href=\"", f);
-            ct_html_text(f, m->png);
+            ct_plot_html_text(f, m->png);
             fputs("\">PNG</a>", f);
         }
         if (m->svg[0]) {
             fputs(m->png[0] ? ", " : ": ", f);
             fputs("<a href=\"", f);
-            ct_html_text(f, m->svg);
+            ct_plot_html_text(f, m->svg);
             fputs("\">SVG</a>", f);
         }
         fputs(", <a href=\"", f);
-        ct_html_text(f, m->data);
+        ct_plot_html_text(f, m->data);
         fputs("\">data</a></figcaption></figure>\n", f);
     }
 }
@@ -198,12 +198,12 @@ ct_status_t ct_plot_html(const char *dir, const ct_plot_page_t *page, char *err,
           f);
     for (size_t i = 0; i < page->ninputs; i++) {
         fputs("<li><code>", f);
-        ct_html_text(f, page->inputs[i]);
+        ct_plot_html_text(f, page->inputs[i]);
         fputs("</code></li>\n", f);
     }
     if (page->tune_dir != NULL) {
         fputs("<li>tune <code>", f);
-        ct_html_text(f, page->tune_dir);
+        ct_plot_html_text(f, page->tune_dir);
         fputs("/report.json</code></li>\n", f);
     }
     fputs("</ul>\n", f);

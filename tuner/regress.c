@@ -22,10 +22,21 @@
 
 #include "cli.h"
 #include "commands.h"
-#include "plot.h"
-#include "regress.h"
+#include "gnuplot.h"
+#include "outdir.h"
+#include "regress_cmd.h"
 
-enum { CT_REG_WINDOW = 1, CT_REG_BASELINE, CT_REG_THRESHOLD, CT_REG_MD };
+enum {
+    CT_REG_WINDOW = 1,
+    CT_REG_BASELINE,
+    CT_REG_THRESHOLD,
+    CT_REG_MD,
+    CT_REG_PLOT,
+    CT_REG_FORMAT,
+    CT_REG_SIZE,
+    CT_REG_GNUPLOT,
+    CT_REG_PLOTS_DIR,
+};
 
 static const ct_cli_opt_t ct_reg_opts[] = {
     {CT_REG_WINDOW, "window", "K", "baseline: the K runs before the newest (default 12)"},
@@ -33,36 +44,37 @@ static const ct_cli_opt_t ct_reg_opts[] = {
      "pin the baseline: the window of runs ending at run directory RUN"},
     {CT_REG_THRESHOLD, "threshold", "PCT", "smallest slowdown that matters, percent (default 5)"},
     {CT_REG_MD, "md", "FILE", "also write the table and the diagnosis as markdown"},
+    {CT_REG_PLOT, "plot", "DIR",
+     "also draw the history: time series per collective and per flagged series, index.html"},
+    {CT_REG_FORMAT, "format", "png|svg|both", "--plot's image format (default png)"},
+    {CT_REG_SIZE, "size", "WxH", "--plot's image size in pixels (default 1280x720)"},
+    {CT_REG_GNUPLOT, "gnuplot", "PATH", "the gnuplot to run (default: configure's, then PATH)"},
+    {CT_REG_PLOTS_DIR, "plots-dir", "DIR",
+     "the gnuplot scripts (default: $COLLTUNE_PLOTS_DIR, the build tree, then the installed ones)"},
 };
 #define CT_REG_NOPTS (sizeof ct_reg_opts / sizeof ct_reg_opts[0])
-
-/* One run: its rows and, when it has a results.json, its metadata. */
-typedef struct {
-    char name[256];
-    char dir[PATH_MAX];
-    char date[64];
-    ct_plot_rows_t rows;
-    json_t *meta; /* NULL: an imported run */
-} ct_reg_run_t;
-
-typedef struct {
-    ct_reg_run_t *v;
-    size_t n;
-} ct_reg_runs_t;
 
 static void ct_reg_usage(FILE *f)
 {
     fprintf(f, "usage: colltune regress [--window K | --baseline RUN] [--threshold PCT]\n"
-               "                        [--md FILE] HISTORY\n\n"
+               "                        [--md FILE] [--plot DIR [--format png|svg|both]\n"
+               "                        [--size WxH]] HISTORY\n\n"
                "HISTORY holds one directory per run (colltune sweep --out HISTORY/RUN).  For\n"
                "each collective x size x backend x configuration x placement x dtype/op x\n"
                "ranks, judges the newest run against the baseline and the whole history for\n"
                "a change point (README \"colltune regress\": the rule and its parameters);\n"
                "for every slower series, names the first slow run and what changed in the\n"
-               "metadata (results.json) since the run before it.\n\noptions:\n");
+               "metadata (results.json) since the run before it, once per run that many\n"
+               "series moved at.  A series that improved by the same rule mirrored is\n"
+               "FASTER (not a regression).  --plot DIR draws the history with gnuplot\n"
+               "(plots/timeseries.gp): per collective, and per flagged series, the baseline\n"
+               "band and the flagged runs marked; DIR/index.html lists them and the table.\n"
+               "\noptions:\n");
     ct_cli_print_options(f, ct_reg_opts, CT_REG_NOPTS);
-    fprintf(f, "\nexit codes: 0 nothing slower, 1 some series slower, 2 bad input (file:line\n"
-               "named; also an empty history or a single run), 3 I/O failure.\n");
+    fprintf(f, "\nexit codes: 0 nothing slower (FASTER included), 1 some series slower, 2 bad\n"
+               "input (file:line named; also an empty history, a single run, a --plot DIR\n"
+               "that cannot be written), 3 I/O failure, or --plot without gnuplot (Debian:\n"
+               "apt-get install gnuplot-nox) or gnuplot failed.\n");
 }
 
 static void ct_reg_runs_free(ct_reg_runs_t *runs)
@@ -189,110 +201,14 @@ static const ct_result_t *ct_reg_find(const ct_reg_run_t *r, const ct_result_t *
     return NULL;
 }
 
-/* Metadata members that differ from run to run whatever happened: ids,
- * times, pids, the launcher's bookkeeping. */
-static int ct_reg_volatile(const char *key)
-{
-    static const char *const skip[] = {
-        "results",
-        "run_id",
-        "start_time",
-        "end_time",
-        "pid",
-        "floor_us",
-        "OMPI_MCA_ess_base_jobid",
-        "OMPI_MCA_orte_hnp_uri",
-        "OMPI_MCA_orte_local_daemon_uri",
-        "OMPI_MCA_orte_jobfam_session_dir",
-        "OMPI_MCA_orte_precondition_transports",
-        "OMPI_MCA_initial_wdir",
-        "PMIX_ID",
-        "PMIX_NAMESPACE",
-        "PMIX_SERVER_URI2",
-    };
-    for (size_t i = 0; i < sizeof skip / sizeof skip[0]; i++)
-        if (strcmp(key, skip[i]) == 0)
-            return 1;
-    return 0;
-}
-
-/* A value as text, the run's own directory written RUN (command lines
- * name it). */
-static char *ct_reg_text(json_t *v, const char *dir)
-{
-    char *s = v ? json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT) : strdup("(absent)");
-    size_t dl = strlen(dir);
-    char *hit;
-    while (s != NULL && dl > 0 && (hit = strstr(s, dir)) != NULL) {
-        memcpy(hit, "RUN", 3);
-        memmove(hit + 3, hit + dl, strlen(hit + dl) + 1);
-    }
-    return s;
-}
-
-static void ct_reg_diff(FILE *f, const char *path, json_t *a, json_t *b, const char *adir,
-                        const char *bdir, int md, int *count)
-{
-    if (json_is_object(a) && json_is_object(b)) {
-        const char *k;
-        json_t *v;
-        char sub[512];
-        json_object_foreach(a, k, v)
-        {
-            if (ct_reg_volatile(k))
-                continue;
-            snprintf(sub, sizeof sub, "%s%s%s", path, *path ? "." : "", k);
-            ct_reg_diff(f, sub, v, json_object_get(b, k), adir, bdir, md, count);
-        }
-        json_object_foreach(b, k, v)
-        {
-            if (ct_reg_volatile(k) || json_object_get(a, k) != NULL)
-                continue;
-            snprintf(sub, sizeof sub, "%s%s%s", path, *path ? "." : "", k);
-            ct_reg_diff(f, sub, NULL, v, adir, bdir, md, count);
-        }
-        return;
-    }
-    if (json_is_array(a) && json_is_array(b) && json_array_size(a) == json_array_size(b) &&
-        json_is_object(json_array_get(a, 0))) {
-        char sub[512];
-        for (size_t i = 0; i < json_array_size(a); i++) {
-            snprintf(sub, sizeof sub, "%s[%zu]", path, i);
-            ct_reg_diff(f, sub, json_array_get(a, i), json_array_get(b, i), adir, bdir, md, count);
-        }
-        return;
-    }
-    char *x = ct_reg_text(a, adir), *y = ct_reg_text(b, bdir);
-    if (x && y && strcmp(x, y) != 0) {
-        fprintf(f, "%s%s: %s -> %s\n", md ? "    - " : "      ", path, x, y);
-        (*count)++;
-    }
-    free(x);
-    free(y);
-}
-
-/* The diagnosis of one slower series: first slow run, last good one, and
- * what changed between them. */
-static void ct_reg_diagnose(FILE *f, const ct_reg_run_t *good, const ct_reg_run_t *bad, int md)
-{
-    fprintf(f, "%sfirst slow run %s (%s), last good run %s (%s)\n", md ? "  - " : "    ", bad->name,
-            bad->date, good->name, good->date);
-    if (good->meta == NULL || bad->meta == NULL) {
-        fprintf(f, "%swhat changed: unknown (%s has no metadata: an imported run)\n",
-                md ? "  - " : "    ", good->meta == NULL ? good->name : bad->name);
-        return;
-    }
-    fprintf(f, "%swhat changed in results.json:\n", md ? "  - " : "    ");
-    int count = 0;
-    ct_reg_diff(f, "", good->meta, bad->meta, good->dir, bad->dir, md, &count);
-    if (count == 0)
-        fprintf(f, "%snothing (same versions, hosts and variables)\n", md ? "    - " : "      ");
-}
-
 typedef struct {
     size_t window;
     double threshold;
     const char *baseline, *md, *history;
+    /* --plot */
+    const char *plot, *gnuplot_opt, *plots_opt;
+    int png, svg;
+    long width, height;
 } ct_reg_args_t;
 
 static int ct_reg_parse(int argc, char **argv, ct_reg_args_t *a)
@@ -302,6 +218,10 @@ static int ct_reg_parse(int argc, char **argv, ct_reg_args_t *a)
     int id;
     a->window = CT_REGRESS_WINDOW;
     a->threshold = CT_REGRESS_THRESHOLD;
+    a->png = 1;
+    a->width = 1280;
+    a->height = 720;
+    int drawing = 0; /* a drawing option seen: it needs --plot */
     for (;;) {
         while (it.next < argc && argv[it.next][0] != '-') {
             if (a->history != NULL) {
@@ -323,6 +243,19 @@ static int ct_reg_parse(int argc, char **argv, ct_reg_args_t *a)
             break;
         case CT_REG_BASELINE: a->baseline = value; break;
         case CT_REG_MD: a->md = value; break;
+        case CT_REG_PLOT: a->plot = value; break;
+        case CT_REG_GNUPLOT: a->gnuplot_opt = value, drawing = 1; break;
+        case CT_REG_PLOTS_DIR: a->plots_opt = value, drawing = 1; break;
+        case CT_REG_FORMAT:
+            drawing = 1;
+            if (ct_gnuplot_parse_format("regress", value, &a->png, &a->svg) != 0)
+                return CT_EXIT_USAGE;
+            break;
+        case CT_REG_SIZE:
+            drawing = 1;
+            if (ct_gnuplot_parse_size("regress", value, &a->width, &a->height) != 0)
+                return CT_EXIT_USAGE;
+            break;
         case CT_REG_THRESHOLD:
             a->threshold = strtod(value, &end) / 100;
             if (end == value || *end != '\0' || !(a->threshold >= 0 && a->threshold < 10)) {
@@ -345,6 +278,11 @@ static int ct_reg_parse(int argc, char **argv, ct_reg_args_t *a)
         fprintf(stderr, "colltune regress: give the HISTORY directory\n");
         return CT_EXIT_USAGE;
     }
+    if (drawing && a->plot == NULL) {
+        fprintf(stderr, "colltune regress: --format, --size, --gnuplot and --plots-dir go with "
+                        "--plot DIR\n");
+        return CT_EXIT_USAGE;
+    }
     return CT_EXIT_OK;
 }
 
@@ -364,53 +302,64 @@ static int ct_reg_check_out(const char *path)
     return 0;
 }
 
-static void ct_reg_line(FILE *f, int md, const ct_result_t *k, size_t nruns,
-                        const ct_regress_result_t *r, const char *first_bad)
+static void ct_reg_line(FILE *f, int md, const ct_reg_runs_t *runs, const ct_reg_series_t *s)
 {
     static const char *fmt_txt = "%-14s %10lld %-5s %-12s %-16s %5d %4zu %11.3f %11.3f %+8.1f%% "
                                  "%-8s %s\n";
     static const char *fmt_md = "| %s | %lld | %s | %s | %s | %d | %zu | %.3f | %.3f | %+.1f%% | "
                                 "%s | %s |\n";
+    const ct_result_t *k = s->key;
+    const ct_regress_result_t *r = &s->res;
+    int moved = r->verdict == CT_REGRESS_SLOWER || r->verdict == CT_REGRESS_FASTER;
     fprintf(f, md ? fmt_md : fmt_txt, k->collective, k->bytes, k->backend, k->placement,
-            k->config_id, (int)k->nranks, nruns, r->base_median, r->base_median * (1 + r->change),
-            100 * r->change, ct_regress_verdict_name(r->verdict), first_bad);
+            k->config_id, (int)k->nranks, s->n, r->base_median, r->base_median * (1 + r->change),
+            100 * r->change, ct_regress_verdict_name(r->verdict),
+            moved ? runs->v[s->at[r->first_bad]].name : "-");
 }
 
 static void ct_reg_header(FILE *f, int md)
 {
     if (md)
         fprintf(f, "| collective | bytes | backend | placement | config | ranks | runs | "
-                   "baseline us | newest us | change | verdict | first slow run |\n"
+                   "baseline us | newest us | change | verdict | first slow/faster run |\n"
                    "|---|---:|---|---|---|---:|---:|---:|---:|---:|---|---|\n");
     else
         fprintf(f, "%-14s %10s %-5s %-12s %-16s %5s %4s %11s %11s %9s %-8s %s\n", "collective",
                 "bytes", "backend", "placement", "config", "ranks", "runs", "baseline_us",
-                "newest_us", "change", "verdict", "first_slow_run");
+                "newest_us", "change", "verdict", "first_moved_run");
 }
 
-/* Judges every series of the newest run and writes the table (md: as
- * markdown); returns how many are slower. */
-static size_t ct_reg_report(FILE *f, int md, const ct_reg_runs_t *runs, const ct_reg_args_t *a,
-                            long pinned_run)
+static void ct_reg_series_free(ct_reg_series_t *s, size_t ns)
+{
+    for (size_t i = 0; i < ns; i++) {
+        free(s[i].p);
+        free(s[i].at);
+    }
+    free(s);
+}
+
+/* Judges every series of the newest run: *s_p (caller frees with
+ * ct_reg_series_free), *ns_p of them. */
+static ct_status_t ct_reg_judge_all(const ct_reg_runs_t *runs, const ct_reg_args_t *a,
+                                    long pinned_run, ct_reg_series_t **s_p, size_t *ns_p)
 {
     const ct_reg_run_t *newest = &runs->v[runs->n - 1];
-    ct_regress_point_t *p = malloc(runs->n * sizeof *p);
-    size_t *at = malloc(runs->n * sizeof *at), slower = 0;
-    if (p == NULL || at == NULL) {
-        free(p);
-        free(at);
-        return 0;
-    }
-    ct_reg_header(f, md);
-    /* the diagnoses after the table */
-    char *diag = NULL;
-    size_t dlen = 0;
-    FILE *df = open_memstream(&diag, &dlen);
+    ct_reg_series_t *s = calloc(newest->rows.n + 1, sizeof *s);
+    size_t ns = 0;
+    if (s == NULL)
+        return CT_ERR_NOMEM;
     for (size_t i = 0; i < newest->rows.n; i++) {
         const ct_result_t *key = &newest->rows.v[i];
         if (ct_reg_find(newest, key) != key)
             continue; /* repeated in the newest run: judged once, its last row */
-        size_t n = 0;
+        ct_reg_series_t *x = &s[ns++];
+        x->key = key;
+        x->p = malloc(runs->n * sizeof *x->p);
+        x->at = malloc(runs->n * sizeof *x->at);
+        if (x->p == NULL || x->at == NULL) {
+            ct_reg_series_free(s, ns);
+            return CT_ERR_NOMEM;
+        }
         ct_regress_rule_t rule;
         ct_regress_rule_default(&rule);
         rule.window = a->window;
@@ -420,41 +369,52 @@ static size_t ct_reg_report(FILE *f, int md, const ct_reg_runs_t *runs, const ct
             if (row == NULL || !(row->median_us > 0))
                 continue;
             double hw = (row->ci_high_us - row->ci_low_us) / 2;
-            p[n] = (ct_regress_point_t){row->median_us, isfinite(hw) && hw > 0 ? hw : 0};
+            x->p[x->n] = (ct_regress_point_t){row->median_us, isfinite(hw) && hw > 0 ? hw : 0};
             if (pinned_run >= 0 && (long)r <= pinned_run)
-                rule.pinned = (long)n;
-            at[n++] = r;
+                rule.pinned = (long)x->n;
+            x->at[x->n++] = r;
         }
-        ct_regress_result_t res;
         if (pinned_run >= 0 && rule.pinned < 0)
-            rule.pinned = (long)n; /* no point at or before the pinned run: unknown */
-        ct_regress_judge(p, n, &rule, &res);
-        const char *bad = res.verdict == CT_REGRESS_SLOWER ? runs->v[at[res.first_bad]].name : "-";
-        ct_reg_line(f, md, key, n, &res, bad);
-        if (res.verdict == CT_REGRESS_SLOWER) {
-            slower++;
-            if (df) {
-                fprintf(df, "%s%s %lld B %s %s config %s:%s %s\n", md ? "- " : "  ",
-                        key->collective, key->bytes, key->backend, key->placement, key->config_id,
-                        res.by_change ? " change point" : "",
-                        res.by_newest ? " newest run out of the baseline's spread" : "");
-                if (res.first_bad > 0)
-                    ct_reg_diagnose(df, &runs->v[at[res.first_bad - 1]],
-                                    &runs->v[at[res.first_bad]], md);
-            }
-        }
+            rule.pinned = (long)x->n; /* no point at or before the pinned run: unknown */
+        ct_regress_judge(x->p, x->n, &rule, &x->res);
     }
-    if (df) {
-        fclose(df);
-        if (slower)
-            fprintf(f, "\n%s%zu series slower:\n%s", md ? "## Diagnosis\n\n" : "", slower, diag);
-        free(diag);
+    *s_p = s;
+    *ns_p = ns;
+    return CT_OK;
+}
+
+/* The table (md: as markdown), then the diagnosis of the slower series
+ * and the faster ones, grouped by the run they moved at. */
+static void ct_reg_report(FILE *f, int md, const ct_reg_runs_t *runs, const ct_reg_args_t *a,
+                          const ct_reg_series_t *s, size_t ns)
+{
+    const ct_reg_run_t *newest = &runs->v[runs->n - 1];
+    size_t slower = 0, faster = 0;
+    ct_reg_header(f, md);
+    for (size_t i = 0; i < ns; i++) {
+        ct_reg_line(f, md, runs, &s[i]);
+        slower += s[i].res.verdict == CT_REGRESS_SLOWER;
+        faster += s[i].res.verdict == CT_REGRESS_FASTER;
     }
-    fprintf(f, "%s%zu runs in %s, newest %s (%s); %zu series slower\n", md ? "\n" : "\n", runs->n,
-            a->history, newest->name, newest->date, slower);
-    free(p);
-    free(at);
-    return slower;
+    ct_reg_diagnosis(f, md, runs, s, ns, CT_REGRESS_SLOWER);
+    ct_reg_diagnosis(f, md, runs, s, ns, CT_REGRESS_FASTER);
+    fprintf(f, "\n%zu runs in %s, newest %s (%s); %zu series slower, %zu faster\n", runs->n,
+            a->history, newest->name, newest->date, slower, faster);
+}
+
+/* Everything --plot needs, found and checked before any work: gnuplot
+ * (exit 3 without it), the scripts, the directory (exit 2). */
+static int ct_reg_plot_prepare(const ct_reg_args_t *a, char *gnuplot, char *scripts, size_t len)
+{
+    char err[512];
+    if (ct_gnuplot_find(a->gnuplot_opt, "regress", gnuplot, len) != 0 ||
+        ct_gnuplot_find_scripts(a->plots_opt, "regress", scripts, len) != 0)
+        return CT_EXIT_FAILURE;
+    if (ct_outdir_prepare(a->plot, err, sizeof err) != CT_OK) {
+        fprintf(stderr, "colltune regress: --plot %s: %s\n", a->plot, err);
+        return CT_EXIT_USAGE;
+    }
+    return CT_EXIT_OK;
 }
 
 static int ct_reg_run(int argc, char **argv)
@@ -463,6 +423,9 @@ static int ct_reg_run(int argc, char **argv)
     int rc = ct_reg_parse(argc, argv, &a);
     if (rc != CT_EXIT_OK)
         return rc < 0 ? CT_EXIT_OK : rc;
+    char gnuplot[PATH_MAX], scripts[PATH_MAX], size[48];
+    if (a.plot != NULL && (rc = ct_reg_plot_prepare(&a, gnuplot, scripts, PATH_MAX)) != CT_EXIT_OK)
+        return rc;
     if (a.md != NULL && ct_reg_check_out(a.md) != 0)
         return CT_EXIT_USAGE;
     ct_reg_runs_t runs = {0};
@@ -481,7 +444,16 @@ static int ct_reg_run(int argc, char **argv)
         ct_reg_runs_free(&runs);
         return CT_EXIT_USAGE;
     }
-    size_t slower = ct_reg_report(stdout, 0, &runs, &a, pinned);
+    ct_reg_series_t *s = NULL;
+    size_t ns = 0, slower = 0;
+    if (ct_reg_judge_all(&runs, &a, pinned, &s, &ns) != CT_OK) {
+        fprintf(stderr, "colltune regress: out of memory\n");
+        ct_reg_runs_free(&runs);
+        return CT_EXIT_FAILURE;
+    }
+    for (size_t i = 0; i < ns; i++)
+        slower += s[i].res.verdict == CT_REGRESS_SLOWER;
+    ct_reg_report(stdout, 0, &runs, &a, s, ns);
     rc = slower ? CT_EXIT_WRONG : CT_EXIT_OK;
     if (a.md != NULL) {
         char tmp[PATH_MAX + 32];
@@ -489,7 +461,7 @@ static int ct_reg_run(int argc, char **argv)
         FILE *f = fopen(tmp, "w");
         if (f != NULL) {
             fprintf(f, "# colltune regress %s\n\n", a.history);
-            ct_reg_report(f, 1, &runs, &a, pinned);
+            ct_reg_report(f, 1, &runs, &a, s, ns);
         }
         if (f == NULL || fclose(f) != 0 || rename(tmp, a.md) != 0) {
             fprintf(stderr, "colltune regress: --md %s: %s\n", a.md, strerror(errno));
@@ -497,6 +469,15 @@ static int ct_reg_run(int argc, char **argv)
             rc = CT_EXIT_FAILURE;
         }
     }
+    if (a.plot != NULL) {
+        snprintf(size, sizeof size, "%ldx%ld", a.width, a.height);
+        const ct_reg_plot_t pl = {a.plot, gnuplot, scripts, size, a.png, a.svg, a.threshold};
+        if (ct_reg_plot(&pl, &runs, s, ns, a.history) != 0)
+            rc = CT_EXIT_FAILURE;
+        else
+            printf("colltune regress: plots: open %s/index.html\n", a.plot);
+    }
+    ct_reg_series_free(s, ns);
     ct_reg_runs_free(&runs);
     return rc;
 }

@@ -4,8 +4,9 @@
  * regress_stats.c holds the decision rule, pure arithmetic on one series
  * (one collective x size x backend x configuration x placement x dtype/op x
  * nranks, one median per run, oldest first), so it is unit-tested on
- * synthetic histories; regress_history.c reads a history directory into
- * runs and series; regress.c is the subcommand (tables, diagnosis).
+ * synthetic histories; regress.c reads a history directory into runs and
+ * series and writes the tables, regress_diag.c the diagnosis,
+ * regress_plot.c the plots (regress_cmd.h holds what they share).
  *
  * The rule (README "colltune regress" states it with its parameters).  The
  * unit of evidence is one run's median: on this machine the spread between
@@ -28,6 +29,11 @@
  *      above the window's.
  * With fewer than CT_REGRESS_MIN_BASE baseline runs the verdict is
  * UNKNOWN (Pinpoint's "unknown": make more runs), never SLOWER.
+ *
+ * FASTER is the same rule mirrored: the series judged on 1/us (the rule
+ * works on log times, so this is exact: at least `threshold` faster, R1's
+ * bound below the median, R2's test the other way).  An improvement is
+ * reported, never a regression.
  */
 #ifndef CT_REGRESS_H
 #define CT_REGRESS_H
@@ -62,6 +68,7 @@ typedef enum {
     CT_REGRESS_UNKNOWN = 0, /* too few baseline runs, or one slow run unconfirmed */
     CT_REGRESS_SAME,
     CT_REGRESS_SLOWER,
+    CT_REGRESS_FASTER, /* the rule mirrored held: an improvement */
 } ct_regress_verdict_t;
 
 typedef struct {
@@ -74,12 +81,18 @@ typedef struct {
     size_t change_at;  /* R2's best split (first run after it); n when none */
     double change_p;   /* its exact p (1 when none) */
     double change_rel; /* median after it / median of the window before - 1 */
-    size_t first_bad;  /* when SLOWER: the first slow run */
+    size_t first_bad;  /* when SLOWER: the first slow run; FASTER: the first faster */
+    /* The band a plot draws: the window the verdict was judged against
+     * (R2: the one before the change point; else the newest's), its median
+     * and R1's bounds (the mirrored one below), in us. */
+    size_t band_lo, band_hi;
+    double band_median, band_low, band_high;
 } ct_regress_result_t;
 
 void ct_regress_rule_default(ct_regress_rule_t *rule);
 
-/* Judges p[0..n) (oldest first, n >= 2) by the rule above. */
+/* Judges p[0..n) (oldest first, n >= 2) by the rule above: SLOWER, else
+ * FASTER when the mirrored rule holds, else SAME or UNKNOWN. */
 void ct_regress_judge(const ct_regress_point_t *p, size_t n, const ct_regress_rule_t *rule,
                       ct_regress_result_t *out);
 

@@ -22,7 +22,10 @@ void ct_regress_rule_default(ct_regress_rule_t *rule)
 
 const char *ct_regress_verdict_name(ct_regress_verdict_t v)
 {
-    return v == CT_REGRESS_SLOWER ? "SLOWER" : v == CT_REGRESS_SAME ? "same" : "unknown";
+    return v == CT_REGRESS_SLOWER   ? "SLOWER"
+           : v == CT_REGRESS_FASTER ? "FASTER"
+           : v == CT_REGRESS_SAME   ? "same"
+                                    : "unknown";
 }
 
 /* The values of p[lo, hi), into v (room for hi - lo). */
@@ -146,8 +149,9 @@ static double ct_regress_bound(const ct_regress_point_t *p, const ct_regress_rul
     return *median * exp(fmax(log1p(rule->threshold), fmax(rule->k * lsigma, lhw)));
 }
 
-void ct_regress_judge(const ct_regress_point_t *p, size_t n, const ct_regress_rule_t *rule,
-                      ct_regress_result_t *out)
+/* The slower-only rule (regress.h); ct_regress_judge adds its mirror. */
+static void ct_regress_judge_slower(const ct_regress_point_t *p, size_t n,
+                                    const ct_regress_rule_t *rule, ct_regress_result_t *out)
 {
     double *v = malloc((n + 1) * sizeof *v);
     *out = (ct_regress_result_t){.verdict = CT_REGRESS_UNKNOWN, .change_at = n, .change_p = 1};
@@ -177,20 +181,62 @@ void ct_regress_judge(const ct_regress_point_t *p, size_t n, const ct_regress_ru
     out->by_newest = last->us > bound && above >= c;
     int spike = last->us > bound && !out->by_newest;
     ct_regress_change(p, n, rule, v, out);
-    free(v);
-    if (nb < CT_REGRESS_MIN_BASE)
-        return;
-    out->verdict = out->by_newest || out->by_change ? CT_REGRESS_SLOWER
-                   : spike                          ? CT_REGRESS_UNKNOWN
-                                                    : CT_REGRESS_SAME;
-    if (out->verdict != CT_REGRESS_SLOWER)
-        return;
-    if (out->by_change) {
+    out->band_lo = out->base_lo;
+    out->band_hi = out->base_hi;
+    out->band_median = out->base_median;
+    out->band_high = bound;
+    if (nb >= CT_REGRESS_MIN_BASE)
+        out->verdict = out->by_newest || out->by_change ? CT_REGRESS_SLOWER
+                       : spike                          ? CT_REGRESS_UNKNOWN
+                                                        : CT_REGRESS_SAME;
+    if (out->verdict == CT_REGRESS_SLOWER && out->by_change) {
         out->first_bad = out->change_at;
-    } else {
+        /* the band the change point was judged against */
+        ct_regress_window(rule, out->change_at, &out->band_lo, &out->band_hi);
+        out->band_high =
+            ct_regress_bound(p, rule, out->band_lo, out->band_hi, 0, v, &out->band_median, &m);
+    } else if (out->verdict == CT_REGRESS_SLOWER) {
         /* the trailing stretch of runs that each clear the bound */
         out->first_bad = n - 1;
         while (out->first_bad > out->base_lo && p[out->first_bad - 1].us > bound)
             out->first_bad--;
     }
+    /* R1's bound mirrored: as far below the median as above it */
+    out->band_low = out->band_high > 0 ? out->band_median * out->band_median / out->band_high : 0;
+    free(v);
+}
+
+void ct_regress_judge(const ct_regress_point_t *p, size_t n, const ct_regress_rule_t *rule,
+                      ct_regress_result_t *out)
+{
+    ct_regress_judge_slower(p, n, rule, out);
+    if (out->verdict == CT_REGRESS_SLOWER || out->verdict == CT_REGRESS_UNKNOWN || n < 2)
+        return;
+    /* The mirror: 1/us, its CI half-width scaled so that the log ratio
+     * R1 reads is the same. */
+    ct_regress_point_t *q = malloc(n * sizeof *q);
+    if (q == NULL)
+        return;
+    for (size_t i = 0; i < n; i++)
+        q[i] = (ct_regress_point_t){p[i].us > 0 ? 1 / p[i].us : 0,
+                                    p[i].us > 0 ? p[i].hw / (p[i].us * p[i].us) : 0};
+    ct_regress_result_t m;
+    ct_regress_judge_slower(q, n, rule, &m);
+    free(q);
+    if (m.verdict != CT_REGRESS_SLOWER)
+        return;
+    /* the numbers in us again; the verdict, the rules and the first run
+     * from the mirror */
+    out->verdict = CT_REGRESS_FASTER;
+    out->by_newest = m.by_newest;
+    out->by_change = m.by_change;
+    out->change_at = m.change_at;
+    out->change_p = m.change_p;
+    out->change_rel = 1 / (1 + m.change_rel) - 1;
+    out->first_bad = m.first_bad;
+    out->band_lo = m.band_lo;
+    out->band_hi = m.band_hi;
+    out->band_median = m.band_median > 0 ? 1 / m.band_median : 0;
+    out->band_low = m.band_high > 0 ? 1 / m.band_high : 0;
+    out->band_high = m.band_low > 0 ? 1 / m.band_low : 0;
 }

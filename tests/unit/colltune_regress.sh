@@ -5,7 +5,10 @@
 # the version change printed, --md written, --baseline pinned), CSV-only
 # (imported) runs ("unknown" metadata), and bad input (exit 2): an empty
 # history, a single run, a missing column, an unknown schema, another
-# tool's file, a bad --baseline.
+# tool's file, a bad --baseline.  FASTER (a speed-up, exit 0), the
+# diagnosis printed once per first slow run, and --plot: PNG and SVG of
+# the requested size, index.html's links, the flagged runs in the data
+# file; no gnuplot (exit 3) and a bad --plot DIR (exit 2) before any work.
 set -u
 : "${top_builddir:?run through make check}"
 : "${top_srcdir:?run through make check}"
@@ -72,6 +75,11 @@ if grep -q "ess_base_jobid\|start_time\|command_line" "$T/out"; then
     fail "slower: volatile metadata listed as a change"
 fi
 grep -qF "| SLOWER |" "$T/report.md" || fail "--md: no SLOWER row"
+# one diagnosis for the run every series slowed at, not one per series
+grep -qF "first slow run r15 (2026-01-15T00:00:00Z), for 10 series; last good run r14" "$T/out" ||
+    fail "slower: the diagnosis is not grouped by the first slow run"
+[ "$(grep -c "what changed in results.json" "$T/out")" -eq 1 ] ||
+    fail "slower: the metadata diff printed more than once"
 grep -qF "## Diagnosis" "$T/report.md" || fail "--md: no diagnosis"
 ls "$T" | grep -q '\.tmp$' && fail "--md left a temporary file"
 expect 1 "SLOWER" --baseline r05 "$H"
@@ -79,6 +87,69 @@ expect 0 "0 series slower" --threshold 60 "$H"
 expect 2 "no such run" --baseline nosuch "$H"
 expect 2 "is the newest run" --baseline r16 "$H"
 expect 2 "--window" --window 1 "$H"
+
+# --- --plot: before any work, then the pictures ---
+: >"$T/file"
+"$CT" regress --plot "$T/file/sub" "$H" >"$T/out" 2>"$T/err"
+[ $? -eq 2 ] || fail "--plot under a file: not exit 2"
+grep -qF -- "--plot $T/file/sub" "$T/err" || fail "--plot under a file: not named"
+[ ! -s "$T/out" ] || fail "--plot under a file: the history was judged all the same"
+"$CT" regress --plot "$T/np" --gnuplot "$T/no-such-gnuplot" "$H" >"$T/out" 2>"$T/err"
+[ $? -eq 3 ] || fail "no gnuplot: not exit 3"
+grep -qF gnuplot-nox "$T/err" || fail "no gnuplot: the package not named"
+[ ! -e "$T/np" ] && [ ! -s "$T/out" ] || fail "no gnuplot: work done all the same"
+expect 2 "go with --plot DIR" --format svg "$H"
+expect 2 "--size" --plot "$T/np" --size 10x10 "$H"
+if command -v gnuplot >/dev/null 2>&1; then
+    P="$T/plots"
+    expect 1 "open $P/index.html" --plot "$P" --format both --size 1000x560 "$H"
+    # png_dims FILE: "WIDTH HEIGHT" from the IHDR chunk, after the signature.
+    png_dims() {
+        sig=$(od -An -tu1 -N8 "$1" | tr -s ' ' | sed 's/^ //')
+        [ "$sig" = "137 80 78 71 13 10 26 10" ] || fail "$1: not a PNG (signature $sig)"
+        od -An -tu1 -j16 -N8 "$1" |
+            awk '{ print ($1 * 16777216 + $2 * 65536 + $3 * 256 + $4), ($5 * 16777216 + $6 * 65536 + $7 * 256 + $8) }'
+    }
+    n=0
+    for f in "$P"/*.png; do
+        [ "$(png_dims "$f")" = "1000 560" ] || fail "$f is $(png_dims "$f"), want 1000 560"
+        s=${f%.png}.svg
+        grep -q 'viewBox="0 0 1000 560"' "$s" && grep -q '</svg>' "$s" || fail "$s: not a 1000x560 SVG"
+        grep -qF "src=\"$(basename "$f")\"" "$P/index.html" || fail "index.html does not show $f"
+        n=$((n + 1))
+    done
+    # one overview (reduce_scatter) and one image per slower series (10)
+    [ "$n" -eq 11 ] || fail "--plot: $n images, want 11"
+    for l in $(grep -o -E '(href|src)="[^"#]+"' "$P/index.html" | sed 's/^[a-z]*="//; s/"$//' | sort -u); do
+        case $l in /* | *://*) fail "index.html: link $l is not relative" ;; esac
+        [ -s "$P/$l" ] || fail "index.html links $l, which is missing or empty"
+    done
+    grep -qF '<td>SLOWER</td>' "$P/index.html" || fail "index.html: no verdict table"
+    D="$P/reduce_scatter_8_0_timeseries.dat"
+    grep -qE '^14 "r15" 2026-01-15 [0-9.e+-]+ [0-9.e+-]+ [0-9.e+-]+ [0-9.e+-]+ 1 first_slow$' "$D" ||
+        fail "$D: r15 not marked as the first slow run"
+    grep -qE '^15 "r16" .* 2 slow$' "$D" || fail "$D: r16 not marked as a later slow run"
+    grep -qE '^0 "r01" .* NaN NaN NaN 0 -$' "$D" || fail "$D: r01 is in the band or flagged"
+    grep -q '^"' "$P/reduce_scatter_timeseries.dat" || fail "overview: no series title"
+    ls -a "$P" | grep -q 'tmp' && fail "temporary files left in $P"
+    # the script alone, on the data file regress wrote
+    gnuplot -c "$top_srcdir/plots/timeseries.gp" "$D" "$T/alone.png" "alone" "" 800x500 ||
+        fail "plots/timeseries.gp alone failed"
+    [ "$(png_dims "$T/alone.png")" = "800 500" ] || fail "timeseries.gp alone: $(png_dims "$T/alone.png")"
+else
+    echo "no gnuplot (apt-get install gnuplot-nox): --plot's images not checked"
+fi
+
+# --- faster: the newest two runs 30% faster is FASTER, not a regression ---
+F="$T/fast"
+for d in 01 02 03 04 05 06 07 08 09 10 11 12 13 14; do json_run "$F/f$d" "$d" 1; done
+json_run "$F/f15" 15 0.7
+json_run "$F/f16" 16 0.7
+expect 0 "10 series faster" --md "$T/fast.md" "$F"
+grep -q "reduce_scatter.* FASTER *f15$" "$T/out" || fail "faster: no FASTER row naming f15"
+grep -qF "first faster run f15" "$T/out" || fail "faster: the first faster run not named"
+grep -qF "| FASTER |" "$T/fast.md" || fail "faster --md: no FASTER row"
+grep -qF "## Faster" "$T/fast.md" || fail "faster --md: no Faster section"
 
 # --- imported runs (CSV only): accepted, the metadata change unknown ---
 I="$T/imp"

@@ -43,7 +43,8 @@ cat >"$fake" <<'FAKE'
 echo "$*" >>"$FAKE_LOG"
 case $1 in
 sweep) mkdir -p "$3" && : >"$3/results.csv"; exit "${FAKE_SWEEP:-0}" ;;
-regress) exit "${FAKE_REGRESS:-0}" ;;
+regress) case "$*" in *--plot*) [ -z "${FAKE_PLOT_FAIL:-}" ] || exit 3 ;; esac
+    exit "${FAKE_REGRESS:-0}" ;;
 esac
 exit 0
 FAKE
@@ -80,11 +81,18 @@ case $run in [0-9][0-9][0-9][0-9][01][0-9][0-3][0-9]T[0-9][0-9][0-9][0-9][0-9][0
 *) fail "run directory '$run' is not a UTC stamp" ;; esac
 sed -n 1p "$FAKE_LOG" | grep -qx "sweep --out $H/$run --timeout 3600 --np 4 -- -C allreduce -b 8 -e 1K" ||
     fail "sweep: $(sed -n 1p "$FAKE_LOG")"
-sed -n 2p "$FAKE_LOG" | grep -qx "regress $H --md $H/latest-regress.md" ||
+sed -n 2p "$FAKE_LOG" | grep -qx "regress $H --md $H/latest-regress.md --plot $H/$run/plots/regress" ||
     fail "regress: $(sed -n 2p "$FAKE_LOG")"
 sed -n 3p "$FAKE_LOG" | grep -qx "plot --out $H/$run/plots $H/$run/results.csv" ||
     fail "plot: $(sed -n 3p "$FAKE_LOG")"
 grep -q REGRESSION "$T/out" || fail "no REGRESSION line: $(cat "$T/out")"
+
+# regress --plot failing (no gnuplot): judged again without it, the verdict kept.
+sleep 1 # a new stamp
+expect 1 COLLTUNE="$fake" HISTORY="$H" FAKE_REGRESS=1 FAKE_PLOT_FAIL=1
+sed -n 3p "$FAKE_LOG" | grep -qx "regress $H --md $H/latest-regress.md" ||
+    fail "regress again without --plot: $(cat "$FAKE_LOG")"
+grep -q REGRESSION "$T/out" || fail "no REGRESSION line after a failed plot: $(cat "$T/out")"
 
 # The Slurm form: the launcher as one argument, no --np.
 expect 0 COLLTUNE="$fake" HISTORY="$H/" LAUNCHER="srun --mpi=pmix"

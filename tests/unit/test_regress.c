@@ -37,9 +37,9 @@ static void ct_history(uint64_t *seed, ct_regress_point_t *p, size_t n, double n
     }
 }
 
-/* The share of trials flagged SLOWER. */
-static double ct_rate(uint64_t seed, int trials, size_t n, double noise, size_t slow_from,
-                      double factor)
+/* The share of trials given verdict `want`. */
+static double ct_rate_of(ct_regress_verdict_t want, uint64_t seed, int trials, size_t n,
+                         double noise, size_t slow_from, double factor)
 {
     ct_regress_rule_t rule;
     ct_regress_rule_default(&rule);
@@ -49,9 +49,16 @@ static double ct_rate(uint64_t seed, int trials, size_t n, double noise, size_t 
         ct_history(&seed, p, n, noise, slow_from, factor);
         ct_regress_result_t r;
         ct_regress_judge(p, n, &rule, &r);
-        flagged += r.verdict == CT_REGRESS_SLOWER;
+        flagged += r.verdict == want;
     }
     return (double)flagged / trials;
+}
+
+/* The share of trials flagged SLOWER. */
+static double ct_rate(uint64_t seed, int trials, size_t n, double noise, size_t slow_from,
+                      double factor)
+{
+    return ct_rate_of(CT_REGRESS_SLOWER, seed, trials, n, noise, slow_from, factor);
 }
 
 int main(void)
@@ -69,12 +76,26 @@ int main(void)
             printf("A/A false alarms, %.0f%% noise, %zu runs: %.2f%% of %d\n", 100 * noises[i],
                    lengths[j], 100 * fa, trials);
             CT_CHECK(&t, fa <= 0.01);
+            /* the mirrored rule on the same histories: an improvement */
+            double ff = ct_rate_of(CT_REGRESS_FASTER, 1000 + 10 * i + j, trials, lengths[j],
+                                   noises[i], 64, 1);
+            printf("A/A false FASTER, %.0f%% noise, %zu runs: %.2f%% of %d\n", 100 * noises[i],
+                   lengths[j], 100 * ff, trials);
+            CT_CHECK(&t, ff <= 0.01);
         }
 
     /* A 10% slowdown in the newest 2 runs, 1% noise, 12 runs before. */
     double d10 = ct_rate(2000, trials, 14, 0.01, 12, 1.10);
     printf("10%% slowdown, 1%% noise, newest 2 runs: flagged %.2f%%\n", 100 * d10);
     CT_CHECK(&t, d10 >= 0.95);
+    /* The mirror: a 10% speed-up (times x 0.9) in the newest 2 runs. */
+    double f10 = ct_rate_of(CT_REGRESS_FASTER, 2100, trials, 14, 0.01, 12, 0.90);
+    printf("10%% speed-up, 1%% noise, newest 2 runs: FASTER %.2f%%\n", 100 * f10);
+    CT_CHECK(&t, f10 >= 0.95);
+    CT_CHECK(&t, ct_rate(2100, trials, 14, 0.01, 12, 0.90) == 0);
+    double f10s = ct_rate_of(CT_REGRESS_FASTER, 2150, trials, 20, 0.01, 14, 0.90);
+    printf("10%% speed-up at run 14 of 20, 1%% noise: FASTER %.2f%%\n", 100 * f10s);
+    CT_CHECK(&t, f10s >= 0.95);
     /* One 2x spike, then back to normal or not yet confirmed: never SLOWER
      * (a spike in the newest run alone is UNKNOWN). */
     double spike = ct_rate(2050, trials, 13, 0.01, 12, 2.0);
@@ -154,6 +175,33 @@ int main(void)
         rule.pinned = 7; /* the newest itself: nothing to compare */
         ct_regress_judge(p, 8, &rule, &r);
         CT_CHECK(&t, r.verdict == CT_REGRESS_UNKNOWN);
+    }
+
+    /* FASTER on fixed numbers: two runs 30% faster; the band is the
+     * window's median with R1's bounds either side of it. */
+    {
+        ct_regress_rule_t rule;
+        ct_regress_rule_default(&rule);
+        ct_regress_point_t p[8] = {{100, 0}, {101, 0}, {99, 0}, {100, 0},
+                                   {102, 0}, {98, 0},  {70, 0}, {71, 0}};
+        ct_regress_result_t r;
+        ct_regress_judge(p, 8, &rule, &r);
+        CT_CHECK(&t, r.verdict == CT_REGRESS_FASTER && r.by_newest && r.first_bad == 6);
+        CT_CHECK(&t, r.change < -0.25 && r.band_median == 100);
+        CT_CHECK(&t, r.band_low < 100 / 1.05 + 1e-9 && r.band_high >= 105 - 1e-9);
+        CT_CHECK(&t, fabs(r.band_low * r.band_high - 100 * 100) < 1e-6);
+        /* one fast run alone: not FASTER (as a slow one is not SLOWER) */
+        p[6].us = 100;
+        ct_regress_judge(p, 8, &rule, &r);
+        CT_CHECK(&t, r.verdict == CT_REGRESS_SAME);
+        /* 4% faster: under the threshold */
+        p[6].us = p[7].us = 96;
+        ct_regress_judge(p, 8, &rule, &r);
+        CT_CHECK(&t, r.verdict == CT_REGRESS_SAME);
+        /* slower wins over nothing: 2 slow runs stay SLOWER */
+        p[6].us = p[7].us = 140;
+        ct_regress_judge(p, 8, &rule, &r);
+        CT_CHECK(&t, r.verdict == CT_REGRESS_SLOWER && r.band_high < 140);
     }
     return CT_DONE(&t);
 }
