@@ -27,7 +27,6 @@ ct_cluster_exec 1 timeout 240 "$CT" sweep --out "$T/s" --scales 1,2,4 --ranks-pe
 rc=$?
 echo "sweep --scales 1,2,4 (nodes, 2 ranks each): exit $rc in $(($(date +%s) - start)) s"
 [ "$rc" -eq 0 ] || fail "sweep --scales: exit $rc ($(cat "$T/err"))"
-set -- $CT_CLUSTER_HOSTS
 for s in 1 2 4; do
     check_table "$T/s/scale-$s/collbench.txt"
     # The hostfile of scale s: its first s hosts, 2 slots each.
