@@ -23,7 +23,7 @@ run | check) ;;
 esac
 
 PACKAGES="gcc make autoconf automake libtool pkg-config openmpi-bin libopenmpi-dev \
-libucx-dev ucx-utils gnuplot-nox libjansson-dev libinih-dev clang-format"
+libucx-dev ucx-utils gnuplot-nox libjansson-dev libinih-dev libhwloc-dev clang-format"
 
 install_missing() {
     missing=

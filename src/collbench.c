@@ -19,6 +19,7 @@
 #include "ct_tuning_env.h"
 #include "engine.h"
 #include "options.h"
+#include "pairs.h"
 #include "rankinfo.h"
 #include "report.h"
 #include "watchdog.h"
@@ -65,6 +66,13 @@ static int collbench_run(ct_world_t *world, const ct_options_t *opts, int argc, 
     char why[512] = "";
     ct_status_t st;
 
+    /* Before any work: a health check of pairs needs two hosts. */
+    if (opts->pairs && ct_world_nnodes(world) < 2) {
+        if (rank0)
+            fprintf(stderr, "collbench: error: --pairs needs 2 hosts or more (this job runs on "
+                            "1)\n");
+        return CT_EXIT_USAGE;
+    }
     if (ct_tuning_env_collect(environ, &env) != CT_OK || ct_rankinfo_gather(world, &ranks) != CT_OK)
         return CT_EXIT_FAILURE;
     collbench_ident(world, opts, &env, &ident);
@@ -116,6 +124,7 @@ static int collbench_run(ct_world_t *world, const ct_options_t *opts, int argc, 
         return ct_status_exit_code(st);
     }
     run.backend_ctx = ctx;
+    ct_rankinfo_gather_gpu(world, ops, ctx, ranks);
 
     ct_engine_t engine = {
         .world = world,
@@ -138,7 +147,11 @@ static int collbench_run(ct_world_t *world, const ct_options_t *opts, int argc, 
                             "window mode's waiting ranks then take CPU from working ones and "
                             "small-message times inflate (--sync barrier times them without "
                             "waiting)\n");
-        st = ct_engine_run(&engine);
+        if (opts->pairs) {
+            ct_pairs_env_t pairs = {world, ops, &config, opts, &ident, active, watchdog};
+            st = ct_pairs_run(&pairs);
+        } else
+            st = ct_engine_run(&engine);
     }
     ct_reports_close(active);
     ct_clocksync_destroy(engine.clock);

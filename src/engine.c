@@ -363,8 +363,11 @@ static ct_status_t ct_engine_size(ct_engine_t *e, const ct_task_t *t, const ct_b
             break;
         ct_engine_fill_result(e, t, &c, in_place, &m, wrong, &r);
         *wrong_p += wrong > 0 ? wrong : 0;
+        /* Each rank's own median to rank 0, for the per-host summaries:
+         * one double per rank, outside the timed region. */
+        ct_world_gather(e->world, &m.own_median, sizeof m.own_median, e->rank_medians, 0);
         /* Inside the watchdog: an output that blocks is a hang too. */
-        ct_report_row_t row = {&r, &m, in_place};
+        ct_report_row_t row = {&r, &m, in_place, e->rank_medians};
         ct_reports_row(e->reports, &row);
     }
     ct_watchdog_disarm(e->watchdog);
@@ -427,6 +430,12 @@ ct_status_t ct_engine_run(ct_engine_t *e)
         return st;
     }
 
+    if (ct_world_rank(e->world) == 0 &&
+        (e->rank_medians = calloc((size_t)ct_world_size(e->world), sizeof(double))) == NULL) {
+        /* The others would wait in the first gather: end them too. */
+        fprintf(stderr, "collbench: out of memory for the per-rank medians\n");
+        ct_world_abort(e->world, CT_EXIT_FAILURE);
+    }
     ct_progress_t progress = {ct_clock_now_us(), 0.0, 0, plan.total_steps};
     long long wrong_total = 0;
     /* Tasks of one collective are adjacent; they share a table and footer. */
@@ -437,6 +446,8 @@ ct_status_t ct_engine_run(ct_engine_t *e)
             st = ct_engine_task(e, &plan.tasks[j], j == i, j + 1 == end, &wrong_total, &progress);
     }
     ct_plan_free(&plan);
+    free(e->rank_medians);
+    e->rank_medians = NULL;
     if (st == CT_OK && wrong_total > 0)
         st = CT_ERR_WRONG;
     if (st == CT_OK || st == CT_ERR_WRONG) {

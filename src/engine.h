@@ -32,6 +32,8 @@ typedef struct {
     ct_watchdog_t *watchdog;
     ct_sync_mode_t sync;   /* resolved timing mode (ct_measure_sync_mode) */
     ct_clocksync_t *clock; /* common clock and p2p floor, every rank */
+    double *rank_medians;  /* set by ct_engine_run on the world's rank 0: the
+                              rows' per-rank medians (ct_report_row_t) */
 } ct_engine_t;
 
 /* Runs the whole sweep and reports it: begin, every collective and row,

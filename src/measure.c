@@ -334,6 +334,7 @@ ct_status_t ct_measure_call(const ct_measure_env_t *env, const ct_backend_call_t
         out->rank_median_min = mm[0];
         out->rank_median_max = -mm[1];
         out->rank_median_avg = mm[2] / ct_world_size(env->world);
+        out->own_median = own_stats.median;
     }
     free(own), free(agg), free(sorted), free(times), free(late), free(round_agg);
     return st;

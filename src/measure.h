@@ -52,6 +52,7 @@ typedef struct {
                                 the slowest rank's own median */
     double rank_median_avg;
     double rank_median_max;
+    double own_median; /* this rank's own median (the engine gathers them) */
 } ct_measurement_t;
 
 /* The mode a run uses: --sync, else window where a call has completed when

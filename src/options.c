@@ -29,6 +29,8 @@ enum {
     CT_OPT_VERSION,
     CT_OPT_SYNC,
     CT_OPT_NO_TABLE,
+    CT_OPT_PAIRS,
+    CT_OPT_PAIRS_ROUNDS,
 };
 
 typedef struct {
@@ -73,6 +75,9 @@ static const ct_option_info_t ct_option_table[] = {
     {"batch-us", CT_OPT_BATCH_US, "US", "shortest timed batch of back-to-back calls [50]"},
     {"quiet", CT_OPT_QUIET, NULL, "no progress lines on stderr"},
     {"no-table", CT_OPT_NO_TABLE, NULL, "do not print the nccl-tests table"},
+    {"pairs", CT_OPT_PAIRS, NULL,
+     "health mode: run on host pairs, round-robin, all pairs of a round at once (2+ hosts)"},
+    {"pairs-rounds", CT_OPT_PAIRS_ROUNDS, "N", "--pairs: at most N rounds [all: H-1, or H if odd]"},
     {"nccl-lib", CT_OPT_NCCL_LIB, "PATH", "libnccl to load (nccl backend)"},
     {"cudart-lib", CT_OPT_CUDART_LIB, "PATH", "CUDA runtime to load (nccl backend)"},
     {"version", CT_OPT_VERSION, NULL, "print the version and exit"},
@@ -380,6 +385,10 @@ static ct_status_t ct_options_apply(ct_options_t *o, int id, const char *arg, ch
                                arg);
     case CT_OPT_QUIET: o->quiet = 1; return CT_OK;
     case CT_OPT_NO_TABLE: o->no_table = 1; return CT_OK;
+    case CT_OPT_PAIRS: o->pairs = 1; return CT_OK;
+    case CT_OPT_PAIRS_ROUNDS:
+        o->pairs = 1;
+        return ct_options_int("--pairs-rounds", arg, 1, 1 << 20, &o->pairs_rounds, err, errlen);
     case CT_OPT_NCCL_LIB: o->nccl_library = arg; return CT_OK;
     case CT_OPT_CUDART_LIB: o->cudart_library = arg; return CT_OK;
     case CT_OPT_VERSION: o->version = 1; return CT_OK;

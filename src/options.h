@@ -60,7 +60,9 @@ typedef struct {
     int max_samples;
     double batch_us; /* shortest timed batch, amortising the clock */
     int quiet;
-    int no_table; /* --no-table: no nccl-tests table */
+    int no_table;     /* --no-table: no nccl-tests table */
+    int pairs;        /* --pairs: host pairs, round-robin (pairs.h) */
+    int pairs_rounds; /* --pairs-rounds: at most this many rounds; 0: all */
     const char *nccl_library;
     const char *cudart_library;
     int help;

@@ -132,6 +132,11 @@ void ct_reports_coll_end(ct_reports_t *r, const ct_coll_desc_t *coll)
     CT_REPORTS_EACH(r, coll_end, coll);
 }
 
+void ct_reports_pair(ct_reports_t *r, const ct_report_pair_t *pair)
+{
+    CT_REPORTS_EACH(r, pair, pair);
+}
+
 ct_status_t ct_reports_status(const ct_reports_t *r) { return r ? r->status : CT_OK; }
 
 ct_status_t ct_reports_end(ct_reports_t *r, ct_status_t run_status)

@@ -57,7 +57,17 @@ typedef struct {
     const ct_result_t *result;
     const ct_measurement_t *measurement;
     int in_place; /* the second of the size's two rows */
+    /* Each rank's own median, in rank order (world-size entries), or NULL
+     * (rows of --pairs, whose ranks are a pair's) */
+    const double *rank_medians;
 } ct_report_row_t;
+
+/* --pairs: the rows that follow, up to the next pair, are this pair's. */
+typedef struct {
+    int round;
+    const char *hosts[2];
+    const char *round_line; /* on a round's first pair: "h1+h2, h3+h4"; else NULL */
+} ct_report_pair_t;
 
 /* The files the run's reports write, so two flags never name one file. */
 #define CT_REPORT_MAX 8
@@ -79,6 +89,7 @@ typedef struct {
     ct_status_t (*coll_begin)(void *state, const ct_coll_desc_t *coll);
     ct_status_t (*row)(void *state, const ct_report_row_t *row);
     ct_status_t (*coll_end)(void *state, const ct_coll_desc_t *coll);
+    ct_status_t (*pair)(void *state, const ct_report_pair_t *pair);
     /* run_status: CT_OK or CT_ERR_WRONG. */
     ct_status_t (*end)(void *state, ct_status_t run_status);
     void (*close)(void *state);
@@ -107,6 +118,7 @@ void ct_reports_begin(ct_reports_t *reports);
 void ct_reports_coll_begin(ct_reports_t *reports, const ct_coll_desc_t *coll);
 void ct_reports_row(ct_reports_t *reports, const ct_report_row_t *row);
 void ct_reports_coll_end(ct_reports_t *reports, const ct_coll_desc_t *coll);
+void ct_reports_pair(ct_reports_t *reports, const ct_report_pair_t *pair);
 /* The first error so far (CT_OK on NULL). */
 ct_status_t ct_reports_status(const ct_reports_t *reports);
 /* Commits every output (each one, even after another failed); returns the

@@ -23,6 +23,7 @@
 
 #include "config.h"
 #include "ct_json.h"
+#include "ct_stats.h"
 #include "engine.h"
 #include "report.h"
 
@@ -89,6 +90,86 @@ static json_t *ct_report_options(const ct_options_t *o)
     return j;
 }
 
+/* A set as a JSON array of its indices. */
+static json_t *ct_report_set(const ct_set_t *set)
+{
+    json_t *a = json_array();
+    for (int i = 0; i < CT_SET_MAX && a; i++)
+        if (ct_set_has(set, i) && ct_json_append(a, json_integer(i)) != 0) {
+            json_decref(a);
+            return NULL;
+        }
+    return a;
+}
+
+/* A host's size as hwloc sees it, from one of its ranks. */
+static json_t *ct_report_topology(const ct_rankinfo_t *r)
+{
+    json_t *o = json_object();
+    int bad = 0;
+    bad |= ct_json_set(o, "numa_nodes", json_integer(r->topo.host_numa_nodes));
+    bad |= ct_json_set(o, "cores", json_integer(r->topo.host_cores));
+    bad |= ct_json_set(o, "pus", json_integer(r->topo.host_pus));
+    bad |= ct_json_set(o, "source", ct_json_str(ct_topology_source()));
+    if (bad) {
+        json_decref(o);
+        return NULL;
+    }
+    return o;
+}
+
+/* Where rank r's CPU binding and device sit (hwloc). */
+static int ct_report_rank_placement(json_t *o, const ct_rankinfo_t *r)
+{
+    int bad = 0;
+    if (r->has_topology) {
+        bad |= ct_json_set(o, "numa_nodes", ct_report_set(&r->topo.numa));
+        bad |= ct_json_set(o, "cores", json_integer(r->topo.cores));
+        bad |= ct_json_set(o, "bound", json_boolean(r->topo.bound));
+    }
+    if (r->gpu >= 0) {
+        /* Written only where the backend has devices (nccl); not run on
+         * the machine the tests use, which has no GPU. */
+        json_t *g = json_object();
+        bad |= ct_json_set(g, "index", json_integer(r->gpu));
+        bad |= ct_json_set(g, "pci_bus_id", ct_json_str(r->gpu_bus_id));
+        bad |= ct_json_set(g, "numa_nodes", ct_report_set(&r->gpu_numa));
+        bad |= ct_json_set(o, "gpu", g);
+    }
+    return bad;
+}
+
+/* At most this many placement warnings are listed, then a count. */
+#define CT_REPORT_MAX_WARNINGS 64
+
+typedef struct {
+    json_t *list;
+    int seen;
+    int bad;
+} ct_report_warnings_t;
+
+static void ct_report_warning(const char *line, void *arg)
+{
+    ct_report_warnings_t *w = arg;
+    if (w->seen++ < CT_REPORT_MAX_WARNINGS)
+        w->bad |= ct_json_append(w->list, ct_json_str(line));
+}
+
+static int ct_report_placement(json_t *doc, const ct_rankinfo_t *ranks, int n)
+{
+    ct_report_warnings_t w = {json_array(), 0, 0};
+    char more[64];
+    ct_rankinfo_warnings(ranks, n, ct_report_warning, &w);
+    if (w.seen > CT_REPORT_MAX_WARNINGS) {
+        snprintf(more, sizeof more, "... and %d more", w.seen - CT_REPORT_MAX_WARNINGS);
+        w.bad |= ct_json_append(w.list, ct_json_str(more));
+    }
+    w.bad |= ct_json_set(doc, "placement_warnings", w.list);
+    if (n > 0 && ranks[0].has_topology)
+        w.bad |= ct_json_set(doc, "topology", ct_report_topology(&ranks[0]));
+    return w.bad;
+}
+
 static int ct_report_hosts(json_t *doc, const ct_rankinfo_t *ranks, int n)
 {
     json_t *rank_list = json_array(), *host_list = json_array();
@@ -103,6 +184,7 @@ static int ct_report_hosts(json_t *doc, const ct_rankinfo_t *ranks, int n)
         bad |= ct_json_set(o, "local_rank", json_integer(ranks[r].local_rank));
         bad |= ct_json_set(o, "pid", json_integer(ranks[r].pid));
         bad |= ct_json_set(o, "cpu_binding", ct_json_str(ranks[r].cpus));
+        bad |= ct_report_rank_placement(o, &ranks[r]);
         bad |= ct_json_append(rank_list, o);
     }
     /* Hosts in order of first rank, with their ranks. */
@@ -120,6 +202,8 @@ static int ct_report_hosts(json_t *doc, const ct_rankinfo_t *ranks, int n)
         bad |= ct_json_set(o, "hostname", ct_json_str(ranks[r].hostname));
         bad |= ct_json_set(o, "ranks", on_host);
         bad |= ct_json_set(o, "ranks_per_node", json_integer(count));
+        if (ranks[r].has_topology)
+            bad |= ct_json_set(o, "topology", ct_report_topology(&ranks[r]));
         bad |= ct_json_append(host_list, o);
     }
     bad |= ct_json_set(doc, "ranks", rank_list);
@@ -149,7 +233,47 @@ static json_t *ct_report_environment(const ct_tuning_env_t *env)
     return j;
 }
 
-static json_t *ct_report_row(const ct_report_row_t *row)
+/* "rank_medians_us" is written up to this many ranks; per_host always. */
+#define CT_REPORT_MAX_RANK_MEDIANS 256
+
+/* Per host, in the order of the "hosts" array (first rank): the median and
+ * the max of its ranks' own medians. */
+static json_t *ct_report_per_host(const ct_rankinfo_t *ranks, int n, const double *medians)
+{
+    json_t *list = json_array();
+    double *mine = malloc((size_t)n * sizeof *mine);
+    int bad = list == NULL || mine == NULL;
+
+    for (int r = 0; r < n && !bad; r++) {
+        int first = 1;
+        for (int q = 0; q < r && first; q++)
+            first = strcmp(ranks[q].hostname, ranks[r].hostname) != 0;
+        if (!first)
+            continue;
+        json_t *o = json_object(), *on_host = json_array();
+        size_t k = 0;
+        for (int q = r; q < n; q++)
+            if (strcmp(ranks[q].hostname, ranks[r].hostname) == 0) {
+                bad |= ct_json_append(on_host, json_integer(q));
+                mine[k++] = medians[q];
+            }
+        ct_stats_t st;
+        ct_stats_compute(mine, k, &st);
+        bad |= ct_json_set(o, "hostname", ct_json_str(ranks[r].hostname));
+        bad |= ct_json_set(o, "ranks", on_host);
+        bad |= ct_json_set(o, "median_us", ct_json_real(st.median));
+        bad |= ct_json_set(o, "max_us", ct_json_real(st.max));
+        bad |= ct_json_append(list, o);
+    }
+    free(mine);
+    if (bad) {
+        json_decref(list);
+        return NULL;
+    }
+    return list;
+}
+
+static json_t *ct_report_row(const ct_report_run_t *run, const ct_report_row_t *row)
 {
     const ct_measurement_t *m = row->measurement;
     /* The CSV columns (samples, converged and the CI among them), then what
@@ -165,6 +289,15 @@ static json_t *ct_report_row(const ct_report_row_t *row)
     bad |= ct_json_set(rm, "avg", ct_json_real(m->rank_median_avg));
     bad |= ct_json_set(rm, "max", ct_json_real(m->rank_median_max));
     bad |= ct_json_set(o, "rank_median_us", rm);
+    if (row->rank_medians) {
+        int n = ct_world_size(run->world);
+        bad |= ct_json_set(o, "per_host", ct_report_per_host(run->ranks, n, row->rank_medians));
+        json_t *each = n <= CT_REPORT_MAX_RANK_MEDIANS ? json_array() : NULL;
+        for (int r = 0; each && r < n; r++)
+            bad |= ct_json_append(each, ct_json_real(row->rank_medians[r]));
+        if (n <= CT_REPORT_MAX_RANK_MEDIANS)
+            bad |= ct_json_set(o, "rank_medians_us", each);
+    }
     if (bad) {
         json_decref(o);
         return NULL;
@@ -177,6 +310,9 @@ typedef struct {
     const char *path; /* as given, for messages */
     ct_path_target_t target;
     json_t *results; /* the rows so far */
+    json_t *pairs;   /* --pairs: one entry per pair and row; else NULL */
+    ct_report_pair_t pair;
+    char pair_hosts[2][128];
 } ct_json_report_t;
 
 static json_t *ct_report_body(const ct_json_report_t *j, ct_status_t run_status)
@@ -220,11 +356,14 @@ static json_t *ct_report_body(const ct_json_report_t *j, ct_status_t run_status)
     bad |= ct_json_set(doc, "nranks", json_integer(ct_world_size(run->world)));
     bad |= ct_json_set(doc, "nnodes", json_integer(ct_world_nnodes(run->world)));
     bad |= doc == NULL || ct_report_hosts(doc, run->ranks, ct_world_size(run->world));
+    bad |= ct_report_placement(doc, run->ranks, ct_world_size(run->world));
     bad |= ct_json_set(doc, "config_id", ct_json_str(run->ident->config_id));
     bad |= ct_json_set(doc, "environment", ct_report_environment(run->env));
     bad |= ct_json_set(doc, "options", ct_report_options(run->opts));
     bad |= ct_json_set(doc, "timing", timing);
     bad |= ct_json_set(doc, "results", json_incref(j->results));
+    if (j->pairs)
+        bad |= ct_json_set(doc, "pairs", json_incref(j->pairs));
     if (bad) {
         json_decref(doc);
         return NULL;
@@ -259,10 +398,57 @@ static ct_status_t ct_json_open(const ct_report_run_t *run, ct_report_files_t *f
     return CT_OK;
 }
 
+static ct_status_t ct_json_pair(void *state, const ct_report_pair_t *pair)
+{
+    ct_json_report_t *j = state;
+    if (j->pairs == NULL && (j->pairs = json_array()) == NULL)
+        return CT_ERR_NOMEM;
+    j->pair = *pair;
+    for (int h = 0; h < 2; h++) {
+        snprintf(j->pair_hosts[h], sizeof j->pair_hosts[h], "%s", pair->hosts[h]);
+        j->pair.hosts[h] = j->pair_hosts[h];
+    }
+    j->pair.round_line = NULL;
+    return CT_OK;
+}
+
+/* The pair a row belongs to, and its short entry for "pairs". */
+static int ct_json_pair_row(ct_json_report_t *j, json_t *o, const ct_result_t *r)
+{
+    json_t *p = json_object(), *hosts = json_array(), *tag = json_object(),
+           *tag_hosts = json_array();
+    int bad = 0;
+    for (int h = 0; h < 2; h++) {
+        bad |= ct_json_append(hosts, ct_json_str(j->pair.hosts[h]));
+        bad |= ct_json_append(tag_hosts, ct_json_str(j->pair.hosts[h]));
+    }
+    bad |= ct_json_set(p, "round", json_integer(j->pair.round));
+    bad |= ct_json_set(p, "hosts", hosts);
+    bad |= ct_json_set(p, "collective", ct_json_str(r->collective));
+    bad |= ct_json_set(p, "placement", ct_json_str(r->placement));
+    bad |= ct_json_set(p, "dtype", ct_json_str(r->dtype));
+    bad |= ct_json_set(p, "op", ct_json_str(r->op));
+    bad |= ct_json_set(p, "nranks", json_integer(r->nranks));
+    bad |= ct_json_set(p, "bytes", json_integer(r->bytes));
+    bad |= ct_json_set(p, "median_us", ct_json_real(r->median_us));
+    bad |= ct_json_set(p, "busbw_gbps", ct_json_real(r->busbw_gbps));
+    bad |= ct_json_set(p, "wrong", r->wrong < 0 ? json_null() : json_integer(r->wrong));
+    bad |= ct_json_append(j->pairs, p);
+    bad |= ct_json_set(tag, "round", json_integer(j->pair.round));
+    bad |= ct_json_set(tag, "hosts", tag_hosts);
+    bad |= ct_json_set(o, "pair", tag);
+    return bad;
+}
+
 static ct_status_t ct_json_row(void *state, const ct_report_row_t *row)
 {
     ct_json_report_t *j = state;
-    if (ct_json_append(j->results, ct_report_row(row)) != 0) {
+    json_t *o = ct_report_row(j->run, row);
+    if (o && j->pairs && ct_json_pair_row(j, o, row->result) != 0) {
+        json_decref(o);
+        o = NULL;
+    }
+    if (o == NULL || ct_json_append(j->results, o) != 0) {
         fprintf(stderr, "collbench: error: --json %s: out of memory keeping the rows\n", j->path);
         return CT_ERR_NOMEM;
     }
@@ -358,6 +544,7 @@ static void ct_json_free(void *state)
 {
     ct_json_report_t *j = state;
     json_decref(j->results);
+    json_decref(j->pairs);
     free(j);
 }
 
@@ -366,6 +553,7 @@ const ct_report_ops_t ct_report_json = {
     .wanted = ct_json_wanted,
     .open = ct_json_open,
     .row = ct_json_row,
+    .pair = ct_json_pair,
     .end = ct_json_end,
     .close = ct_json_free,
     .abort = ct_json_free,

@@ -196,6 +196,17 @@ static ct_status_t ct_table_coll_end(void *state, const ct_coll_desc_t *coll)
     return ct_table_flush(t);
 }
 
+/* --pairs: one block per round, then one per pair (the columns have no
+ * host, so each pair's collectives follow its own line). */
+static ct_status_t ct_table_pair(void *state, const ct_report_pair_t *pair)
+{
+    ct_table_report_t *t = state;
+    if (pair->round_line)
+        fprintf(t->fp, "# pairs round %d: %s\n#\n", pair->round, pair->round_line);
+    fprintf(t->fp, "# pair %s+%s (round %d)\n", pair->hosts[0], pair->hosts[1], pair->round);
+    return ct_table_flush(t);
+}
+
 static ct_status_t ct_table_end(void *state, ct_status_t run_status)
 {
     (void)run_status;
@@ -210,6 +221,7 @@ const ct_report_ops_t ct_report_table = {
     .coll_begin = ct_table_coll_begin,
     .row = ct_table_report_row,
     .coll_end = ct_table_coll_end,
+    .pair = ct_table_pair,
     .end = ct_table_end,
     .close = free,
     .abort = free,

@@ -19,6 +19,11 @@ typedef enum { CT_REDUCE_SUM, CT_REDUCE_MIN, CT_REDUCE_MAX } ct_reduce_t;
 ct_status_t ct_world_init(int *argc, char ***argv, ct_world_t **world_p);
 void ct_world_finalize(ct_world_t *world);
 
+/* Collective: the ranks that pass one color >= 0 form a new world, ranked
+ * by key; a rank passing color < 0 gets NULL.  Free with ct_world_free. */
+ct_status_t ct_world_split(ct_world_t *world, int color, int key, ct_world_t **sub_p);
+void ct_world_free(ct_world_t *sub); /* a world from ct_world_split; NULL: nothing */
+
 /* Local queries (not collective). */
 int ct_world_rank(const ct_world_t *world);
 int ct_world_size(const ct_world_t *world);

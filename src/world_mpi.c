@@ -83,11 +83,11 @@ static int ct_world_count_hosts(struct ct_world *w)
     return nnodes;
 }
 
+static void ct_world_describe(struct ct_world *w);
+
 ct_status_t ct_world_init(int *argc, char ***argv, ct_world_t **world_p)
 {
     struct ct_world *w = calloc(1, sizeof *w);
-    MPI_Comm local;
-    int len = 0;
 
     if (w == NULL)
         return CT_ERR_NOMEM;
@@ -98,6 +98,17 @@ ct_status_t ct_world_init(int *argc, char ***argv, ct_world_t **world_p)
     w->comm = MPI_COMM_WORLD;
     /* First, so that every later failure is reported, not fatal in MPI. */
     CT_WORLD_MPI(w, MPI_Comm_set_errhandler, (w->comm, MPI_ERRORS_RETURN));
+    ct_world_describe(w);
+    *world_p = w;
+    return CT_OK;
+}
+
+/* Rank, size, host and library of w->comm (collective over it). */
+static void ct_world_describe(struct ct_world *w)
+{
+    MPI_Comm local;
+    int len = 0;
+
     CT_WORLD_MPI(w, MPI_Comm_rank, (w->comm, &w->rank));
     CT_WORLD_MPI(w, MPI_Comm_size, (w->comm, &w->size));
     CT_WORLD_MPI(w, MPI_Comm_split_type,
@@ -111,8 +122,34 @@ ct_status_t ct_world_init(int *argc, char ***argv, ct_world_t **world_p)
     /* Open MPI's string ends in a newline and padding; keep the first line. */
     w->library_version[strcspn(w->library_version, "\r\n")] = '\0';
     w->nnodes = ct_world_count_hosts(w);
-    *world_p = w;
+}
+
+ct_status_t ct_world_split(ct_world_t *world, int color, int key, ct_world_t **sub_p)
+{
+    MPI_Comm comm;
+    *sub_p = NULL;
+    CT_WORLD_MPI(world, MPI_Comm_split,
+                 (world->comm, color >= 0 ? color : MPI_UNDEFINED, key, &comm));
+    if (comm == MPI_COMM_NULL)
+        return CT_OK;
+    struct ct_world *w = calloc(1, sizeof *w);
+    if (w == NULL) {
+        /* The others of this communicator would wait in its first call. */
+        fprintf(stderr, "collbench: rank %d: out of memory splitting the world\n", world->rank);
+        ct_world_abort(world, CT_EXIT_FAILURE);
+    }
+    w->comm = comm; /* inherits MPI_ERRORS_RETURN */
+    ct_world_describe(w);
+    *sub_p = w;
     return CT_OK;
+}
+
+void ct_world_free(ct_world_t *sub)
+{
+    if (sub == NULL)
+        return;
+    (void)CT_MPI_CALL(MPI_Comm_free, (&sub->comm));
+    free(sub);
 }
 
 void ct_world_finalize(ct_world_t *world)

@@ -78,6 +78,10 @@ typedef struct ct_backend_ops {
     /* Optional, rank 0: adds the backend's metadata as members of the JSON
      * "backend" object (ct_json_set); CT_ERR_NOMEM when one fails. */
     ct_status_t (*describe)(void *ctx, json_t *object);
+    /* Optional, every rank after open(): this rank's device index and PCI
+     * bus id ("0000:3b:00.0"), for the placement metadata (hwloc finds the
+     * device's NUMA node by it).  CT_ERR_UNAVAILABLE when it has none. */
+    ct_status_t (*device_pci)(void *ctx, int *index_p, char *bus_id, size_t buflen);
 } ct_backend_ops_t;
 
 extern const ct_backend_ops_t ct_backend_mpi;

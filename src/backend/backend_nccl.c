@@ -78,6 +78,8 @@ typedef struct {
     int nranks;
     int failed;            /* a call failed: close() aborts the communicator */
     ct_nccl_rank_t *ranks; /* rank 0 only: every rank's record, for describe() */
+    int device;            /* this rank's device, -1 until chosen */
+    char pci_bus_id[CT_NCCL_PCI_MAX];
 } ct_nccl_ctx_t;
 
 /* ---- Error conversion at the boundary ---- */
@@ -362,6 +364,8 @@ static ct_status_t ct_nccl_open(ct_world_t *world, const ct_backend_config_t *co
         ctx->rank = rank;
         ctx->nranks = nranks;
         me.failed = ct_nccl_start_local(world, config, ctx, &me) != 0;
+        ctx->device = me.device;
+        snprintf(ctx->pci_bus_id, sizeof ctx->pci_bus_id, "%s", me.pci_bus_id);
     }
     ct_world_gather(world, &me, sizeof me, all, 0);
     if (rank == 0) {
@@ -425,6 +429,18 @@ static void ct_nccl_device_label(void *vctx, int rank, char *buf, size_t buflen)
 }
 
 static void ct_nccl_close(void *vctx) { ct_nccl_release(vctx); }
+
+/* Not run on the machine the tests use (no GPU there): the bus id is the
+ * one cudaDeviceGetPCIBusId gave at open. */
+static ct_status_t ct_nccl_device_pci(void *vctx, int *index_p, char *bus_id, size_t buflen)
+{
+    const ct_nccl_ctx_t *ctx = vctx;
+    if (ctx->device < 0 || ctx->pci_bus_id[0] == '\0')
+        return CT_ERR_UNAVAILABLE;
+    *index_p = ctx->device;
+    snprintf(bus_id, buflen, "%s", ctx->pci_bus_id);
+    return CT_OK;
+}
 
 /* ---- Types and operations ---- */
 
@@ -664,4 +680,5 @@ const ct_backend_ops_t ct_backend_nccl = {
     .wait = ct_nccl_wait,
     .device_label = ct_nccl_device_label,
     .describe = ct_nccl_describe,
+    .device_pci = ct_nccl_device_pci,
 };

@@ -107,6 +107,15 @@ int main(void)
     CT_CHECK(&tally, o.batch_us == 50.0);
     CT_CHECK(&tally, !o.quiet && !o.help && !o.version);
     CT_CHECK(&tally, o.nccl_library == NULL && o.cudart_library == NULL);
+    CT_CHECK(&tally, !o.pairs && o.pairs_rounds == 0);
+
+    /* --pairs; --pairs-rounds limits the rounds and implies --pairs. */
+    PARSE_OK(&o, "--pairs");
+    CT_CHECK(&tally, o.pairs && o.pairs_rounds == 0);
+    PARSE_OK(&o, "--pairs-rounds", "2");
+    CT_CHECK(&tally, o.pairs && o.pairs_rounds == 2);
+    EXPECT_USAGE("--pairs-rounds", "0", "--pairs-rounds", "0");
+    EXPECT_USAGE("--pairs-rounds", "x", "--pairs-rounds", "x");
 
     /* Every short flag. */
     PARSE_OK(&o, "-b", "8", "-e", "128M", "-f", "2", "-i", "4K", "-n", "20", "-w", "3", "-c", "0",
