@@ -47,7 +47,9 @@ tuner_colltune_SOURCES = \
 	tuner/plot.c tuner/plot.h tuner/plot_input.c tuner/plot_tune.c tuner/plot_html.c \
 	tuner/gnuplot.c tuner/gnuplot.h tuner/scaling.c tuner/scaling.h \
 	tuner/regress.c tuner/regress.h tuner/regress_stats.c tuner/regress_cmd.h \
-	tuner/regress_diag.c tuner/regress_plot.c
+	tuner/regress_diag.c tuner/regress_plot.c \
+	tuner/health.c tuner/health_input.c tuner/health_input.h tuner/health_rule.c \
+	tuner/health_rule.h
 # gnuplot.c finds the scripts of plots/ beside the binary in the build tree, else
 # installed, else in the source tree (a VPATH build).
 tuner_colltune_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tuner $(JANSSON_CFLAGS) \
@@ -151,3 +153,13 @@ tests_unit_test_regress_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tuner \
 tests_unit_test_regress_LDADD = -lm
 TESTS += tests/unit/colltune_regress.sh
 EXTRA_DIST += tests/unit/colltune_regress.sh
+
+# colltune health: the rule that names slow hosts and links, on synthetic
+# per-host and per-pair timings with fixed seeds; no MPI.
+check_PROGRAMS += tests/unit/test_health
+TESTS += tests/unit/test_health
+tests_unit_test_health_SOURCES = tests/unit/test_health.c tests/unit/ct_test.h \
+	tuner/health_rule.c tuner/health_rule.h
+tests_unit_test_health_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tuner \
+	-I$(top_srcdir)/tests/unit
+tests_unit_test_health_LDADD = -lm

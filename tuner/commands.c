@@ -4,8 +4,13 @@
 
 /* One line per subcommand; sbatch joins here when it lands. */
 static const ct_command_t *const ct_command_table[] = {
-    &ct_command_sweep, &ct_command_tune,    &ct_command_import,
-    &ct_command_plot,  &ct_command_regress, NULL,
+    &ct_command_sweep,
+    &ct_command_tune,
+    &ct_command_import,
+    &ct_command_plot,
+    &ct_command_regress,
+    &ct_command_health,
+    NULL,
 };
 
 const ct_command_t *const *ct_commands(void) { return ct_command_table; }
