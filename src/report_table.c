@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "config.h"
+#include "rankinfo.h"
 #include "report.h"
 
 void ct_table_number(double value, int width, char *buf, size_t buflen)
@@ -109,6 +110,13 @@ static ct_status_t ct_table_flush(ct_table_report_t *t)
     return CT_OK;
 }
 
+/* A placement warning (rankinfo.h) as a preamble line: a pinning mistake
+ * shows where the numbers are read, not only in the JSON. */
+static void ct_table_warning(const char *line, void *fp)
+{
+    fprintf(fp, "# Placement warning: %s\n", line);
+}
+
 static ct_status_t ct_table_begin(void *state)
 {
     ct_table_report_t *t = state;
@@ -138,6 +146,7 @@ static ct_status_t ct_table_begin(void *state)
             "# Floor: one-way small-message latency %.3f us (median ping-pong / 2); no "
             "collective can take less\n",
             run->floor_us);
+    ct_rankinfo_warnings(run->ranks, ct_world_size(run->world), ct_table_warning, fp);
     fprintf(fp, "#\n# Using devices\n");
     for (int r = 0; r < ct_world_size(run->world); r++) {
         char device[96] = "device -1 [host]";

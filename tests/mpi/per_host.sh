@@ -77,6 +77,8 @@ if [ "$(nproc)" -ge 2 ]; then
     json_get "$T/bound.json" placement_warnings.0 |
         grep -q '^ranks 0 and 1 on host .* are bound to overlapping cores' ||
         fail "bound: no overlap warning: $(json_get "$T/bound.json" placement_warnings.0)"
+    grep -q '^# Placement warning: ranks 0 and 1 on host .* are bound to overlapping cores' "$T/out" ||
+        fail "bound: the table's preamble lacks the warning: $(head -12 "$T/out")"
 fi
 
 # --pairs needs two hosts; this job has one.
