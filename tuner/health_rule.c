@@ -29,24 +29,44 @@ static double ct_health_median(double *v, size_t n)
     return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
-void ct_health_zscores(const double *x, size_t n, double mad_floor, double *z)
+void ct_health_zscores(const double *x, size_t n, double mad_floor, double *z, double *ratio)
 {
-    double *t = malloc((n ? n : 1) * sizeof *t);
-    if (t == NULL) {
-        for (size_t i = 0; i < n; i++)
-            z[i] = 0;
+    double *lg = malloc((n ? n : 1) * sizeof *lg), *t = malloc((n ? n : 1) * sizeof *t);
+    for (size_t i = 0; i < n; i++) {
+        z[i] = 0;
+        ratio[i] = 1;
+    }
+    if (lg == NULL || t == NULL || n < 2) {
+        free(lg);
+        free(t);
         return;
     }
     for (size_t i = 0; i < n; i++)
-        t[i] = log(x[i]);
-    double med = ct_health_median(t, n);
-    for (size_t i = 0; i < n; i++)
-        t[i] = fabs(log(x[i]) - med);
-    double mad = ct_health_median(t, n);
-    if (!(mad > mad_floor))
-        mad = mad_floor;
-    for (size_t i = 0; i < n; i++)
-        z[i] = 0.6745 * (log(x[i]) - med) / mad;
+        lg[i] = log(x[i]);
+    /* Each value against the others: with a handful of hosts, a slow one
+     * inside its own median and MAD would mask itself.  Past
+     * CT_HEALTH_LOO_MAX one value moves them too little to matter. */
+    int loo = n <= CT_HEALTH_LOO_MAX;
+    double med = 0, mad = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (loo || i == 0) {
+            size_t k = 0;
+            for (size_t j = 0; j < n; j++)
+                if (!loo || j != i)
+                    t[k++] = lg[j];
+            med = ct_health_median(t, k);
+            k = 0;
+            for (size_t j = 0; j < n; j++)
+                if (!loo || j != i)
+                    t[k++] = fabs(lg[j] - med);
+            mad = ct_health_median(t, k);
+            if (!(mad > mad_floor))
+                mad = mad_floor;
+        }
+        z[i] = 0.6745 * (lg[i] - med) / mad;
+        ratio[i] = exp(lg[i] - med);
+    }
+    free(lg);
     free(t);
 }
 
@@ -101,14 +121,22 @@ static int ct_health_rank_cmp(const void *x, const void *y)
 }
 
 /* Fills the verdicts' named flags from the tallies, and their ratio from
- * the per-cell ratios collected in ratios[subject * ncells_max + k]. */
+ * the per-cell ratios collected in ratios[subject * stride + k].  A host
+ * is named by a majority of some collective's cells (a bad NIC may slow
+ * only the bandwidth-bound ones); a link, measured once per cell, by a
+ * majority of all its cells, or the many pairs of a large job would make
+ * a chance majority somewhere. */
 static void ct_health_finish(ct_health_verdict_t *v, size_t nv, const ct_health_tally_t *t,
-                             size_t nt, double *ratios, const size_t *nratios, size_t stride)
+                             size_t nt, double *ratios, const size_t *nratios, size_t stride,
+                             int per_collective)
 {
     for (size_t i = 0; i < nv; i++) {
         v[i].ratio = ct_health_median(ratios + i * stride, nratios[i]);
+        if (!per_collective)
+            v[i].named = 2 * v[i].slow > v[i].cells;
         for (size_t k = 0; k < nt; k++)
-            if (t[k].subject == i && 2 * t[k].slow > t[k].cells) {
+            if (t[k].subject == i &&
+                (per_collective ? 2 * t[k].slow > t[k].cells : v[i].named && t[k].slow > 0)) {
                 size_t used = strlen(v[i].named_in);
                 snprintf(v[i].named_in + used, sizeof v[i].named_in - used, "%s%s", used ? "," : "",
                          t[k].collective);
@@ -137,13 +165,13 @@ ct_status_t ct_health_judge(const ct_health_row_t *rows, size_t n, const ct_heal
     double *rh = calloc((n + 1) * stride, sizeof *rh), *rl = calloc((n + 1) * stride, sizeof *rl);
     size_t *nrh = calloc(n + 1, sizeof *nrh), *nrl = calloc(n + 1, sizeof *nrl);
     double *x = calloc(n + 1, sizeof *x), *z = calloc(n + 1, sizeof *z),
-           *tmp = calloc(n + 1, sizeof *tmp);
+           *tmp = calloc(n + 1, sizeof *tmp), *rat = calloc(n + 1, sizeof *rat);
     size_t *subj = calloc(n + 1, sizeof *subj), *idx = calloc(n + 1, sizeof *idx);
     char *done = calloc(n + 1, 1);
     ct_status_t st = CT_ERR_NOMEM;
     if (out->hosts == NULL || out->links == NULL || th == NULL || tl == NULL || rh == NULL ||
         rl == NULL || nrh == NULL || nrl == NULL || x == NULL || z == NULL || tmp == NULL ||
-        subj == NULL || idx == NULL || done == NULL)
+        rat == NULL || subj == NULL || idx == NULL || done == NULL)
         goto fail;
     size_t nth = 0, ntl = 0, nlinks = 0;
     for (size_t c = 0; c < n; c++) {
@@ -183,9 +211,15 @@ ct_status_t ct_health_judge(const ct_health_row_t *rows, size_t n, const ct_heal
                 if (strcmp(r->host, h) == 0 || (pairs && strcmp(r->host_b, h) == 0))
                     tmp[cnt++] = r->us / med;
             }
-            x[q] = ct_health_median(tmp, cnt);
+            /* pairs: the host's fastest pair; noise only adds time, so a
+             * host is slow when even its best pair is */
+            x[q] = tmp[0];
+            for (size_t k = 1; k < cnt; k++)
+                x[q] = tmp[k] < x[q] ? tmp[k] : x[q];
         }
-        ct_health_zscores(x, ns, p->mad_floor, z);
+        ct_health_zscores(x, ns, p->mad_floor, z, rat);
+        for (size_t q = 0; q < ns; q++)
+            x[q] = rat[q];
         for (size_t q = 0; q < ns; q++) {
             ct_health_verdict_t *v = &out->hosts[subj[q]];
             int slow = z[q] > p->z_max && x[q] >= p->min_ratio;
@@ -203,7 +237,9 @@ ct_status_t ct_health_judge(const ct_health_row_t *rows, size_t n, const ct_heal
             continue;
         for (size_t k = 0; k < m; k++)
             x[k] = rows[idx[k]].us / med;
-        ct_health_zscores(x, m, p->mad_floor, z);
+        ct_health_zscores(x, m, p->mad_floor, z, rat);
+        for (size_t k = 0; k < m; k++)
+            x[k] = rat[k];
         for (size_t k = 0; k < m; k++) {
             const ct_health_row_t *r = &rows[idx[k]];
             /* a pair is the same pair whichever host the log names first */
@@ -223,8 +259,8 @@ ct_status_t ct_health_judge(const ct_health_row_t *rows, size_t n, const ct_heal
             ct_health_count(tl, &ntl, s, r->collective, slow);
         }
     }
-    ct_health_finish(out->hosts, out->nhosts, th, nth, rh, nrh, stride);
-    ct_health_finish(out->links, nlinks, tl, ntl, rl, nrl, stride);
+    ct_health_finish(out->hosts, out->nhosts, th, nth, rh, nrh, stride, 1);
+    ct_health_finish(out->links, nlinks, tl, ntl, rl, nrl, stride, 0);
     /* A slow host makes each of its pairs slow: only a slow pair of two
      * hosts that are not named points at the link. */
     for (size_t i = 0; i < nlinks; i++) {
@@ -249,6 +285,7 @@ fail:
     free(x);
     free(z);
     free(tmp);
+    free(rat);
     free(subj);
     free(idx);
     free(done);

@@ -2,21 +2,26 @@
  * health_rule.h - naming slow hosts and links from per-host and per-pair
  * timings, by a robust rule (no MPI, no I/O: unit-tested alone).
  *
- * A cell is one collective x placement x size.  In a cell, every host gets
- * a ratio: its time over the median across hosts (whole job: the host's
- * own median time, collbench's per_host; pairs: the median over the
- * host's pairs of each pair's time over the median pair).  A host is an
- * outlier in the cell when its ratio is at least min_ratio and its
- * modified z-score, 0.6745 (x - median) / MAD on log ratios (Iglewicz and
- * Hoaglin), exceeds z_max, the MAD floored at a noise level so that hosts
- * that agree to the microsecond do not make every trifle significant.  A
- * host is NAMED when it is an outlier in more than half of the cells of
- * some collective: one noisy size never names a host.  Only slowness
- * counts: a fast host is not a problem (and in a whole job, a rooted
- * collective's root often returns first).
+ * A cell is one collective x placement x size.  In a cell every host has
+ * a time: its own median (whole job, collbench's per_host) or, on pairs,
+ * its fastest pair's time over the median pair's (noise only adds time,
+ * so a host is slow when even its best pair is).  Each host is compared
+ * with the OTHERS (leave-one-out, up to CT_HEALTH_LOO_MAX hosts: with a
+ * handful of hosts a slow one inside its own median and MAD masks
+ * itself): it is an outlier in the cell when its time is at least
+ * min_ratio x the others' median and its modified z-score, 0.6745 (x -
+ * median) / MAD on log times (Iglewicz and Hoaglin) against the others,
+ * exceeds z_max, the MAD floored at a noise level so that hosts that agree
+ * to the microsecond do not make every trifle significant.  A host is
+ * NAMED when it is an outlier in more than half of the cells of some
+ * collective: one noisy size never names a host.  Only slowness counts: a
+ * fast host is not a problem (and in a whole job, a rooted collective's
+ * root often returns first).
  *
- * Pairs also point at links: a pair slower than the median pair by the
- * same rule in more than half of its cells, neither of whose hosts is
+ * Pairs also point at links: a pair that is an outlier among the pairs,
+ * by the same test, in more than half of ALL its cells (a pair is measured
+ * once per cell; among the many pairs of a job a majority of one
+ * collective's few sizes happens by chance), neither of whose hosts is
  * named, is a suspect link.
  */
 #ifndef CT_HEALTH_RULE_H
@@ -28,6 +33,7 @@
 #define CT_HEALTH_Z_MAX 3.5      /* Iglewicz and Hoaglin's outlier bound */
 #define CT_HEALTH_MIN_RATIO 1.2  /* at least 20% slower than the median host */
 #define CT_HEALTH_MAD_FLOOR 0.02 /* log-ratio noise floor: about 2% */
+#define CT_HEALTH_LOO_MAX 64     /* leave-one-out up to this many subjects */
 
 typedef struct {
     double z_max, min_ratio, mad_floor;
@@ -49,7 +55,7 @@ typedef struct {
     char host_b[64]; /* links only */
     size_t cells;    /* cells it appears in */
     size_t slow;     /* cells where it is an outlier */
-    double ratio;    /* median over its cells of its ratio */
+    double ratio;    /* median over its cells of its time over the others' */
     double worst;    /* its largest ratio */
     char worst_collective[24];
     long long worst_bytes;
@@ -73,8 +79,9 @@ ct_status_t ct_health_judge(const ct_health_row_t *rows, size_t n, const ct_heal
                             ct_health_report_t *out);
 void ct_health_free(ct_health_report_t *r);
 
-/* The modified z-scores of x[0..n) on logs, the MAD floored at
- * mad_floor; into z. */
-void ct_health_zscores(const double *x, size_t n, double mad_floor, double *z);
+/* For each x[i]: its modified z-score on logs against the others (all of
+ * x past CT_HEALTH_LOO_MAX), the MAD floored at mad_floor, into z[i], and
+ * x[i] over the others' median into ratio[i]. */
+void ct_health_zscores(const double *x, size_t n, double mad_floor, double *z, double *ratio);
 
 #endif
