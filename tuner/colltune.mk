@@ -46,16 +46,21 @@ tuner_colltune_SOURCES = \
 	tuner/import_nccl.c tuner/import_nccl_json.c tuner/import_osu.c \
 	tuner/plot.c tuner/plot.h tuner/plot_input.c tuner/plot_tune.c tuner/plot_html.c \
 	tuner/gnuplot.c tuner/gnuplot.h tuner/scaling.c tuner/scaling.h \
-	tuner/regress.c tuner/regress.h tuner/regress_stats.c
+	tuner/regress.c tuner/regress.h tuner/regress_stats.c \
+	tuner/sbatch.c tuner/sbatch.h tuner/sbatch_script.c
 # gnuplot.c finds the scripts of plots/ beside the binary in the build tree, else
 # installed, else in the source tree (a VPATH build).
 tuner_colltune_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tuner $(JANSSON_CFLAGS) \
 	$(INIH_CFLAGS) -DCT_PLOTS_DIR='"$(pkgdatadir)/plots"' \
-	-DCT_PLOTS_SRCDIR='"$(abs_top_srcdir)/plots"'
+	-DCT_PLOTS_SRCDIR='"$(abs_top_srcdir)/plots"' \
+	-DCT_CONTRIB_DIR='"$(contribdir)"' -DCT_CONTRIB_SRCDIR='"$(abs_top_srcdir)/contrib"'
 
 # The parameterised gnuplot scripts, usable alone (gnuplot -c plots/busbw.gp ...).
 plotsdir = $(pkgdatadir)/plots
 dist_plots_DATA = plots/busbw.gp plots/latency.gp plots/tuned.gp plots/scaling.gp
+# The nightly recipe, installed where `colltune sbatch nightly` finds it.
+contribdir = $(pkgdatadir)/contrib
+dist_contrib_SCRIPTS = contrib/nightly.sh
 tuner_colltune_LDADD = tuner/libctdriver.la tuner/libtune.la src/lib/libcolltune.la \
 	$(JANSSON_LIBS) $(INIH_LIBS) -lm
 
