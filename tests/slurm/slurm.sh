@@ -167,8 +167,13 @@ CONF
     export TMPDIR
 }
 
-# Whatever the test's own exit trap did before (lib.sh's clean-up).
-ct_slurm_exit_hook() { :; }
+# After ct_slurm_down on exit: tests/mpi/lib.sh's clean-up of $T (kill
+# what a failed check left running there, remove it), when $T is set.
+ct_slurm_exit_hook() {
+    [ -n "${T:-}" ] || return 0
+    for p in $(pgrep -f "$T/" 2>/dev/null); do kill -9 "$p" 2>/dev/null; done
+    rm -rf "$T"
+}
 
 ct_slurm_down() {
     [ -n "$CT_SLURM_PIDS" ] || return 0
