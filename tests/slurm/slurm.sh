@@ -7,7 +7,7 @@
 # start, so that tests running side by side do not meet.  It exports
 # SLURM_CONF and TMPDIR and waits until the node is idle.  ct_slurm_down,
 # run from a trap on EXIT, INT and TERM, waits for the queue to drain
-# (cancelling what is left after 10 s), TERMs the daemons it started,
+# (cancelling what is left after 5 s), TERMs the daemons it started,
 # KILLs them after 5 s, and leaves nothing running.  The recipe and its
 # traps are DESIGN.md's "Real Slurm on this machine".
 #
