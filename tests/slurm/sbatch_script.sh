@@ -1,7 +1,8 @@
 #!/bin/sh
-# colltune sbatch, without Slurm: the script it writes parses (sh -n,
-# shellcheck when installed), its #SBATCH lines come before the first
-# command and carry the scale, and its command is the argv the user gave,
+# colltune sbatch, without Slurm: the script it writes parses (sh -n, and
+# the shellcheck program when installed), its #SBATCH lines come before
+# the first command and carry the scale, and its command is the argv the
+# user gave,
 # byte for byte: the script is run by sh with a stand-in colltune that
 # records its arguments (spaces, quotes, $, `...`, $(...), a backslash, a
 # newline, a glob, an empty word: nothing expands).  The nightly form

@@ -15,7 +15,7 @@ out="$T/run dir's"
 "$CT" sbatch --out "$T/job.sbatch" --nodes 1 --ntasks-per-node 2 --time 2 \
     --output "$T/job-%j.out" sweep -- --out "$out" --timeout 45 --mca mpi_yield_when_idle=1 \
     -- -C allreduce,bcast -b 8 -e 64K -f 8 2>"$T/err" || fail "colltune sbatch: $(cat "$T/err")"
-id=$(cd "$T" && timeout -k 5 20 sbatch --parsable "$T/job.sbatch" 2>"$T/err") ||
+id=$(cd "$T" && ct_slurm_run 20 sbatch --parsable "$T/job.sbatch" 2>"$T/err") ||
     fail "sbatch: $(cat "$T/err")"
 id=${id%%;*}
 case $id in '' | *[!0-9]*) fail "sbatch gave no job id: '$id'" ;; esac

@@ -176,6 +176,13 @@ ct_slurm_exit_hook() {
 }
 
 ct_slurm_down() {
+    # A command still running (interrupted test): its timeout passes the
+    # TERM on (colltune ends srun, srun's job is revoked).
+    if [ -n "${CT_SLURM_CHILD:-}" ]; then
+        kill -TERM "$CT_SLURM_CHILD" 2>/dev/null
+        ct_slurm_wait_gone "$CT_SLURM_CHILD" 100 || kill -KILL "$CT_SLURM_CHILD" 2>/dev/null
+        CT_SLURM_CHILD=
+    fi
     [ -n "$CT_SLURM_PIDS" ] || return 0
     # The queue first: a step still running holds slurmstepd processes.
     if [ -n "$SLURM_CONF" ] && squeue -h >/dev/null 2>&1; then
@@ -212,11 +219,19 @@ ct_slurm_left() {
     done
 }
 
-# ct_slurm_run SECONDS CMD ARGS...: srun or sbatch (or any command) under
-# `timeout`, the TERM then KILL 5 s later; srun's own --time belongs in
-# ARGS.
+# ct_slurm_run SECONDS CMD ARGS...: srun, sbatch or colltune under
+# `timeout` (TERM, then KILL 5 s later); srun's own --time belongs in ARGS.
+# It runs in the background and is waited for, because sh runs a trap only
+# after the foreground command ends: so INT or TERM to the test stops it
+# (ct_slurm_down TERMs it first) and tears Slurm down at once.
+CT_SLURM_CHILD=
 ct_slurm_run() {
     s=$1
     shift
-    timeout -k 5 "$s" "$@"
+    timeout -k 5 "$s" "$@" &
+    CT_SLURM_CHILD=$!
+    wait "$CT_SLURM_CHILD"
+    rc=$?
+    CT_SLURM_CHILD=
+    return $rc
 }

@@ -29,7 +29,7 @@ check_csv() {
 }
 
 # 1. -N 1 --ntasks-per-node 2, settings through --mca and --env.
-OMPI_MCA_mpi_yield_when_idle=0 timeout -k 5 60 "$CT" sweep --out "$T/a" \
+ct_slurm_run 60 env OMPI_MCA_mpi_yield_when_idle=0 "$CT" sweep --out "$T/a" \
     --launcher 'srun -t 1 -N 1 --ntasks-per-node 2' --timeout 45 \
     --mca mpi_yield_when_idle=1 --env UCX_TLS=self,sm --env 'NCCL_DEBUG=a b$c' \
     -- -C allreduce,bcast -b 8 -e 64K -f 8 >"$T/out" 2>"$T/err"
@@ -44,7 +44,7 @@ check_csv "$T/a/results.csv"
 [ "$(json_get "$T/a/results.json" hosts.0.ranks_per_node)" -eq 2 ] || fail "ranks per node"
 
 # 2. --np 2: srun --ntasks=2.
-timeout -k 5 60 "$CT" sweep --out "$T/b" --launcher 'srun -t 1' --np 2 --timeout 45 \
+ct_slurm_run 60 "$CT" sweep --out "$T/b" --launcher 'srun -t 1' --np 2 --timeout 45 \
     --mca mpi_yield_when_idle=1 -- -C allreduce -b 8 -e 64K -f 8 >"$T/out" 2>"$T/err"
 rc=$?
 [ "$rc" -eq 0 ] || fail "srun --np 2 sweep: exit $rc ($(cat "$T/err"))"
@@ -52,7 +52,7 @@ check_csv "$T/b/results.csv"
 grep -q '"--ntasks=2"' "$T/b/launch.json" || fail "no --ntasks=2: $(cat "$T/b/launch.json")"
 
 # 3. 16 tasks on an 8-CPU node pend: --timeout ends them, the job goes.
-timeout -k 5 30 "$CT" sweep --out "$T/c" --launcher 'srun -t 1 -N 1 --ntasks-per-node 16' \
+ct_slurm_run 30 "$CT" sweep --out "$T/c" --launcher 'srun -t 1 -N 1 --ntasks-per-node 16' \
     --timeout 3 -- -C allreduce -b 8 -e 8 >"$T/out" 2>"$T/err"
 rc=$?
 [ "$rc" -eq 124 ] || fail "pending srun: exit $rc, want 124 ($(cat "$T/err"))"

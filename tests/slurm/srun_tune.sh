@@ -13,7 +13,7 @@
 ct_colltune_test
 ct_slurm_up "$T/slurm"
 
-timeout -k 5 90 "$CT" tune --space "$top_srcdir/tests/mpi/tune_tiny.ini" --out "$T/tune" \
+ct_slurm_run 90 "$CT" tune --space "$top_srcdir/tests/mpi/tune_tiny.ini" --out "$T/tune" \
     --launcher 'srun -t 1 -N 1 --ntasks-per-node 2' --mca mpi_yield_when_idle=1 --timeout 30 \
     --strategy exhaustive --launches 2 -- -b 64K -e 128K -f 2 >"$T/out" 2>"$T/err"
 rc=$?
