@@ -1,13 +1,12 @@
 #!/bin/sh
 # colltune sbatch, without Slurm: the script it writes parses (sh -n, and
-# the shellcheck program when installed), its #SBATCH lines come before
-# the first command and carry the scale, and its command is the argv the
-# user gave,
-# byte for byte: the script is run by sh with a stand-in colltune that
+# the shellcheck program when installed), its #SBATCH lines come before the
+# first command and carry the scale, and its command is the argv the user
+# gave, byte for byte: the script is run by sh with a stand-in colltune that
 # records its arguments (spaces, quotes, $, `...`, $(...), a backslash, a
-# newline, a glob, an empty word: nothing expands).  The nightly form
-# passes its settings the same way.  Bad input exits 2 and writes nothing;
-# an existing file needs --force.  contrib/nightly.sbatch is exactly what
+# newline, a glob, an empty word: nothing expands).  The nightly form passes
+# its settings the same way.  Bad input exits 2 and writes nothing; an
+# existing file needs --force.  contrib/nightly.sbatch is exactly what
 # `colltune sbatch nightly` writes.
 . "$top_srcdir/tests/mpi/lib.sh"
 ct_colltune_test
