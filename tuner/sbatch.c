@@ -75,7 +75,7 @@ static void ct_sb_usage(FILE *f)
                "                       (sweep | tune | nightly) [-- ARGS]\n\n"
                "Writes a ready, commented Slurm batch script that runs a colltune sweep or\n"
                "tune (ARGS: its own arguments, --out among them) with srun as the launcher\n"
-               "('--launcher srun --mpi=pmix', unless ARGS name one), or the nightly\n"
+               "(--launcher 'srun --mpi=pmix', unless ARGS name one), or the nightly\n"
                "regression recipe (ARGS: NAME=VALUE settings of contrib/nightly.sh).  Every\n"
                "argument is single-quoted in the script: nothing expands.  Submit it with\n"
                "sbatch FILE.\n\n"
