@@ -24,6 +24,11 @@ esac
 
 PACKAGES="gcc make autoconf automake libtool pkg-config openmpi-bin libopenmpi-dev \
 libucx-dev ucx-utils gnuplot-nox libjansson-dev libinih-dev libhwloc-dev clang-format"
+# The test suite's own Slurm (tests/slurm/): each test starts private
+# munged, slurmctld and slurmd daemons and stops them.  Installing the
+# packages starts no Slurm daemon (there is no /etc/slurm/slurm.conf); the
+# munge package may start the system munged, which the tests do not use.
+[ "$mode" = check ] && PACKAGES="$PACKAGES slurmctld slurmd slurm-client munge"
 
 install_missing() {
     missing=

@@ -49,17 +49,22 @@ tuner_colltune_SOURCES = \
 	tuner/regress.c tuner/regress.h tuner/regress_stats.c tuner/regress_cmd.h \
 	tuner/regress_diag.c tuner/regress_plot.c \
 	tuner/health.c tuner/health_input.c tuner/health_input.h tuner/health_rule.c \
-	tuner/health_rule.h
+	tuner/health_rule.h \
+	tuner/sbatch.c tuner/sbatch.h tuner/sbatch_script.c
 # gnuplot.c finds the scripts of plots/ beside the binary in the build tree, else
 # installed, else in the source tree (a VPATH build).
 tuner_colltune_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tuner $(JANSSON_CFLAGS) \
 	$(INIH_CFLAGS) -DCT_PLOTS_DIR='"$(pkgdatadir)/plots"' \
-	-DCT_PLOTS_SRCDIR='"$(abs_top_srcdir)/plots"'
+	-DCT_PLOTS_SRCDIR='"$(abs_top_srcdir)/plots"' \
+	-DCT_CONTRIB_DIR='"$(contribdir)"' -DCT_CONTRIB_SRCDIR='"$(abs_top_srcdir)/contrib"'
 
 # The parameterised gnuplot scripts, usable alone (gnuplot -c plots/busbw.gp ...).
 plotsdir = $(pkgdatadir)/plots
 dist_plots_DATA = plots/busbw.gp plots/latency.gp plots/tuned.gp plots/scaling.gp \
 	plots/timeseries.gp
+# The nightly recipe, installed where `colltune sbatch nightly` finds it.
+contribdir = $(pkgdatadir)/contrib
+dist_contrib_SCRIPTS = contrib/nightly.sh
 tuner_colltune_LDADD = tuner/libctdriver.la tuner/libtune.la src/lib/libcolltune.la \
 	$(JANSSON_LIBS) $(INIH_LIBS) -lm
 

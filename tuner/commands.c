@@ -2,15 +2,10 @@
 
 #include <string.h>
 
-/* One line per subcommand; sbatch joins here when it lands. */
+/* One line per subcommand. */
 static const ct_command_t *const ct_command_table[] = {
-    &ct_command_sweep,
-    &ct_command_tune,
-    &ct_command_import,
-    &ct_command_plot,
-    &ct_command_regress,
-    &ct_command_health,
-    NULL,
+    &ct_command_sweep,   &ct_command_tune,   &ct_command_import, &ct_command_plot,
+    &ct_command_regress, &ct_command_health, &ct_command_sbatch, NULL,
 };
 
 const ct_command_t *const *ct_commands(void) { return ct_command_table; }

@@ -24,6 +24,7 @@ extern const ct_command_t ct_command_import;
 extern const ct_command_t ct_command_plot;
 extern const ct_command_t ct_command_regress;
 extern const ct_command_t ct_command_health;
+extern const ct_command_t ct_command_sbatch;
 
 /* The table, NULL-terminated, in the order --help lists it. */
 const ct_command_t *const *ct_commands(void);

@@ -96,6 +96,20 @@ ct_status_t ct_launch_opts_launcher(ct_launch_opts_t *o, ct_launcher_t *l)
     return CT_OK;
 }
 
+long ct_launch_opts_ranks(const ct_launch_opts_t *o)
+{
+    char err[512];
+    const char *mpirun = *CT_DEFAULT_MPIRUN ? CT_DEFAULT_MPIRUN : "mpirun";
+    ct_launcher_t l;
+    if (ct_launcher_init(&l, o->launcher, mpirun, err, sizeof err) != CT_OK)
+        return 0;
+    l.np = o->np;
+    l.extra = o->launcher_args; /* borrowed: not freed below */
+    long n = ct_launcher_ranks(&l, getenv("SLURM_NTASKS"));
+    ct_argv_free(&l.words);
+    return n;
+}
+
 void ct_launch_opts_collbench(const ct_launch_opts_t *o, char *buf, size_t buflen)
 {
     if (o->collbench != NULL) {

@@ -84,6 +84,11 @@ int ct_launch_opts_check(const ct_launch_opts_t *o);
  * ct_launcher_build() refuses.  An error with a message on stderr. */
 ct_status_t ct_launch_opts_launcher(ct_launch_opts_t *o, ct_launcher_t *l);
 
+/* The rank count the launch will have (ct_launcher_ranks, with
+ * SLURM_NTASKS from the environment); 0 when unknown or on a bad
+ * --launcher line (the launch itself then says why). */
+long ct_launch_opts_ranks(const ct_launch_opts_t *o);
+
 /* The collbench to run: --collbench as given, else the one beside this
  * program (installed, both live in bindir; in the build tree colltune is
  * tuner/colltune and collbench src/collbench), else "collbench" from PATH. */

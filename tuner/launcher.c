@@ -142,6 +142,69 @@ static int ct_launcher_has(const ct_launcher_t *l, const char *flag)
     return 0;
 }
 
+/* A whole number > 0, or 0. */
+static long ct_launcher_count(const char *s)
+{
+    char *end = NULL;
+    long v = s != NULL && *s >= '0' && *s <= '9' ? strtol(s, &end, 10) : 0;
+    return end != NULL && *end == '\0' && v > 0 ? v : 0;
+}
+
+/* The last value given to any of flags in the launcher's words or extra
+ * arguments: "FLAG N", "--flag=N", or a one-letter "-nN"; -1 when none
+ * is given, 0 when the value is not a plain count. */
+static long ct_launcher_flag(const ct_launcher_t *l, const char *const *flags)
+{
+    long found = -1;
+    const ct_argv_t *lists[] = {&l->words, &l->extra};
+    for (size_t k = 0; k < 2; k++) {
+        const ct_argv_t *w = lists[k];
+        for (size_t i = k == 0 ? 1 : 0; i < w->n; i++) {
+            for (size_t f = 0; flags[f] != NULL; f++) {
+                size_t len = strlen(flags[f]);
+                const char *a = w->v[i];
+                long v = -1;
+                if (strcmp(a, flags[f]) == 0)
+                    v = ct_launcher_count(i + 1 < w->n ? w->v[i + 1] : NULL);
+                else if (strncmp(a, flags[f], len) == 0 && a[len] == '=' && flags[f][1] == '-')
+                    v = ct_launcher_count(a + len + 1);
+                else if (strncmp(a, flags[f], len) == 0 && len == 2 && a[len] != '\0')
+                    v = ct_launcher_count(a + len);
+                if (v >= 0) {
+                    found = v;
+                    break; /* the first flag that fits: "-np" before "-n" */
+                }
+            }
+        }
+    }
+    return found;
+}
+
+long ct_launcher_ranks(const ct_launcher_t *l, const char *slurm_ntasks)
+{
+    if (l->np > 0)
+        return l->np;
+    if (l->kind == CT_LAUNCHER_MPIRUN) {
+        static const char *const np[] = {"-np", "--np", "-n", "--n", "-c", NULL};
+        long n = ct_launcher_flag(l, np);
+        return n > 0 ? n : 0;
+    }
+    if (l->kind != CT_LAUNCHER_SRUN)
+        return 0;
+    static const char *const ntasks[] = {"-n", "--ntasks", NULL};
+    static const char *const nodes[] = {"-N", "--nodes", NULL};
+    static const char *const per_node[] = {"--ntasks-per-node", NULL};
+    long n = ct_launcher_flag(l, ntasks), N = ct_launcher_flag(l, nodes);
+    long k = ct_launcher_flag(l, per_node);
+    if (n >= 0)
+        return n;
+    if (N < 0 && k < 0)
+        return ct_launcher_count(slurm_ntasks);
+    if (N == 0 || k == 0)
+        return 0;
+    return (N < 0 ? 1 : N) * (k < 0 ? 1 : k);
+}
+
 static ct_status_t ct_launcher_mpirun(const ct_launcher_t *l, const ct_launch_var_t *env,
                                       size_t nenv, const ct_launch_var_t *mca, size_t nmca,
                                       ct_argv_t *argv)

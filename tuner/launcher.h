@@ -71,6 +71,15 @@ const char *ct_launcher_kind_name(ct_launcher_kind_t kind);
 ct_status_t ct_launch_var_parse(const char *arg, int is_mca, ct_launch_var_t *var, char *err,
                                 size_t errlen);
 
+/* How many ranks l starts, for what depends on the scale (a tune's valid
+ * configurations): --np when given, else the launcher's own count:
+ * mpirun's -np/-n/--np/-c N; srun's -n/--ntasks N, else nodes (-N/--nodes,
+ * a plain number) times --ntasks-per-node (1 when not given).  srun without
+ * any count inside an allocation starts its tasks: slurm_ntasks (the
+ * SLURM_NTASKS variable; NULL when unset).  0 when unknown (a prefix, a
+ * node range). */
+long ct_launcher_ranks(const ct_launcher_t *l, const char *slurm_ntasks);
+
 /* Builds the launch of program with its args under l.  base_env is the
  * environment to start from (NULL-terminated; usually environ).  Fails
  * with CT_ERR_USAGE and a message naming the flag or variable when the

@@ -678,9 +678,18 @@ static int ct_tune_main_run(ct_tune_args_t *a)
     s.plan_budget = a->plan.budget;
     s.plan_budget_s = a->plan.budget_s;
     s.strategy = ct_tune_strategy_name(a->plan.strategy);
-    /* The rank count decides which configurations are valid; a launcher
-     * line without --np is taken as its own scale, unknown here. */
-    s.nranks = a->lo.np ? a->lo.np : 0;
+    /* The rank count decides which configurations are valid: --np, or
+     * the count the launcher line names (mpirun -np, srun -n or -N and
+     * --ntasks-per-node, srun in an allocation). */
+    s.nranks = ct_launch_opts_ranks(&a->lo);
+    if (s.nranks == 0) {
+        fprintf(stderr, "colltune tune: how many ranks? the space's valid configurations depend "
+                        "on it: give --np N, or a count in --launcher (mpirun -np N; srun -n N, "
+                        "or -N N --ntasks-per-node K)\n");
+        ct_space_free(&space);
+        ct_tune_weights_free(&weights);
+        return CT_EXIT_USAGE;
+    }
 
     ct_tune_ctx_t x;
     memset(&x, 0, sizeof x);

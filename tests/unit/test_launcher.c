@@ -302,6 +302,45 @@ static void test_prefix(ct_test_tally_t *t)
     CT_CHECK(t, ct_launcher_init(&l, "srun 'x", NULL, err, sizeof err) == CT_ERR_USAGE);
 }
 
+/* ranks_of LINE [EXTRA] NP SLURM_NTASKS: ct_launcher_ranks of that launcher. */
+static long ranks_of(const char *line, const char *extra, long np, const char *slurm_ntasks)
+{
+    char err[256];
+    ct_launcher_t l;
+    if (ct_launcher_init(&l, line, NULL, err, sizeof err) != CT_OK)
+        return -1;
+    l.np = np;
+    if (extra != NULL)
+        ct_argv_push(&l.extra, extra);
+    long n = ct_launcher_ranks(&l, slurm_ntasks);
+    ct_launcher_free(&l);
+    return n;
+}
+
+/* The rank count a launcher line names (a tune needs it). */
+static void test_ranks(ct_test_tally_t *t)
+{
+    CT_CHECK(t, ranks_of("mpirun -np 4 --oversubscribe", NULL, 0, NULL) == 4);
+    CT_CHECK(t, ranks_of("mpirun --np=3", NULL, 0, NULL) == 3);
+    CT_CHECK(t, ranks_of("mpiexec -n 6", NULL, 0, NULL) == 6);
+    CT_CHECK(t, ranks_of("mpirun", NULL, 5, NULL) == 5);
+    CT_CHECK(t, ranks_of("mpirun --oversubscribe", NULL, 0, "8") == 0);
+    CT_CHECK(t, ranks_of("srun -N 1 --ntasks-per-node 2", NULL, 0, NULL) == 2);
+    CT_CHECK(t, ranks_of("srun -N 4 --ntasks-per-node=8 -t 5", NULL, 0, NULL) == 32);
+    CT_CHECK(t, ranks_of("srun --nodes=3", NULL, 0, NULL) == 3);
+    CT_CHECK(t, ranks_of("srun --ntasks-per-node 2", NULL, 0, NULL) == 2);
+    CT_CHECK(t, ranks_of("srun -n7 -N 2", NULL, 0, NULL) == 7);
+    CT_CHECK(t, ranks_of("srun --ntasks=16 --mpi=pmix", NULL, 0, NULL) == 16);
+    CT_CHECK(t, ranks_of("srun -t 5", "--ntasks=3", 0, NULL) == 3);
+    CT_CHECK(t, ranks_of("srun -t 5", NULL, 2, "64") == 2);
+    /* in an allocation, srun alone starts all its tasks */
+    CT_CHECK(t, ranks_of("srun --mpi=pmix", NULL, 0, "64") == 64);
+    CT_CHECK(t, ranks_of("srun --mpi=pmix", NULL, 0, NULL) == 0);
+    CT_CHECK(t, ranks_of("srun -N 2-4 --ntasks-per-node 2", NULL, 0, NULL) == 0);
+    CT_CHECK(t, ranks_of("srun -n many", NULL, 0, NULL) == 0);
+    CT_CHECK(t, ranks_of("env -n 3", NULL, 0, NULL) == 0);
+}
+
 int main(void)
 {
     ct_test_tally_t t = {0, 0};
@@ -310,5 +349,6 @@ int main(void)
     test_mpirun(&t);
     test_srun(&t);
     test_prefix(&t);
+    test_ranks(&t);
     return CT_DONE(&t);
 }
