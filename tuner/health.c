@@ -59,6 +59,11 @@ static const ct_cli_opt_t ct_health_opts[] = {
 };
 #define CT_HEALTH_NOPTS (sizeof ct_health_opts / sizeof ct_health_opts[0])
 
+/* The whole job's section title where pairs decide. */
+#define CT_HEALTH_JOB_INFO                                                                         \
+    "whole job (each host's own median; for information: a slow link slows its neighbours "        \
+    "here too, so the pairs decide)"
+
 /* What collbench runs when no argument follows "--": bandwidth-bound sizes
  * of a ring, a personalised all-to-all and a tree. */
 static char *ct_health_default_args[] = {(char *)"-C", (char *)"allreduce,alltoall,broadcast",
@@ -83,10 +88,11 @@ static void ct_health_usage(FILE *f)
                "(DIR/job: each host's own median time per collective and size), then with\n"
                "--pairs (DIR/pairs: the same on host pairs, a round-robin schedule, the\n"
                "pairs of a round at once), and ranks the hosts: a host is named when its\n"
-               "time is at least --min-ratio x the median host's and its modified z-score\n"
-               "(0.6745 (x - median) / MAD, on log times) exceeds --z-max, in more than\n"
-               "half of the sizes of some collective.  A slow pair of two hosts that are\n"
-               "not named is a suspect link.  Default collbench arguments: -C\n"
+               "time (on pairs: its fastest pair's) is at least --min-ratio x the others'\n"
+               "median and its modified z-score against them (0.6745 (x - median) / MAD,\n"
+               "on log times) exceeds --z-max, in more than half of its cells.  A slow\n"
+               "pair of two hosts that are not named is a suspect link.  With pairs, the\n"
+               "pairs decide.  Default collbench arguments: -C\n"
                "allreduce,alltoall,broadcast -b 256K -e 4M -f 4.\n\noptions:\n");
     ct_cli_print_options(f, ct_health_opts, CT_HEALTH_NOPTS);
     fprintf(f, "\nexit codes: 0 no host or link named, 1 some named, 2 bad input, else the\n"
@@ -197,7 +203,10 @@ static int ct_health_launch(const ct_health_args_t *a, const ct_launcher_t *l, c
     return rc;
 }
 
-static void ct_health_print(FILE *f, const char *what, const ct_health_report_t *rep, int md)
+/* One section; word is what a named host is called: SLOW where this
+ * section decides, "stands out" where pairs decide instead. */
+static void ct_health_print(FILE *f, const char *what, const ct_health_report_t *rep, int md,
+                            const char *word)
 {
     fprintf(f, md ? "\n## %s\n\n" : "\n%s:\n", what);
     if (rep->nhosts == 0) {
@@ -206,7 +215,7 @@ static void ct_health_print(FILE *f, const char *what, const ct_health_report_t 
     }
     fputs(md ? "| rank | host | verdict | median ratio | worst | at | slow cells | slow in |\n"
                "|---:|---|---|---:|---:|---|---:|---|\n"
-             : "  rank host                      verdict median  worst  at                    "
+             : "  rank host                      verdict    median  worst  at                    "
                "slow cells  slow in\n",
           f);
     for (size_t i = 0; i < rep->nhosts; i++) {
@@ -216,8 +225,8 @@ static void ct_health_print(FILE *f, const char *what, const ct_health_report_t 
         snprintf(at, sizeof at, "%s %s", v->worst_collective, sz);
         fprintf(f,
                 md ? "| %zu | %s | %s | %.2fx | %.2fx | %s | %zu of %zu | %s |\n"
-                   : "  %4zu %-25s %-7s %5.2fx %5.2fx  %-21s %3zu of %-3zu  %s\n",
-                i + 1, v->host, v->named ? "SLOW" : "ok", v->ratio, v->worst, at, v->slow, v->cells,
+                   : "  %4zu %-25s %-10s %5.2fx %5.2fx  %-21s %3zu of %-3zu  %s\n",
+                i + 1, v->host, v->named ? word : "ok", v->ratio, v->worst, at, v->slow, v->cells,
                 v->named ? v->named_in : "-");
     }
     for (size_t i = 0; i < rep->nlinks; i++) {
@@ -279,15 +288,17 @@ static int ct_health_write(const ct_health_args_t *a, const ct_health_report_t *
             "sizes of a collective.\n",
             a->params.min_ratio, a->params.z_max);
     if (have_job)
-        ct_health_print(f, "Whole job: each host's own median", job, 1);
+        ct_health_print(f, have_pairs ? CT_HEALTH_JOB_INFO : "Whole job: each host's own median",
+                        job, 1, have_pairs ? "stands out" : "SLOW");
     if (have_pairs)
-        ct_health_print(f, "Pairs: the median of each host's pairs", pairs, 1);
+        ct_health_print(f, "Pairs: each host's fastest pair", pairs, 1, "SLOW");
     int bad = ferror(f);
     bad |= fclose(f) != 0;
     json_t *doc = json_object();
     ct_json_set(doc, "generator", ct_json_str("colltune health " PACKAGE_VERSION));
     ct_json_set(doc, "z_max", ct_json_real(a->params.z_max));
     ct_json_set(doc, "min_ratio", ct_json_real(a->params.min_ratio));
+    ct_json_set(doc, "decided_by", ct_json_str(have_pairs ? "pairs" : "job"));
     ct_json_set(doc, "job", have_job ? ct_health_json(job) : json_null());
     ct_json_set(doc, "pairs", have_pairs ? ct_health_json(pairs) : json_null());
     bad |= json_dump_file(doc, jst, JSON_INDENT(2)) != 0;
@@ -354,21 +365,25 @@ static int ct_health_run(ct_health_args_t *a)
                             "collbench older than per_host, or one host)\n");
             rc = CT_EXIT_USAGE;
         } else {
-            printf("colltune health: %ld host%s; a host is SLOW at >= %.2fx the median host "
-                   "and modified z > %.2f in most sizes of a collective\n",
+            printf("colltune health: %ld host%s; a host is SLOW at >= %.2fx the others' median "
+                   "and modified z > %.2f in most of its cells\n",
                    job.nhosts, job.nhosts == 1 ? "" : "s", a->params.min_ratio, a->params.z_max);
             if (have_job)
-                ct_health_print(stdout, "whole job (each host's own median)", &rj, 0);
+                ct_health_print(
+                    stdout, have_pairs ? CT_HEALTH_JOB_INFO : "whole job (each host's own median)",
+                    &rj, 0, have_pairs ? "stands out" : "SLOW");
             if (have_pairs)
-                ct_health_print(stdout, "pairs (the median of each host's pairs)", &rp, 0);
+                ct_health_print(stdout, "pairs (each host's fastest pair; these decide)", &rp, 0,
+                                "SLOW");
             if (job.wrong + pairs.wrong > 0)
                 printf("\n%zu result%s with #wrong > 0 left out\n", job.wrong + pairs.wrong,
                        job.wrong + pairs.wrong == 1 ? "" : "s");
-            size_t named = rj.nlinks + rp.nlinks;
-            for (size_t i = 0; i < rj.nhosts; i++)
-                named += rj.hosts[i].named;
-            for (size_t i = 0; i < rp.nhosts; i++)
-                named += rp.hosts[i].named;
+            /* Pairs decide when there are any: in a whole job a slow link
+             * also slows the hosts around it. */
+            const ct_health_report_t *dec = have_pairs ? &rp : &rj;
+            size_t named = dec->nlinks;
+            for (size_t i = 0; i < dec->nhosts; i++)
+                named += dec->hosts[i].named;
             printf("\n%s\n", named ? "suspects named above" : "no host or link stands out");
             fflush(stdout);
             if (a->sw.out != NULL && ct_health_write(a, &rj, &rp, have_job, have_pairs) != 0)

@@ -120,27 +120,23 @@ static int ct_health_rank_cmp(const void *x, const void *y)
     return (a->ratio < b->ratio) - (a->ratio > b->ratio);
 }
 
-/* Fills the verdicts' named flags from the tallies, and their ratio from
- * the per-cell ratios collected in ratios[subject * stride + k].  A host
- * is named by a majority of some collective's cells (a bad NIC may slow
- * only the bandwidth-bound ones); a link, measured once per cell, by a
- * majority of all its cells, or the many pairs of a large job would make
- * a chance majority somewhere. */
+/* Fills the verdicts' named flags and their ratio, the median of the
+ * per-cell ratios collected in ratios[subject * stride + k].  Named: an
+ * outlier in more than half of ALL its cells.  (Per collective, the few
+ * sizes of one collective make a chance majority somewhere among many
+ * hosts or pairs; and a busy machine slows a cell or two of anyone.)
+ * named_in lists the collectives with an outlier cell. */
 static void ct_health_finish(ct_health_verdict_t *v, size_t nv, const ct_health_tally_t *t,
-                             size_t nt, double *ratios, const size_t *nratios, size_t stride,
-                             int per_collective)
+                             size_t nt, double *ratios, const size_t *nratios, size_t stride)
 {
     for (size_t i = 0; i < nv; i++) {
         v[i].ratio = ct_health_median(ratios + i * stride, nratios[i]);
-        if (!per_collective)
-            v[i].named = 2 * v[i].slow > v[i].cells;
-        for (size_t k = 0; k < nt; k++)
-            if (t[k].subject == i &&
-                (per_collective ? 2 * t[k].slow > t[k].cells : v[i].named && t[k].slow > 0)) {
+        v[i].named = 2 * v[i].slow > v[i].cells;
+        for (size_t k = 0; v[i].named && k < nt; k++)
+            if (t[k].subject == i && t[k].slow > 0) {
                 size_t used = strlen(v[i].named_in);
                 snprintf(v[i].named_in + used, sizeof v[i].named_in - used, "%s%s", used ? "," : "",
                          t[k].collective);
-                v[i].named = 1;
             }
     }
 }
@@ -259,8 +255,8 @@ ct_status_t ct_health_judge(const ct_health_row_t *rows, size_t n, const ct_heal
             ct_health_count(tl, &ntl, s, r->collective, slow);
         }
     }
-    ct_health_finish(out->hosts, out->nhosts, th, nth, rh, nrh, stride, 1);
-    ct_health_finish(out->links, nlinks, tl, ntl, rl, nrl, stride, 0);
+    ct_health_finish(out->hosts, out->nhosts, th, nth, rh, nrh, stride);
+    ct_health_finish(out->links, nlinks, tl, ntl, rl, nrl, stride);
     /* A slow host makes each of its pairs slow: only a slow pair of two
      * hosts that are not named points at the link. */
     for (size_t i = 0; i < nlinks; i++) {

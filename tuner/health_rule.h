@@ -13,16 +13,14 @@
  * median) / MAD on log times (Iglewicz and Hoaglin) against the others,
  * exceeds z_max, the MAD floored at a noise level so that hosts that agree
  * to the microsecond do not make every trifle significant.  A host is
- * NAMED when it is an outlier in more than half of the cells of some
- * collective: one noisy size never names a host.  Only slowness counts: a
- * fast host is not a problem (and in a whole job, a rooted collective's
- * root often returns first).
+ * NAMED when it is an outlier in more than half of all its cells: a noisy
+ * size or a busy moment never names a host.  Only slowness counts: a fast
+ * host is not a problem (and in a whole job, a rooted collective's root
+ * often returns first).
  *
  * Pairs also point at links: a pair that is an outlier among the pairs,
- * by the same test, in more than half of ALL its cells (a pair is measured
- * once per cell; among the many pairs of a job a majority of one
- * collective's few sizes happens by chance), neither of whose hosts is
- * named, is a suspect link.
+ * by the same test, in more than half of its cells, neither of whose
+ * hosts is named, is a suspect link.
  */
 #ifndef CT_HEALTH_RULE_H
 #define CT_HEALTH_RULE_H
@@ -59,8 +57,8 @@ typedef struct {
     double worst;    /* its largest ratio */
     char worst_collective[24];
     long long worst_bytes;
-    int named;         /* outlier in more than half of some collective's cells */
-    char named_in[96]; /* the collectives where it is */
+    int named;         /* an outlier in more than half of its cells */
+    char named_in[96]; /* named: the collectives with an outlier cell */
 } ct_health_verdict_t;
 
 typedef struct {
