@@ -68,3 +68,16 @@ ct_status_t ct_outdir_path(const char *dir, const char *name, char *buf, size_t 
     int n = snprintf(buf, buflen, "%s/%s", dir, name);
     return n >= 0 && (size_t)n < buflen ? CT_OK : CT_ERR_USAGE;
 }
+
+int ct_outdir_commit(FILE *f, const char *tmp, const char *path, const char *who)
+{
+    int bad = ferror(f);
+    bad |= fclose(f) != 0;
+    if (bad || rename(tmp, path) != 0) {
+        fprintf(stderr, "colltune %s: cannot write %s: %s\n", who, path,
+                strerror(errno ? errno : EIO));
+        unlink(tmp);
+        return -1;
+    }
+    return 0;
+}

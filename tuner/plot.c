@@ -409,13 +409,8 @@ static int ct_plot_write_dat(const char *path, ct_plot_kind_t kind, const ct_plo
             }
         }
     }
-    int bad = ferror(f);
-    bad |= fclose(f) != 0;
-    if (bad || rename(tmp, path) != 0) {
-        fprintf(stderr, "colltune plot: cannot write %s: %s\n", path, strerror(errno));
-        unlink(tmp);
+    if (ct_outdir_commit(f, tmp, path, "plot") != 0)
         return -1;
-    }
     return block > 0 ? 1 : 0;
 }
 

@@ -140,14 +140,7 @@ static int ct_rp_write_dat(const char *path, const ct_reg_runs_t *runs, const ct
             fprintf(f, " %d %s\n", fl, words[fl]);
         }
     }
-    int bad = ferror(f);
-    bad |= fclose(f) != 0;
-    if (bad || rename(tmp, path) != 0) {
-        fprintf(stderr, "colltune regress: cannot write %s: %s\n", path, strerror(errno));
-        unlink(tmp);
-        return -1;
-    }
-    return 0;
+    return ct_outdir_commit(f, tmp, path, "regress");
 }
 
 /* "2 ranks, 1 node; 2026-01-01 to 2026-01-16" of the history. */
@@ -336,14 +329,7 @@ static int ct_rp_html(const ct_reg_plot_t *pl, const ct_reg_runs_t *runs, const 
             ct_rp_html_figure(f, &img[i]);
     ct_rp_html_table(f, runs, s, ns, img, nimg);
     fputs("</body>\n</html>\n", f);
-    int bad = ferror(f);
-    bad |= fclose(f) != 0;
-    if (bad || rename(tmp, path) != 0) {
-        fprintf(stderr, "colltune regress: cannot write %s: %s\n", path, strerror(errno));
-        unlink(tmp);
-        return -1;
-    }
-    return 0;
+    return ct_outdir_commit(f, tmp, path, "regress");
 }
 
 int ct_reg_plot(const ct_reg_plot_t *pl, const ct_reg_runs_t *runs, const ct_reg_series_t *s,

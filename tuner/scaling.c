@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "ct_size.h"
+#include "outdir.h"
 #include "scaling.h"
 
 /* What tells series apart besides scale and run: runs at different
@@ -260,12 +261,5 @@ int ct_scaling_write_md(const char *path, const ct_scaling_coll_t *c, size_t n, 
         fprintf(f, "\n## %s\n\n", c[i].collective);
         ct_scaling_write_table(f, &c[i].sc, 1);
     }
-    int bad = ferror(f);
-    bad |= fclose(f) != 0;
-    if (bad || rename(tmp, path) != 0) {
-        fprintf(stderr, "colltune %s: cannot write %s: %s\n", who, path, strerror(errno));
-        unlink(tmp);
-        return -1;
-    }
-    return 0;
+    return ct_outdir_commit(f, tmp, path, who);
 }

@@ -76,14 +76,7 @@ static int ct_scales_hostfile(const char *path, char (*hosts)[256], long s, long
             k == 1 ? "" : "s");
     for (long i = 0; i < s; i++)
         fprintf(f, "%s slots=%ld\n", hosts[i], k);
-    int bad = ferror(f);
-    bad |= fclose(f) != 0;
-    if (bad || rename(tmp, path) != 0) {
-        fprintf(stderr, "colltune sweep: cannot write %s: %s\n", path, strerror(errno));
-        unlink(tmp);
-        return -1;
-    }
-    return 0;
+    return ct_outdir_commit(f, tmp, path, "sweep");
 }
 
 /* Did an earlier run finish this scale?  launch.json says "ok". */
