@@ -6,7 +6,7 @@
 #include <time.h>
 
 #include "ct_clock.h"
-#include "sweep.h"
+#include "sizes.h"
 
 /* One collective x dtype x op, with the sizes it will run. */
 typedef struct {

@@ -7,16 +7,7 @@
 #ifndef CT_COMMANDS_H
 #define CT_COMMANDS_H
 
-#include <stdio.h>
-
-typedef struct {
-    const char *name;
-    const char *summary; /* one line, for `colltune --help` */
-    /* argv[0] is the subcommand's name; returns colltune's exit code. */
-    int (*run)(int argc, char **argv);
-    /* The subcommand's --help: synopsis and every option. */
-    void (*usage)(FILE *f);
-} ct_command_t;
+#include "command.h"
 
 extern const ct_command_t ct_command_sweep;
 extern const ct_command_t ct_command_tune;

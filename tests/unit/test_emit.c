@@ -20,7 +20,7 @@
 #include "ct_test.h"
 #include "emit.h"
 #include "emit_format.h"
-#include "plugin/rules.h"
+#include "rules.h"
 
 #define WRITER "colltune TEST (git 0000000)"
 #define ANY (-1LL)

@@ -1,6 +1,6 @@
 /*
  * test_health.c - the rule that names slow hosts and links
- * (tuner/health_rule.c), on synthetic timings with fixed seeds: a slow
+ * (tuner/health/health_rule.c), on synthetic timings with fixed seeds: a slow
  * host is named and no other, A/A noise names nobody (at most 1% of
  * trials), pairs name a slow host and not its pairs' links, a slow link
  * is named as a link, a fast host is never named.

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "ct_test.h"
-#include "sweep.h"
+#include "sizes.h"
 
 static ct_test_tally_t tally;
 static char err[512];

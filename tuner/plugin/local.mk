@@ -8,12 +8,19 @@ tuner_plugin_libnccl_tuner_colltune_la_SOURCES = \
 	tuner/plugin/abi.h \
 	tuner/plugin/context.c tuner/plugin/context.h \
 	tuner/plugin/log.c tuner/plugin/log.h \
-	tuner/plugin/names.c tuner/plugin/names.h \
-	tuner/plugin/plugin.c \
-	tuner/plugin/rules.c tuner/plugin/rules.h
+	tuner/plugin/plugin.c
 # The rules files' words are src/lib's (ct_names.c), linked in statically
 # from their own small convenience library: nothing else of src/lib.
-tuner_plugin_libnccl_tuner_colltune_la_LIBADD = src/lib/libctnames.la
+tuner_plugin_libnccl_tuner_colltune_la_LIBADD = tuner/plugin/libctrules.la src/lib/libctnames.la
+
+# The rules parser and its names, a library of their own so that
+# tests/unit/test_emit reads nccl_tuner.conf back with the plugin's parser.
+noinst_LTLIBRARIES += tuner/plugin/libctrules.la
+tuner_plugin_libctrules_la_SOURCES = \
+	tuner/plugin/abi.h \
+	tuner/plugin/names.c tuner/plugin/names.h \
+	tuner/plugin/rules.c tuner/plugin/rules.h
+tuner_plugin_libctrules_la_CFLAGS = $(AM_CFLAGS) -fvisibility=hidden
 # NCCL dlopen()s the plugin into every rank: export only the
 # ncclTunerPlugin_v* tables, and record no dependency it does not use
 # (tests/unit/lib_no_mpi.sh checks both).

@@ -13,12 +13,12 @@
 
 #include <stddef.h>
 
-#include "space.h"
+#include "setting.h"
 
 typedef struct {
     char *name;          /* e.g. coll_tuned_allreduce_algorithm, NCCL_ALGO */
     char *value;         /* as the library reads it */
-    ct_space_via_t via;  /* env or mca */
+    ct_via_t via;        /* env or mca */
     int scope;           /* CT_SCOPE_GLOBAL or a ct_coll_id_t */
     long long min_bytes; /* size range (collbench's size convention, */
     long long max_bytes; /* inclusive); -1 for "any" */

@@ -22,7 +22,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "commands.h"
+#include "command.h"
 #include "ct_result.h"
 #include "outdir.h"
 #include "plot.h"

@@ -24,7 +24,7 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "commands.h"
+#include "command.h"
 #include "config.h"
 #include "ct_json.h"
 #include "ct_size.h"

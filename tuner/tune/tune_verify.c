@@ -34,7 +34,7 @@ static int ct_tune_verify_cmp(const void *a, const void *b)
 }
 
 static ct_status_t ct_tune_verify_add(ct_space_config_t *c, const char *name, const char *value,
-                                      ct_space_via_t via)
+                                      ct_via_t via)
 {
     ct_space_setting_t *s = realloc(c->settings, (c->n + 1) * sizeof *s);
     if (s == NULL)
@@ -175,7 +175,7 @@ ct_status_t ct_tune_verify_setup(const ct_tune_result_t *r, const char *out,
     char path[PATH_MAX + 64];
     for (size_t f = 0; f < nfiles && st == CT_OK; f++) {
         const char *name = NULL, *value = path;
-        ct_space_via_t via = CT_VIA_ENV;
+        ct_via_t via = CT_VIA_ENV;
         snprintf(path, sizeof path, "%s/%s", abs, names[f]);
         if (strcmp(names[f], "mca-params.conf") == 0) {
             char tail[4096];

@@ -21,7 +21,7 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "commands.h"
+#include "command.h"
 #include "gnuplot.h"
 #include "outdir.h"
 #include "regress_cmd.h"

@@ -25,7 +25,7 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "commands.h"
+#include "command.h"
 #include "emit.h"
 #include "launch_opts.h"
 #include "outdir.h"

@@ -19,7 +19,7 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "commands.h"
+#include "command.h"
 #include "ct_path.h"
 #include "ct_status.h"
 #include "sbatch.h"

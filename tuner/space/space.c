@@ -61,7 +61,7 @@ typedef struct {
     char *err;
     size_t errlen;
     int default_via_set;
-    ct_space_via_t default_via;
+    ct_via_t default_via;
 } ct_space_parser_t;
 
 static ct_status_t ct_space_fail(ct_space_parser_t *p, int line, const char *field, const char *fmt,
@@ -330,8 +330,7 @@ static char *ct_space_read_line(char *str, int num, void *stream)
 
 /* --- keys --- */
 
-static ct_status_t ct_space_parse_via(ct_space_parser_t *p, const char *value,
-                                      ct_space_via_t *via_p)
+static ct_status_t ct_space_parse_via(ct_space_parser_t *p, const char *value, ct_via_t *via_p)
 {
     if (strcmp(value, "mca") == 0)
         *via_p = CT_VIA_MCA;
@@ -831,4 +830,4 @@ const char *ct_space_scope_name(int scope)
     return scope == CT_SCOPE_GLOBAL ? "global" : ct_coll_name((ct_coll_id_t)scope);
 }
 
-const char *ct_space_via_name(ct_space_via_t via) { return via == CT_VIA_MCA ? "mca" : "env"; }
+const char *ct_space_via_name(ct_via_t via) { return via == CT_VIA_MCA ? "mca" : "env"; }

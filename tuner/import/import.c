@@ -17,7 +17,7 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "commands.h"
+#include "command.h"
 #include "ct_path.h"
 #include "import.h"
 

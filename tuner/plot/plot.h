@@ -11,6 +11,7 @@
 
 #include <stddef.h>
 #include <stdio.h>
+#include "command.h"
 #include "ct_result.h"
 #include "ct_status.h"
 #include "scaling.h"
@@ -25,6 +26,9 @@ typedef struct {
  * ct_result_csv_is_header knows) or JSON ("colltune-results/N").
  * CT_ERR_PARSE with err naming file:line (or file: results[i]) and the
  * problem: a missing column, an unknown schema, a bad value. */
+/* sweep --scales draws its plots through the plot subcommand. */
+extern const ct_command_t ct_command_plot;
+
 ct_status_t ct_plot_read(const char *path, ct_plot_rows_t *rows, char *err, size_t errlen);
 void ct_plot_rows_free(ct_plot_rows_t *rows);
 

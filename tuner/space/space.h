@@ -22,12 +22,7 @@
 #include <stdint.h>
 #include "ct_names.h"
 #include "ct_status.h"
-
-/* How the launcher sets a variable. */
-typedef enum {
-    CT_VIA_ENV, /* an environment variable (mpirun -x, srun --export) */
-    CT_VIA_MCA, /* an Open MPI MCA parameter (--mca NAME VALUE / OMPI_MCA_NAME) */
-} ct_space_via_t;
+#include "setting.h"
 
 /* What a [KIND NAME] section declares. */
 typedef enum {
@@ -36,14 +31,11 @@ typedef enum {
     CT_SPACE_PASS,  /* passed through from colltune's environment when set */
 } ct_space_kind_t;
 
-/* The scope of a variable: global, or a ct_coll_id_t. */
-#define CT_SCOPE_GLOBAL (-1)
-
 /* One NAME=VALUE a configuration sets. */
 typedef struct {
     char *name;
     char *value;
-    ct_space_via_t via;
+    ct_via_t via;
 } ct_space_setting_t;
 
 /* value is valid only up to max_ranks ranks (two_proc algorithms). */
@@ -57,7 +49,7 @@ typedef struct {
     char *name;
     int line; /* of its [section] header */
     ct_space_kind_t kind;
-    ct_space_via_t via;
+    ct_via_t via;
     int scope; /* CT_SCOPE_GLOBAL or a ct_coll_id_t */
     char **values;
     size_t nvalues;
@@ -200,6 +192,6 @@ ct_status_t ct_space_sample(const ct_space_t *space, int scope, long nranks, uin
 void ct_space_config_key(const ct_space_setting_t *settings, size_t n, char *buf, size_t buflen);
 
 /* "mca" or "env". */
-const char *ct_space_via_name(ct_space_via_t via);
+const char *ct_space_via_name(ct_via_t via);
 
 #endif

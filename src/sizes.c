@@ -1,4 +1,4 @@
-#include "sweep.h"
+#include "sizes.h"
 
 #include <stdarg.h>
 #include <stdint.h>

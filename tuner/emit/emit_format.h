@@ -11,6 +11,7 @@
 #include <stdio.h>
 
 #include "ct_status.h"
+#include "ct_names.h"
 #include "tune_result.h"
 
 typedef struct {

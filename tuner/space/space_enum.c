@@ -72,8 +72,8 @@ void ct_space_config_key(const ct_space_setting_t *settings, size_t n, char *buf
 
 /* Adds name=value; a second, different value for one name is a conflict
  * (returned as 1, with the other value in *other_p). */
-static int ct_settings_add(ct_settings_t *s, const char *name, const char *value,
-                           ct_space_via_t via, const char **other_p)
+static int ct_settings_add(ct_settings_t *s, const char *name, const char *value, ct_via_t via,
+                           const char **other_p)
 {
     for (size_t i = 0; i < s->n; i++) {
         if (strcmp(s->s[i].name, name) == 0) {

@@ -1,5 +1,5 @@
 /*
- * sweep.h - the message sizes of a run, and whether they fit.
+ * sizes.h - the message sizes of a run, and whether they fit.
  *
  * Sizes run from -b to -e, multiplied by -f or stepped by -i, as in
  * nccl-tests.  As in nccl-tests, a size that does not divide into whole
@@ -11,8 +11,8 @@
  * element is skipped with a note, so that a sweep from 8 B works for
  * allgather at any scale.
  */
-#ifndef CT_SWEEP_H
-#define CT_SWEEP_H
+#ifndef CT_SIZES_H
+#define CT_SIZES_H
 
 #include <stddef.h>
 #include "coll.h"

@@ -1,0 +1,38 @@
+# tuner/emit/local.mk - the config-file emitters (one file per format,
+# one table in emit.c) and the result type they read.  Above space, but
+# the result type (tune_result.h) needs nothing of the space parser.
+#
+# Included from the top-level Makefile.am; every path is relative to
+# $(top_srcdir) and every variable is appended to, never set.
+
+TUNER_EMIT_CPPFLAGS = $(TUNER_SPACE_CPPFLAGS) -I$(top_srcdir)/tuner/emit
+
+noinst_LTLIBRARIES += tuner/emit/libctemit.la
+tuner_emit_libctemit_la_SOURCES = \
+	tuner/emit/emit.c tuner/emit/emit.h tuner/emit/emit_format.h tuner/emit/tune_result.h \
+	tuner/emit/emit_common.c tuner/emit/emit_nccl_vars.c \
+	tuner/emit/emit_nccl_env.c tuner/emit/emit_nccl_conf.c tuner/emit/emit_nccl_tuner.c \
+	tuner/emit/emit_ucx.c tuner/emit/emit_mca.c tuner/emit/emit_tuned_rules.c \
+	tuner/emit/emit_tuned_rules_json.c
+tuner_emit_libctemit_la_CPPFLAGS = $(TUNER_EMIT_CPPFLAGS)
+
+# The emitters against golden files; nccl_tuner.conf is read back with the
+# plugin's own rules parser (tuner/plugin/libctrules.la).
+check_PROGRAMS += tests/unit/test_emit
+TESTS += tests/unit/test_emit
+tests_unit_test_emit_SOURCES = tests/unit/test_emit.c tests/unit/ct_test.h
+tests_unit_test_emit_CPPFLAGS = $(TUNER_EMIT_CPPFLAGS) -I$(top_srcdir)/tests/unit \
+	-I$(top_srcdir)/tuner/plugin \
+	-DEMIT_GOLDEN_DIR='"$(abs_top_srcdir)/tests/unit/emit_golden"'
+tests_unit_test_emit_LDADD = tuner/emit/libctemit.la tuner/plugin/libctrules.la \
+	src/lib/libcolltune.la
+EMIT_GOLDEN = \
+	tests/unit/emit_golden/full/nccl.env \
+	tests/unit/emit_golden/full/nccl.conf \
+	tests/unit/emit_golden/full/nccl_tuner.conf \
+	tests/unit/emit_golden/full/ucx.conf \
+	tests/unit/emit_golden/full/mca-params.conf \
+	tests/unit/emit_golden/full/coll-tuned-rules.conf \
+	tests/unit/emit_golden/full/coll-tuned-rules.json \
+	tests/unit/emit_golden/ompi/mca-params.conf
+EXTRA_DIST += $(EMIT_GOLDEN)

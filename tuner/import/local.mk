@@ -1,0 +1,26 @@
+# tuner/import/local.mk - colltune import: nccl-tests (text and JSON) and
+# OSU logs into colltune's results schema.  Above core.
+#
+# Included from the top-level Makefile.am; every path is relative to
+# $(top_srcdir) and every variable is appended to, never set.
+
+TUNER_IMPORT_CPPFLAGS = $(TUNER_TUNE_CPPFLAGS) -I$(top_srcdir)/tuner/import
+
+noinst_LTLIBRARIES += tuner/import/libctimport.la
+tuner_import_libctimport_la_SOURCES = \
+	tuner/import/import.c tuner/import/import.h tuner/import/import_common.c \
+	tuner/import/import_nccl.c tuner/import/import_nccl_json.c tuner/import/import_osu.c
+tuner_import_libctimport_la_CPPFLAGS = $(TUNER_IMPORT_CPPFLAGS)
+
+# Sample logs written from the published formats, their golden CSVs, and
+# bad input (tests/unit/import/).
+TESTS += tests/unit/colltune_import.sh
+IMPORT_SAMPLES = \
+	tests/unit/import/nccl_allreduce.log tests/unit/import/nccl_allreduce.csv \
+	tests/unit/import/nccl_two_tests.log tests/unit/import/nccl_two_tests.csv \
+	tests/unit/import/nccl_per_iter.log tests/unit/import/nccl_per_iter.csv \
+	tests/unit/import/nccl_truncated.log tests/unit/import/nccl_truncated.csv \
+	tests/unit/import/nccl_allreduce.json tests/unit/import/nccl_allreduce_json.csv \
+	tests/unit/import/osu_mixed.log tests/unit/import/osu_mixed.csv \
+	tests/unit/import/bad_missing_column.log tests/unit/import/bad_other_tool.log
+EXTRA_DIST += tests/unit/colltune_import.sh $(IMPORT_SAMPLES)

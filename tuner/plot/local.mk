@@ -1,0 +1,24 @@
+# tuner/plot/local.mk - colltune plot: busbw, latency, tune and scaling
+# plots through gnuplot, and index.html.  Above import.
+#
+# Included from the top-level Makefile.am; every path is relative to
+# $(top_srcdir) and every variable is appended to, never set.
+
+TUNER_PLOT_CPPFLAGS = $(TUNER_IMPORT_CPPFLAGS) -I$(top_srcdir)/tuner/plot
+
+noinst_LTLIBRARIES += tuner/plot/libctplot.la
+tuner_plot_libctplot_la_SOURCES = \
+	tuner/plot/plot.c tuner/plot/plot.h tuner/plot/plot_input.c tuner/plot/plot_tune.c \
+	tuner/plot/plot_html.c tuner/plot/scaling.c tuner/plot/scaling.h
+tuner_plot_libctplot_la_CPPFLAGS = $(TUNER_PLOT_CPPFLAGS)
+
+# The parameterised gnuplot scripts, usable alone (gnuplot -c plots/busbw.gp ...).
+plotsdir = $(pkgdatadir)/plots
+dist_plots_DATA = plots/busbw.gp plots/latency.gp plots/tuned.gp plots/scaling.gp \
+	plots/timeseries.gp
+
+# PNG/SVG files of the requested size, index.html's links, no gnuplot
+# (exit 3), bad input (exit 2 naming file:line); no MPI.
+TESTS += tests/unit/colltune_plot.sh
+EXTRA_DIST += tests/unit/colltune_plot.sh tests/unit/plot_results.csv tests/unit/plot_results.json \
+	tests/unit/plot_tune/report.json

@@ -1,0 +1,25 @@
+# tuner/regress/local.mk - colltune regress: the newest runs of a results
+# history against a baseline window, the diagnosis, the time-series plots.
+# Above plot.
+#
+# Included from the top-level Makefile.am; every path is relative to
+# $(top_srcdir) and every variable is appended to, never set.
+
+TUNER_REGRESS_CPPFLAGS = $(TUNER_PLOT_CPPFLAGS) -I$(top_srcdir)/tuner/regress
+
+noinst_LTLIBRARIES += tuner/regress/libctregress.la
+tuner_regress_libctregress_la_SOURCES = \
+	tuner/regress/regress.c tuner/regress/regress.h tuner/regress/regress_cmd.h \
+	tuner/regress/regress_stats.c tuner/regress/regress_diag.c tuner/regress/regress_plot.c
+tuner_regress_libctregress_la_CPPFLAGS = $(TUNER_REGRESS_CPPFLAGS)
+
+# The decision rule's quality on synthetic histories with fixed seeds (A/A
+# false alarms, detection rates, the change point), then the subcommand on
+# small histories and bad input; no MPI.
+check_PROGRAMS += tests/unit/test_regress
+TESTS += tests/unit/test_regress
+tests_unit_test_regress_SOURCES = tests/unit/test_regress.c tests/unit/ct_test.h
+tests_unit_test_regress_CPPFLAGS = $(TUNER_REGRESS_CPPFLAGS) -I$(top_srcdir)/tests/unit
+tests_unit_test_regress_LDADD = tuner/regress/libctregress.la $(TUNER_TUNE_LIBS)
+TESTS += tests/unit/colltune_regress.sh
+EXTRA_DIST += tests/unit/colltune_regress.sh

@@ -1,0 +1,53 @@
+# tuner/tune/local.mk - colltune tune: the search, the trial journal,
+# the decision rule, verification and the report.  Above emit.
+#
+# Included from the top-level Makefile.am; every path is relative to
+# $(top_srcdir) and every variable is appended to, never set.
+
+TUNER_TUNE_CPPFLAGS = $(TUNER_EMIT_CPPFLAGS) -I$(top_srcdir)/tuner/tune $(JANSSON_CFLAGS)
+
+noinst_LTLIBRARIES += tuner/tune/libcttune.la
+tuner_tune_libcttune_la_SOURCES = \
+	tuner/tune/journal.c tuner/tune/journal.h tuner/tune/journal_record.c \
+	tuner/tune/tune.c tuner/tune/tune.h \
+	tuner/tune/tune_decide.c tuner/tune/tune_decide.h \
+	tuner/tune/tune_launch.c tuner/tune/tune_launch.h \
+	tuner/tune/tune_report.c \
+	tuner/tune/tune_search.c tuner/tune/tune_search.h \
+	tuner/tune/tune_verify.c tuner/tune/tune_verify.h \
+	tuner/tune/tune_weights.c tuner/tune/tune_weights.h
+tuner_tune_libcttune_la_CPPFLAGS = $(TUNER_TUNE_CPPFLAGS)
+
+# Everything a tune test links, lowest last.
+TUNER_TUNE_LIBS = tuner/tune/libcttune.la tuner/emit/libctemit.la tuner/space/libctspace.la \
+	tuner/core/libctcore.la src/lib/libcolltune.la $(JANSSON_LIBS) $(INIH_LIBS) -lm
+
+TUNE_UNIT_TESTS = tests/unit/test_journal tests/unit/test_tune_weights tests/unit/test_tune_decide
+check_PROGRAMS += $(TUNE_UNIT_TESTS)
+TESTS += $(TUNE_UNIT_TESTS)
+TUNE_UNIT_CPPFLAGS = $(TUNER_TUNE_CPPFLAGS) -I$(top_srcdir)/tests/unit
+tests_unit_test_journal_SOURCES = tests/unit/test_journal.c tests/unit/ct_test.h
+tests_unit_test_journal_CPPFLAGS = $(TUNE_UNIT_CPPFLAGS)
+tests_unit_test_journal_LDADD = $(TUNER_TUNE_LIBS)
+tests_unit_test_tune_weights_SOURCES = tests/unit/test_tune_weights.c tests/unit/ct_test.h
+tests_unit_test_tune_weights_CPPFLAGS = $(TUNE_UNIT_CPPFLAGS)
+tests_unit_test_tune_weights_LDADD = $(TUNER_TUNE_LIBS)
+# The decision rule and bucket merging on synthetic numbers.
+tests_unit_test_tune_decide_SOURCES = tests/unit/test_tune_decide.c tests/unit/ct_test.h
+tests_unit_test_tune_decide_CPPFLAGS = $(TUNE_UNIT_CPPFLAGS)
+tests_unit_test_tune_decide_LDADD = $(TUNER_TUNE_LIBS)
+
+# End to end through mpirun: a tiny tune, a failing configuration, SIGKILL
+# and --resume, SIGINT and --resume, the random strategy on a small space
+# and on one too large to list.
+TESTS += tests/mpi/colltune_tune.sh tests/mpi/colltune_tune_resume.sh tests/mpi/colltune_verify.sh \
+	tests/mpi/colltune_tune_sigint.sh tests/mpi/colltune_tune_random.sh
+EXTRA_DIST += tests/mpi/colltune_tune.sh tests/mpi/colltune_tune_resume.sh tests/mpi/tune_tiny.ini \
+	tests/mpi/colltune_verify.sh tests/mpi/tune_verify.ini \
+	tests/mpi/colltune_tune_sigint.sh tests/mpi/colltune_tune_random.sh
+
+# Open MPI 4.1 really reads the emitted rules file (directly, and through
+# the emitted mca-params.conf), and UCX the emitted ucx.conf: a forced slow
+# algorithm makes broadcast several times slower.
+TESTS += tests/mpi/emitted_files_apply.sh
+EXTRA_DIST += tests/mpi/emitted_files_apply.sh
