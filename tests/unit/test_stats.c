@@ -1,14 +1,36 @@
 /*
- * test_stats.c - ct_stats: interpolated quantiles, min/max/mean, and the
- * distribution-free confidence interval of the median.
+ * test_stats.c - ct_stats: interpolated quantiles, min/max/mean, the
+ * distribution-free confidence interval of the median, the one median
+ * (NaN on the empty set) and the exact Mann-Whitney test.
  */
 #include <math.h>
 #include <stddef.h>
+#include <stdlib.h>
 
 #include "ct_stats.h"
 #include "ct_test.h"
 
 static ct_test_tally_t tally;
+
+/* P(U <= u) over every way of choosing which na of the na + nb pooled
+ * values are a's, by enumerating bit masks: the definition the exact test
+ * must agree with (no ties in pool). */
+static double brute_mw(const double *pool, int na, int nb, double u)
+{
+    int total = na + nb, le = 0, all = 0;
+    for (unsigned mask = 0; mask < (1u << total); mask++) {
+        if (__builtin_popcount(mask) != na)
+            continue;
+        double uu = 0;
+        for (int i = 0; i < total; i++)
+            for (int j = 0; j < total; j++)
+                if ((mask >> i & 1) && !(mask >> j & 1) && pool[i] > pool[j])
+                    uu += 1;
+        all++;
+        le += uu <= u;
+    }
+    return (double)le / all;
+}
 
 static int near(double got, double want)
 {
@@ -137,6 +159,88 @@ int main(void)
         ct_stats_compute(x, 50, &s);
         CHECK_NEAR(ct_stats_ci_relative(&s), 0.0);
         CHECK_NEAR(s.median, 3.25);
+    }
+
+    /* The one median: NaN on the empty set (both forms, and the quantile). */
+    {
+        double none[1] = {7};
+        CT_CHECK(&tally, isnan(ct_stats_median(none, 0)));
+        CT_CHECK(&tally, isnan(ct_stats_median_inplace(none, 0)));
+        CT_CHECK(&tally, isnan(ct_stats_quantile(none, 0, 0.5)));
+        CT_CHECK(&tally, none[0] == 7);
+    }
+
+    /* Odd and even n; ct_stats_median leaves its input alone, the in-place
+     * form sorts it; both agree with the quantile at 0.5. */
+    {
+        const double odd[5] = {9, 1, 5, 3, 7};
+        double even[4] = {4, 1, 3, 2};
+        CHECK_NEAR(ct_stats_median(odd, 5), 5.0);
+        CT_CHECK(&tally, odd[0] == 9 && odd[4] == 7);
+        CHECK_NEAR(ct_stats_median(even, 4), 2.5);
+        CT_CHECK(&tally, even[0] == 4 && even[3] == 2);
+        CHECK_NEAR(ct_stats_median_inplace(even, 4), 2.5);
+        CT_CHECK(&tally, even[0] == 1 && even[1] == 2 && even[2] == 3 && even[3] == 4);
+        CHECK_NEAR(ct_stats_median(odd, 1), 9.0);
+        CHECK_NEAR(ct_stats_quantile(even, 4, 0.5), ct_stats_median(even, 4));
+    }
+
+    /* Past the stack buffer (64 values): 1..201 reversed, median 101. */
+    {
+        double *x = malloc(201 * sizeof *x);
+        CT_CHECK(&tally, x != NULL);
+        if (x != NULL) {
+            for (int i = 0; i < 201; i++)
+                x[i] = 201 - i;
+            CHECK_NEAR(ct_stats_median(x, 201), 101.0);
+            CHECK_NEAR(ct_stats_median(x, 200), 101.5); /* 201..2 */
+            CT_CHECK(&tally, x[0] == 201);
+            free(x);
+        }
+    }
+
+    /* Mann-Whitney, by hand: all of a below all of b is U = 0, the one
+     * ordering in C(6,3) = 20; all above is p = 1. */
+    {
+        const double lo[3] = {1, 2, 3}, hi[3] = {4, 5, 6};
+        CHECK_NEAR(ct_stats_mw_p_less(lo, 3, hi, 3), 1.0 / 20.0);
+        CHECK_NEAR(ct_stats_mw_p_less(hi, 3, lo, 3), 1.0);
+        /* 4 vs 4, disjoint: 1/C(8,4) = 1/70, under 0.05. */
+        const double a[4] = {10, 11, 12, 13}, b[4] = {20, 21, 22, 23};
+        CHECK_NEAR(ct_stats_mw_p_less(a, 4, b, 4), 1.0 / 70.0);
+        /* All tied: U = 2 of 4 pairs; P(U <= 2) for m = n = 2 is 4/6. */
+        const double t[2] = {1, 1};
+        CHECK_NEAR(ct_stats_mw_p_less(t, 2, t, 2), 4.0 / 6.0);
+        /* A half tie rounds U up (toward "not shown"): a = {1, 2},
+         * b = {2, 3}: U = 0.5 -> 1, P(U <= 1) = 2/6. */
+        const double ta[2] = {1, 2}, tb[2] = {2, 3};
+        CHECK_NEAR(ct_stats_mw_p_less(ta, 2, tb, 2), 2.0 / 6.0);
+    }
+
+    /* Against enumeration of every split, on interleaved samples. */
+    {
+        const double pool[9] = {3.1, 1.2, 4.7, 2.2, 5.9, 2.8, 6.4, 0.9, 5.3};
+        for (int na = 1; na <= 5; na++) {
+            int nb = 9 - na > 5 ? 5 : 9 - na;
+            double u = 0;
+            for (int i = 0; i < na; i++)
+                for (int j = 0; j < nb; j++)
+                    u += pool[i] > pool[na + j];
+            CHECK_NEAR(ct_stats_mw_p_less(pool, (size_t)na, pool + na, (size_t)nb),
+                       brute_mw(pool, na, nb, u));
+        }
+    }
+
+    /* Cannot be made: an empty side, or more than CT_STATS_MW_MAX values. */
+    {
+        double big[CT_STATS_MW_MAX + 1] = {0};
+        const double one[1] = {1};
+        CT_CHECK(&tally, ct_stats_mw_p_less(one, 0, one, 1) == 1.0);
+        CT_CHECK(&tally, ct_stats_mw_p_less(one, 1, one, 0) == 1.0);
+        CT_CHECK(&tally, ct_stats_mw_p_less(big, CT_STATS_MW_MAX + 1, one, 1) == 1.0);
+        /* At the limit it is still made: -1 below 64 zeros, U = 0, 1/65. */
+        const double neg[1] = {-1};
+        CHECK_NEAR(ct_stats_mw_p_less(neg, 1, big, CT_STATS_MW_MAX), 1.0 / 65.0);
     }
     return CT_DONE(&tally);
 }
