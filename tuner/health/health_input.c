@@ -6,20 +6,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ct_results_read.h"
+#include "ct_vec.h"
 #include "health_input.h"
 
 static ct_status_t ct_health_push(ct_health_rows_t *r, const ct_health_row_t *row)
 {
-    if (r->n == r->cap) {
-        size_t cap = r->cap ? 2 * r->cap : 64;
-        ct_health_row_t *v = realloc(r->v, cap * sizeof *v);
-        if (v == NULL)
-            return CT_ERR_NOMEM;
-        r->v = v;
-        r->cap = cap;
-    }
-    r->v[r->n++] = *row;
-    return CT_OK;
+    return CT_VEC_PUSH(r->v, r->n, r->cap, row);
 }
 
 /* The cell's fields, shared by a result and a pair entry. */
@@ -50,22 +43,15 @@ static int ct_health_host(json_t *s, char *buf, size_t len)
 ct_status_t ct_health_read(const char *path, ct_health_rows_t *job, ct_health_rows_t *pairs,
                            char *err, size_t errlen)
 {
-    json_error_t je;
-    json_t *doc = json_load_file(path, 0, &je);
-    if (doc == NULL) {
-        snprintf(err, errlen, "%s:%d: %s", path, je.line, je.text);
-        return CT_ERR_PARSE;
-    }
-    ct_status_t st = CT_OK;
-    const char *schema = json_string_value(json_object_get(doc, "schema"));
+    /* The schema check is every reader's (ct_results_json_load); the
+     * per-host and pair members are health's own. */
+    json_t *doc;
+    ct_status_t st = ct_results_json_load(path, &doc, NULL, err, errlen);
+    if (st != CT_OK)
+        return st;
     json_t *results = json_object_get(doc, "results"), *pl = json_object_get(doc, "pairs");
-    if (schema == NULL || strncmp(schema, "colltune-results/", 17) != 0 ||
-        !json_is_array(results)) {
-        snprintf(err, errlen, "%s:1: not collbench results (schema colltune-results/N)", path);
-        st = CT_ERR_PARSE;
-    }
     long nn = (long)json_integer_value(json_object_get(doc, "nnodes"));
-    if (st == CT_OK && nn > job->nhosts)
+    if (nn > job->nhosts)
         job->nhosts = pairs->nhosts = nn;
     for (size_t i = 0; st == CT_OK && i < json_array_size(results); i++) {
         json_t *r = json_array_get(results, i), *ph = json_object_get(r, "per_host");

@@ -19,8 +19,8 @@ typedef struct {
 
 /* Appends path's whole-job rows to job and its pair rows to pairs.
  * CT_ERR_PARSE with err naming the file and what is wrong: not JSON, not
- * collbench's results (schema colltune-results/N), a per_host or pairs
- * entry without its fields. */
+ * collbench's results or a schema version this colltune does not read
+ * (ct_results_json_load), a per_host or pairs entry without its fields. */
 ct_status_t ct_health_read(const char *path, ct_health_rows_t *job, ct_health_rows_t *pairs,
                            char *err, size_t errlen);
 void ct_health_rows_free(ct_health_rows_t *r);

@@ -6,27 +6,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ct_stats.h"
 #include "health_rule.h"
 
 ct_health_params_t ct_health_default_params(void)
 {
     ct_health_params_t p = {CT_HEALTH_Z_MAX, CT_HEALTH_MIN_RATIO, CT_HEALTH_MAD_FLOOR};
     return p;
-}
-
-static int ct_health_dbl_cmp(const void *x, const void *y)
-{
-    double a = *(const double *)x, b = *(const double *)y;
-    return (a > b) - (a < b);
-}
-
-/* The median of v[0..n), sorting v. */
-static double ct_health_median(double *v, size_t n)
-{
-    if (n == 0)
-        return NAN;
-    qsort(v, n, sizeof *v, ct_health_dbl_cmp);
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
 void ct_health_zscores(const double *x, size_t n, double mad_floor, double *z, double *ratio)
@@ -54,12 +40,12 @@ void ct_health_zscores(const double *x, size_t n, double mad_floor, double *z, d
             for (size_t j = 0; j < n; j++)
                 if (!loo || j != i)
                     t[k++] = lg[j];
-            med = ct_health_median(t, k);
+            med = ct_stats_median_inplace(t, k);
             k = 0;
             for (size_t j = 0; j < n; j++)
                 if (!loo || j != i)
                     t[k++] = fabs(lg[j] - med);
-            mad = ct_health_median(t, k);
+            mad = ct_stats_median_inplace(t, k);
             if (!(mad > mad_floor))
                 mad = mad_floor;
         }
@@ -130,7 +116,7 @@ static void ct_health_finish(ct_health_verdict_t *v, size_t nv, const ct_health_
                              size_t nt, double *ratios, const size_t *nratios, size_t stride)
 {
     for (size_t i = 0; i < nv; i++) {
-        v[i].ratio = ct_health_median(ratios + i * stride, nratios[i]);
+        v[i].ratio = ct_stats_median_inplace(ratios + i * stride, nratios[i]);
         v[i].named = 2 * v[i].slow > v[i].cells;
         for (size_t k = 0; v[i].named && k < nt; k++)
             if (t[k].subject == i && t[k].slow > 0) {
@@ -184,7 +170,7 @@ ct_status_t ct_health_judge(const ct_health_row_t *rows, size_t n, const ct_heal
             continue;
         for (size_t k = 0; k < m; k++)
             tmp[k] = rows[idx[k]].us;
-        double med = ct_health_median(tmp, m);
+        double med = ct_stats_median_inplace(tmp, m);
         /* The subjects' ratios in this cell: per host (its own time, or
          * the median of its pairs' ratios), then per pair. */
         size_t ns = 0;

@@ -19,6 +19,7 @@
 #include "cli.h"
 #include "command.h"
 #include "ct_path.h"
+#include "ct_vec.h"
 #include "import.h"
 
 enum {
@@ -72,25 +73,18 @@ static ct_status_t ct_import_slurp(const char *path, char **text_p, size_t *len_
         fprintf(stderr, "colltune import: %s: %s\n", path, strerror(errno));
         return CT_ERR_USAGE;
     }
-    size_t cap = 65536, len = 0, n;
-    char *buf = malloc(cap);
-    while (buf != NULL && (n = fread(buf + len, 1, cap - len - 1, f)) > 0) {
+    /* Room for at least 64 KiB more and the final NUL before each read. */
+    size_t cap = 0, len = 0, n;
+    char *buf = NULL;
+    ct_status_t st;
+    while ((st = ct_vec_reserve(&buf, &cap, len + 65536 + 1, 1)) == CT_OK &&
+           (n = fread(buf + len, 1, cap - len - 1, f)) > 0)
         len += n;
-        if (cap - len < 2) {
-            char *bigger = realloc(buf, cap * 2);
-            if (bigger == NULL) {
-                free(buf);
-                buf = NULL;
-            }
-            buf = bigger;
-            cap *= 2;
-        }
-    }
     int err = ferror(f);
     fclose(f);
-    if (buf == NULL || err) {
+    if (st != CT_OK || err) {
         fprintf(stderr, "colltune import: %s: %s\n", path,
-                buf == NULL ? "out of memory" : "read error");
+                st != CT_OK ? "out of memory" : "read error");
         free(buf);
         return CT_ERR_USAGE;
     }

@@ -236,7 +236,7 @@ static int ct_plot_item_cmp(const void *x, const void *y)
 }
 
 /* The rows of collective coll, labelled; *n_p of them (caller frees). */
-static ct_plot_item_t *ct_plot_items(const ct_plot_rows_t *rows, const char *coll, size_t *n_p)
+static ct_plot_item_t *ct_plot_items(const ct_results_t *rows, const char *coll, size_t *n_p)
 {
     size_t n = 0;
     for (size_t i = 0; i < rows->n; i++)
@@ -500,7 +500,7 @@ static int ct_plot_run(ct_plot_args_t *a)
         ct_gnuplot_find_scripts(a->plots_opt, "plot", a->plots, sizeof a->plots) != 0)
         return CT_EXIT_FAILURE;
     char err[1024];
-    ct_plot_rows_t rows = {0};
+    ct_results_t rows = {0};
     ct_plot_tune_t tune = {0};
     ct_plot_image_t *img = NULL;
     ct_plot_summary_t *sum = NULL;
@@ -508,7 +508,7 @@ static int ct_plot_run(ct_plot_args_t *a)
     const char **colls = NULL;
     int rc = CT_EXIT_OK;
     for (size_t i = 0; i < a->ninputs && rc == CT_EXIT_OK; i++) {
-        ct_status_t st = ct_plot_read(a->inputs[i], &rows, err, sizeof err);
+        ct_status_t st = ct_results_read(a->inputs[i], &rows, NULL, err, sizeof err);
         if (st != CT_OK) {
             fprintf(stderr, "colltune plot: %s\n", st == CT_ERR_NOMEM ? "out of memory" : err);
             rc = ct_status_exit_code(st);
@@ -647,7 +647,7 @@ static int ct_plot_run(ct_plot_args_t *a)
         ct_scaling_free(&scaling[i].sc);
     free(scaling);
     ct_plot_tune_free(&tune);
-    ct_plot_rows_free(&rows);
+    ct_results_free(&rows);
     return rc;
 }
 

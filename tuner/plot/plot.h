@@ -1,8 +1,8 @@
 /*
  * plot.h - `colltune plot`: what its files share.
  *
- * plot_input.c reads results files into rows, plot_tune.c a tune's
- * verification, plot_html.c writes the index page, and plot.c groups rows
+ * Results files are read by src/lib's ct_results_read, plot_tune.c reads a
+ * tune's verification, plot_html.c writes the index page, and plot.c groups rows
  * into series, writes the data files and runs the gnuplot scripts of
  * plots/.  C never writes gnuplot code: only plain data files and argv.
  */
@@ -13,22 +13,21 @@
 #include <stdio.h>
 #include "command.h"
 #include "ct_result.h"
+#include "ct_results_read.h"
 #include "ct_status.h"
 #include "scaling.h"
 
-/* Rows of every input, in reading order. */
-typedef struct {
-    ct_result_t *v;
-    size_t n, cap;
-} ct_plot_rows_t;
-
-/* Appends the rows of one collbench results file, CSV (any schema version
- * ct_result_csv_is_header knows) or JSON ("colltune-results/N").
- * CT_ERR_PARSE with err naming file:line (or file: results[i]) and the
- * problem: a missing column, an unknown schema, a bad value. */
 /* sweep --scales draws its plots through the plot subcommand. */
 extern const ct_command_t ct_command_plot;
 
+/*
+ * The names results reading had here before ct_results_read.h, kept only
+ * because tuner/sweep/sweep_scales.c still uses them (it is being
+ * restructured apart): ct_plot_read is ct_results_read without the
+ * document, ct_plot_rows_free is ct_results_free.  New code calls
+ * ct_results_read; these go once sweep_scales.c does.
+ */
+typedef ct_results_t ct_plot_rows_t;
 ct_status_t ct_plot_read(const char *path, ct_plot_rows_t *rows, char *err, size_t errlen);
 void ct_plot_rows_free(ct_plot_rows_t *rows);
 

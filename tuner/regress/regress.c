@@ -2,8 +2,8 @@
  * regress.c - `colltune regress HISTORY`: is the newest run slower?
  *
  * HISTORY holds one directory per run (`colltune sweep --out HISTORY/RUN`,
- * or a results.csv from `colltune import`).  Runs are read with plot's
- * reader (ct_plot_read), ordered by their date (results.json start_time,
+ * or a results.csv from `colltune import`).  Runs are read with src/lib's
+ * results reader (ct_results_read), ordered by their date (results.json start_time,
  * else the earliest row's time; ties by name), cut into series and judged
  * by regress_stats.c's rule.  Every slower series names its first slow run
  * and what changed in the metadata since the run before it.  Exit 0 none
@@ -23,6 +23,7 @@
 #include "cli.h"
 #include "command.h"
 #include "gnuplot.h"
+#include "ct_vec.h"
 #include "outdir.h"
 #include "regress_cmd.h"
 
@@ -80,7 +81,7 @@ static void ct_reg_usage(FILE *f)
 static void ct_reg_runs_free(ct_reg_runs_t *runs)
 {
     for (size_t i = 0; i < runs->n; i++) {
-        ct_plot_rows_free(&runs->v[i].rows);
+        ct_results_free(&runs->v[i].rows);
         json_decref(runs->v[i].meta);
     }
     free(runs->v);
@@ -112,11 +113,11 @@ static int ct_reg_read_run(const char *history, const char *name, ct_reg_run_t *
     const char *path = ct_reg_is_file(json) ? json : ct_reg_is_file(csv) ? csv : NULL;
     if (path == NULL)
         return 1;
-    *st = ct_plot_read(path, &run->rows, err, errlen);
+    /* A results.json's document is the run's metadata: read once. */
+    *st = ct_results_read(path, &run->rows, &run->meta, err, errlen);
     if (*st != CT_OK)
         return 0;
     if (path == json) {
-        run->meta = json_load_file(json, 0, NULL);
         const char *d = json_string_value(json_object_get(run->meta, "start_time"));
         snprintf(run->date, sizeof run->date, "%s", d ? d : "");
     }
@@ -144,15 +145,10 @@ static ct_status_t ct_reg_read_history(const char *history, ct_reg_runs_t *runs)
             snprintf(p, sizeof p, "%s/%s", history, e->d_name) >= (int)sizeof p ||
             stat(p, &sb) != 0 || !S_ISDIR(sb.st_mode))
             continue;
-        if (runs->n == cap) {
-            cap = cap ? 2 * cap : 32;
-            ct_reg_run_t *v = realloc(runs->v, cap * sizeof *v);
-            if (v == NULL) {
-                st = CT_ERR_NOMEM;
-                break;
-            }
-            runs->v = v;
-        }
+        /* The next run is read in place; n counts it only when it holds
+         * results. */
+        if ((st = ct_vec_reserve(&runs->v, &cap, runs->n + 1, sizeof *runs->v)) != CT_OK)
+            break;
         char err[512] = "";
         if (ct_reg_read_run(history, e->d_name, &runs->v[runs->n], err, sizeof err, &st) == 1) {
             fprintf(stderr, "colltune regress: %s: no results.json or results.csv, skipped\n", p);

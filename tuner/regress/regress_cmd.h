@@ -12,7 +12,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "plot.h"
+#include "ct_results_read.h"
 #include "regress.h"
 
 /* One run: its rows and, when it has a results.json, its metadata. */
@@ -20,7 +20,7 @@ typedef struct {
     char name[256];
     char dir[PATH_MAX];
     char date[64];
-    ct_plot_rows_t rows;
+    ct_results_t rows;
     json_t *meta; /* NULL: an imported run */
 } ct_reg_run_t;
 

@@ -20,6 +20,7 @@
 #include "ct_size.h"
 #include "gnuplot.h"
 #include "outdir.h"
+#include "plot.h"
 #include "regress_cmd.h"
 
 #define CT_RP_OVERVIEW 6

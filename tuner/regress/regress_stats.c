@@ -1,14 +1,14 @@
 /*
  * regress_stats.c - the decision rule of `colltune regress` on one series
  * (regress.h states it).  The exact Mann-Whitney test and the median are
- * tune_decide.c's: one implementation for tune and regress.
+ * src/lib's (ct_stats.h): one implementation for tune and regress.
  */
 #include "regress.h"
 
 #include <math.h>
 #include <stdlib.h>
 
-#include "tune_decide.h"
+#include "ct_stats.h"
 
 void ct_regress_rule_default(ct_regress_rule_t *rule)
 {
@@ -44,7 +44,7 @@ static double ct_regress_sigma(const double *v, size_t n, double med)
         return INFINITY; /* no memory: claim nothing */
     for (size_t i = 0; i < n; i++)
         d[i] = fabs(v[i] - med);
-    double mad = ct_tune_median(d, n);
+    double mad = ct_stats_median(d, n);
     free(d);
     return 1.4826 * mad;
 }
@@ -84,9 +84,9 @@ static double ct_regress_split_p(const ct_regress_point_t *p, size_t n,
     ct_regress_window(rule, s, &lo, &hi);
     ct_regress_values(p, lo, hi, v);
     ct_regress_values(p, s, n, v + (hi - lo));
-    double bmed = ct_tune_median(v, hi - lo), amed = ct_tune_median(v + (hi - lo), n - s);
+    double bmed = ct_stats_median(v, hi - lo), amed = ct_stats_median(v + (hi - lo), n - s);
     *rel = bmed > 0 ? amed / bmed - 1 : 0;
-    return ct_tune_mw_p_less(v, hi - lo, v + (hi - lo), n - s);
+    return ct_stats_mw_p_less(v, hi - lo, v + (hi - lo), n - s);
 }
 
 /* R2: the best split by Welch's t (the latest among equals), then the
@@ -106,7 +106,7 @@ static void ct_regress_change(const ct_regress_point_t *p, size_t n, const ct_re
         z[s] = -INFINITY;
         ct_regress_window(rule, s, &lo, &hi);
         if (s < first || s + CT_REGRESS_MIN_AFTER > n || hi - lo < CT_REGRESS_MIN_BASE ||
-            n - s > CT_TUNE_MW_MAX || hi - lo > CT_TUNE_MW_MAX)
+            n - s > CT_STATS_MW_MAX || hi - lo > CT_STATS_MW_MAX)
             continue;
         ct_regress_values(p, lo, hi, v);
         ct_regress_values(p, s, n, v + (hi - lo));
@@ -124,7 +124,7 @@ static void ct_regress_change(const ct_regress_point_t *p, size_t n, const ct_re
     size_t lo, hi;
     ct_regress_window(rule, out->change_at, &lo, &hi);
     ct_regress_values(p, lo, hi, v);
-    double bmed = ct_tune_median(v, hi - lo);
+    double bmed = ct_stats_median(v, hi - lo);
     /* still slow now: a change that went away is history, not a regression */
     out->by_change = out->change_p <= rule->alpha && out->change_rel > rule->threshold &&
                      p[n - 1].us > bmed * (1 + rule->threshold);
@@ -141,11 +141,11 @@ static double ct_regress_bound(const ct_regress_point_t *p, const ct_regress_rul
 {
     size_t nb = hi - lo;
     ct_regress_values(p, lo, hi, v);
-    *median = ct_tune_median(v, nb);
+    *median = ct_stats_median(v, nb);
     *sigma = ct_regress_sigma(v, nb, *median);
     for (size_t i = 0; i < nb; i++)
         v[i] = log(v[i] > 0 ? v[i] : 1e-300);
-    double lsigma = ct_regress_sigma(v, nb, ct_tune_median(v, nb));
+    double lsigma = ct_regress_sigma(v, nb, ct_stats_median(v, nb));
     return *median * exp(fmax(log1p(rule->threshold), fmax(rule->k * lsigma, lhw)));
 }
 
