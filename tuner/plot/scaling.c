@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "ct_size.h"
+#include "ct_stats.h"
 #include "outdir.h"
 #include "scaling.h"
 
@@ -29,12 +30,6 @@ static void ct_scaling_dim(const ct_result_t *r, int d, char *buf, size_t len)
 static long long ct_scaling_of(const ct_result_t *r, int by_nodes)
 {
     return by_nodes ? r->nnodes : r->nranks;
-}
-
-static int ct_scaling_dbl_cmp(const void *x, const void *y)
-{
-    double a = *(const double *)x, b = *(const double *)y;
-    return (a > b) - (a < b);
 }
 
 static int ct_scaling_ll_cmp(const void *x, const void *y)
@@ -65,10 +60,7 @@ static double ct_scaling_median(const ct_result_t *const *sel, char (*label)[160
         if (sel[i]->bytes == bytes && ct_scaling_of(sel[i], by_nodes) == scale &&
             strcmp(label[i], want) == 0 && isfinite(sel[i]->busbw_gbps))
             tmp[k++] = sel[i]->busbw_gbps;
-    if (k == 0)
-        return NAN;
-    qsort(tmp, k, sizeof *tmp, ct_scaling_dbl_cmp);
-    return k % 2 ? tmp[k / 2] : (tmp[k / 2 - 1] + tmp[k / 2]) / 2;
+    return ct_stats_median_inplace(tmp, k); /* NaN when k is 0 */
 }
 
 ct_status_t ct_scaling_build(const ct_result_t *rows, size_t n, const char *coll, int by,
