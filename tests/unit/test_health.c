@@ -3,7 +3,8 @@
  * (tuner/health/health_rule.c), on synthetic timings with fixed seeds: a slow
  * host is named and no other, A/A noise names nobody (at most 1% of
  * trials), pairs name a slow host and not its pairs' links, a slow link
- * is named as a link, a fast host is never named.
+ * is named as a link, a fast host is never named.  And the input: the
+ * schema versions every results reader takes (ct_results_json_load).
  */
 #include <math.h>
 #include <stdint.h>
@@ -11,7 +12,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <unistd.h>
+
 #include "ct_test.h"
+#include "health_input.h"
 #include "health_rule.h"
 
 #define PI 3.14159265358979323846
@@ -100,6 +104,33 @@ static void named(const ct_health_report_t *rep, const char *want, int *nh, int 
             *found |= want != NULL && strcmp(rep->hosts[i].host, want) == 0;
         }
     *nl = (int)rep->nlinks;
+}
+
+/* ct_health_read on a document with schema name and one result on two
+ * hosts: its status, err, and the whole-job rows read in *rows_p. */
+static ct_status_t read_schema(const char *name, size_t *rows_p, char *err, size_t errlen)
+{
+    const char *tmp = getenv("TMPDIR");
+    char path[512];
+    snprintf(path, sizeof path, "%s/test_health.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    int fd = mkstemp(path);
+    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+    if (f == NULL)
+        return CT_ERR_IO;
+    fprintf(f,
+            "{\"schema\": \"%s\", \"nnodes\": 2, \"results\": [{\"collective\": "
+            "\"allreduce\", \"placement\": \"in-place\", \"bytes\": 8, \"per_host\": "
+            "[{\"hostname\": \"a\", \"median_us\": 1}, {\"hostname\": \"b\", "
+            "\"median_us\": 2}]}]}\n",
+            name);
+    fclose(f);
+    ct_health_rows_t job = {0}, pairs = {0};
+    ct_status_t st = ct_health_read(path, &job, &pairs, err, errlen);
+    *rows_p = job.n;
+    ct_health_rows_free(&job);
+    ct_health_rows_free(&pairs);
+    unlink(path);
+    return st;
 }
 
 int main(void)
@@ -245,6 +276,19 @@ int main(void)
                hosts_aa[k], 100 * sigma_aa[k], spike_aa[k] > 0 ? ", spikes in 1 of 6 pairs" : "",
                false_trials, trials);
         CT_CHECK(&tally, false_trials <= trials / 100);
+    }
+
+    /* Versions 1 and 2 read; a newer one and a foreign schema do not,
+     * as for every other results reader. */
+    {
+        char err[1024] = "";
+        size_t n = 0;
+        CT_CHECK(&tally, read_schema("colltune-results/1", &n, err, sizeof err) == CT_OK && n == 2);
+        CT_CHECK(&tally, read_schema("colltune-results/2", &n, err, sizeof err) == CT_OK && n == 2);
+        CT_CHECK(&tally, read_schema("colltune-results/9", &n, err, sizeof err) == CT_ERR_PARSE);
+        CT_CHECK(&tally, strstr(err, ":1: unknown schema 'colltune-results/9'") != NULL);
+        CT_CHECK(&tally, read_schema("other", &n, err, sizeof err) == CT_ERR_PARSE);
+        CT_CHECK(&tally, strstr(err, ":1: not collbench results") != NULL);
     }
 
     free(rows);
