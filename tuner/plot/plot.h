@@ -11,7 +11,6 @@
 
 #include <stddef.h>
 #include <stdio.h>
-#include "command.h"
 #include "ct_result.h"
 #include "ct_status.h"
 #include "scaling.h"
@@ -26,9 +25,6 @@ typedef struct {
  * ct_result_csv_is_header knows) or JSON ("colltune-results/N").
  * CT_ERR_PARSE with err naming file:line (or file: results[i]) and the
  * problem: a missing column, an unknown schema, a bad value. */
-/* sweep --scales draws its plots through the plot subcommand. */
-extern const ct_command_t ct_command_plot;
-
 ct_status_t ct_plot_read(const char *path, ct_plot_rows_t *rows, char *err, size_t errlen);
 void ct_plot_rows_free(ct_plot_rows_t *rows);
 
@@ -76,6 +72,12 @@ typedef struct {
     char small_series[160];
     char scale[128];
 } ct_plot_summary_t;
+
+/* colltune plot --out DIR --scale-by nodes|ranks CSV, as a function:
+ * sweep --scales draws its pictures with it, so they are the ones a user
+ * gets from the same command.  by_nodes: 1 nodes, 0 ranks.  Returns the
+ * exit code; messages on stderr. */
+int ct_plot_scaling(const char *csv, const char *dir, int by_nodes);
 
 /* Text into HTML (< > & " escaped): names and labels come from files we
  * did not write.  Every index page (plot, regress --plot) uses it. */

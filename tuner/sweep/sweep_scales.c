@@ -22,7 +22,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "command.h"
 #include "ct_result.h"
 #include "outdir.h"
 #include "plot.h"
@@ -190,22 +189,15 @@ static int ct_scales_table(const ct_sweep_args_t *a)
     return rc;
 }
 
-/* colltune plot DIR/results.csv into DIR/plots: the same command a user
- * would run, so the pictures are the same. */
+/* colltune plot DIR/results.csv into DIR/plots: the same pictures a user
+ * gets from that command. */
 static int ct_scales_plot(const ct_sweep_args_t *a)
 {
     char csv[PATH_MAX], dir[PATH_MAX];
     if (ct_outdir_path(a->out, "results.csv", csv, sizeof csv) != CT_OK ||
         ct_outdir_path(a->out, "plots", dir, sizeof dir) != CT_OK)
         return CT_EXIT_USAGE;
-    char *argv[] = {(char *)"plot",
-                    (char *)"--out",
-                    dir,
-                    (char *)"--scale-by",
-                    (char *)(a->by_nodes ? "nodes" : "ranks"),
-                    csv,
-                    NULL};
-    return ct_command_plot.run(6, argv);
+    return ct_plot_scaling(csv, dir, a->by_nodes);
 }
 
 int ct_sweep_scales(ct_sweep_args_t *a)
