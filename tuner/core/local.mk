@@ -17,6 +17,11 @@ tuner_core_libctcore_la_SOURCES = \
 	tuner/core/command.h \
 	tuner/core/gnuplot.c tuner/core/gnuplot.h \
 	tuner/core/launcher.c tuner/core/launcher.h \
+	tuner/core/launcher_table.c \
+	tuner/core/launcher_mpirun.c tuner/core/launcher_srun.c \
+	tuner/core/launcher_hydra.c tuner/core/launcher_prefix.c \
+	tuner/core/launcher_scale.c \
+	tuner/core/launcher_words.c tuner/core/launcher_words.h \
 	tuner/core/launch_opts.c tuner/core/launch_opts.h \
 	tuner/core/outdir.c tuner/core/outdir.h \
 	tuner/core/self_path.c tuner/core/self_path.h \

@@ -62,15 +62,10 @@ static void ct_sweep_usage(FILE *f)
                "collbench.err and launch.json (the exact command).\n\n"
                "options:\n");
     ct_cli_print_options(f, ct_sweep_opts, CT_SWEEP_NOPTS);
-    fprintf(f, "\nlaunchers (the form is the first word's name):\n"
-               "  mpirun   variables as -x NAME=VALUE, MCA as --mca NAME VALUE, --np, --hostfile,\n"
-               "           --allow-run-as-root when root; the default, with --np alone\n"
-               "  srun     --export=ALL,NAME=VALUE,...,OMPI_MCA_name=value, --mpi=pmix and\n"
-               "           --ntasks=N for --np; the same variables are set in srun's own\n"
-               "           environment (which wins over --export, and carries a value with\n"
-               "           a ','); put srun's own limit in the line (srun -t MINUTES ...)\n"
-               "  other    a prefix run as given; variables and OMPI_MCA_* in its environment\n"
-               "--launcher is split into words at spaces; '...' and \"...\" group, \\ escapes;\n"
+    fprintf(f, "\nlaunchers (the form is the first word's name):\n");
+    for (size_t i = 0; ct_launchers[i] != NULL; i++)
+        fputs(ct_launchers[i]->help, f);
+    fprintf(f, "--launcher is split into words at spaces; '...' and \"...\" group, \\ escapes;\n"
                "nothing is expanded.\n\n"
                "--scales (scaling sweeps): by nodes, mpirun takes the first N hosts of\n"
                "--hostfile (K slots each; DIR/scale-N/hostfile), srun gets --nodes=N\n"
@@ -239,7 +234,7 @@ static ct_status_t ct_sweep_write_launch(const char *dir, const ct_sweep_args_t 
         bad |= ct_json_set(mca, a->lo.mca[i].name, ct_json_str(a->lo.mca[i].value));
     if (!bad) {
         bad |= ct_json_set(doc, "generator", ct_json_str("colltune sweep " PACKAGE_VERSION));
-        bad |= ct_json_set(doc, "launcher", ct_json_str(ct_launcher_kind_name(l->kind)));
+        bad |= ct_json_set(doc, "launcher", ct_json_str(l->kind->name));
         bad |= ct_json_set(doc, "argv", argv);
         bad |= ct_json_set(doc, "env", env);
         bad |= ct_json_set(doc, "mca", mca);
