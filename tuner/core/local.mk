@@ -24,6 +24,7 @@ tuner_core_libctcore_la_SOURCES = \
 	tuner/core/launcher_words.c tuner/core/launcher_words.h \
 	tuner/core/launch_opts.c tuner/core/launch_opts.h \
 	tuner/core/outdir.c tuner/core/outdir.h \
+	tuner/core/run_once.c tuner/core/run_dir.c tuner/core/run_once.h \
 	tuner/core/self_path.c tuner/core/self_path.h \
 	tuner/core/setting.h \
 	tuner/core/trial.c tuner/core/trial.h

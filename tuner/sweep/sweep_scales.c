@@ -252,7 +252,8 @@ int ct_sweep_scales(ct_sweep_args_t *a)
             /* Under --resume an unfinished scale's partial results go. */
             ct_sweep_args_t one = *a;
             one.force = a->force || a->resume;
-            int r = ct_sweep_once(&one, dirs[i], &l);
+            ct_run_dir_t rd = ct_sweep_run_dir(&one);
+            int r = ct_run_once_dir(&rd, dirs[i], &l);
             if (r == ct_trial_exit_code(CT_TRIAL_INTERRUPTED))
                 rc = r; /* the user stopped it: no more scales */
             else if (r != CT_EXIT_OK && worst == CT_EXIT_OK)
