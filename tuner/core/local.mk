@@ -42,6 +42,10 @@ tests_unit_test_launcher_SOURCES = tests/unit/test_launcher.c tests/unit/ct_test
 tests_unit_test_launcher_CPPFLAGS = $(TUNER_CORE_CPPFLAGS) -I$(top_srcdir)/tests/unit
 tests_unit_test_launcher_LDADD = tuner/core/libctcore.la src/lib/libcolltune.la
 
+# mpiexec.hydra through a stub that records its argv; no MPI.
+TESTS += tests/unit/colltune_hydra.sh
+EXTRA_DIST += tests/unit/colltune_hydra.sh
+
 # A trial that leaves a grandchild and ignores SIGTERM, for the timeout test.
 check_PROGRAMS += tests/tools/ct_sleeper
 tests_tools_ct_sleeper_SOURCES = tests/tools/ct_sleeper.c
