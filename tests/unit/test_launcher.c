@@ -5,6 +5,8 @@
  * $(...), backticks, a newline, '*') must arrive as single, unchanged argv
  * elements in every launcher form; srun must refuse what --export cannot
  * carry; the --launcher splitter must follow its documented rules.
+ * mpiexec.hydra, added as one file and one table entry, gets the same
+ * checks: -genv pairs, -n, -f, and --mca refused.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +14,12 @@
 #include "argv.h"
 #include "ct_test.h"
 #include "launcher.h"
+
+/* The launchers are table entries (launcher_table.c), found by name. */
+#define CT_LAUNCHER_MPIRUN ct_launcher_find("mpirun")
+#define CT_LAUNCHER_SRUN ct_launcher_find("srun")
+#define CT_LAUNCHER_HYDRA ct_launcher_find("mpiexec.hydra")
+#define CT_LAUNCHER_PREFIX ct_launcher_find("prefix")
 
 static const char *const hostile[] = {
     "a b",
@@ -341,6 +349,65 @@ static void test_ranks(ct_test_tally_t *t)
     CT_CHECK(t, ranks_of("env -n 3", NULL, 0, NULL) == 0);
 }
 
+/* mpiexec.hydra: every hostile value one -genv word, the scale as -n and
+ * -f, the environment left as it was, MCA refused, and its rank count. */
+static void test_hydra(ct_test_tally_t *t)
+{
+    char err[256];
+    ct_launcher_t l;
+    CT_CHECK(t, CT_LAUNCHER_HYDRA != NULL);
+    CT_CHECK(t, ct_launcher_detect("/opt/intel/mpi/bin/mpiexec.hydra") == CT_LAUNCHER_HYDRA);
+    CT_CHECK(t, ct_launcher_detect("mpiexec.mpich") == CT_LAUNCHER_HYDRA);
+    CT_CHECK(t, ct_launcher_init(&l, "mpiexec.hydra -ppn 1", NULL, err, sizeof err) == CT_OK);
+    CT_CHECK(t, l.kind == CT_LAUNCHER_HYDRA);
+    CT_CHECK_STR(t, l.kind->name, "mpiexec.hydra");
+    l.np = 4;
+    l.hostfile = "hosts";
+    l.as_root = 1; /* Open MPI's flag: not Hydra's */
+    ct_launch_var_t env[NHOSTILE], mca[NHOSTILE];
+    hostile_vars(env, mca);
+    char *args[] = {"-C", "a b"};
+    ct_launch_t launch;
+    CT_CHECK(t, ct_launcher_build(&l, base_env, env, NHOSTILE, NULL, 0, "/x/collbench", args, 2,
+                                  &launch, err, sizeof err) == CT_OK);
+    const char *head[] = {"mpiexec.hydra", "-ppn", "1", "-n", "4", "-f", "hosts"};
+    for (size_t i = 0; i < 7; i++)
+        CT_CHECK_STR(t, launch.argv.v[i], head[i]);
+    for (size_t i = 0; i < NHOSTILE; i++) {
+        size_t at = 7 + 3 * i;
+        CT_CHECK(t, at + 2 < launch.argv.n);
+        if (at + 2 >= launch.argv.n)
+            break;
+        CT_CHECK_STR(t, launch.argv.v[at], "-genv");
+        CT_CHECK_STR(t, launch.argv.v[at + 1], env[i].name);
+        CT_CHECK_STR(t, launch.argv.v[at + 2], hostile[i]);
+    }
+    CT_CHECK(t, launch.argv.n == 7 + 3 * NHOSTILE + 3);
+    CT_CHECK(t, find(&launch.argv, 0, "--allow-run-as-root") < 0);
+    CT_CHECK_STR(t, launch.argv.v[launch.argv.n - 3], "/x/collbench");
+    CT_CHECK_STR(t, launch.argv.v[launch.argv.n - 1], "a b");
+    /* the settings travel in -genv only: the environment is unchanged */
+    CT_CHECK(t, find(&launch.envp, 0, "V0=old") >= 0);
+    CT_CHECK(t, launch.envp.n == 4);
+    ct_launch_free(&launch);
+
+    /* No MCA: refused, naming the parameter. */
+    CT_CHECK(t, ct_launcher_build(&l, base_env, NULL, 0, mca, 1, "cb", NULL, 0, &launch, err,
+                                  sizeof err) == CT_ERR_USAGE);
+    CT_CHECK(t, strstr(err, "--mca p0") != NULL && strstr(err, "mpiexec.hydra") != NULL);
+    ct_launcher_free(&l);
+
+    CT_CHECK(t, ranks_of("mpiexec.hydra -n 6", NULL, 0, NULL) == 6);
+    CT_CHECK(t, ranks_of("mpiexec.hydra -np 3 -ppn 1", NULL, 0, NULL) == 3);
+    CT_CHECK(t, ranks_of("mpiexec.hydra", NULL, 5, "8") == 5);
+    CT_CHECK(t, ranks_of("mpiexec.hydra -ppn 2", NULL, 0, "8") == 0);
+
+    /* The launchers that can be told a scale, for --scales' refusal. */
+    char scalers[128];
+    ct_launcher_scalers(scalers, sizeof scalers);
+    CT_CHECK_STR(t, scalers, "mpirun, srun or mpiexec.hydra");
+}
+
 int main(void)
 {
     ct_test_tally_t t = {0, 0};
@@ -350,5 +417,6 @@ int main(void)
     test_srun(&t);
     test_prefix(&t);
     test_ranks(&t);
+    test_hydra(&t);
     return CT_DONE(&t);
 }

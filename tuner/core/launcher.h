@@ -3,34 +3,25 @@
  *
  * A trial's settings travel through the launcher's own flags, never
  * through a shell, so a value with spaces, quotes, ';', '$(...)' or a
- * newline reaches collbench as the user wrote it.  Three forms:
+ * newline reaches collbench as the user wrote it.
  *
- *   mpirun (Open MPI; also mpiexec, orterun): environment variables as
- *     "-x NAME=VALUE", MCA parameters as "--mca NAME VALUE", scale as
- *     "--np N" and "--hostfile F", "--allow-run-as-root" when root;
- *   srun (Slurm): "--export=ALL,NAME=VALUE,...,OMPI_MCA_name=value" and
- *     "--mpi=pmix" unless the user names an --mpi; the same variables are
- *     also set in srun's own environment, because a variable already set
- *     there wins over --export (DESIGN.md).  --export separates entries
- *     with commas, so a value containing one travels in that environment
- *     only (ALL exports it);
- *   a prefix (anything else): the words run as given, with the variables
- *     and OMPI_MCA_* set directly in the child's environment.
- *
- * The form is the basename of the launcher's first word.
+ * A launcher is an ops table (ct_launcher_ops_t), one const struct per
+ * launcher in its own file (launcher_mpirun.c, launcher_srun.c,
+ * launcher_hydra.c, launcher_prefix.c), listed once in launcher_table.c,
+ * in the spirit of ucx_perftest's RTE list.  The form is the basename of
+ * the launcher's first word; a word no entry claims is a prefix.  Adding
+ * a launcher is one file plus one table entry (and its line in local.mk).
  */
 #ifndef CT_LAUNCHER_H
 #define CT_LAUNCHER_H
 
 #include <stddef.h>
+#include <stdio.h>
 #include "argv.h"
 #include "ct_status.h"
 
-typedef enum {
-    CT_LAUNCHER_MPIRUN,
-    CT_LAUNCHER_SRUN,
-    CT_LAUNCHER_PREFIX,
-} ct_launcher_kind_t;
+typedef struct ct_launcher ct_launcher_t;
+typedef struct ct_launcher_ops ct_launcher_ops_t;
 
 /* One setting, "NAME=VALUE" split at the first '='; value points into the
  * string it was parsed from. */
@@ -39,14 +30,59 @@ typedef struct {
     const char *value;
 } ct_launch_var_t;
 
+/* One launch's settings: the user's --env and --mca (and a tune
+ * configuration's), in the order they are given. */
 typedef struct {
-    ct_launcher_kind_t kind;
-    ct_argv_t words; /* the launcher's words, program first */
-    ct_argv_t extra; /* --launcher-arg, passed through unsplit */
-    long np;         /* 0: not given */
+    const ct_launch_var_t *env;
+    size_t nenv;
+    const ct_launch_var_t *mca;
+    size_t nmca;
+} ct_launch_vars_t;
+
+struct ct_launcher {
+    const ct_launcher_ops_t *kind; /* which launcher: its ops */
+    ct_argv_t words;               /* the launcher's words, program first */
+    ct_argv_t extra;               /* --launcher-arg, passed through unsplit */
+    long np;                       /* 0: not given */
     const char *hostfile;
     int as_root; /* mpirun: add --allow-run-as-root */
-} ct_launcher_t;
+};
+
+/* What one launcher knows.  A slot left NULL means "nothing to do" (or,
+ * for ranks, "unknown"); every message a slot writes into err names the
+ * flag or variable it is about. */
+struct ct_launcher_ops {
+    const char *name;         /* launch.json's "launcher"; messages */
+    const char *const *words; /* the first word's basenames that select it;
+                                 NULL: the fallback (a prefix) */
+    const char *help;         /* its lines in sweep --help */
+    /* A request it cannot express (--hostfile under srun, --mca under
+     * Hydra, ...): CT_ERR_USAGE with err. */
+    ct_status_t (*refuse)(const ct_launcher_t *l, const ct_launch_vars_t *vars, char *err,
+                          size_t errlen);
+    /* Its own flags after its words: the scale (np, hostfile) and the
+     * settings. */
+    ct_status_t (*flags)(const ct_launcher_t *l, const ct_launch_vars_t *vars, ct_argv_t *argv);
+    /* Whether the settings also go into the child's environment (MCA
+     * parameters as OMPI_MCA_name), beside or instead of flags. */
+    int env_too;
+    /* The ranks its own flags (or Slurm's slurm_ntasks) start; 0 when
+     * unknown.  Only asked when --np was not given. */
+    long (*ranks)(const ct_launcher_t *l, const char *slurm_ntasks);
+    /* --scales.  no_scale: why it cannot be told a scale (NULL: it can,
+     * by ranks through np).  By nodes it takes either its own flags
+     * (scale_flags) or a hostfile of the first N hosts of --hostfile
+     * (host_end: the characters that end a host name on a line of its
+     * hostfile format; host_line writes one host with its slots). */
+    const char *no_scale;
+    ct_status_t (*scale_flags)(long nodes, long per_node, ct_argv_t *extra);
+    const char *host_end;
+    void (*host_line)(FILE *f, const char *host, long slots);
+};
+
+/* The launchers, in the order they are tried and listed; the fallback
+ * (prefix) last.  NULL-terminated. */
+extern const ct_launcher_ops_t *const ct_launchers[];
 
 /* The result: argv for execvp() and the child's complete environment. */
 typedef struct {
@@ -62,8 +98,13 @@ ct_status_t ct_launcher_init(ct_launcher_t *l, const char *line, const char *def
                              char *err, size_t errlen);
 void ct_launcher_free(ct_launcher_t *l);
 
-ct_launcher_kind_t ct_launcher_detect(const char *word);
-const char *ct_launcher_kind_name(ct_launcher_kind_t kind);
+/* The launcher whose words hold word's basename, else the fallback. */
+const ct_launcher_ops_t *ct_launcher_detect(const char *word);
+/* The launcher named name (ops->name); NULL when none is. */
+const ct_launcher_ops_t *ct_launcher_find(const char *name);
+/* "mpirun, srun or mpiexec.hydra": the launchers that can be told a
+ * scale, for messages. */
+void ct_launcher_scalers(char *buf, size_t len);
 
 /* Parses "NAME=VALUE" into var (value points into arg).  A name must be a
  * C identifier (an environment variable) or letters, digits and '_' (an
@@ -72,23 +113,36 @@ ct_status_t ct_launch_var_parse(const char *arg, int is_mca, ct_launch_var_t *va
                                 size_t errlen);
 
 /* How many ranks l starts, for what depends on the scale (a tune's valid
- * configurations): --np when given, else the launcher's own count:
- * mpirun's -np/-n/--np/-c N; srun's -n/--ntasks N, else nodes (-N/--nodes,
- * a plain number) times --ntasks-per-node (1 when not given).  srun without
- * any count inside an allocation starts its tasks: slurm_ntasks (the
- * SLURM_NTASKS variable; NULL when unset).  0 when unknown (a prefix, a
+ * configurations): --np when given, else the launcher's own count
+ * (ops->ranks; see each launcher's file), with slurm_ntasks the
+ * SLURM_NTASKS variable (NULL when unset).  0 when unknown (a prefix, a
  * node range). */
 long ct_launcher_ranks(const ct_launcher_t *l, const char *slurm_ntasks);
 
 /* Builds the launch of program with its args under l.  base_env is the
  * environment to start from (NULL-terminated; usually environ).  Fails
  * with CT_ERR_USAGE and a message naming the flag or variable when the
- * request cannot be expressed: --np or --hostfile with a prefix, --hostfile
- * with srun. */
+ * request cannot be expressed (ops->refuse). */
 ct_status_t ct_launcher_build(const ct_launcher_t *l, char *const *base_env,
                               const ct_launch_var_t *env, size_t nenv, const ct_launch_var_t *mca,
                               size_t nmca, const char *program, char *const *args, size_t nargs,
                               ct_launch_t *out, char *err, size_t errlen);
 void ct_launch_free(ct_launch_t *launch);
+
+/* --scales by nodes (launcher_scale.c). */
+
+/* The host names of a hostfile in l's format: the first word of each
+ * line that is not blank or a comment, up to ops->host_end.  Returns the
+ * count (at most max), or -1 with err. */
+long ct_launcher_hosts_read(const ct_launcher_t *l, const char *path, char (*hosts)[256], long max,
+                            char *err, size_t errlen);
+
+/* Places l at nodes nodes of per_node ranks each: np, and its own flags
+ * pushed onto l->extra, or, for a launcher that takes a hostfile, the
+ * first nodes of hosts written to hostfile_path (beside and renamed;
+ * messages name cmd) and l->hostfile pointing at it. */
+ct_status_t ct_launcher_scale_nodes(ct_launcher_t *l, long nodes, long per_node,
+                                    const char (*hosts)[256], const char *hostfile_path,
+                                    const char *cmd);
 
 #endif

@@ -17,8 +17,14 @@ tuner_core_libctcore_la_SOURCES = \
 	tuner/core/command.h \
 	tuner/core/gnuplot.c tuner/core/gnuplot.h \
 	tuner/core/launcher.c tuner/core/launcher.h \
+	tuner/core/launcher_table.c \
+	tuner/core/launcher_mpirun.c tuner/core/launcher_srun.c \
+	tuner/core/launcher_hydra.c tuner/core/launcher_prefix.c \
+	tuner/core/launcher_scale.c \
+	tuner/core/launcher_words.c tuner/core/launcher_words.h \
 	tuner/core/launch_opts.c tuner/core/launch_opts.h \
 	tuner/core/outdir.c tuner/core/outdir.h \
+	tuner/core/run_once.c tuner/core/run_dir.c tuner/core/run_once.h \
 	tuner/core/self_path.c tuner/core/self_path.h \
 	tuner/core/setting.h \
 	tuner/core/trial.c tuner/core/trial.h
@@ -35,6 +41,10 @@ TESTS += tests/unit/test_launcher
 tests_unit_test_launcher_SOURCES = tests/unit/test_launcher.c tests/unit/ct_test.h
 tests_unit_test_launcher_CPPFLAGS = $(TUNER_CORE_CPPFLAGS) -I$(top_srcdir)/tests/unit
 tests_unit_test_launcher_LDADD = tuner/core/libctcore.la src/lib/libcolltune.la
+
+# mpiexec.hydra through a stub that records its argv; no MPI.
+TESTS += tests/unit/colltune_hydra.sh
+EXTRA_DIST += tests/unit/colltune_hydra.sh
 
 # A trial that leaves a grandchild and ignores SIGTERM, for the timeout test.
 check_PROGRAMS += tests/tools/ct_sleeper

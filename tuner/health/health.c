@@ -31,7 +31,8 @@
 #include "health_input.h"
 #include "health_rule.h"
 #include "outdir.h"
-#include "sweep.h"
+#include "launch_opts.h"
+#include "run_once.h"
 
 enum {
     CT_HEALTH_OUT = 1,
@@ -71,8 +72,18 @@ static char *ct_health_default_args[] = {(char *)"-C", (char *)"allreduce,alltoa
                                          (char *)"-e", (char *)"4M",
                                          (char *)"-f", (char *)"4"};
 
+/* What both runs share: the output directory, the launch options (every
+ * one of sweep's), --force and collbench's arguments. */
 typedef struct {
-    ct_sweep_args_t sw; /* out, launch options, force, collbench args */
+    const char *out;
+    ct_launch_opts_t lo;
+    int force;
+    char **cb_args; /* after "--" (or health's default), not owned */
+    size_t ncb_args;
+} ct_health_run_t;
+
+typedef struct {
+    ct_health_run_t run;
     int report, no_job, no_pairs;
     ct_health_params_t params;
     char **files; /* --report: the results.json files */
@@ -117,11 +128,11 @@ static int ct_health_parse(int argc, char **argv, ct_health_args_t *a)
         ct_status_t st = CT_OK;
         char *end = NULL;
         switch (id) {
-        case CT_HEALTH_OUT: a->sw.out = value; break;
+        case CT_HEALTH_OUT: a->run.out = value; break;
         case CT_HEALTH_REPORT: a->report = 1; break;
         case CT_HEALTH_NO_JOB: a->no_job = 1; break;
         case CT_HEALTH_NO_PAIRS: a->no_pairs = 1; break;
-        case CT_HEALTH_FORCE: a->sw.force = 1; break;
+        case CT_HEALTH_FORCE: a->run.force = 1; break;
         case CT_HEALTH_Z:
         case CT_HEALTH_RATIO: {
             double v = strtod(value, &end);
@@ -137,7 +148,7 @@ static int ct_health_parse(int argc, char **argv, ct_health_args_t *a)
             }
             break;
         }
-        default: ct_launch_opts_apply(&a->sw.lo, id, value, &st); break;
+        default: ct_launch_opts_apply(&a->run.lo, id, value, &st); break;
         }
         if (st != CT_OK)
             return ct_status_exit_code(st);
@@ -157,13 +168,13 @@ static int ct_health_parse(int argc, char **argv, ct_health_args_t *a)
         }
         return CT_EXIT_OK;
     }
-    a->sw.cb_args = argv + it.next;
-    a->sw.ncb_args = (size_t)(argc - it.next);
-    if (a->sw.ncb_args == 0) {
-        a->sw.cb_args = ct_health_default_args;
-        a->sw.ncb_args = sizeof ct_health_default_args / sizeof ct_health_default_args[0];
+    a->run.cb_args = argv + it.next;
+    a->run.ncb_args = (size_t)(argc - it.next);
+    if (a->run.ncb_args == 0) {
+        a->run.cb_args = ct_health_default_args;
+        a->run.ncb_args = sizeof ct_health_default_args / sizeof ct_health_default_args[0];
     }
-    if (a->sw.out == NULL) {
+    if (a->run.out == NULL) {
         fprintf(stderr, "colltune health: --out DIR is required\n");
         return CT_EXIT_USAGE;
     }
@@ -171,14 +182,14 @@ static int ct_health_parse(int argc, char **argv, ct_health_args_t *a)
         fprintf(stderr, "colltune health: --no-job and --no-pairs: nothing left to run\n");
         return CT_EXIT_USAGE;
     }
-    for (size_t i = 0; i < a->sw.ncb_args; i++)
-        if (strcmp(a->sw.cb_args[i], "--pairs") == 0 ||
-            strncmp(a->sw.cb_args[i], "--json", 6) == 0) {
+    for (size_t i = 0; i < a->run.ncb_args; i++)
+        if (strcmp(a->run.cb_args[i], "--pairs") == 0 ||
+            strncmp(a->run.cb_args[i], "--json", 6) == 0) {
             fprintf(stderr, "colltune health: collbench argument %s: health sets it itself\n",
-                    a->sw.cb_args[i]);
+                    a->run.cb_args[i]);
             return CT_EXIT_USAGE;
         }
-    return ct_launch_opts_check(&a->sw.lo);
+    return ct_launch_opts_check(&a->run.lo);
 }
 
 /* One run into DIR/name through l, collbench's arguments plus extra. */
@@ -186,19 +197,22 @@ static int ct_health_launch(const ct_health_args_t *a, const ct_launcher_t *l, c
                             const char *extra, char *json, size_t jlen)
 {
     char dir[PATH_MAX];
-    if (ct_outdir_path(a->sw.out, name, dir, sizeof dir) != CT_OK ||
+    if (ct_outdir_path(a->run.out, name, dir, sizeof dir) != CT_OK ||
         ct_outdir_path(dir, "results.json", json, jlen) != CT_OK)
         return CT_EXIT_USAGE;
-    ct_sweep_args_t sw = a->sw;
-    char **args = calloc(sw.ncb_args + 2, sizeof *args);
+    const ct_health_run_t *run = &a->run;
+    char **args = calloc(run->ncb_args + 2, sizeof *args);
     if (args == NULL)
         return CT_EXIT_FAILURE;
-    memcpy(args, sw.cb_args, sw.ncb_args * sizeof *args);
+    memcpy(args, run->cb_args, run->ncb_args * sizeof *args);
+    size_t nargs = run->ncb_args;
     if (extra != NULL)
-        args[sw.ncb_args++] = (char *)extra;
-    sw.cb_args = args;
+        args[nargs++] = (char *)extra;
     fprintf(stderr, "colltune health: %s run into %s\n", name, dir);
-    int rc = ct_sweep_once(&sw, dir, l);
+    /* The run's own messages and launch.json's generator say "sweep", as
+     * they always have: health runs what `colltune sweep` runs. */
+    ct_run_dir_t rd = {"sweep", &run->lo, run->force, args, nargs};
+    int rc = ct_run_once_dir(&rd, dir, l);
     free(args);
     return rc;
 }
@@ -272,10 +286,10 @@ static int ct_health_write(const ct_health_args_t *a, const ct_health_report_t *
                            const ct_health_report_t *pairs, int have_job, int have_pairs)
 {
     char md[PATH_MAX], mdt[PATH_MAX], js[PATH_MAX], jst[PATH_MAX];
-    if (ct_outdir_path(a->sw.out, "health.md", md, sizeof md) != CT_OK ||
-        ct_outdir_path(a->sw.out, ".health.md.tmp", mdt, sizeof mdt) != CT_OK ||
-        ct_outdir_path(a->sw.out, "health.json", js, sizeof js) != CT_OK ||
-        ct_outdir_path(a->sw.out, ".health.json.tmp", jst, sizeof jst) != CT_OK)
+    if (ct_outdir_path(a->run.out, "health.md", md, sizeof md) != CT_OK ||
+        ct_outdir_path(a->run.out, ".health.md.tmp", mdt, sizeof mdt) != CT_OK ||
+        ct_outdir_path(a->run.out, "health.json", js, sizeof js) != CT_OK ||
+        ct_outdir_path(a->run.out, ".health.json.tmp", jst, sizeof jst) != CT_OK)
         return -1;
     FILE *f = fopen(mdt, "w");
     if (f == NULL) {
@@ -315,10 +329,10 @@ static int ct_health_write(const ct_health_args_t *a, const ct_health_report_t *
 static int ct_health_run(ct_health_args_t *a)
 {
     char err[1024];
-    if (a->sw.out != NULL) {
-        ct_status_t st = ct_outdir_prepare(a->sw.out, err, sizeof err);
+    if (a->run.out != NULL) {
+        ct_status_t st = ct_outdir_prepare(a->run.out, err, sizeof err);
         if (st != CT_OK) {
-            fprintf(stderr, "colltune health: --out %s: %s\n", a->sw.out, err);
+            fprintf(stderr, "colltune health: --out %s: %s\n", a->run.out, err);
             return ct_status_exit_code(st);
         }
     }
@@ -336,7 +350,7 @@ static int ct_health_run(ct_health_args_t *a)
         const char *names[] = {"job", "pairs"};
         const int skip[] = {a->no_job, a->no_pairs};
         ct_launcher_t l;
-        ct_status_t st = ct_launch_opts_launcher(&a->sw.lo, &l);
+        ct_status_t st = ct_launch_opts_launcher(&a->run.lo, &l);
         if (st != CT_OK)
             return ct_status_exit_code(st);
         for (int k = 0; k < 2 && rc == CT_EXIT_OK; k++) {
@@ -386,7 +400,7 @@ static int ct_health_run(ct_health_args_t *a)
                 named += dec->hosts[i].named;
             printf("\n%s\n", named ? "suspects named above" : "no host or link stands out");
             fflush(stdout);
-            if (a->sw.out != NULL && ct_health_write(a, &rj, &rp, have_job, have_pairs) != 0)
+            if (a->run.out != NULL && ct_health_write(a, &rj, &rp, have_job, have_pairs) != 0)
                 rc = CT_EXIT_FAILURE;
             else
                 rc = named ? CT_EXIT_WRONG : CT_EXIT_OK;
@@ -403,7 +417,7 @@ static int ct_health_main(int argc, char **argv)
 {
     ct_health_args_t a = {0};
     int rc;
-    if (ct_launch_opts_init(&a.sw.lo, "health", argc, 3600) != CT_OK) {
+    if (ct_launch_opts_init(&a.run.lo, "health", argc, 3600) != CT_OK) {
         rc = CT_EXIT_FAILURE;
     } else {
         rc = ct_health_parse(argc, argv, &a);
@@ -412,7 +426,7 @@ static int ct_health_main(int argc, char **argv)
         else if (rc == CT_EXIT_OK)
             rc = ct_health_run(&a);
     }
-    ct_launch_opts_free(&a.sw.lo);
+    ct_launch_opts_free(&a.run.lo);
     free(a.files);
     return rc;
 }

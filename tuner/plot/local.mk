@@ -8,7 +8,7 @@ TUNER_PLOT_CPPFLAGS = $(TUNER_IMPORT_CPPFLAGS) -I$(top_srcdir)/tuner/plot
 
 noinst_LTLIBRARIES += tuner/plot/libctplot.la
 tuner_plot_libctplot_la_SOURCES = \
-	tuner/plot/plot.c tuner/plot/plot.h tuner/plot/plot_input.c tuner/plot/plot_tune.c \
+	tuner/plot/plot.c tuner/plot/plot.h tuner/plot/plot_tune.c \
 	tuner/plot/plot_html.c tuner/plot/scaling.c tuner/plot/scaling.h
 tuner_plot_libctplot_la_CPPFLAGS = $(TUNER_PLOT_CPPFLAGS)
 

@@ -100,11 +100,9 @@ static void ct_plot_usage(FILE *f)
                "apt-get install gnuplot-nox) or failed.\n");
 }
 
-static int ct_plot_parse(int argc, char **argv, ct_plot_args_t *a)
+/* What an option not given means; ct_plot_scaling starts from the same. */
+static void ct_plot_defaults(ct_plot_args_t *a)
 {
-    ct_cli_iter_t it = {"plot", argc, argv, 1};
-    const char *value;
-    int id;
     a->png = 1;
     a->width = 1280;
     a->height = 720;
@@ -112,6 +110,14 @@ static int ct_plot_parse(int argc, char **argv, ct_plot_args_t *a)
     a->small_max = 64 * 1024;
     a->scale_by = -1;
     a->scaling_sizes = 4;
+}
+
+static int ct_plot_parse(int argc, char **argv, ct_plot_args_t *a)
+{
+    ct_cli_iter_t it = {"plot", argc, argv, 1};
+    const char *value;
+    int id;
+    ct_plot_defaults(a);
     /* Options and file names mix: ct_cli_next stops at a non-option. */
     char **files = calloc((size_t)argc + 1, sizeof *files);
     size_t nfiles = 0;
@@ -649,6 +655,19 @@ static int ct_plot_run(ct_plot_args_t *a)
     ct_plot_tune_free(&tune);
     ct_results_free(&rows);
     return rc;
+}
+
+int ct_plot_scaling(const char *csv, const char *dir, int by_nodes)
+{
+    ct_plot_args_t a = {0};
+    char *inputs[] = {(char *)csv};
+    ct_plot_defaults(&a);
+    a.out = dir;
+    a.scale_by = by_nodes ? 1 : 0;
+    a.inputs = inputs;
+    a.ninputs = 1;
+    snprintf(a.size, sizeof a.size, "%ldx%ld", a.width, a.height);
+    return ct_plot_run(&a);
 }
 
 static int ct_plot_main(int argc, char **argv)

@@ -11,25 +11,10 @@
 
 #include <stddef.h>
 #include <stdio.h>
-#include "command.h"
 #include "ct_result.h"
 #include "ct_results_read.h"
 #include "ct_status.h"
 #include "scaling.h"
-
-/* sweep --scales draws its plots through the plot subcommand. */
-extern const ct_command_t ct_command_plot;
-
-/*
- * The names results reading had here before ct_results_read.h, kept only
- * because tuner/sweep/sweep_scales.c still uses them (it is being
- * restructured apart): ct_plot_read is ct_results_read without the
- * document, ct_plot_rows_free is ct_results_free.  New code calls
- * ct_results_read; these go once sweep_scales.c does.
- */
-typedef ct_results_t ct_plot_rows_t;
-ct_status_t ct_plot_read(const char *path, ct_plot_rows_t *rows, char *err, size_t errlen);
-void ct_plot_rows_free(ct_plot_rows_t *rows);
 
 /* One verified cell of a tune (report.json's verification.cells[]). */
 typedef struct {
@@ -75,6 +60,12 @@ typedef struct {
     char small_series[160];
     char scale[128];
 } ct_plot_summary_t;
+
+/* colltune plot --out DIR --scale-by nodes|ranks CSV, as a function:
+ * sweep --scales draws its pictures with it, so they are the ones a user
+ * gets from the same command.  by_nodes: 1 nodes, 0 ranks.  Returns the
+ * exit code; messages on stderr. */
+int ct_plot_scaling(const char *csv, const char *dir, int by_nodes);
 
 /* Text into HTML (< > & " escaped): names and labels come from files we
  * did not write.  Every index page (plot, regress --plot) uses it. */

@@ -10,24 +10,16 @@
  * crash, 130 when interrupted.
  */
 #include <errno.h>
-#include <jansson.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "cli.h"
 #include "command.h"
-#include "config.h"
-#include "ct_json.h"
 #include "launch_opts.h"
 #include "launcher.h"
-#include "outdir.h"
+#include "run_once.h"
 #include "sweep.h"
-#include "trial.h"
-
-extern char **environ;
 
 enum {
     CT_SWEEP_OUT = 1,
@@ -62,15 +54,10 @@ static void ct_sweep_usage(FILE *f)
                "collbench.err and launch.json (the exact command).\n\n"
                "options:\n");
     ct_cli_print_options(f, ct_sweep_opts, CT_SWEEP_NOPTS);
-    fprintf(f, "\nlaunchers (the form is the first word's name):\n"
-               "  mpirun   variables as -x NAME=VALUE, MCA as --mca NAME VALUE, --np, --hostfile,\n"
-               "           --allow-run-as-root when root; the default, with --np alone\n"
-               "  srun     --export=ALL,NAME=VALUE,...,OMPI_MCA_name=value, --mpi=pmix and\n"
-               "           --ntasks=N for --np; the same variables are set in srun's own\n"
-               "           environment (which wins over --export, and carries a value with\n"
-               "           a ','); put srun's own limit in the line (srun -t MINUTES ...)\n"
-               "  other    a prefix run as given; variables and OMPI_MCA_* in its environment\n"
-               "--launcher is split into words at spaces; '...' and \"...\" group, \\ escapes;\n"
+    fprintf(f, "\nlaunchers (the form is the first word's name):\n");
+    for (size_t i = 0; ct_launchers[i] != NULL; i++)
+        fputs(ct_launchers[i]->help, f);
+    fprintf(f, "--launcher is split into words at spaces; '...' and \"...\" group, \\ escapes;\n"
                "nothing is expanded.\n\n"
                "--scales (scaling sweeps): by nodes, mpirun takes the first N hosts of\n"
                "--hostfile (K slots each; DIR/scale-N/hostfile), srun gets --nodes=N\n"
@@ -194,192 +181,9 @@ static int ct_sweep_parse(int argc, char **argv, ct_sweep_args_t *a)
     return CT_EXIT_OK;
 }
 
-/* Prints the last lines of collbench's stderr, so a failed run says why
- * without a trip to the file. */
-static void ct_sweep_tail(const char *path, int lines)
+ct_run_dir_t ct_sweep_run_dir(const ct_sweep_args_t *a)
 {
-    FILE *f = fopen(path, "r");
-    if (f == NULL)
-        return;
-    char buf[4096];
-    long size = 0;
-    if (fseek(f, 0, SEEK_END) == 0)
-        size = ftell(f);
-    long from = size > (long)sizeof buf - 1 ? size - (long)sizeof buf + 1 : 0;
-    fseek(f, from, SEEK_SET);
-    size_t n = fread(buf, 1, sizeof buf - 1, f);
-    fclose(f);
-    buf[n] = '\0';
-    if (n > 0 && buf[n - 1] == '\n')
-        buf[--n] = '\0';
-    if (n == 0)
-        return;
-    char *start = buf;
-    for (char *p = buf + n; p > buf; p--)
-        if (p[-1] == '\n' && --lines == 0) {
-            start = p;
-            break;
-        }
-    fprintf(stderr, "colltune sweep: the end of %s:\n%s\n", path, start);
-}
-
-/* DIR/launch.json: what ran and how it ended, written beside and renamed
- * so that a reader never sees half of it. */
-static ct_status_t ct_sweep_write_launch(const char *dir, const ct_sweep_args_t *a,
-                                         const ct_launcher_t *l, const ct_launch_t *launch,
-                                         const ct_trial_result_t *r)
-{
-    json_t *doc = json_object(), *argv = json_array(), *env = json_object(), *mca = json_object();
-    int bad = doc == NULL || argv == NULL || env == NULL || mca == NULL;
-    for (size_t i = 0; i < launch->argv.n && !bad; i++)
-        bad |= ct_json_append(argv, ct_json_str(launch->argv.v[i]));
-    for (size_t i = 0; i < a->lo.nenv && !bad; i++)
-        bad |= ct_json_set(env, a->lo.env[i].name, ct_json_str(a->lo.env[i].value));
-    for (size_t i = 0; i < a->lo.nmca && !bad; i++)
-        bad |= ct_json_set(mca, a->lo.mca[i].name, ct_json_str(a->lo.mca[i].value));
-    if (!bad) {
-        bad |= ct_json_set(doc, "generator", ct_json_str("colltune sweep " PACKAGE_VERSION));
-        bad |= ct_json_set(doc, "launcher", ct_json_str(ct_launcher_kind_name(l->kind)));
-        bad |= ct_json_set(doc, "argv", argv);
-        bad |= ct_json_set(doc, "env", env);
-        bad |= ct_json_set(doc, "mca", mca);
-        argv = env = mca = NULL;
-        bad |= ct_json_set(doc, "timeout_s", ct_json_real(a->lo.timeout_s));
-        bad |= ct_json_set(doc, "outcome", ct_json_str(ct_trial_outcome_name(r->outcome)));
-        bad |= ct_json_set(doc, "exit_code", json_integer(r->exit_code));
-        bad |= ct_json_set(doc, "signal", json_integer(r->term_signal));
-        bad |= ct_json_set(doc, "wall_s", ct_json_real(r->wall_s));
-        bad |= ct_json_set(doc, "session", json_integer(r->sid));
-    }
-    char path[4096], tmp[4096];
-    ct_status_t st = CT_OK;
-    if (bad)
-        st = CT_ERR_NOMEM;
-    else if (ct_outdir_path(dir, "launch.json", path, sizeof path) != CT_OK ||
-             ct_outdir_path(dir, ".launch.json.tmp", tmp, sizeof tmp) != CT_OK)
-        st = CT_ERR_USAGE;
-    else if (json_dump_file(doc, tmp, JSON_INDENT(2) | JSON_SORT_KEYS) != 0 ||
-             rename(tmp, path) != 0) {
-        fprintf(stderr, "colltune sweep: cannot write %s: %s\n", path, strerror(errno));
-        unlink(tmp);
-        st = CT_ERR_IO;
-    }
-    json_decref(argv);
-    json_decref(env);
-    json_decref(mca);
-    json_decref(doc);
-    return st;
-}
-
-/* Refuses (or, with --force, removes) results an earlier sweep left:
- * collbench appends to a CSV, and rows of two runs must not mix. */
-static int ct_sweep_check_old(const char *dir, int force)
-{
-    const char *names[] = {"results.csv", "results.json"};
-    for (size_t i = 0; i < 2; i++) {
-        char path[4096];
-        if (ct_outdir_path(dir, names[i], path, sizeof path) != CT_OK) {
-            fprintf(stderr, "colltune sweep: --out %s: path too long\n", dir);
-            return CT_EXIT_USAGE;
-        }
-        if (access(path, F_OK) != 0)
-            continue;
-        if (!force) {
-            fprintf(stderr,
-                    "colltune sweep: --out %s: %s already exists (another --out, or --force "
-                    "to replace it)\n",
-                    dir, path);
-            return CT_EXIT_USAGE;
-        }
-        if (unlink(path) != 0) {
-            fprintf(stderr, "colltune sweep: --force: cannot remove %s: %s\n", path,
-                    strerror(errno));
-            return CT_EXIT_FAILURE;
-        }
-    }
-    return CT_EXIT_OK;
-}
-
-int ct_sweep_once(const ct_sweep_args_t *a, const char *dir, const ct_launcher_t *l)
-{
-    char err[512];
-    ct_status_t st = ct_outdir_prepare(dir, err, sizeof err);
-    if (st != CT_OK) {
-        fprintf(stderr, "colltune sweep: --out %s: %s\n", dir, err);
-        return ct_status_exit_code(st);
-    }
-    int rc = ct_sweep_check_old(dir, a->force);
-    if (rc != CT_EXIT_OK)
-        return rc;
-
-    char collbench[PATH_MAX];
-    if (a->lo.collbench != NULL && access(a->lo.collbench, X_OK) != 0) {
-        fprintf(stderr, "colltune sweep: --collbench %s: %s\n", a->lo.collbench, strerror(errno));
-        return CT_EXIT_USAGE;
-    }
-    ct_launch_opts_collbench(&a->lo, collbench, sizeof collbench);
-
-    char csv[4096], json[4096], out[4096], errf[4096];
-    if (ct_outdir_path(dir, "results.csv", csv, sizeof csv) != CT_OK ||
-        ct_outdir_path(dir, "results.json", json, sizeof json) != CT_OK ||
-        ct_outdir_path(dir, "collbench.txt", out, sizeof out) != CT_OK ||
-        ct_outdir_path(dir, "collbench.err", errf, sizeof errf) != CT_OK) {
-        fprintf(stderr, "colltune sweep: --out %s: path too long\n", dir);
-        return CT_EXIT_USAGE;
-    }
-
-    ct_argv_t args = CT_ARGV_INIT;
-    const char *ours[] = {"--csv", csv, "--json", json};
-    st = ct_argv_append(&args, (char *const *)ours, 4);
-    if (st == CT_OK)
-        st = ct_argv_append(&args, a->cb_args, a->ncb_args);
-    ct_launch_t launch = {CT_ARGV_INIT, CT_ARGV_INIT};
-    if (st == CT_OK)
-        st = ct_launcher_build(l, environ, a->lo.env, a->lo.nenv, a->lo.mca, a->lo.nmca, collbench,
-                               args.v, args.n, &launch, err, sizeof err);
-    ct_argv_free(&args);
-    if (st != CT_OK) {
-        fprintf(stderr, "colltune sweep: %s\n", st == CT_ERR_NOMEM ? "out of memory" : err);
-        return ct_status_exit_code(st);
-    }
-
-    char *empty_env[] = {NULL};
-    ct_trial_spec_t spec = {
-        .argv = launch.argv.v,
-        .envp = launch.envp.v ? launch.envp.v : empty_env,
-        .stdout_path = out,
-        .stderr_path = errf,
-        .timeout_s = a->lo.timeout_s,
-        .grace_s = a->lo.grace_s,
-    };
-    ct_trial_result_t r;
-    st = ct_trial_run(&spec, &r, err, sizeof err);
-    if (st != CT_OK) {
-        fprintf(stderr, "colltune sweep: %s\n", err);
-        rc = ct_status_exit_code(st);
-    } else {
-        rc = ct_trial_exit_code(r.outcome);
-        if (ct_sweep_write_launch(dir, a, l, &launch, &r) != CT_OK && rc == CT_EXIT_OK)
-            rc = CT_EXIT_FAILURE;
-        if (r.outcome == CT_TRIAL_TIMEOUT && r.timed_out)
-            fprintf(stderr,
-                    "colltune sweep: timeout: no result after --timeout %g s; every process of "
-                    "the run got SIGTERM%s\n",
-                    a->lo.timeout_s, r.killed ? ", then SIGKILL" : "");
-        else if (r.outcome == CT_TRIAL_INTERRUPTED)
-            fprintf(stderr, "colltune sweep: interrupted: passed signal %d to the run\n",
-                    r.interrupt);
-        else if (r.term_signal != 0)
-            fprintf(stderr, "colltune sweep: crash: the run ended with signal %d\n", r.term_signal);
-        if (r.strays)
-            fprintf(stderr, "colltune sweep: killed processes the launcher left behind\n");
-        if (r.outcome != CT_TRIAL_OK)
-            ct_sweep_tail(errf, 10);
-        fprintf(stderr, "colltune sweep: %s (exit %d) after %.1f s; results in %s/\n",
-                ct_trial_outcome_name(r.outcome), rc, r.wall_s, dir);
-    }
-    ct_launch_free(&launch);
-    return rc;
+    return (ct_run_dir_t){"sweep", &a->lo, a->force, a->cb_args, a->ncb_args};
 }
 
 static int ct_sweep_run(ct_sweep_args_t *a)
@@ -390,7 +194,8 @@ static int ct_sweep_run(ct_sweep_args_t *a)
     ct_status_t st = ct_launch_opts_launcher(&a->lo, &l);
     if (st != CT_OK)
         return ct_status_exit_code(st);
-    int rc = ct_sweep_once(a, a->out, &l);
+    ct_run_dir_t rd = ct_sweep_run_dir(a);
+    int rc = ct_run_once_dir(&rd, a->out, &l);
     ct_launcher_free(&l);
     return rc;
 }

@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include "launch_opts.h"
 #include "launcher.h"
+#include "run_once.h"
 
 #define CT_SWEEP_MAX_SCALES 32
 
@@ -24,13 +25,11 @@ typedef struct {
     long ranks_per_node; /* --ranks-per-node, for nodes */
 } ct_sweep_args_t;
 
-/* One collbench run through launcher l (its np, hostfile and extra as
- * the caller set them) into dir: prepared, old results refused or (with
- * a->force) removed, then results.*, collbench.txt/.err and launch.json.
- * Returns the exit code. */
-int ct_sweep_once(const ct_sweep_args_t *a, const char *dir, const ct_launcher_t *l);
+/* What ct_run_once_dir (run_once.h) needs of a sweep's arguments: its
+ * launch options, --force and collbench's arguments. */
+ct_run_dir_t ct_sweep_run_dir(const ct_sweep_args_t *a);
 
-/* --scales: ct_sweep_once at each scale into DIR/scale-S/, then
+/* --scales: ct_run_once_dir at each scale into DIR/scale-S/, then
  * DIR/results.csv (every scale's rows), DIR/scaling.md, the table on
  * stdout, and the plots in DIR/plots/.  Returns the exit code. */
 int ct_sweep_scales(ct_sweep_args_t *a);

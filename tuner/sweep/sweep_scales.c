@@ -9,9 +9,9 @@
  *   DIR/scaling.md   the efficiency table; also printed on stdout
  *   DIR/plots/       colltune plot of DIR/results.csv (with the scaling plot)
  *
- * A scale is placed by the launcher's own flags: mpirun gets the first S
- * hosts of --hostfile (K slots each) or --np S, srun --nodes=S
- * --ntasks-per-node=K or --ntasks=S.  With --resume a scale whose
+ * A scale is placed by the launcher's own flags (ct_launcher_scale_nodes):
+ * mpirun and mpiexec.hydra get the first S hosts of --hostfile (K slots
+ * each) or --np S, srun --nodes=S --ntasks-per-node=K or --ntasks=S.  With --resume a scale whose
  * launch.json says it finished is kept, so an interrupted series goes on.
  */
 #include <errno.h>
@@ -22,62 +22,13 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "command.h"
 #include "ct_result.h"
+#include "ct_results_read.h"
 #include "outdir.h"
 #include "plot.h"
 #include "scaling.h"
 #include "sweep.h"
 #include "trial.h"
-
-/* The host names of an Open MPI hostfile: the first word of each line
- * that is not blank or a comment.  Returns the count (at most max), or -1
- * after telling stderr. */
-static long ct_scales_hosts(const char *path, char (*hosts)[256], long max)
-{
-    FILE *f = fopen(path, "r");
-    if (f == NULL) {
-        fprintf(stderr, "colltune sweep: --hostfile %s: %s\n", path, strerror(errno));
-        return -1;
-    }
-    char line[1024];
-    long n = 0, lineno = 0;
-    while (n < max && fgets(line, sizeof line, f) != NULL) {
-        lineno++;
-        char *p = line + strspn(line, " \t");
-        size_t len = strcspn(p, " \t\r\n#");
-        if (len == 0)
-            continue;
-        if (len >= sizeof hosts[0]) {
-            fprintf(stderr, "colltune sweep: %s:%ld: host name too long\n", path, lineno);
-            fclose(f);
-            return -1;
-        }
-        memcpy(hosts[n], p, len);
-        hosts[n][len] = '\0';
-        n++;
-    }
-    fclose(f);
-    return n;
-}
-
-/* DIR/scale-S/hostfile: the first S hosts, K slots each. */
-static int ct_scales_hostfile(const char *path, char (*hosts)[256], long s, long k)
-{
-    char tmp[PATH_MAX];
-    if (snprintf(tmp, sizeof tmp, "%s.tmp", path) >= (int)sizeof tmp)
-        return -1;
-    FILE *f = fopen(tmp, "w");
-    if (f == NULL) {
-        fprintf(stderr, "colltune sweep: cannot write %s: %s\n", tmp, strerror(errno));
-        return -1;
-    }
-    fprintf(f, "# colltune sweep --scales: %ld host%s, %ld slot%s each\n", s, s == 1 ? "" : "s", k,
-            k == 1 ? "" : "s");
-    for (long i = 0; i < s; i++)
-        fprintf(f, "%s slots=%ld\n", hosts[i], k);
-    return ct_outdir_commit(f, tmp, path, "sweep");
-}
 
 /* Did an earlier run finish this scale?  launch.json says "ok". */
 static int ct_scales_done(const char *dir)
@@ -152,8 +103,8 @@ static int ct_scales_table(const ct_sweep_args_t *a)
     if (ct_outdir_path(a->out, "results.csv", csv, sizeof csv) != CT_OK ||
         ct_outdir_path(a->out, "scaling.md", md, sizeof md) != CT_OK)
         return -1;
-    ct_plot_rows_t rows = {0};
-    if (ct_plot_read(csv, &rows, err, sizeof err) != CT_OK) {
+    ct_results_t rows = {0};
+    if (ct_results_read(csv, &rows, NULL, err, sizeof err) != CT_OK) {
         fprintf(stderr, "colltune sweep: %s\n", err);
         return -1;
     }
@@ -186,26 +137,19 @@ static int ct_scales_table(const ct_sweep_args_t *a)
     for (size_t i = 0; c != NULL && i <= n; i++)
         ct_scaling_free(&c[i].sc);
     free(c);
-    ct_plot_rows_free(&rows);
+    ct_results_free(&rows);
     return rc;
 }
 
-/* colltune plot DIR/results.csv into DIR/plots: the same command a user
- * would run, so the pictures are the same. */
+/* colltune plot DIR/results.csv into DIR/plots: the same pictures a user
+ * gets from that command. */
 static int ct_scales_plot(const ct_sweep_args_t *a)
 {
     char csv[PATH_MAX], dir[PATH_MAX];
     if (ct_outdir_path(a->out, "results.csv", csv, sizeof csv) != CT_OK ||
         ct_outdir_path(a->out, "plots", dir, sizeof dir) != CT_OK)
         return CT_EXIT_USAGE;
-    char *argv[] = {(char *)"plot",
-                    (char *)"--out",
-                    dir,
-                    (char *)"--scale-by",
-                    (char *)(a->by_nodes ? "nodes" : "ranks"),
-                    csv,
-                    NULL};
-    return ct_command_plot.run(6, argv);
+    return ct_plot_scaling(csv, dir, a->by_nodes);
 }
 
 int ct_sweep_scales(ct_sweep_args_t *a)
@@ -219,24 +163,32 @@ int ct_sweep_scales(ct_sweep_args_t *a)
     char(*dirs)[PATH_MAX] = calloc(a->nscales, sizeof *dirs);
     int rc = dirs == NULL ? CT_EXIT_FAILURE : CT_EXIT_OK;
     /* Everything that can be refused is refused before the first launch. */
-    if (rc == CT_EXIT_OK && base.kind == CT_LAUNCHER_PREFIX) {
-        fprintf(stderr, "colltune sweep: --scales needs mpirun or srun as the launcher: a prefix "
-                        "launcher cannot be told the scale\n");
+    if (rc == CT_EXIT_OK && base.kind->no_scale != NULL) {
+        char scalers[256];
+        ct_launcher_scalers(scalers, sizeof scalers);
+        fprintf(stderr, "colltune sweep: --scales needs %s as the launcher: %s\n", scalers,
+                base.kind->no_scale);
         rc = CT_EXIT_USAGE;
     }
-    int mpirun_nodes = base.kind == CT_LAUNCHER_MPIRUN && a->by_nodes;
-    if (rc == CT_EXIT_OK && mpirun_nodes) {
+    /* By nodes, a launcher without flags for them takes a hostfile of the
+     * first N hosts of --hostfile. */
+    int host_nodes = a->by_nodes && base.kind->scale_flags == NULL;
+    if (rc == CT_EXIT_OK && host_nodes) {
+        char err[512];
         if (a->lo.hostfile == NULL) {
-            fprintf(stderr, "colltune sweep: --scales by nodes under mpirun needs --hostfile "
-                            "(its first N hosts make scale N), or --scale-by ranks\n");
+            fprintf(stderr,
+                    "colltune sweep: --scales by nodes under %s needs --hostfile "
+                    "(its first N hosts make scale N), or --scale-by ranks\n",
+                    base.kind->name);
             rc = CT_EXIT_USAGE;
         } else if ((hosts = calloc((size_t)top, sizeof *hosts)) == NULL) {
             rc = CT_EXIT_FAILURE;
         } else {
-            long nh = ct_scales_hosts(a->lo.hostfile, hosts, top);
-            if (nh < 0)
+            long nh = ct_launcher_hosts_read(&base, a->lo.hostfile, hosts, top, err, sizeof err);
+            if (nh < 0) {
+                fprintf(stderr, "colltune sweep: %s\n", err);
                 rc = CT_EXIT_USAGE;
-            else if (nh < top) {
+            } else if (nh < top) {
                 fprintf(stderr,
                         "colltune sweep: --scales up to %ld nodes, but --hostfile %s "
                         "names %ld host%s\n",
@@ -274,31 +226,24 @@ int ct_sweep_scales(ct_sweep_args_t *a)
             continue;
         }
         ct_launcher_t l = base;
-        ct_argv_t extra = CT_ARGV_INIT;
-        char hostfile[PATH_MAX], arg[64];
-        st = ct_argv_append(&extra, base.extra.v, base.extra.n);
-        if (base.kind == CT_LAUNCHER_SRUN && a->by_nodes) {
-            l.np = s * a->ranks_per_node;
-            snprintf(arg, sizeof arg, "--nodes=%ld", s);
-            if (st == CT_OK)
-                st = ct_argv_push(&extra, arg);
-            snprintf(arg, sizeof arg, "--ntasks-per-node=%ld", a->ranks_per_node);
-            if (st == CT_OK)
-                st = ct_argv_push(&extra, arg);
-        } else if (mpirun_nodes) {
+        char hostfile[PATH_MAX] = "";
+        l.extra = (ct_argv_t)CT_ARGV_INIT;
+        st = ct_argv_append(&l.extra, base.extra.v, base.extra.n);
+        if (a->by_nodes && host_nodes) {
             char err[512];
-            l.np = s * a->ranks_per_node;
             if (ct_outdir_prepare(dirs[i], err, sizeof err) != CT_OK ||
                 ct_outdir_path(dirs[i], "hostfile", hostfile, sizeof hostfile) != CT_OK ||
-                ct_scales_hostfile(hostfile, hosts, s, a->ranks_per_node) != 0) {
+                ct_launcher_scale_nodes(&l, s, a->ranks_per_node, (const char(*)[256])hosts,
+                                        hostfile, "sweep") != CT_OK) {
                 fprintf(stderr, "colltune sweep: %s: cannot prepare it\n", dirs[i]);
                 rc = CT_EXIT_FAILURE;
             }
-            l.hostfile = hostfile;
+        } else if (a->by_nodes) {
+            if (st == CT_OK)
+                st = ct_launcher_scale_nodes(&l, s, a->ranks_per_node, NULL, NULL, "sweep");
         } else {
             l.np = s; /* by ranks */
         }
-        l.extra = extra;
         if (st != CT_OK)
             rc = CT_EXIT_FAILURE;
         if (rc == CT_EXIT_OK) {
@@ -308,13 +253,14 @@ int ct_sweep_scales(ct_sweep_args_t *a)
             /* Under --resume an unfinished scale's partial results go. */
             ct_sweep_args_t one = *a;
             one.force = a->force || a->resume;
-            int r = ct_sweep_once(&one, dirs[i], &l);
+            ct_run_dir_t rd = ct_sweep_run_dir(&one);
+            int r = ct_run_once_dir(&rd, dirs[i], &l);
             if (r == ct_trial_exit_code(CT_TRIAL_INTERRUPTED))
                 rc = r; /* the user stopped it: no more scales */
             else if (r != CT_EXIT_OK && worst == CT_EXIT_OK)
                 worst = r;
         }
-        ct_argv_free(&extra);
+        ct_argv_free(&l.extra);
     }
     /* A failed scale leaves a gap; the others still make the table. */
     if (rc == CT_EXIT_OK) {

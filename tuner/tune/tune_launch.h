@@ -1,9 +1,10 @@
 /*
- * tune_launch.h - one tune trial: collbench through the launcher with a
- * configuration's settings, its files in its own directory.
+ * tune_launch.h - one tune trial: collbench through core's run_once
+ * service (run_once.h) with a configuration's settings, its files in its
+ * own directory.
  *
- * It maps how a run ended (trial.h) onto how the journal records it
- * (journal.h).
+ * A thin adapter, because the journal's types are tune's: it maps how a
+ * run ended (trial.h) onto how the journal records it (journal.h).
  */
 #ifndef CT_TUNE_LAUNCH_H
 #define CT_TUNE_LAUNCH_H
@@ -12,19 +13,11 @@
 #include "ct_status.h"
 #include "journal.h"
 #include "launcher.h"
+#include "run_once.h"
 
-typedef struct {
-    const ct_launcher_t *launcher;
-    const char *collbench;
-    const ct_launch_var_t *env; /* --env, then the configuration's env settings */
-    size_t nenv;
-    const ct_launch_var_t *mca;
-    size_t nmca;
-    char *const *args; /* collbench's arguments, --csv included */
-    size_t nargs;
-    const char *stdout_path, *stderr_path;
-    double timeout_s, grace_s;
-} ct_tune_launch_t;
+/* The launch itself is core's run_once service; tune adds only how the
+ * journal records the outcome. */
+typedef ct_run_once_t ct_tune_launch_t;
 
 typedef struct {
     ct_journal_status_t status;

@@ -1,0 +1,208 @@
+/*
+ * run_dir.c - the run_once service in its directory form: one collbench
+ * run into DIR, as sweep and health make it (run_once.h).
+ */
+#include <errno.h>
+#include <jansson.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "config.h"
+#include "ct_json.h"
+#include "outdir.h"
+#include "run_once.h"
+
+/* Prints the last lines of collbench's stderr, so a failed run says why
+ * without a trip to the file. */
+static void ct_run_dir_tail(const char *cmd, const char *path, int lines)
+{
+    FILE *f = fopen(path, "r");
+    if (f == NULL)
+        return;
+    char buf[4096];
+    long size = 0;
+    if (fseek(f, 0, SEEK_END) == 0)
+        size = ftell(f);
+    long from = size > (long)sizeof buf - 1 ? size - (long)sizeof buf + 1 : 0;
+    fseek(f, from, SEEK_SET);
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[n] = '\0';
+    if (n > 0 && buf[n - 1] == '\n')
+        buf[--n] = '\0';
+    if (n == 0)
+        return;
+    char *start = buf;
+    for (char *p = buf + n; p > buf; p--)
+        if (p[-1] == '\n' && --lines == 0) {
+            start = p;
+            break;
+        }
+    fprintf(stderr, "colltune %s: the end of %s:\n%s\n", cmd, path, start);
+}
+
+/* DIR/launch.json: what ran and how it ended, written beside and renamed
+ * so that a reader never sees half of it. */
+static ct_status_t ct_run_dir_write_launch(const char *dir, const ct_run_dir_t *a,
+                                           const ct_launcher_t *l, const ct_argv_t *ran,
+                                           const ct_trial_result_t *r)
+{
+    const char *cmd = a->cmd;
+    char generator[128];
+    snprintf(generator, sizeof generator, "colltune %s " PACKAGE_VERSION, cmd);
+    json_t *doc = json_object(), *argv = json_array(), *env = json_object(), *mca = json_object();
+    int bad = doc == NULL || argv == NULL || env == NULL || mca == NULL;
+    for (size_t i = 0; i < ran->n && !bad; i++)
+        bad |= ct_json_append(argv, ct_json_str(ran->v[i]));
+    for (size_t i = 0; i < a->lo->nenv && !bad; i++)
+        bad |= ct_json_set(env, a->lo->env[i].name, ct_json_str(a->lo->env[i].value));
+    for (size_t i = 0; i < a->lo->nmca && !bad; i++)
+        bad |= ct_json_set(mca, a->lo->mca[i].name, ct_json_str(a->lo->mca[i].value));
+    if (!bad) {
+        bad |= ct_json_set(doc, "generator", ct_json_str(generator));
+        bad |= ct_json_set(doc, "launcher", ct_json_str(l->kind->name));
+        bad |= ct_json_set(doc, "argv", argv);
+        bad |= ct_json_set(doc, "env", env);
+        bad |= ct_json_set(doc, "mca", mca);
+        argv = env = mca = NULL;
+        bad |= ct_json_set(doc, "timeout_s", ct_json_real(a->lo->timeout_s));
+        bad |= ct_json_set(doc, "outcome", ct_json_str(ct_trial_outcome_name(r->outcome)));
+        bad |= ct_json_set(doc, "exit_code", json_integer(r->exit_code));
+        bad |= ct_json_set(doc, "signal", json_integer(r->term_signal));
+        bad |= ct_json_set(doc, "wall_s", ct_json_real(r->wall_s));
+        bad |= ct_json_set(doc, "session", json_integer(r->sid));
+    }
+    char path[4096], tmp[4096];
+    ct_status_t st = CT_OK;
+    if (bad)
+        st = CT_ERR_NOMEM;
+    else if (ct_outdir_path(dir, "launch.json", path, sizeof path) != CT_OK ||
+             ct_outdir_path(dir, ".launch.json.tmp", tmp, sizeof tmp) != CT_OK)
+        st = CT_ERR_USAGE;
+    else if (json_dump_file(doc, tmp, JSON_INDENT(2) | JSON_SORT_KEYS) != 0 ||
+             rename(tmp, path) != 0) {
+        fprintf(stderr, "colltune %s: cannot write %s: %s\n", cmd, path, strerror(errno));
+        unlink(tmp);
+        st = CT_ERR_IO;
+    }
+    json_decref(argv);
+    json_decref(env);
+    json_decref(mca);
+    json_decref(doc);
+    return st;
+}
+
+/* Refuses (or, with --force, removes) results an earlier sweep left:
+ * collbench appends to a CSV, and rows of two runs must not mix. */
+static int ct_run_dir_check_old(const char *cmd, const char *dir, int force)
+{
+    const char *names[] = {"results.csv", "results.json"};
+    for (size_t i = 0; i < 2; i++) {
+        char path[4096];
+        if (ct_outdir_path(dir, names[i], path, sizeof path) != CT_OK) {
+            fprintf(stderr, "colltune %s: --out %s: path too long\n", cmd, dir);
+            return CT_EXIT_USAGE;
+        }
+        if (access(path, F_OK) != 0)
+            continue;
+        if (!force) {
+            fprintf(stderr,
+                    "colltune %s: --out %s: %s already exists (another --out, or --force "
+                    "to replace it)\n",
+                    cmd, dir, path);
+            return CT_EXIT_USAGE;
+        }
+        if (unlink(path) != 0) {
+            fprintf(stderr, "colltune %s: --force: cannot remove %s: %s\n", cmd, path,
+                    strerror(errno));
+            return CT_EXIT_FAILURE;
+        }
+    }
+    return CT_EXIT_OK;
+}
+
+int ct_run_once_dir(const ct_run_dir_t *a, const char *dir, const ct_launcher_t *l)
+{
+    const char *cmd = a->cmd;
+    char err[512];
+    ct_status_t st = ct_outdir_prepare(dir, err, sizeof err);
+    if (st != CT_OK) {
+        fprintf(stderr, "colltune %s: --out %s: %s\n", cmd, dir, err);
+        return ct_status_exit_code(st);
+    }
+    int rc = ct_run_dir_check_old(cmd, dir, a->force);
+    if (rc != CT_EXIT_OK)
+        return rc;
+
+    char collbench[PATH_MAX];
+    if (a->lo->collbench != NULL && access(a->lo->collbench, X_OK) != 0) {
+        fprintf(stderr, "colltune %s: --collbench %s: %s\n", cmd, a->lo->collbench,
+                strerror(errno));
+        return CT_EXIT_USAGE;
+    }
+    ct_launch_opts_collbench(a->lo, collbench, sizeof collbench);
+
+    char csv[4096], json[4096], out[4096], errf[4096];
+    if (ct_outdir_path(dir, "results.csv", csv, sizeof csv) != CT_OK ||
+        ct_outdir_path(dir, "results.json", json, sizeof json) != CT_OK ||
+        ct_outdir_path(dir, "collbench.txt", out, sizeof out) != CT_OK ||
+        ct_outdir_path(dir, "collbench.err", errf, sizeof errf) != CT_OK) {
+        fprintf(stderr, "colltune %s: --out %s: path too long\n", cmd, dir);
+        return CT_EXIT_USAGE;
+    }
+
+    ct_argv_t args = CT_ARGV_INIT;
+    const char *ours[] = {"--csv", csv, "--json", json};
+    st = ct_argv_append(&args, (char *const *)ours, 4);
+    if (st == CT_OK)
+        st = ct_argv_append(&args, a->cb_args, a->ncb_args);
+    ct_run_once_t spec = {
+        .launcher = l,
+        .collbench = collbench,
+        .env = a->lo->env,
+        .nenv = a->lo->nenv,
+        .mca = a->lo->mca,
+        .nmca = a->lo->nmca,
+        .args = args.v,
+        .nargs = args.n,
+        .stdout_path = out,
+        .stderr_path = errf,
+        .timeout_s = a->lo->timeout_s,
+        .grace_s = a->lo->grace_s,
+    };
+    ct_trial_result_t r;
+    ct_argv_t ran = CT_ARGV_INIT;
+    if (st == CT_OK)
+        st = ct_run_once(&spec, &r, &ran, err, sizeof err);
+    ct_argv_free(&args);
+    if (st != CT_OK) {
+        fprintf(stderr, "colltune %s: %s\n", cmd, st == CT_ERR_NOMEM ? "out of memory" : err);
+        rc = ct_status_exit_code(st);
+    } else {
+        rc = ct_trial_exit_code(r.outcome);
+        if (ct_run_dir_write_launch(dir, a, l, &ran, &r) != CT_OK && rc == CT_EXIT_OK)
+            rc = CT_EXIT_FAILURE;
+        if (r.outcome == CT_TRIAL_TIMEOUT && r.timed_out)
+            fprintf(stderr,
+                    "colltune %s: timeout: no result after --timeout %g s; every process of "
+                    "the run got SIGTERM%s\n",
+                    cmd, a->lo->timeout_s, r.killed ? ", then SIGKILL" : "");
+        else if (r.outcome == CT_TRIAL_INTERRUPTED)
+            fprintf(stderr, "colltune %s: interrupted: passed signal %d to the run\n", cmd,
+                    r.interrupt);
+        else if (r.term_signal != 0)
+            fprintf(stderr, "colltune %s: crash: the run ended with signal %d\n", cmd,
+                    r.term_signal);
+        if (r.strays)
+            fprintf(stderr, "colltune %s: killed processes the launcher left behind\n", cmd);
+        if (r.outcome != CT_TRIAL_OK)
+            ct_run_dir_tail(cmd, errf, 10);
+        fprintf(stderr, "colltune %s: %s (exit %d) after %.1f s; results in %s/\n", cmd,
+                ct_trial_outcome_name(r.outcome), rc, r.wall_s, dir);
+    }
+    ct_argv_free(&ran);
+    return rc;
+}

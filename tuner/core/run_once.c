@@ -1,0 +1,46 @@
+#include "run_once.h"
+
+#include <stdio.h>
+
+extern char **environ;
+
+ct_status_t ct_run_once(const ct_run_once_t *spec, ct_trial_result_t *r, ct_argv_t *ran_p,
+                        char *err, size_t errlen)
+{
+    ct_launch_t launch = {CT_ARGV_INIT, CT_ARGV_INIT};
+    ct_status_t st =
+        ct_launcher_build(spec->launcher, environ, spec->env, spec->nenv, spec->mca, spec->nmca,
+                          spec->collbench, spec->args, spec->nargs, &launch, err, errlen);
+    if (st != CT_OK)
+        return st;
+    /* An empty environment is still one to pass: NULL would mean ours. */
+    char *empty_env[] = {NULL};
+    ct_trial_spec_t ts = {
+        .argv = launch.argv.v,
+        .envp = launch.envp.v ? launch.envp.v : empty_env,
+        .stdout_path = spec->stdout_path,
+        .stderr_path = spec->stderr_path,
+        .timeout_s = spec->timeout_s,
+        .grace_s = spec->grace_s,
+    };
+    st = ct_trial_run(&ts, r, err, errlen);
+    if (st == CT_OK && ran_p != NULL) {
+        *ran_p = launch.argv;
+        launch.argv = (ct_argv_t)CT_ARGV_INIT;
+    }
+    ct_launch_free(&launch);
+    return st;
+}
+
+void ct_run_once_reason(const ct_run_once_t *spec, const ct_trial_result_t *r, char *buf,
+                        size_t len)
+{
+    buf[0] = '\0';
+    if (r->outcome == CT_TRIAL_TIMEOUT && r->timed_out)
+        snprintf(buf, len, "killed after the trial timeout (%g s)", spec->timeout_s);
+    else if (r->term_signal != 0)
+        snprintf(buf, len, "ended by signal %d", r->term_signal);
+    else if (r->outcome != CT_TRIAL_OK)
+        snprintf(buf, len, "collbench %s (exit %d), see %s", ct_trial_outcome_name(r->outcome),
+                 r->exit_code, spec->stderr_path);
+}

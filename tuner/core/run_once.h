@@ -1,0 +1,64 @@
+/*
+ * run_once.h - the one way colltune launches collbench once: the launch
+ * built by the launcher (launcher.h) and run as a trial (trial.h), with
+ * its own session, timeout and output files.  Every subcommand that runs
+ * collbench comes here: sweep and health through the directory form
+ * (ct_run_once_dir: DIR/results.*, collbench.txt/.err, launch.json), tune
+ * through ct_run_once itself (its trials keep their files where the
+ * journal says).
+ */
+#ifndef CT_RUN_ONCE_H
+#define CT_RUN_ONCE_H
+
+#include <stddef.h>
+#include "argv.h"
+#include "ct_status.h"
+#include "launch_opts.h"
+#include "launcher.h"
+#include "trial.h"
+
+/* One launch: collbench with args through launcher, the settings env and
+ * mca (the user's, then a configuration's), output into two files. */
+typedef struct {
+    const ct_launcher_t *launcher;
+    const char *collbench;
+    const ct_launch_var_t *env;
+    size_t nenv;
+    const ct_launch_var_t *mca;
+    size_t nmca;
+    char *const *args; /* collbench's arguments */
+    size_t nargs;
+    const char *stdout_path, *stderr_path;
+    double timeout_s, grace_s;
+} ct_run_once_t;
+
+/* Builds the launch from colltune's environment and runs it.  CT_OK
+ * whenever it ran, whatever its outcome (in r); an error with err when it
+ * could not be built (a launcher's refusal: CT_ERR_USAGE) or started.
+ * ran_p, when not NULL, gets the argv that ran (the caller frees it);
+ * on an error it is left empty. */
+ct_status_t ct_run_once(const ct_run_once_t *spec, ct_trial_result_t *r, ct_argv_t *ran_p,
+                        char *err, size_t errlen);
+
+/* Why a run that did not end ok failed, in a line ("" when ok): the
+ * timeout, the signal, or collbench's outcome and where its stderr is. */
+void ct_run_once_reason(const ct_run_once_t *spec, const ct_trial_result_t *r, char *buf,
+                        size_t len);
+
+/* The directory form: what a subcommand that keeps one run in a
+ * directory gives. */
+typedef struct {
+    const char *cmd;            /* "colltune CMD: " messages, launch.json's generator */
+    const ct_launch_opts_t *lo; /* --env, --mca, --timeout, --grace, --collbench */
+    int force;                  /* replace results already in the directory */
+    char *const *cb_args;       /* collbench's arguments after --csv/--json */
+    size_t ncb_args;
+} ct_run_dir_t;
+
+/* One collbench run through launcher l (its np, hostfile and extra as
+ * the caller set them) into dir: prepared, old results refused or (with
+ * force) removed, then results.csv/.json, collbench.txt/.err and
+ * launch.json; the outcome on stderr.  Returns colltune's exit code. */
+int ct_run_once_dir(const ct_run_dir_t *a, const char *dir, const ct_launcher_t *l);
+
+#endif
