@@ -67,6 +67,7 @@ typedef struct {
     const char *fanout;    /* its chain fan-out variable, or NULL */
     const char *json_name; /* its key in the JSON rules (Open MPI 6) */
     int alg_max;           /* its highest algorithm id in 4.1 (0: its own decision) */
+    int two_proc_alg;      /* its two_proc algorithm (aborts beyond 2 ranks), or 0 */
 } ct_ompi_tuned_t;
 
 /* One row per collective: every fact colltune keeps about it that is not

@@ -296,16 +296,13 @@ ct_status_t ct_space_known_scope(const char *name, int *scope_p, char *why, size
 
 long ct_space_known_max_ranks(const char *name, const char *value, const char **why_p)
 {
-    /* Open MPI 4.1's two_proc algorithms abort on more than 2 ranks. */
-    static const struct {
-        const char *name;
-        const char *value;
-    } two_proc[] = {
-        {"coll_tuned_alltoall_algorithm", "5"},
-        {"coll_tuned_allgather_algorithm", "6"},
-    };
-    for (size_t i = 0; i < CT_COUNT(two_proc); i++) {
-        if (strcmp(name, two_proc[i].name) == 0 && strcmp(value, two_proc[i].value) == 0) {
+    /* Open MPI 4.1's two_proc algorithms abort on more than 2 ranks; the
+     * value is compared as written, as the space file spells it. */
+    const ct_coll_name_t *coll = ct_coll_name_of_tuned_var(name);
+    if (coll != NULL && coll->tuned.two_proc_alg > 0 && strcmp(name, coll->tuned.alg) == 0) {
+        char id[16];
+        snprintf(id, sizeof id, "%d", coll->tuned.two_proc_alg);
+        if (strcmp(value, id) == 0) {
             *why_p = "two_proc algorithm, aborts beyond 2 ranks";
             return 2;
         }
