@@ -3,6 +3,12 @@
  * CSV, the JSON and the tuner plugin's rules files spell them) and NCCL's
  * algorithms and protocols with their NCCL enum values.
  *
+ * Each collective is one row (ct_coll_name_t) that also carries the other
+ * libraries' facts about it: NCCL's function, nccl-tests' bus factor, and
+ * Open MPI coll/tuned's id and variables.  A new collective is one row
+ * here plus its descriptor in src/coll; help texts and "unknown
+ * collective" lists are built from the rows.
+ *
  * collbench (src/coll/coll_table.c), the NCCL tuner plugin
  * (tuner/plugin/names.c) and the tuner's emitters read these tables, so a
  * spelling accepted in one place is accepted everywhere.  Matching is
