@@ -5,8 +5,9 @@
  *
  * Each collective is one row (ct_coll_name_t) that also carries the other
  * libraries' facts about it: NCCL's function, nccl-tests' bus factor, and
- * Open MPI coll/tuned's id and variables.  A new collective is one row
- * here plus its descriptor in src/coll; help texts and "unknown
+ * Open MPI coll/tuned's id and variables.  For a new collective, colltune
+ * needs only an id below and a row in ct_names.c; collbench also needs its
+ * descriptor (src/coll) and each backend's call.  Help texts and "unknown
  * collective" lists are built from the rows.
  *
  * collbench (src/coll/coll_table.c), the NCCL tuner plugin
