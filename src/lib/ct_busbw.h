@@ -1,6 +1,7 @@
 /*
- * ct_busbw.h - bus bandwidth: the one table of nccl-tests' bus factors
- * (doc/PERFORMANCE.md), busbw = algbw x factor(nranks).
+ * ct_busbw.h - bus bandwidth: nccl-tests' bus factors (doc/PERFORMANCE.md),
+ * busbw = algbw x factor(nranks), for the kind each collective's row in
+ * ct_names.c names.
  *
  * collbench's collective descriptors (src/coll) and colltune import (which
  * recomputes an imported log's busbw) both read it, so the two cannot

@@ -3,6 +3,13 @@
  * CSV, the JSON and the tuner plugin's rules files spell them) and NCCL's
  * algorithms and protocols with their NCCL enum values.
  *
+ * Each collective is one row (ct_coll_name_t) that also carries the other
+ * libraries' facts about it: NCCL's function, nccl-tests' bus factor, and
+ * Open MPI coll/tuned's id and variables.  For a new collective, colltune
+ * needs only an id below and a row in ct_names.c; collbench also needs its
+ * descriptor (src/coll) and each backend's call.  Help texts and "unknown
+ * collective" lists are built from the rows.
+ *
  * collbench (src/coll/coll_table.c), the NCCL tuner plugin
  * (tuner/plugin/names.c) and the tuner's emitters read these tables, so a
  * spelling accepted in one place is accepted everywhere.  Matching is
@@ -39,6 +46,39 @@ typedef enum {
 
 #define CT_COLL_NAME_ALIASES 3
 
+/* nccl-tests' bus factors (doc/PERFORMANCE.md); ct_busbw.c turns one
+ * into a number for a rank count. */
+typedef enum {
+    CT_BUSBW_NONE,   /* not measured: no factor */
+    CT_BUSBW_REDUCE, /* 2(n-1)/n: a ring reduce-scatter then allgather */
+    CT_BUSBW_SPLIT,  /* (n-1)/n: each rank's link carries all blocks but its own */
+    CT_BUSBW_WHOLE   /* 1: the whole buffer, once */
+} ct_busbw_kind_t;
+
+/* Open MPI's COLLTYPE_T (ompi/mca/coll/base/coll_base_functions.h, 4.1)
+ * for a collective coll/tuned cannot be steered for. */
+#define CT_OMPI_COLL_NONE (-1)
+/* COLLCOUNT: one past Open MPI's last collective id. */
+#define CT_OMPI_COLL_COUNT 22
+
+/* How Open MPI's coll/tuned names a collective: its rules-file id and its
+ * MCA variables, coll_tuned_<stem>_algorithm and friends.  The variable
+ * names are spelled out whole (from one stem, see ct_names.c) so that the
+ * space checker and the emitters compare strings, not build them. */
+typedef struct {
+    int id;                /* COLLTYPE_T, or CT_OMPI_COLL_NONE */
+    const char *stem;      /* "bcast"; NULL when id is CT_OMPI_COLL_NONE */
+    const char *prefix;    /* "coll_tuned_bcast_": every variable of it */
+    const char *alg;       /* "coll_tuned_bcast_algorithm" */
+    const char *seg;       /* its segment size variable */
+    const char *fanout;    /* its chain fan-out variable, or NULL */
+    const char *json_name; /* its key in the JSON rules (Open MPI 6) */
+    int alg_max;           /* its highest algorithm id in 4.1 (0: its own decision) */
+    int two_proc_alg;      /* its two_proc algorithm (aborts beyond 2 ranks), or 0 */
+} ct_ompi_tuned_t;
+
+/* One row per collective: every fact colltune keeps about it that is not
+ * how collbench runs it (src/coll holds that). */
 typedef struct {
     const char *name; /* canonical: -C, CSV, JSON, log lines */
     /* Also accepted: nccl-tests' binary stem, NVIDIA's example plugin and
@@ -46,6 +86,11 @@ typedef struct {
     const char *aliases[CT_COLL_NAME_ALIASES];
     int id;        /* ct_coll_id_t, or CT_COLL_NONE */
     int nccl_func; /* ncclFunc_t, or CT_NCCL_FUNC_NONE */
+    /* NCCL's own spelling (ncclFuncStr, lower case), which the
+     * per-collective NCCL_ALGO form takes; NULL without nccl_func. */
+    const char *nccl_name;
+    ct_busbw_kind_t busbw; /* CT_BUSBW_NONE exactly when id is CT_COLL_NONE */
+    ct_ompi_tuned_t tuned; /* what collbench's MPI call is in coll/tuned */
 } ct_coll_name_t;
 
 /* Every collective colltune can name, collbench's first in id order. */
@@ -58,6 +103,15 @@ const ct_coll_name_t *ct_coll_name_find(const char *word);
 const char *ct_coll_name(ct_coll_id_t id);
 /* The collective NCCL calls func; NULL when colltune has no name for it. */
 const ct_coll_name_t *ct_coll_name_of_nccl(int func);
+/* The collbench collective whose coll/tuned variables start with
+ * "coll_tuned_<stem>_" for the start of name; NULL for none. */
+const ct_coll_name_t *ct_coll_name_of_tuned_var(const char *name);
+/* The collbench collective with coll/tuned id ompi_id; NULL for none. */
+const ct_coll_name_t *ct_coll_name_of_ompi(int ompi_id);
+/* collbench's collectives' canonical names in id order, separated by sep,
+ * into buf (always terminated; truncated to buflen), for help texts and
+ * "unknown collective" messages. */
+void ct_coll_name_list(const char *sep, char *buf, size_t buflen);
 
 /* NCCL's algorithm and protocol ids (nccl_tuner.h: the cost table's rows
  * and columns). */

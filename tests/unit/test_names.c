@@ -32,6 +32,27 @@ int main(void)
     CT_CHECK(&tally, ct_coll_name((ct_coll_id_t)-1) == NULL);
     CT_CHECK(&tally, ct_coll_names_at(ct_coll_names_count()) == NULL);
 
+    /* The row's Open MPI facts: 4.1's COLLTYPE_T ids and coll/tuned
+     * variables; collbench's reduce_scatter is reduce_scatter_block. */
+    CT_CHECK(&tally, ct_coll_name_of_ompi(0)->id == CT_COLL_ALLGATHER);
+    CT_CHECK(&tally, ct_coll_name_of_ompi(2)->id == CT_COLL_ALLREDUCE);
+    CT_CHECK(&tally, ct_coll_name_of_ompi(3)->id == CT_COLL_ALLTOALL);
+    CT_CHECK(&tally, ct_coll_name_of_ompi(7)->id == CT_COLL_BROADCAST);
+    CT_CHECK(&tally, ct_coll_name_of_ompi(13)->id == CT_COLL_REDUCE_SCATTER);
+    CT_CHECK(&tally, ct_coll_name_of_ompi(12) == NULL);
+    CT_CHECK(&tally, ct_coll_name_of_ompi(CT_OMPI_COLL_NONE) == NULL);
+    CT_CHECK_STR(&tally, ct_coll_name_find("broadcast")->tuned.alg, "coll_tuned_bcast_algorithm");
+    CT_CHECK(&tally, ct_coll_name_of_tuned_var("coll_tuned_bcast_algorithm_chain_fanout")->id ==
+                         CT_COLL_BROADCAST);
+    CT_CHECK(&tally, ct_coll_name_of_tuned_var("coll_tuned_reduce_scatter_block_algorithm")->id ==
+                         CT_COLL_REDUCE_SCATTER);
+    CT_CHECK(&tally, ct_coll_name_of_tuned_var("coll_tuned_reduce_scatter_algorithm") == NULL);
+    CT_CHECK_STR(&tally, ct_coll_name_of_nccl(CT_NCCL_FUNC_REDUCESCATTER)->nccl_name,
+                 "reducescatter");
+    char list[128];
+    ct_coll_name_list(", ", list, sizeof list);
+    CT_CHECK_STR(&tally, list, "allreduce, allgather, alltoall, broadcast, reduce_scatter");
+
     /* Spellings from nccl-tests, NVIDIA's plugin and NCCL, any case. */
     CT_CHECK(&tally, ct_coll_name_find("ReduceScatter")->id == CT_COLL_REDUCE_SCATTER);
     CT_CHECK(&tally, ct_coll_name_find("ncclFuncAllGather")->id == CT_COLL_ALLGATHER);

@@ -41,14 +41,9 @@ extern const ct_emit_format_t ct_emit_tuned_rules_json;
 
 /* --- emit_tuned_rules.c: the coll/tuned rules both rules formats hold --- */
 
-typedef struct {
-    int coll;              /* ct_coll_id_t */
-    int ompi_id;           /* COLLTYPE_T in Open MPI's coll_base_functions.h */
-    const char *alg;       /* the MCA algorithm variable */
-    const char *seg;       /* its segment size variable */
-    const char *fanout;    /* its fan-out variable, or NULL */
-    const char *json_name; /* its key in the JSON rules (Open MPI 6) */
-} ct_emit_tuned_coll_t;
+/* A collective's row in src/lib's table (ct_names.h); its .tuned says
+ * how coll/tuned names it. */
+typedef ct_coll_name_t ct_emit_tuned_coll_t;
 
 /* One rule: from msgsize (total bytes) up to the next rule's. */
 typedef struct {
@@ -56,8 +51,9 @@ typedef struct {
     long alg, fan, seg; /* alg 0: Open MPI's own decision */
 } ct_emit_rule_t;
 
-extern const ct_emit_tuned_coll_t ct_emit_tuned_colls[];
-extern const size_t ct_emit_tuned_ncolls;
+/* The index-th collective coll/tuned can steer, in Open MPI's
+ * collective-id order (the rules files'); NULL past the last. */
+const ct_emit_tuned_coll_t *ct_emit_tuned_coll_at(size_t index);
 /* Whether r chose an algorithm of t's. */
 int ct_emit_tuned_has_alg(const ct_tune_result_t *r, const ct_emit_tuned_coll_t *t);
 /* t's rules in size order, tiling every size from 0 (malloc'ed). */

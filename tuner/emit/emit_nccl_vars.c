@@ -14,11 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* NCCL's own spellings of the collectives (ncclFuncStr, lower case), by
- * ncclFunc_t: the per-collective NCCL_ALGO form takes these. */
-static const char *const ct_nccl_func_words[] = {"broadcast", "reduce", "allgather",
-                                                 "reducescatter", "allreduce"};
-
 static int ct_is_algo_or_proto(const char *name)
 {
     return strcmp(name, "NCCL_ALGO") == 0 || strcmp(name, "NCCL_PROTO") == 0;
@@ -105,7 +100,8 @@ static ct_status_t ct_algo_per_coll(const ct_tune_result_t *r, char **buf_p, cha
                 free(buf);
                 return CT_ERR_USAGE;
             }
-            const char *word = ct_nccl_func_words[cn->nccl_func];
+            /* The per-collective NCCL_ALGO form takes NCCL's spelling. */
+            const char *word = cn->nccl_name;
             size_t add = strlen(word) + 1 + strlen(c->value) + 1;
             char *n = realloc(buf, len + add + 1);
             if (n == NULL) {

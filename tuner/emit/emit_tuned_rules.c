@@ -34,22 +34,17 @@
 typedef ct_emit_tuned_coll_t ct_tuned_coll_t;
 typedef ct_emit_rule_t ct_rule_t;
 
-/* In 4.1's collective-id order. */
-const ct_emit_tuned_coll_t ct_emit_tuned_colls[] = {
-    {CT_COLL_ALLGATHER, 0, "coll_tuned_allgather_algorithm",
-     "coll_tuned_allgather_algorithm_segmentsize", NULL, "allgather"},
-    {CT_COLL_ALLREDUCE, 2, "coll_tuned_allreduce_algorithm",
-     "coll_tuned_allreduce_algorithm_segmentsize", NULL, "allreduce"},
-    {CT_COLL_ALLTOALL, 3, "coll_tuned_alltoall_algorithm",
-     "coll_tuned_alltoall_algorithm_segmentsize", NULL, "alltoall"},
-    {CT_COLL_BROADCAST, 7, "coll_tuned_bcast_algorithm", "coll_tuned_bcast_algorithm_segmentsize",
-     "coll_tuned_bcast_algorithm_chain_fanout", "bcast"},
-    {CT_COLL_REDUCE_SCATTER, 13, "coll_tuned_reduce_scatter_block_algorithm",
-     "coll_tuned_reduce_scatter_block_algorithm_segmentsize", NULL, "reducescatterblock"},
-};
-#define CT_TUNED_NCOLLS (sizeof ct_emit_tuned_colls / sizeof ct_emit_tuned_colls[0])
-const size_t ct_emit_tuned_ncolls = CT_TUNED_NCOLLS;
-#define ct_tuned_colls ct_emit_tuned_colls
+/* The rows come from src/lib (ct_names.c); walking Open MPI's ids keeps
+ * 4.1's collective-id order in both rules files. */
+const ct_emit_tuned_coll_t *ct_emit_tuned_coll_at(size_t index)
+{
+    for (int id = 0; id < CT_OMPI_COLL_COUNT; id++) {
+        const ct_emit_tuned_coll_t *t = ct_coll_name_of_ompi(id);
+        if (t != NULL && index-- == 0)
+            return t;
+    }
+    return NULL;
+}
 
 /* bcast's algorithm ids that read fan-in/out, and their defaults. */
 #define CT_BCAST_CHAIN 2
@@ -63,10 +58,8 @@ static int ct_is_mca(const ct_tune_choice_t *c)
 
 static const ct_tuned_coll_t *ct_alg_var(const char *name)
 {
-    for (size_t i = 0; i < CT_TUNED_NCOLLS; i++)
-        if (strcmp(ct_tuned_colls[i].alg, name) == 0)
-            return &ct_tuned_colls[i];
-    return NULL;
+    const ct_tuned_coll_t *t = ct_coll_name_of_tuned_var(name);
+    return t != NULL && strcmp(t->tuned.alg, name) == 0 ? t : NULL;
 }
 
 int ct_emit_tuned_rules_wanted(const ct_tune_result_t *r)
@@ -83,10 +76,10 @@ int ct_emit_tuned_in_rules(const ct_tune_result_t *r, const ct_tune_choice_t *c)
 {
     if (!ct_is_mca(c) || !ct_emit_tuned_rules_wanted(r))
         return 0;
-    for (size_t i = 0; i < CT_TUNED_NCOLLS; i++) {
-        const ct_tuned_coll_t *t = &ct_tuned_colls[i];
-        if (strcmp(c->name, t->alg) == 0 || strcmp(c->name, t->seg) == 0 ||
-            (t->fanout && strcmp(c->name, t->fanout) == 0))
+    const ct_tuned_coll_t *t;
+    for (size_t i = 0; (t = ct_emit_tuned_coll_at(i)) != NULL; i++) {
+        if (strcmp(c->name, t->tuned.alg) == 0 || strcmp(c->name, t->tuned.seg) == 0 ||
+            (t->tuned.fanout && strcmp(c->name, t->tuned.fanout) == 0))
             return 1;
     }
     return 0;
@@ -146,29 +139,29 @@ ct_status_t ct_emit_tuned_coll_rules(const ct_tune_result_t *r, const ct_emit_tu
         return CT_ERR_NOMEM;
     }
     for (size_t i = 0; i < r->nchoices; i++)
-        if (ct_is_mca(&r->choices[i]) && strcmp(r->choices[i].name, t->alg) == 0)
+        if (ct_is_mca(&r->choices[i]) && strcmp(r->choices[i].name, t->tuned.alg) == 0)
             algs[na++] = &r->choices[i];
     qsort(algs, na, sizeof(*algs), ct_by_min);
 
     for (size_t i = 0; i < na && st == CT_OK; i++) {
-        const ct_tune_choice_t *c = algs[i], *seg = ct_same_range(r, c, t->seg),
-                               *fan = ct_same_range(r, c, t->fanout);
+        const ct_tune_choice_t *c = algs[i], *seg = ct_same_range(r, c, t->tuned.seg),
+                               *fan = ct_same_range(r, c, t->tuned.fanout);
         long long lo = c->min_bytes < 0 ? 0 : c->min_bytes;
         ct_rule_t rule = {lo, 0, 0, 0};
         if (next < 0 || lo < next) {
             snprintf(err, errlen, "%s: %s: size ranges overlap at %lld bytes",
-                     CT_EMIT_TUNED_RULES_NAME, t->alg, lo);
+                     CT_EMIT_TUNED_RULES_NAME, t->tuned.alg, lo);
             st = CT_ERR_USAGE;
             break;
         }
         st = ct_parse_long(c, &rule.alg, err, errlen);
         if (st == CT_OK && seg)
             st = ct_parse_long(seg, &rule.seg, err, errlen);
-        if (st == CT_OK && t->fanout && rule.alg == CT_BCAST_CHAIN) {
+        if (st == CT_OK && t->tuned.fanout && rule.alg == CT_BCAST_CHAIN) {
             rule.fan = CT_BCAST_CHAIN_FANOUT;
             if (fan)
                 st = ct_parse_long(fan, &rule.fan, err, errlen);
-        } else if (t->fanout && rule.alg == CT_BCAST_PIPELINE) {
+        } else if (t->tuned.fanout && rule.alg == CT_BCAST_PIPELINE) {
             rule.fan = 1;
         }
         if (lo > next)
@@ -191,7 +184,7 @@ ct_status_t ct_emit_tuned_coll_rules(const ct_tune_result_t *r, const ct_emit_tu
 int ct_emit_tuned_has_alg(const ct_tune_result_t *r, const ct_emit_tuned_coll_t *t)
 {
     for (size_t i = 0; i < r->nchoices; i++)
-        if (ct_is_mca(&r->choices[i]) && strcmp(r->choices[i].name, t->alg) == 0)
+        if (ct_is_mca(&r->choices[i]) && strcmp(r->choices[i].name, t->tuned.alg) == 0)
             return 1;
     return 0;
 }
@@ -207,13 +200,13 @@ static ct_status_t ct_tuned_rules_write(const ct_emit_ctx_t *ctx, FILE *fp, char
     const ct_tune_result_t *r = ctx->r;
     size_t ncolls = 0;
 
-    for (size_t i = 0; i < CT_TUNED_NCOLLS; i++)
-        ncolls += (size_t)ct_emit_tuned_has_alg(r, &ct_tuned_colls[i]);
+    const ct_tuned_coll_t *t;
+    for (size_t i = 0; (t = ct_emit_tuned_coll_at(i)) != NULL; i++)
+        ncolls += (size_t)ct_emit_tuned_has_alg(r, t);
     ct_emit_header(ctx, fp, CT_EMIT_TUNED_RULES_NAME,
                    "Open MPI coll/tuned dynamic rules (4.1 classic format)", install);
     fprintf(fp, "%zu # collectives\n", ncolls);
-    for (size_t i = 0; i < CT_TUNED_NCOLLS; i++) {
-        const ct_tuned_coll_t *t = &ct_tuned_colls[i];
+    for (size_t i = 0; (t = ct_emit_tuned_coll_at(i)) != NULL; i++) {
         ct_rule_t *rules;
         size_t n;
         if (!ct_emit_tuned_has_alg(r, t))
@@ -221,8 +214,8 @@ static ct_status_t ct_tuned_rules_write(const ct_emit_ctx_t *ctx, FILE *fp, char
         ct_status_t st = ct_emit_tuned_coll_rules(r, t, &rules, &n, err, errlen);
         if (st != CT_OK)
             return st;
-        fprintf(fp, "\n%d # %s (%s)\n1 # comm sizes\n", t->ompi_id, t->alg + strlen("coll_tuned_"),
-                ct_coll_name((ct_coll_id_t)t->coll));
+        fprintf(fp, "\n%d # %s (%s)\n1 # comm sizes\n", t->tuned.id,
+                t->tuned.alg + strlen("coll_tuned_"), t->name);
         fprintf(fp, "%ld %zu # comm size, rules\n", r->nranks, n);
         fputs("# msgsize algorithm faninout segsize\n", fp);
         for (size_t k = 0; k < n; k++)

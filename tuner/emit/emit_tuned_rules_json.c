@@ -54,7 +54,7 @@ static ct_status_t ct_rules_json_coll(const ct_tune_result_t *r, const ct_emit_t
     sizes = NULL;
     bad |= bad || json_array_append_new(list, comm) != 0;
     comm = NULL;
-    bad |= bad || json_object_set_new(colls, t->json_name, list) != 0;
+    bad |= bad || json_object_set_new(colls, t->tuned.json_name, list) != 0;
     list = NULL;
     json_decref(sizes);
     json_decref(comm);
@@ -68,9 +68,10 @@ static ct_status_t ct_rules_json_write(const ct_emit_ctx_t *ctx, FILE *fp, char 
     json_t *doc = json_pack("{s:i, s:s}", "rule_file_version", 3, "module", "tuned");
     json_t *colls = json_object();
     ct_status_t st = doc && colls ? CT_OK : CT_ERR_NOMEM;
-    for (size_t i = 0; i < ct_emit_tuned_ncolls && st == CT_OK; i++)
-        if (ct_emit_tuned_has_alg(r, &ct_emit_tuned_colls[i]))
-            st = ct_rules_json_coll(r, &ct_emit_tuned_colls[i], colls, err, errlen);
+    const ct_emit_tuned_coll_t *t;
+    for (size_t i = 0; (t = ct_emit_tuned_coll_at(i)) != NULL && st == CT_OK; i++)
+        if (ct_emit_tuned_has_alg(r, t))
+            st = ct_rules_json_coll(r, t, colls, err, errlen);
     if (st == CT_OK && json_object_set_new(doc, "collectives", colls) != 0)
         st = CT_ERR_NOMEM;
     colls = NULL;

@@ -18,6 +18,7 @@
 
 #include "cli.h"
 #include "command.h"
+#include "ct_names.h"
 #include "ct_path.h"
 #include "ct_vec.h"
 #include "import.h"
@@ -192,10 +193,12 @@ static int ct_import_parse(int argc, char **argv, ct_import_args_t *a, ct_import
             break;
         case CT_IMPORT_COLL:
             if (ct_import_coll(value) == NULL) {
+                char names[128];
+                ct_coll_name_list(", ", names, sizeof names);
                 fprintf(stderr,
                         "colltune import: --collective %s: not one the results schema holds "
-                        "(allreduce, allgather, alltoall, broadcast, reduce_scatter)\n",
-                        value);
+                        "(%s)\n",
+                        value, names);
                 return CT_EXIT_USAGE;
             }
             im->coll_flag = value;

@@ -202,11 +202,6 @@ static const ct_int_rule_t ct_rule_socket_threads = {1, 16, NULL, 0};
 static const ct_int_rule_t ct_rule_nsocks = {1, 64, NULL, 0};
 static const ct_int_rule_t ct_rule_qps = {1, 128, NULL, 0};
 /* coll/tuned algorithm ids in Open MPI 4.1 (ompi_info --all --level 9). */
-static const ct_int_rule_t ct_rule_tuned_allreduce = {0, 6, NULL, 0};
-static const ct_int_rule_t ct_rule_tuned_alltoall = {0, 5, NULL, 0};
-static const ct_int_rule_t ct_rule_tuned_allgather = {0, 6, NULL, 0};
-static const ct_int_rule_t ct_rule_tuned_bcast = {0, 9, NULL, 0};
-static const ct_int_rule_t ct_rule_tuned_reduce_scatter_block = {0, 4, NULL, 0};
 
 static const char *const ct_pmls[] = {"ob1", "ucx", "cm"};
 static const ct_word_rule_t ct_rule_pml = {ct_pmls, CT_COUNT(ct_pmls), 1};
@@ -243,24 +238,7 @@ static const ct_known_t ct_known[] = {
     {"btl_vader_single_copy_mechanism", ct_known_check_words, &ct_rule_single_copy},
     {"coll_hcoll_enable", ct_known_check_bool, NULL},
     {"coll_tuned_use_dynamic_rules", ct_known_check_bool, NULL},
-    {"coll_tuned_allreduce_algorithm", ct_known_check_int, &ct_rule_tuned_allreduce},
-    {"coll_tuned_alltoall_algorithm", ct_known_check_int, &ct_rule_tuned_alltoall},
-    {"coll_tuned_allgather_algorithm", ct_known_check_int, &ct_rule_tuned_allgather},
-    {"coll_tuned_bcast_algorithm", ct_known_check_int, &ct_rule_tuned_bcast},
-    {"coll_tuned_reduce_scatter_block_algorithm", ct_known_check_int,
-     &ct_rule_tuned_reduce_scatter_block},
-};
-
-/* coll/tuned parameter stems and the collbench collective they steer. */
-static const struct {
-    const char *stem;
-    int coll;
-} ct_tuned_stems[] = {
-    {"coll_tuned_allreduce_", CT_COLL_ALLREDUCE},
-    {"coll_tuned_allgather_", CT_COLL_ALLGATHER},
-    {"coll_tuned_alltoall_", CT_COLL_ALLTOALL},
-    {"coll_tuned_bcast_", CT_COLL_BROADCAST},
-    {"coll_tuned_reduce_scatter_block_", CT_COLL_REDUCE_SCATTER},
+    /* coll_tuned_<stem>_algorithm: ranges from src/lib's collective rows. */
 };
 
 static int ct_known_has_suffix(const char *s, const char *suffix)
@@ -275,6 +253,12 @@ ct_status_t ct_space_known_check(const char *name, const char *value, char *why,
         if (strcmp(ct_known[i].name, name) == 0)
             return ct_known[i].check(value, ct_known[i].arg, why, whylen);
     if (strncmp(name, "coll_tuned_", 11) == 0) {
+        /* 0 (coll/tuned's own decision) up to the collective's last id. */
+        const ct_coll_name_t *coll = ct_coll_name_of_tuned_var(name);
+        if (coll != NULL && strcmp(name, coll->tuned.alg) == 0) {
+            const ct_int_rule_t algs = {0, coll->tuned.alg_max, NULL, 0};
+            return ct_known_check_int(value, &algs, why, whylen);
+        }
         if (ct_known_has_suffix(name, "_segmentsize") || ct_known_has_suffix(name, "_max_requests"))
             return ct_known_check_int(value, &ct_rule_nonneg, why, whylen);
         if (ct_known_has_suffix(name, "_fanout") || ct_known_has_suffix(name, "_radix"))
@@ -292,11 +276,10 @@ ct_status_t ct_space_known_scope(const char *name, int *scope_p, char *why, size
                 *scope_p = CT_SCOPE_GLOBAL;
         return CT_OK;
     }
-    for (size_t i = 0; i < CT_COUNT(ct_tuned_stems); i++) {
-        if (strncmp(name, ct_tuned_stems[i].stem, strlen(ct_tuned_stems[i].stem)) == 0) {
-            *scope_p = ct_tuned_stems[i].coll;
-            return CT_OK;
-        }
+    const ct_coll_name_t *coll = ct_coll_name_of_tuned_var(name);
+    if (coll != NULL) {
+        *scope_p = coll->id;
+        return CT_OK;
     }
     /* collbench's reduce_scatter is MPI_Reduce_scatter_block: forcing
      * MPI_Reduce_scatter's algorithm would change nothing it measures. */
@@ -313,16 +296,13 @@ ct_status_t ct_space_known_scope(const char *name, int *scope_p, char *why, size
 
 long ct_space_known_max_ranks(const char *name, const char *value, const char **why_p)
 {
-    /* Open MPI 4.1's two_proc algorithms abort on more than 2 ranks. */
-    static const struct {
-        const char *name;
-        const char *value;
-    } two_proc[] = {
-        {"coll_tuned_alltoall_algorithm", "5"},
-        {"coll_tuned_allgather_algorithm", "6"},
-    };
-    for (size_t i = 0; i < CT_COUNT(two_proc); i++) {
-        if (strcmp(name, two_proc[i].name) == 0 && strcmp(value, two_proc[i].value) == 0) {
+    /* Open MPI 4.1's two_proc algorithms abort on more than 2 ranks; the
+     * value is compared as written, as the space file spells it. */
+    const ct_coll_name_t *coll = ct_coll_name_of_tuned_var(name);
+    if (coll != NULL && coll->tuned.two_proc_alg > 0 && strcmp(name, coll->tuned.alg) == 0) {
+        char id[16];
+        snprintf(id, sizeof id, "%d", coll->tuned.two_proc_alg);
+        if (strcmp(value, id) == 0) {
             *why_p = "two_proc algorithm, aborts beyond 2 ranks";
             return 2;
         }
