@@ -89,4 +89,11 @@ static ct_status_t ct_mca_write(const ct_emit_ctx_t *ctx, FILE *fp, char *err, s
     return CT_OK;
 }
 
-const ct_emit_format_t ct_emit_mca_params = {"mca-params.conf", ct_mca_wanted, ct_mca_write};
+/* Setting mca_base_param_files replaces Open MPI's own list (the user's
+ * and the system's files), so the A/B keeps that list after ours. */
+const ct_emit_format_t ct_emit_mca_params = {
+    .name = "mca-params.conf",
+    .wanted = ct_mca_wanted,
+    .write = ct_mca_write,
+    .load = {.var = "mca_base_param_files", .via = CT_VIA_MCA, .keeps_defaults = 1},
+};

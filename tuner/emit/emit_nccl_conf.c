@@ -38,5 +38,9 @@ static ct_status_t ct_nccl_conf_write(const ct_emit_ctx_t *ctx, FILE *fp, char *
     return st;
 }
 
-const ct_emit_format_t ct_emit_nccl_conf = {"nccl.conf", ct_emit_nccl_vars_wanted,
-                                            ct_nccl_conf_write};
+const ct_emit_format_t ct_emit_nccl_conf = {
+    .name = "nccl.conf",
+    .wanted = ct_emit_nccl_vars_wanted,
+    .write = ct_nccl_conf_write,
+    .load = {.var = "NCCL_CONF_FILE", .via = CT_VIA_ENV},
+};

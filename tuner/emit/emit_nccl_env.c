@@ -39,4 +39,11 @@ static ct_status_t ct_nccl_env_write(const ct_emit_ctx_t *ctx, FILE *fp, char *e
     return CT_OK;
 }
 
-const ct_emit_format_t ct_emit_nccl_env = {"nccl.env", ct_emit_nccl_vars_wanted, ct_nccl_env_write};
+/* Sourced by a person, not loaded by a library: it holds what nccl.conf
+ * holds, and the A/B loads nccl.conf. */
+const ct_emit_format_t ct_emit_nccl_env = {
+    .name = "nccl.env",
+    .wanted = ct_emit_nccl_vars_wanted,
+    .write = ct_nccl_env_write,
+    .load = {.var = NULL},
+};

@@ -109,5 +109,15 @@ static ct_status_t ct_nccl_tuner_write(const ct_emit_ctx_t *ctx, FILE *fp, char 
     return st;
 }
 
-const ct_emit_format_t ct_emit_nccl_tuner = {"nccl_tuner.conf", ct_nccl_tuner_wanted,
-                                             ct_nccl_tuner_write};
+/* NCCL reads the rules only through a tuner plugin: the A/B names ours
+ * (libnccl-tuner-colltune.so, found by this name on the library path)
+ * unless the user chose one. */
+const ct_emit_format_t ct_emit_nccl_tuner = {
+    .name = "nccl_tuner.conf",
+    .wanted = ct_nccl_tuner_wanted,
+    .write = ct_nccl_tuner_write,
+    .load = {.var = "NCCL_TUNER_CONFIG_FILE",
+             .via = CT_VIA_ENV,
+             .also = "NCCL_TUNER_PLUGIN",
+             .also_value = "colltune"},
+};

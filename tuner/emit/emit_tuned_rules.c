@@ -233,5 +233,6 @@ static ct_status_t ct_tuned_rules_write(const ct_emit_ctx_t *ctx, FILE *fp, char
     return CT_OK;
 }
 
-const ct_emit_format_t ct_emit_tuned_rules = {CT_EMIT_TUNED_RULES_NAME, ct_emit_tuned_rules_wanted,
-                                              ct_tuned_rules_write};
+/* Loaded through mca-params.conf, which names it. */
+const ct_emit_format_t ct_emit_tuned_rules = {
+    CT_EMIT_TUNED_RULES_NAME, ct_emit_tuned_rules_wanted, ct_tuned_rules_write, {.var = NULL}};

@@ -68,4 +68,10 @@ static ct_status_t ct_ucx_write(const ct_emit_ctx_t *ctx, FILE *fp, char *err, s
     return CT_OK;
 }
 
-const ct_emit_format_t ct_emit_ucx_conf = {"ucx.conf", ct_ucx_wanted, ct_ucx_write};
+/* UCX looks for ucx.conf in a directory, not at a path. */
+const ct_emit_format_t ct_emit_ucx_conf = {
+    .name = "ucx.conf",
+    .wanted = ct_ucx_wanted,
+    .write = ct_ucx_write,
+    .load = {.var = "UCX_CONFIG_DIR", .via = CT_VIA_ENV, .names_dir = 1},
+};

@@ -119,6 +119,49 @@ void ct_tune_verify_colls(const ct_tune_result_t *r, const char *tune_colls, cha
     }
 }
 
+/* Whether the user's environment or --env sets name. */
+static int ct_tune_verify_user_has(const ct_launch_opts_t *lo, const char *name)
+{
+    int has = getenv(name) != NULL;
+    for (size_t i = 0; i < lo->nenv; i++)
+        has |= strcmp(lo->env[i].name, name) == 0;
+    return has;
+}
+
+/* Adds to tuned the settings that make a library read the emitted file
+ * name in dir, as its emitter's entry says (ld), and appends them to
+ * v->how (*used: its length). */
+static ct_status_t ct_tune_verify_load(const ct_launch_opts_t *lo, const char *dir,
+                                       const char *name, const ct_emit_load_t *ld,
+                                       ct_space_config_t *tuned, ct_tune_verify_t *v, size_t *used)
+{
+    if (ld->var == NULL)
+        return CT_OK;
+    char path[PATH_MAX + 64];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    if (ld->keeps_defaults) {
+        char tail[4096];
+        ct_tune_verify_mca_tail(lo, dir, tail, sizeof tail, v->note, sizeof v->note);
+        if (tail[0] != '\0') {
+            size_t pl = strlen(path);
+            snprintf(path + pl, sizeof path - pl, ",%s", tail);
+        }
+    }
+    ct_status_t st = CT_OK;
+    if (ld->also != NULL && !ct_tune_verify_user_has(lo, ld->also))
+        st = ct_tune_verify_add(tuned, ld->also, ld->also_value, CT_VIA_ENV);
+    const char *value = ld->names_dir ? dir : path;
+    if (st == CT_OK)
+        st = ct_tune_verify_add(tuned, ld->var, value, ld->via);
+    if (st != CT_OK)
+        return st;
+    int m = snprintf(v->how + *used, sizeof v->how - *used, "%s%s %s=%s", *used ? "; " : "",
+                     ld->via == CT_VIA_MCA ? "--mca" : "env", ld->var, value);
+    if (m > 0 && (size_t)m < sizeof v->how - *used)
+        *used += (size_t)m;
+    return CT_OK;
+}
+
 ct_status_t ct_tune_verify_setup(const ct_tune_result_t *r, const char *out,
                                  const ct_launch_opts_t *lo, const ct_space_config_t *base,
                                  size_t pairs, ct_tune_scope_t *sc, ct_tune_verify_t *v, char *err,
@@ -152,7 +195,8 @@ ct_status_t ct_tune_verify_setup(const ct_tune_result_t *r, const char *out,
     }
     st = ct_emit_all(&cand, abs, err, errlen);
     const char *names[16];
-    size_t nfiles = st == CT_OK ? ct_emit_files(&cand, names, 16) : 0;
+    const ct_emit_load_t *loads[16];
+    size_t nfiles = st == CT_OK ? ct_emit_loads(&cand, names, loads, 16) : 0;
     free(cand.choices);
     if (st != CT_OK)
         return st;
@@ -170,47 +214,9 @@ ct_status_t ct_tune_verify_setup(const ct_tune_result_t *r, const char *out,
         for (size_t i = 0; i < base->n && st == CT_OK; i++)
             st = ct_tune_verify_add(&sc->configs.configs[side], base->settings[i].name,
                                     base->settings[i].value, base->settings[i].via);
-    ct_space_config_t *tuned = &sc->configs.configs[1];
     size_t used = 0;
-    char path[PATH_MAX + 64];
-    for (size_t f = 0; f < nfiles && st == CT_OK; f++) {
-        const char *name = NULL, *value = path;
-        ct_via_t via = CT_VIA_ENV;
-        snprintf(path, sizeof path, "%s/%s", abs, names[f]);
-        if (strcmp(names[f], "mca-params.conf") == 0) {
-            char tail[4096];
-            ct_tune_verify_mca_tail(lo, abs, tail, sizeof tail, v->note, sizeof v->note);
-            if (tail[0] != '\0') {
-                size_t pl = strlen(path);
-                snprintf(path + pl, sizeof path - pl, ",%s", tail);
-            }
-            name = "mca_base_param_files";
-            via = CT_VIA_MCA;
-        } else if (strcmp(names[f], "ucx.conf") == 0) {
-            name = "UCX_CONFIG_DIR";
-            value = abs;
-        } else if (strcmp(names[f], "nccl.conf") == 0) {
-            name = "NCCL_CONF_FILE";
-        } else if (strcmp(names[f], "nccl_tuner.conf") == 0) {
-            name = "NCCL_TUNER_CONFIG_FILE";
-            int has_plugin = getenv("NCCL_TUNER_PLUGIN") != NULL;
-            for (size_t i = 0; i < lo->nenv; i++)
-                has_plugin |= strcmp(lo->env[i].name, "NCCL_TUNER_PLUGIN") == 0;
-            /* NCCL finds libnccl-tuner-colltune.so by this name on the
-             * library path (installed in libdir). */
-            if (!has_plugin)
-                st = ct_tune_verify_add(tuned, "NCCL_TUNER_PLUGIN", "colltune", CT_VIA_ENV);
-        }
-        /* nccl.env holds what nccl.conf holds; coll-tuned-rules.conf is
-         * named inside mca-params.conf. */
-        if (name == NULL || st != CT_OK)
-            continue;
-        st = ct_tune_verify_add(tuned, name, value, via);
-        int m = snprintf(v->how + used, sizeof v->how - used, "%s%s %s=%s", used ? "; " : "",
-                         via == CT_VIA_MCA ? "--mca" : "env", name, value);
-        if (m > 0 && (size_t)m < sizeof v->how - used)
-            used += (size_t)m;
-    }
+    for (size_t f = 0; f < nfiles && f < 16 && st == CT_OK; f++)
+        st = ct_tune_verify_load(lo, abs, names[f], loads[f], &sc->configs.configs[1], v, &used);
     if (st != CT_OK)
         return st;
     /* The tuned side's id covers the choices too, through a variable the
@@ -228,7 +234,7 @@ ct_status_t ct_tune_verify_setup(const ct_tune_result_t *r, const char *out,
     }
     char hex[17];
     snprintf(hex, sizeof hex, "%016llx", (unsigned long long)h);
-    st = ct_tune_verify_add(tuned, "COLLTUNE_VERIFY_CHOICES", hex, CT_VIA_ENV);
+    st = ct_tune_verify_add(&sc->configs.configs[1], "COLLTUNE_VERIFY_CHOICES", hex, CT_VIA_ENV);
     if (st != CT_OK)
         return st;
     /* Keys as the journal checks them: of the settings sorted by name. */
