@@ -8,11 +8,14 @@ TUNER_TUNE_CPPFLAGS = $(TUNER_EMIT_CPPFLAGS) -I$(top_srcdir)/tuner/tune $(JANSSO
 
 noinst_LTLIBRARIES += tuner/tune/libcttune.la
 tuner_tune_libcttune_la_SOURCES = \
+	tuner/tune/evidence.c tuner/tune/evidence.h \
 	tuner/tune/journal.c tuner/tune/journal.h tuner/tune/journal_record.c \
 	tuner/tune/tune.c tuner/tune/tune.h \
+	tuner/tune/tune_choices.c tuner/tune/tune_choices.h \
 	tuner/tune/tune_decide.c tuner/tune/tune_decide.h \
+	tuner/tune/tune_decision.c tuner/tune/tune_decision.h \
 	tuner/tune/tune_launch.c tuner/tune/tune_launch.h \
-	tuner/tune/tune_report.c \
+	tuner/tune/tune_report.c tuner/tune/tune_report.h \
 	tuner/tune/tune_search.c tuner/tune/tune_search.h \
 	tuner/tune/tune_verify.c tuner/tune/tune_verify.h \
 	tuner/tune/tune_weights.c tuner/tune/tune_weights.h

@@ -74,9 +74,11 @@ ct_status_t ct_tune_verify_setup(const ct_tune_result_t *r, const char *out,
  * for a global choice (the tune's own list then), comma-separated. */
 void ct_tune_verify_colls(const ct_tune_result_t *r, const char *tune_colls, char *buf, size_t len);
 
-/* Judges every choice of r from the journaled A/B trials in s. */
-ct_status_t ct_tune_verify_judge(const ct_tune_state_t *s, const ct_tune_scope_t *sc,
-                                 const ct_tune_result_t *r, ct_tune_verify_t *v);
+/* Judges every choice of r from the evidence of the A/B's scope (its
+ * configurations [0] default, [1] tuned; ct_tune_evidence_build). */
+struct ct_tune_evidence_s;
+ct_status_t ct_tune_verify_judge(const struct ct_tune_evidence_s *ev, const ct_tune_result_t *r,
+                                 ct_tune_verify_t *v);
 
 void ct_tune_verify_free(ct_tune_verify_t *v);
 
