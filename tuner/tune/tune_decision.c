@@ -96,26 +96,30 @@ static ct_status_t ct_tune_decide_ranges(const ct_tune_evidence_t *ev, ct_tune_d
 /* Global: the configuration that wins the most cells and loses none (the
  * default significantly faster than it, or it unmeasured, in any cell),
  * or by --weights the pick over the weighted time per launch. */
-static size_t ct_tune_decide_global(const ct_tune_evidence_t *ev, const ct_tune_decision_t *d,
-                                    ct_tune_cand_t *cand)
+static ct_status_t ct_tune_decide_global(const ct_tune_evidence_t *ev, const ct_tune_decision_t *d,
+                                         ct_tune_cand_t *cand, size_t *pick_p)
 {
-    if (ev->weighted)
-        return ct_tune_pick_of(ev, ev->weighted_us, cand);
+    if (ev->weighted) {
+        *pick_p = ct_tune_pick_of(ev, ev->weighted_us, cand);
+        return CT_OK;
+    }
     size_t *wins = calloc(ev->nconfigs, sizeof *wins), pick = 0;
     int *loses = calloc(ev->nconfigs, sizeof *loses);
-    for (size_t k = 0; k < ev->ncells && wins && loses; k++) {
+    ct_status_t st = wins && loses ? CT_OK : CT_ERR_NOMEM;
+    for (size_t k = 0; k < ev->ncells && st == CT_OK; k++) {
         const ct_tune_launches_t *l = ev->cells[k].cfg;
         wins[d->cells[k].winner]++;
         for (size_t i = 1; i < ev->nconfigs; i++)
             if (l[i].n == 0 || ct_tune_significant(l[0].us, l[0].n, l[i].us, l[i].n))
                 loses[i] = 1;
     }
-    for (size_t i = 1; i < ev->nconfigs && wins && loses; i++)
+    for (size_t i = 1; i < ev->nconfigs && st == CT_OK; i++)
         if (wins[i] > 0 && !loses[i] && (pick == 0 || wins[i] > wins[pick]))
             pick = i;
     free(wins);
     free(loses);
-    return pick;
+    *pick_p = pick;
+    return st;
 }
 
 ct_status_t ct_tune_decide(const ct_tune_evidence_t *ev, ct_tune_decision_t *d_p)
@@ -136,12 +140,13 @@ ct_status_t ct_tune_decide(const ct_tune_evidence_t *ev, ct_tune_decision_t *d_p
         k += n;
     }
     if (st == CT_OK && ev->ncells > 0 && ev->scope == CT_SCOPE_GLOBAL) {
-        size_t pick = ct_tune_decide_global(ev, &d, cand);
+        size_t pick = 0;
+        st = ct_tune_decide_global(ev, &d, cand, &pick);
         const ct_tune_dcell_t *c = NULL;
         for (size_t k = 0; k < d.ncells && c == NULL && pick != 0; k++)
             if (d.cells[k].winner == pick)
                 c = &d.cells[k];
-        if (pick != 0)
+        if (st == CT_OK && pick != 0)
             st = ct_tune_dpick_add(&d, pick, -1, -1, c);
     }
     free(cand);
