@@ -33,9 +33,9 @@
 #include "tune.h"
 #include "tune_choices.h"
 #include "tune_decide.h"
-#include "tune_launch.h"
 #include "tune_report.h"
 #include "tune_search.h"
+#include "tune_trial.h"
 #include "tune_verify.h"
 #include "tune_weights.h"
 
@@ -239,317 +239,19 @@ static int ct_tune_listed(const char *list, const char *name)
     return 0;
 }
 
-static double ct_tune_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-/* Everything the runner needs besides the state. */
+/* Everything the finish needs besides the state: the arguments and
+ * the trial runner. */
 typedef struct {
     ct_tune_args_t *a;
     ct_tune_state_t *s;
-    ct_launcher_t launcher;
-    char collbench[PATH_MAX];
-    ct_journal_t journal;
-    int tty;
-    double best_speedup;
-    char best[256];
-    double trial_time; /* sum of wall times of trials run now */
+    ct_tune_runner_t run;
 } ct_tune_ctx_t;
-
-static ct_status_t ct_tune_keep(ct_tune_state_t *s, ct_trial_t *t)
-{
-    if (s->ntrials == s->cap) {
-        size_t cap = s->cap ? s->cap * 2 : 64;
-        ct_trial_t *n = realloc(s->trials, cap * sizeof *n);
-        if (n == NULL)
-            return CT_ERR_NOMEM;
-        s->trials = n;
-        s->cap = cap;
-    }
-    s->trials[s->ntrials++] = *t;
-    memset(t, 0, sizeof *t);
-    return CT_OK;
-}
-
-static const ct_trial_t *ct_tune_find(const ct_tune_state_t *s, const ct_tune_scope_t *sc,
-                                      size_t ci, long launch)
-{
-    for (size_t i = 0; i < s->ntrials; i++) {
-        const ct_trial_t *t = &s->trials[i];
-        if (t->launch == launch && strcmp(t->scope, sc->name) == 0 &&
-            strcmp(t->key, sc->configs.configs[ci].key) == 0)
-            return t;
-    }
-    return NULL;
-}
-
-/* After a trial: the best gain over the baseline seen so far, for the
- * progress line (one launch each: a hint, not a decision). */
-static void ct_tune_track_best(ct_tune_ctx_t *x, const ct_tune_scope_t *sc, size_t ci)
-{
-    if (ci == 0)
-        return;
-    const ct_trial_t *t = &x->s->trials[x->s->ntrials - 1];
-    for (size_t r = 0; r < t->nrows; r++) {
-        const ct_trial_row_t *row = &t->rows[r];
-        if (strcmp(row->placement, "out-of-place") != 0 || row->median_us <= 0)
-            continue;
-        double us[CT_TUNE_MAX_LAUNCHES];
-        size_t n =
-            ct_tune_base_samples(x->s, sc, row->collective, row->bytes, us, CT_TUNE_MAX_LAUNCHES);
-        if (n == 0)
-            continue;
-        double sp = ct_tune_median(us, n) / row->median_us;
-        if (sp > x->best_speedup) {
-            x->best_speedup = sp;
-            snprintf(x->best, sizeof x->best, "%s %lld B %.2fx (%s %s)", row->collective,
-                     row->bytes, sp, sc->name, t->key);
-        }
-    }
-}
-
-static int ct_tune_interrupted(void)
-{
-    sigset_t pend;
-    sigpending(&pend);
-    return sigismember(&pend, SIGINT) || sigismember(&pend, SIGTERM);
-}
-
-/* Journals sc's configuration ci as skipped-invalid (once). */
-static ct_status_t ct_tune_skip(ct_tune_ctx_t *x, ct_tune_scope_t *sc, size_t ci)
-{
-    if (ct_tune_find(x->s, sc, ci, 0) != NULL)
-        return CT_OK;
-    ct_trial_t t;
-    memset(&t, 0, sizeof t);
-    char err[512];
-    ct_status_t st = ct_trial_set_config(&t, &sc->configs.configs[ci], sc->name);
-    if (st == CT_OK) {
-        t.status = CT_JOURNAL_SKIPPED_INVALID;
-        t.reason = strdup(sc->configs.configs[ci].skip);
-        t.exit_code = -1;
-        st = ct_journal_append(&x->journal, &t, err, sizeof err);
-        if (st != CT_OK)
-            fprintf(stderr, "colltune tune: %s\n", err);
-    }
-    if (st == CT_OK) {
-        x->s->skipped++;
-        st = ct_tune_keep(x->s, &t);
-    }
-    ct_trial_free(&t);
-    return st;
-}
-
-/* Launches collbench once for sc's configuration cfg: the user's
- * settings, then the configuration's, which win. */
-static ct_status_t ct_tune_trial_launch(ct_tune_ctx_t *x, const ct_tune_scope_t *sc,
-                                        const ct_space_config_t *cfg, int short_run,
-                                        const char *const paths[3], ct_tune_outcome_t *o)
-{
-    ct_tune_state_t *s = x->s;
-    ct_tune_args_t *a = x->a;
-    const char *csv = paths[0], *out = paths[1], *errf = paths[2];
-    char err[512];
-    ct_launch_var_t *env = calloc(a->lo.nenv + cfg->n + 1, sizeof *env);
-    ct_launch_var_t *mca = calloc(a->lo.nmca + cfg->n + 1, sizeof *mca);
-    ct_argv_t args = CT_ARGV_INIT;
-    ct_status_t st = env && mca ? CT_OK : CT_ERR_NOMEM;
-    size_t nenv = a->lo.nenv, nmca = a->lo.nmca;
-    if (st == CT_OK) {
-        memcpy(env, a->lo.env, a->lo.nenv * sizeof *env);
-        memcpy(mca, a->lo.mca, a->lo.nmca * sizeof *mca);
-        /* Replacing the user's entry of the same name: mpirun refuses an
-         * MCA parameter given twice. */
-        for (size_t i = 0; i < cfg->n; i++) {
-            int is_mca = cfg->settings[i].via == CT_VIA_MCA;
-            ct_launch_var_t *list = is_mca ? mca : env;
-            size_t *n = is_mca ? &nmca : &nenv, k = 0;
-            while (k < *n && strcmp(list[k].name, cfg->settings[i].name) != 0)
-                k++;
-            if (k == *n)
-                (*n)++;
-            snprintf(list[k].name, sizeof list[k].name, "%s", cfg->settings[i].name);
-            list[k].value = cfg->settings[i].value;
-        }
-        const char *coll = sc->colls                      ? sc->colls
-                           : sc->scope == CT_SCOPE_GLOBAL ? s->colls
-                                                          : sc->name;
-        const char *ours[] = {"-C", coll, "--csv", csv, "--no-table", "--quiet"};
-        st = ct_argv_append(&args, (char *const *)ours, 6);
-        if (st == CT_OK)
-            st = ct_argv_append(&args, a->cb_args, a->ncb_args);
-        /* A short launch: halving's first look at every candidate. */
-        const char *quick[] = {"--size-budget", "0.05"};
-        if (st == CT_OK && short_run)
-            st = ct_argv_append(&args, (char *const *)quick, 2);
-    }
-    if (st == CT_OK) {
-        ct_tune_launch_t spec = {
-            .launcher = &x->launcher,
-            .collbench = x->collbench,
-            .env = env,
-            .nenv = nenv,
-            .mca = mca,
-            .nmca = nmca,
-            .args = args.v,
-            .nargs = args.n,
-            .stdout_path = out,
-            .stderr_path = errf,
-            .timeout_s = a->lo.timeout_s,
-            .grace_s = a->lo.grace_s,
-        };
-        st = ct_tune_launch(&spec, o, err, sizeof err);
-        if (st != CT_OK)
-            fprintf(stderr, "colltune tune: %s\n", st == CT_ERR_NOMEM ? "out of memory" : err);
-    }
-    ct_argv_free(&args);
-    free(env);
-    free(mca);
-    return st;
-}
-
-/* Journals and keeps the finished trial of sc's configuration ci: its
- * rows from csv, or why it failed (which excludes the configuration). */
-static ct_status_t ct_tune_trial_record(ct_tune_ctx_t *x, ct_tune_scope_t *sc, size_t ci,
-                                        long launch, const char *csv, ct_tune_outcome_t *o)
-{
-    ct_tune_state_t *s = x->s;
-    const ct_space_config_t *cfg = &sc->configs.configs[ci];
-    char err[512];
-    ct_status_t st;
-    ct_trial_t t;
-    memset(&t, 0, sizeof t);
-    st = ct_trial_set_config(&t, cfg, sc->name);
-    t.launch = launch;
-    t.exit_code = o->exit_code;
-    t.wall_s = o->wall_s;
-    t.status = o->status;
-    if (st == CT_OK && t.status == CT_JOURNAL_OK) {
-        if (ct_trial_read_csv(&t, csv, err, sizeof err) != CT_OK) {
-            t.status = CT_JOURNAL_CRASH;
-            snprintf(o->reason, sizeof o->reason, "%.250s", err);
-        } else {
-            for (size_t r = 0; r < t.nrows; r++)
-                if (t.rows[r].wrong > 0)
-                    t.status = CT_JOURNAL_WRONG;
-            if (t.nrows == 0) {
-                t.status = CT_JOURNAL_CRASH;
-                snprintf(o->reason, sizeof o->reason, "no results in its results.csv");
-            }
-        }
-    }
-    if (st == CT_OK && o->reason[0] && (t.reason = strdup(o->reason)) == NULL)
-        st = CT_ERR_NOMEM;
-    if (st == CT_OK && (st = ct_journal_append(&x->journal, &t, err, sizeof err)) != CT_OK)
-        fprintf(stderr, "colltune tune: %s\n", err);
-    if (st == CT_OK) {
-        s->ran++;
-        x->trial_time += o->wall_s;
-        if (t.status != CT_JOURNAL_OK) {
-            s->failed++;
-            sc->excluded[ci] = 1;
-        }
-        st = ct_tune_keep(s, &t);
-    }
-    ct_trial_free(&t);
-    return st;
-}
-
-/* Progress: one line per trial; on a tty the line is rewritten. */
-static void ct_tune_trial_progress(const ct_tune_ctx_t *x, const ct_tune_scope_t *sc,
-                                   const ct_space_config_t *cfg, long launch, int short_run,
-                                   size_t done, size_t total, double wall_s)
-{
-    const ct_tune_state_t *s = x->s;
-    const ct_trial_t *k = &s->trials[s->ntrials - 1];
-    size_t left = total > done + 1 ? total - done - 1 : 0;
-    double eta = s->ran ? x->trial_time / (double)s->ran * (double)left : 0;
-    fprintf(stderr,
-            "%scolltune tune: trial %zu/%zu %s %s#%ld %s%s %.1fs, ETA %.0fs, best so far: %s%s",
-            x->tty ? "\r\033[K" : "", done + 1, total, sc->name, cfg->key, launch,
-            ct_journal_status_name(k->status), short_run ? " (short)" : "", wall_s, eta,
-            x->best[0] ? x->best : "-", k->status != CT_JOURNAL_OK ? " [excluded]" : "");
-    fputs(x->tty ? "" : "\n", stderr);
-    if (k->status != CT_JOURNAL_OK)
-        fprintf(stderr, "%scolltune tune: %s %s excluded: %s\n", x->tty ? "\n" : "", sc->name,
-                cfg->key, k->reason ? k->reason : ct_journal_status_name(k->status));
-}
-
-/* Runs one trial of sc (unless journaled): CT_OK with *stop 0, 1 (the
- * budget is spent; only when budgeted: the search's, not the A/B's) or
- * 130 (interrupted), or an error. */
-static ct_status_t ct_tune_trial(ct_tune_ctx_t *x, ct_tune_scope_t *sc, size_t ci, long launch,
-                                 int short_run, int budgeted, size_t done, size_t total, int *stop)
-{
-    ct_tune_state_t *s = x->s;
-    ct_tune_args_t *a = x->a;
-    ct_space_config_t *cfg = &sc->configs.configs[ci];
-    char err[512];
-    *stop = 0;
-    if (cfg->skip != NULL)
-        return ct_tune_skip(x, sc, ci);
-    if (sc->excluded[ci] || ct_tune_find(s, sc, ci, launch) != NULL)
-        return CT_OK;
-    if (ct_tune_interrupted()) {
-        *stop = 130;
-        return CT_OK;
-    }
-    /* The budget is the search's; the verification always runs. */
-    if (budgeted && ((s->plan_budget > 0 && (long)(s->ran + s->resumed) >= s->plan_budget) ||
-                     (s->plan_budget_s > 0 && ct_tune_now() - s->start >= s->plan_budget_s))) {
-        s->budget_hit = 1;
-        *stop = 1;
-        return CT_OK;
-    }
-
-    /* DIR/trials/SCOPE-KEY-LAUNCH/, emptied of a killed attempt's rows
-     * (collbench appends to its CSV). */
-    char dir[4096], csv[4096], out[4096], errf[4096], name[128];
-    snprintf(name, sizeof name, "trials/%s-%s-%ld", sc->name, cfg->key, launch);
-    if (ct_outdir_path(a->out, name, dir, sizeof dir) != CT_OK ||
-        ct_outdir_path(dir, "results.csv", csv, sizeof csv) != CT_OK ||
-        ct_outdir_path(dir, "collbench.txt", out, sizeof out) != CT_OK ||
-        ct_outdir_path(dir, "collbench.err", errf, sizeof errf) != CT_OK) {
-        fprintf(stderr, "colltune tune: --out %s: path too long\n", a->out);
-        return CT_ERR_USAGE;
-    }
-    if (ct_outdir_prepare(dir, err, sizeof err) != CT_OK) {
-        fprintf(stderr, "colltune tune: %s: %s\n", dir, err);
-        return CT_ERR_IO;
-    }
-    if (unlink(csv) != 0 && errno != ENOENT) {
-        fprintf(stderr, "colltune tune: cannot remove %s: %s\n", csv, strerror(errno));
-        return CT_ERR_IO;
-    }
-
-    const char *const paths[3] = {csv, out, errf};
-    ct_tune_outcome_t o;
-    ct_status_t st = ct_tune_trial_launch(x, sc, cfg, short_run, paths, &o);
-    if (st != CT_OK)
-        return st;
-    if (o.interrupted) {
-        *stop = 130;
-        return CT_OK; /* an interrupted trial is not finished: not journaled */
-    }
-
-    st = ct_tune_trial_record(x, sc, ci, launch, csv, &o);
-    if (st != CT_OK)
-        return st;
-    const ct_trial_t *k = &s->trials[s->ntrials - 1];
-    if (k->status == CT_JOURNAL_OK)
-        ct_tune_track_best(x, sc, ci);
-    ct_tune_trial_progress(x, sc, cfg, launch, short_run, done, total, o.wall_s);
-    return CT_OK;
-}
 
 /* The search's trial callback: its scopes, within its budget. */
 static ct_status_t ct_tune_run_one(void *user, size_t scope_i, size_t ci, long launch,
                                    int short_run, size_t done, size_t total, int *stop)
 {
-    ct_tune_ctx_t *x = user;
+    ct_tune_runner_t *x = user;
     return ct_tune_trial(x, &x->s->scopes[scope_i], ci, launch, short_run, 1, done, total, stop);
 }
 
@@ -598,8 +300,8 @@ static ct_status_t ct_tune_verify_pairs(ct_tune_ctx_t *x, ct_tune_scope_t *vsc, 
     size_t total = 2 * pairs, done = 0;
     for (size_t p = 0; p < pairs && st == CT_OK && *stop == 0; p++)
         for (size_t k = 0; k < 2 && st == CT_OK && *stop == 0; k++, done++)
-            st = ct_tune_trial(x, vsc, p % 2 ? 1 - k : k, (long)p, 0, 0, done, total, stop);
-    if (x->tty)
+            st = ct_tune_trial(&x->run, vsc, p % 2 ? 1 - k : k, (long)p, 0, 0, done, total, stop);
+    if (x->run.tty)
         fputc('\n', stderr);
     return st;
 }
@@ -732,6 +434,99 @@ static ct_status_t ct_tune_finish(ct_tune_ctx_t *x, const ct_space_t *space, int
     return st;
 }
 
+/* --resume: every trial of the journal jpath that belongs to this space,
+ * counted and kept; a failed one excludes its configuration. */
+static ct_status_t ct_tune_resume(ct_tune_state_t *s, const char *jpath)
+{
+    char err[512];
+    ct_status_t st;
+    ct_journal_entries_t e;
+    st = ct_journal_read(jpath, &e, err, sizeof err);
+    if (st != CT_OK)
+        fprintf(stderr, "colltune tune: --resume: %s\n", err);
+    for (size_t i = 0; st == CT_OK && i < e.n; i++) {
+        ct_trial_t *t = &e.trials[i];
+        /* Only this space's trials count. */
+        for (size_t k = 0; k < s->nscopes; k++) {
+            ct_tune_scope_t *sc = &s->scopes[k];
+            if (strcmp(sc->name, t->scope) != 0)
+                continue;
+            for (size_t ci = 0; ci < sc->configs.n; ci++) {
+                if (strcmp(sc->configs.configs[ci].key, t->key) != 0)
+                    continue;
+                if (t->status == CT_JOURNAL_SKIPPED_INVALID)
+                    s->skipped++;
+                else {
+                    s->resumed++;
+                    if (t->status != CT_JOURNAL_OK) {
+                        s->failed++;
+                        sc->excluded[ci] = 1;
+                    }
+                }
+            }
+        }
+        st = ct_tune_keep(s, t);
+    }
+    ct_journal_entries_free(&e);
+    if (st == CT_OK && s->ntrials > 0)
+        fprintf(stderr, "colltune tune: --resume: %zu trials already in %s\n", s->ntrials, jpath);
+    return st;
+}
+
+/* The search, then the finish, with SIGINT/SIGTERM blocked across them
+ * and looked for between trials: the journal is never cut mid-line by
+ * them.  *rc 130 when interrupted. */
+static ct_status_t ct_tune_loop(ct_tune_ctx_t *x, const ct_space_t *space, const char *jpath,
+                                int *rc)
+{
+    sigset_t set, old;
+    sigemptyset(&set);
+    sigaddset(&set, SIGINT);
+    sigaddset(&set, SIGTERM);
+    sigprocmask(SIG_BLOCK, &set, &old);
+    int stop = 0;
+    ct_status_t st = ct_tune_search(&x->a->plan, x->s, ct_tune_run_one, &x->run, &stop);
+    if (x->run.tty)
+        fputc('\n', stderr);
+    if (st == CT_OK && stop == 130) {
+        fprintf(stderr,
+                "colltune tune: interrupted; the journal %s is intact: --resume continues\n",
+                jpath);
+        *rc = 130;
+    }
+    if (st == CT_OK && *rc == CT_EXIT_OK) {
+        st = ct_tune_finish(x, space, &stop);
+        if (st == CT_OK && stop == 130) {
+            fprintf(stderr,
+                    "colltune tune: interrupted in the verification; the journal %s is "
+                    "intact: --resume continues\n",
+                    jpath);
+            *rc = 130;
+        }
+    }
+    /* Take a signal still pending, so unblocking cannot kill us
+     * before the exit code says 130. */
+    struct timespec zero = {0, 0};
+    while (sigtimedwait(&set, NULL, &zero) > 0)
+        if (*rc == CT_EXIT_OK && st == CT_OK)
+            *rc = 130;
+    sigprocmask(SIG_SETMASK, &old, NULL);
+    return st;
+}
+
+static void ct_tune_state_free(ct_tune_state_t *s)
+{
+    for (size_t i = 0; i < s->ntrials; i++)
+        ct_trial_free(&s->trials[i]);
+    free(s->trials);
+    for (size_t k = 0; k < s->nscopes; k++) {
+        ct_space_configs_free(&s->scopes[k].configs);
+        free(s->scopes[k].excluded);
+        free(s->scopes[k].alive);
+    }
+    free(s->scopes);
+}
+
 static int ct_tune_main_run(ct_tune_args_t *a)
 {
     char err[512];
@@ -777,8 +572,13 @@ static int ct_tune_main_run(ct_tune_args_t *a)
     memset(&x, 0, sizeof x);
     x.a = a;
     x.s = &s;
-    x.journal.fd = -1;
-    x.tty = isatty(2);
+    x.run.s = &s;
+    x.run.out = a->out;
+    x.run.lo = &a->lo;
+    x.run.cb_args = a->cb_args;
+    x.run.ncb_args = a->ncb_args;
+    x.run.journal.fd = -1;
+    x.run.tty = isatty(2);
     int rc = CT_EXIT_OK;
 
     st = ct_tune_scopes(a, &s, &space);
@@ -797,94 +597,21 @@ static int ct_tune_main_run(ct_tune_args_t *a)
             st = CT_ERR_USAGE;
         }
     }
-    if (st == CT_OK && a->resume) {
-        ct_journal_entries_t e;
-        st = ct_journal_read(jpath, &e, err, sizeof err);
-        if (st != CT_OK)
-            fprintf(stderr, "colltune tune: --resume: %s\n", err);
-        for (size_t i = 0; st == CT_OK && i < e.n; i++) {
-            ct_trial_t *t = &e.trials[i];
-            /* Only this space's trials count. */
-            for (size_t k = 0; k < s.nscopes; k++) {
-                ct_tune_scope_t *sc = &s.scopes[k];
-                if (strcmp(sc->name, t->scope) != 0)
-                    continue;
-                for (size_t ci = 0; ci < sc->configs.n; ci++) {
-                    if (strcmp(sc->configs.configs[ci].key, t->key) != 0)
-                        continue;
-                    if (t->status == CT_JOURNAL_SKIPPED_INVALID)
-                        s.skipped++;
-                    else {
-                        s.resumed++;
-                        if (t->status != CT_JOURNAL_OK) {
-                            s.failed++;
-                            sc->excluded[ci] = 1;
-                        }
-                    }
-                }
-            }
-            st = ct_tune_keep(&s, t);
-        }
-        ct_journal_entries_free(&e);
-        if (st == CT_OK && s.ntrials > 0)
-            fprintf(stderr, "colltune tune: --resume: %zu trials already in %s\n", s.ntrials,
-                    jpath);
-    }
-    if (st == CT_OK && (st = ct_journal_open(&x.journal, a->out, err, sizeof err)) != CT_OK)
+    if (st == CT_OK && a->resume)
+        st = ct_tune_resume(&s, jpath);
+    if (st == CT_OK && (st = ct_journal_open(&x.run.journal, a->out, err, sizeof err)) != CT_OK)
         fprintf(stderr, "colltune tune: %s\n", err);
 
     if (st == CT_OK)
-        st = ct_launch_opts_launcher(&a->lo, &x.launcher);
+        st = ct_launch_opts_launcher(&a->lo, &x.run.launcher);
     if (st == CT_OK) {
-        ct_launch_opts_collbench(&a->lo, x.collbench, sizeof x.collbench);
-
-        /* SIGINT/SIGTERM blocked across the loop, looked for between
-         * trials: the journal is never cut mid-line by them. */
-        sigset_t set, old;
-        sigemptyset(&set);
-        sigaddset(&set, SIGINT);
-        sigaddset(&set, SIGTERM);
-        sigprocmask(SIG_BLOCK, &set, &old);
-        int stop = 0;
-        st = ct_tune_search(&a->plan, &s, ct_tune_run_one, &x, &stop);
-        if (x.tty)
-            fputc('\n', stderr);
-        if (st == CT_OK && stop == 130) {
-            fprintf(stderr,
-                    "colltune tune: interrupted; the journal %s is intact: --resume continues\n",
-                    jpath);
-            rc = 130;
-        }
-        if (st == CT_OK && rc == CT_EXIT_OK) {
-            st = ct_tune_finish(&x, &space, &stop);
-            if (st == CT_OK && stop == 130) {
-                fprintf(stderr,
-                        "colltune tune: interrupted in the verification; the journal %s is "
-                        "intact: --resume continues\n",
-                        jpath);
-                rc = 130;
-            }
-        }
-        /* Take a signal still pending, so unblocking cannot kill us
-         * before the exit code says 130. */
-        struct timespec zero = {0, 0};
-        while (sigtimedwait(&set, NULL, &zero) > 0)
-            if (rc == CT_EXIT_OK && st == CT_OK)
-                rc = 130;
-        sigprocmask(SIG_SETMASK, &old, NULL);
-        ct_launcher_free(&x.launcher);
+        ct_launch_opts_collbench(&a->lo, x.run.collbench, sizeof x.run.collbench);
+        st = ct_tune_loop(&x, &space, jpath, &rc);
+        ct_launcher_free(&x.run.launcher);
     }
-    if (x.journal.fd >= 0)
-        ct_journal_close(&x.journal);
-    for (size_t i = 0; i < s.ntrials; i++)
-        ct_trial_free(&s.trials[i]);
-    free(s.trials);
-    for (size_t k = 0; k < s.nscopes; k++) {
-        ct_space_configs_free(&s.scopes[k].configs);
-        free(s.scopes[k].excluded);
-        free(s.scopes[k].alive);
-    }
-    free(s.scopes);
+    if (x.run.journal.fd >= 0)
+        ct_journal_close(&x.run.journal);
+    ct_tune_state_free(&s);
     ct_space_free(&space);
     ct_tune_weights_free(&weights);
     if (rc == CT_EXIT_OK && st != CT_OK)
