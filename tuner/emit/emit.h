@@ -26,10 +26,11 @@
 /*
  * To add an output format: write one tuner/emit/emit_<format>.c that
  * defines a const ct_emit_format_t (emit_format.h: its file name, when the
- * result wants it, its writer, and how its library is made to read it),
- * and add that entry to the table in emit.c.  Nothing else: the A/B
- * verification (tuner/tune/tune_verify.c) loads every file by its entry's
- * ct_emit_load_t, and the report lists the files from the same table.
+ * result wants it, its writer, the install text its header prints, and
+ * how its library is made to read it), and add that entry to the table in
+ * emit.c.  Nothing else: the A/B verification (tuner/tune/tune_verify.c)
+ * loads every file by its entry's ct_emit_load_t, and the report lists
+ * the files from the same table.
  */
 
 /*

@@ -1,7 +1,8 @@
 /*
  * tune_verify.h - the last step of a tune: an interleaved A/B on fresh
  * launches in which the tuned side runs with the emitted files themselves
- * (--mca mca_base_param_files, UCX_CONFIG_DIR, NCCL_CONF_FILE,
+ * (each loaded as its emitter's entry says, ct_emit_load_t in emit.h:
+ * --mca mca_base_param_files, UCX_CONFIG_DIR, NCCL_CONF_FILE,
  * NCCL_TUNER_CONFIG_FILE), not with the variables the search forced: Open
  * MPI ignores a rules file it cannot use without a word, so only a
  * measurement shows that a file does what the search found.
