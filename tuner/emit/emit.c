@@ -24,16 +24,24 @@ static const ct_emit_format_t *const ct_emit_formats[] = {
 };
 #define CT_EMIT_NFORMATS (sizeof ct_emit_formats / sizeof ct_emit_formats[0])
 
-size_t ct_emit_files(const ct_tune_result_t *r, const char **names_p, size_t max)
+size_t ct_emit_loads(const ct_tune_result_t *r, const char **names_p,
+                     const ct_emit_load_t **loads_p, size_t max)
 {
     size_t n = 0;
     for (size_t i = 0; i < CT_EMIT_NFORMATS; i++)
         if (ct_emit_formats[i]->wanted(r)) {
-            if (n < max)
+            if (n < max && names_p != NULL)
                 names_p[n] = ct_emit_formats[i]->name;
+            if (n < max && loads_p != NULL)
+                loads_p[n] = &ct_emit_formats[i]->load;
             n++;
         }
     return n;
+}
+
+size_t ct_emit_files(const ct_tune_result_t *r, const char **names_p, size_t max)
+{
+    return ct_emit_loads(r, names_p, NULL, max);
 }
 
 /* Writes one format to tmp (created new, fsync'd, closed). */

@@ -20,7 +20,35 @@
 #include <stddef.h>
 
 #include "ct_status.h"
+#include "setting.h"
 #include "tune_result.h"
+
+/*
+ * To add an output format: write one tuner/emit/emit_<format>.c that
+ * defines a const ct_emit_format_t (emit_format.h: its file name, when the
+ * result wants it, its writer, the install text its header prints, and
+ * how its library is made to read it), and add that entry to the table in
+ * emit.c.  Nothing else: the A/B verification (tuner/tune/tune_verify.c)
+ * loads every file by its entry's ct_emit_load_t, and the report lists
+ * the files from the same table.
+ */
+
+/*
+ * How the A/B makes a library read one emitted file: the setting that
+ * points the library at it.  var NULL: the library reads it through
+ * another emitted file (coll-tuned-rules.* is named inside
+ * mca-params.conf), or a person sources it (nccl.env holds what nccl.conf
+ * holds, and nccl.conf is loaded), so the A/B sets nothing for it.
+ */
+typedef struct {
+    const char *var;    /* e.g. NCCL_CONF_FILE, or NULL */
+    ct_via_t via;       /* an environment variable or an MCA parameter */
+    int names_dir;      /* var names the file's directory (UCX_CONFIG_DIR), not the file */
+    int keeps_defaults; /* var replaces the library's default list of files (Open MPI's
+                            mca_base_param_files): the A/B appends that list after ours */
+    const char *also;   /* a variable set too unless the user's environment or --env has it */
+    const char *also_value;
+} ct_emit_load_t;
 
 /*
  * Writes every file r calls for into outdir (which must exist).  The
@@ -39,5 +67,10 @@ ct_status_t ct_emit_all_as(const ct_tune_result_t *r, const char *outdir, const 
 /* The file names ct_emit_all would write for r, in write order, into
  * names_p (room for max); returns how many. */
 size_t ct_emit_files(const ct_tune_result_t *r, const char **names_p, size_t max);
+
+/* As ct_emit_files, with each file's load facts into loads_p (room for
+ * max) beside its name. */
+size_t ct_emit_loads(const ct_tune_result_t *r, const char **names_p,
+                     const ct_emit_load_t **loads_p, size_t max);
 
 #endif

@@ -2,7 +2,8 @@
  * emit_format.h - what the emitters share (internal to tuner/emit*.c).
  *
  * An emitter is one file format: a name, a test of whether the result has
- * anything for it, and a writer.  emit.c holds the table and does the
+ * anything for it, a writer, how its library is made to read it, and the
+ * install text its header prints.  emit.c holds the table and does the
  * atomic writing; each emit_<format>.c writes one format to a FILE.
  */
 #ifndef CT_EMIT_FORMAT_H
@@ -12,6 +13,7 @@
 
 #include "ct_status.h"
 #include "ct_names.h"
+#include "emit.h"
 #include "tune_result.h"
 
 typedef struct {
@@ -24,6 +26,10 @@ typedef struct {
     const char *name; /* the file's name in the output directory */
     int (*wanted)(const ct_tune_result_t *r);
     ct_status_t (*write)(const ct_emit_ctx_t *ctx, FILE *fp, char *err, size_t errlen);
+    ct_emit_load_t load; /* how the A/B makes its library read it (emit.h) */
+    /* How a person installs it: its header's install lines
+     * (ct_emit_header); NULL for a format that carries no comments. */
+    const char *const *install;
 } ct_emit_format_t;
 
 /* The formats (emit_<format>.c). */

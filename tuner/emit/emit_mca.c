@@ -32,17 +32,19 @@ static int ct_mca_wanted(const ct_tune_result_t *r)
     return 0;
 }
 
+/* The header's install text (the entry carries it). */
+static const char *const ct_emit_mca_install[] = {
+    "Open MPI reads $HOME/.openmpi/mca-params.conf: copy it there, or for one job",
+    "name it first in mca_base_param_files, a comma-separated list that replaces",
+    "the default one, so keep the files it had (ompi_info --level 9 --param mca",
+    "base | grep param_files shows them; Debian's system file disables pml ucx):",
+    "  export OMPI_MCA_mca_base_param_files=@DIR@/mca-params.conf,"
+    "$HOME/.openmpi/mca-params.conf,/etc/openmpi/openmpi-mca-params.conf",
+    "Parameters on the mpirun command line or in OMPI_MCA_* variables win.",
+    NULL};
+
 static ct_status_t ct_mca_write(const ct_emit_ctx_t *ctx, FILE *fp, char *err, size_t errlen)
 {
-    static const char *const install[] = {
-        "Open MPI reads $HOME/.openmpi/mca-params.conf: copy it there, or for one job",
-        "name it first in mca_base_param_files, a comma-separated list that replaces",
-        "the default one, so keep the files it had (ompi_info --level 9 --param mca",
-        "base | grep param_files shows them; Debian's system file disables pml ucx):",
-        "  export OMPI_MCA_mca_base_param_files=@DIR@/mca-params.conf,"
-        "$HOME/.openmpi/mca-params.conf,/etc/openmpi/openmpi-mca-params.conf",
-        "Parameters on the mpirun command line or in OMPI_MCA_* variables win.",
-        NULL};
     const ct_tune_result_t *r = ctx->r;
     int tuned = 0, rules = ct_emit_tuned_rules_wanted(r);
 
@@ -71,7 +73,8 @@ static ct_status_t ct_mca_write(const ct_emit_ctx_t *ctx, FILE *fp, char *err, s
             ct_emit_usable(c) && c->via == CT_VIA_MCA && ct_emit_has_prefix(c->name, "coll_tuned_");
     }
 
-    ct_emit_header(ctx, fp, "mca-params.conf", "Open MPI MCA parameters (name = value)", install);
+    ct_emit_header(ctx, fp, "mca-params.conf", "Open MPI MCA parameters (name = value)",
+                   ct_emit_mca_params.install);
     if (tuned)
         fputs("# coll/tuned uses forced algorithms and rules files only with this "
               "set.\n" CT_USE_DYNAMIC " = 1\n",
@@ -89,4 +92,12 @@ static ct_status_t ct_mca_write(const ct_emit_ctx_t *ctx, FILE *fp, char *err, s
     return CT_OK;
 }
 
-const ct_emit_format_t ct_emit_mca_params = {"mca-params.conf", ct_mca_wanted, ct_mca_write};
+/* Setting mca_base_param_files replaces Open MPI's own list (the user's
+ * and the system's files), so the A/B keeps that list after ours. */
+const ct_emit_format_t ct_emit_mca_params = {
+    .name = "mca-params.conf",
+    .wanted = ct_mca_wanted,
+    .write = ct_mca_write,
+    .install = ct_emit_mca_install,
+    .load = {.var = "mca_base_param_files", .via = CT_VIA_MCA, .keeps_defaults = 1},
+};

@@ -13,12 +13,14 @@
 /* NCCL copies at most 1023 bytes of a name or value. */
 #define CT_NCCL_CONF_MAX 1023
 
+/* The header's install text (the entry carries it). */
+static const char *const ct_emit_nccl_conf_install[] = {
+    "Point NCCL at it on every rank (or copy it to ~/.nccl.conf or /etc/nccl.conf):",
+    "  export NCCL_CONF_FILE=@DIR@/nccl.conf",
+    "Variables already set in the environment win over this file.", NULL};
+
 static ct_status_t ct_nccl_conf_write(const ct_emit_ctx_t *ctx, FILE *fp, char *err, size_t errlen)
 {
-    static const char *const install[] = {
-        "Point NCCL at it on every rank (or copy it to ~/.nccl.conf or /etc/nccl.conf):",
-        "  export NCCL_CONF_FILE=@DIR@/nccl.conf",
-        "Variables already set in the environment win over this file.", NULL};
     ct_emit_vars_t vars;
     ct_status_t st = ct_emit_nccl_vars(ctx->r, &vars, err, errlen);
     if (st != CT_OK)
@@ -30,7 +32,8 @@ static ct_status_t ct_nccl_conf_write(const ct_emit_ctx_t *ctx, FILE *fp, char *
                                       "use nccl.env",
                                       err, errlen);
     if (st == CT_OK) {
-        ct_emit_header(ctx, fp, "nccl.conf", "NCCL configuration file (NAME=value)", install);
+        ct_emit_header(ctx, fp, "nccl.conf", "NCCL configuration file (NAME=value)",
+                       ct_emit_nccl_conf.install);
         for (size_t i = 0; i < vars.count; i++)
             fprintf(fp, "%s=%s\n", vars.vars[i].name, vars.vars[i].value);
     }
@@ -38,5 +41,10 @@ static ct_status_t ct_nccl_conf_write(const ct_emit_ctx_t *ctx, FILE *fp, char *
     return st;
 }
 
-const ct_emit_format_t ct_emit_nccl_conf = {"nccl.conf", ct_emit_nccl_vars_wanted,
-                                            ct_nccl_conf_write};
+const ct_emit_format_t ct_emit_nccl_conf = {
+    .name = "nccl.conf",
+    .wanted = ct_emit_nccl_vars_wanted,
+    .write = ct_nccl_conf_write,
+    .install = ct_emit_nccl_conf_install,
+    .load = {.var = "NCCL_CONF_FILE", .via = CT_VIA_ENV},
+};

@@ -19,17 +19,20 @@ static void ct_put_sh_quoted(FILE *fp, const char *s)
     fputc('\'', fp);
 }
 
+/* The header's install text (the entry carries it). */
+static const char *const ct_emit_nccl_env_install[] = {
+    "Source it in the job script before the launcher, which passes the",
+    "environment on (mpirun: add -x for each NAME; srun: --export=ALL):", "  . @DIR@/nccl.env",
+    "Variables already set in the environment are overwritten by this file.", NULL};
+
 static ct_status_t ct_nccl_env_write(const ct_emit_ctx_t *ctx, FILE *fp, char *err, size_t errlen)
 {
-    static const char *const install[] = {
-        "Source it in the job script before the launcher, which passes the",
-        "environment on (mpirun: add -x for each NAME; srun: --export=ALL):", "  . @DIR@/nccl.env",
-        "Variables already set in the environment are overwritten by this file.", NULL};
     ct_emit_vars_t vars;
     ct_status_t st = ct_emit_nccl_vars(ctx->r, &vars, err, errlen);
     if (st != CT_OK)
         return st;
-    ct_emit_header(ctx, fp, "nccl.env", "NCCL environment variables, sourceable by sh", install);
+    ct_emit_header(ctx, fp, "nccl.env", "NCCL environment variables, sourceable by sh",
+                   ct_emit_nccl_env.install);
     for (size_t i = 0; i < vars.count; i++) {
         fprintf(fp, "export %s=", vars.vars[i].name);
         ct_put_sh_quoted(fp, vars.vars[i].value);
@@ -39,4 +42,12 @@ static ct_status_t ct_nccl_env_write(const ct_emit_ctx_t *ctx, FILE *fp, char *e
     return CT_OK;
 }
 
-const ct_emit_format_t ct_emit_nccl_env = {"nccl.env", ct_emit_nccl_vars_wanted, ct_nccl_env_write};
+/* Sourced by a person, not loaded by a library: it holds what nccl.conf
+ * holds, and the A/B loads nccl.conf. */
+const ct_emit_format_t ct_emit_nccl_env = {
+    .name = "nccl.env",
+    .wanted = ct_emit_nccl_vars_wanted,
+    .write = ct_nccl_env_write,
+    .install = ct_emit_nccl_env_install,
+    .load = {.var = NULL},
+};

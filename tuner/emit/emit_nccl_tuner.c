@@ -59,16 +59,18 @@ static ct_status_t ct_canonical(const ct_name_table_t *table, const ct_tune_choi
     return CT_OK;
 }
 
+/* The header's install text (the entry carries it). */
+static const char *const ct_emit_nccl_tuner_install[] = {
+    "Build and install colltune's NCCL tuner plugin (libnccl-tuner-colltune.so,",
+    "tuner/plugin/README.md), then on every rank:",
+    "  export NCCL_TUNER_PLUGIN=/path/to/lib/libnccl-tuner-colltune.so",
+    "  export NCCL_TUNER_CONFIG_FILE=@DIR@/nccl_tuner.conf",
+    "Rules hold only at the shape tuned (nNodes, nRanks below); elsewhere NCCL",
+    "decides.  Check with NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=TUNING.",
+    NULL};
+
 static ct_status_t ct_nccl_tuner_write(const ct_emit_ctx_t *ctx, FILE *fp, char *err, size_t errlen)
 {
-    static const char *const install[] = {
-        "Build and install colltune's NCCL tuner plugin (libnccl-tuner-colltune.so,",
-        "tuner/plugin/README.md), then on every rank:",
-        "  export NCCL_TUNER_PLUGIN=/path/to/lib/libnccl-tuner-colltune.so",
-        "  export NCCL_TUNER_CONFIG_FILE=@DIR@/nccl_tuner.conf",
-        "Rules hold only at the shape tuned (nNodes, nRanks below); elsewhere NCCL",
-        "decides.  Check with NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=TUNING.",
-        NULL};
     const ct_tune_result_t *r = ctx->r;
     const ct_tune_choice_t **algos = calloc(r->nchoices ? r->nchoices : 1, sizeof(*algos));
     size_t n = 0;
@@ -84,7 +86,8 @@ static ct_status_t ct_nccl_tuner_write(const ct_emit_ctx_t *ctx, FILE *fp, char 
     qsort(algos, n, sizeof(*algos), ct_by_scope_then_size);
 
     ct_emit_header(ctx, fp, "nccl_tuner.conf",
-                   "rules for colltune's NCCL tuner plugin (NVIDIA's example-plugin CSV)", install);
+                   "rules for colltune's NCCL tuner plugin (NVIDIA's example-plugin CSV)",
+                   ct_emit_nccl_tuner.install);
     fputs("# collective,min_bytes,max_bytes,algorithm,protocol,channels,nNodes,nRanks\n", fp);
     for (size_t i = 0; i < n && st == CT_OK; i++) {
         const ct_tune_choice_t *a = algos[i], *p = ct_partner(r, a);
@@ -109,5 +112,16 @@ static ct_status_t ct_nccl_tuner_write(const ct_emit_ctx_t *ctx, FILE *fp, char 
     return st;
 }
 
-const ct_emit_format_t ct_emit_nccl_tuner = {"nccl_tuner.conf", ct_nccl_tuner_wanted,
-                                             ct_nccl_tuner_write};
+/* NCCL reads the rules only through a tuner plugin: the A/B names ours
+ * (libnccl-tuner-colltune.so, found by this name on the library path)
+ * unless the user chose one. */
+const ct_emit_format_t ct_emit_nccl_tuner = {
+    .name = "nccl_tuner.conf",
+    .wanted = ct_nccl_tuner_wanted,
+    .write = ct_nccl_tuner_write,
+    .install = ct_emit_nccl_tuner_install,
+    .load = {.var = "NCCL_TUNER_CONFIG_FILE",
+             .via = CT_VIA_ENV,
+             .also = "NCCL_TUNER_PLUGIN",
+             .also_value = "colltune"},
+};

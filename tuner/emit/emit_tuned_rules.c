@@ -189,14 +189,16 @@ int ct_emit_tuned_has_alg(const ct_tune_result_t *r, const ct_emit_tuned_coll_t 
     return 0;
 }
 
+/* The header's install text (the entry carries it). */
+static const char *const ct_emit_tuned_rules_install[] = {
+    "mca-params.conf beside it already points Open MPI here.  To use it alone:",
+    "  mpirun --mca coll_tuned_use_dynamic_rules 1 \\",
+    "         --mca coll_tuned_dynamic_rules_filename @DIR@/" CT_EMIT_TUNED_RULES_NAME " ...",
+    "Format: Open MPI 4.1's classic rules (msgsize = total bytes).", NULL};
+
 static ct_status_t ct_tuned_rules_write(const ct_emit_ctx_t *ctx, FILE *fp, char *err,
                                         size_t errlen)
 {
-    static const char *const install[] = {
-        "mca-params.conf beside it already points Open MPI here.  To use it alone:",
-        "  mpirun --mca coll_tuned_use_dynamic_rules 1 \\",
-        "         --mca coll_tuned_dynamic_rules_filename @DIR@/" CT_EMIT_TUNED_RULES_NAME " ...",
-        "Format: Open MPI 4.1's classic rules (msgsize = total bytes).", NULL};
     const ct_tune_result_t *r = ctx->r;
     size_t ncolls = 0;
 
@@ -204,7 +206,8 @@ static ct_status_t ct_tuned_rules_write(const ct_emit_ctx_t *ctx, FILE *fp, char
     for (size_t i = 0; (t = ct_emit_tuned_coll_at(i)) != NULL; i++)
         ncolls += (size_t)ct_emit_tuned_has_alg(r, t);
     ct_emit_header(ctx, fp, CT_EMIT_TUNED_RULES_NAME,
-                   "Open MPI coll/tuned dynamic rules (4.1 classic format)", install);
+                   "Open MPI coll/tuned dynamic rules (4.1 classic format)",
+                   ct_emit_tuned_rules.install);
     fprintf(fp, "%zu # collectives\n", ncolls);
     for (size_t i = 0; (t = ct_emit_tuned_coll_at(i)) != NULL; i++) {
         ct_rule_t *rules;
@@ -226,5 +229,11 @@ static ct_status_t ct_tuned_rules_write(const ct_emit_ctx_t *ctx, FILE *fp, char
     return CT_OK;
 }
 
-const ct_emit_format_t ct_emit_tuned_rules = {CT_EMIT_TUNED_RULES_NAME, ct_emit_tuned_rules_wanted,
-                                              ct_tuned_rules_write};
+/* Loaded through mca-params.conf, which names it. */
+const ct_emit_format_t ct_emit_tuned_rules = {
+    .name = CT_EMIT_TUNED_RULES_NAME,
+    .wanted = ct_emit_tuned_rules_wanted,
+    .write = ct_tuned_rules_write,
+    .install = ct_emit_tuned_rules_install,
+    .load = {.var = NULL},
+};

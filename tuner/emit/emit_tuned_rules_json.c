@@ -87,5 +87,11 @@ static ct_status_t ct_rules_json_write(const ct_emit_ctx_t *ctx, FILE *fp, char 
     return st;
 }
 
-const ct_emit_format_t ct_emit_tuned_rules_json = {CT_EMIT_TUNED_RULES_JSON_NAME,
-                                                   ct_rules_json_wanted, ct_rules_json_write};
+/* Open MPI 6's format: not loaded by the A/B (4.1 reads the classic
+ * rules file, which mca-params.conf names). */
+const ct_emit_format_t ct_emit_tuned_rules_json = {
+    .name = CT_EMIT_TUNED_RULES_JSON_NAME,
+    .wanted = ct_rules_json_wanted,
+    .write = ct_rules_json_write,
+    .load = {.var = NULL},
+};

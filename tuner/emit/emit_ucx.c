@@ -25,13 +25,15 @@ static int ct_ucx_wanted(const ct_tune_result_t *r)
     return 0;
 }
 
+/* The header's install text (the entry carries it). */
+static const char *const ct_emit_ucx_install[] = {
+    "UCX reads ucx.conf from $UCX_CONFIG_DIR (and from /etc/ucx). On every rank:",
+    "  export UCX_CONFIG_DIR=@DIR@",
+    "or copy it to /etc/ucx/ucx.conf.  Variables set in the environment win;",
+    "check with: UCX_CONFIG_DIR=@DIR@ ucx_info -c", NULL};
+
 static ct_status_t ct_ucx_write(const ct_emit_ctx_t *ctx, FILE *fp, char *err, size_t errlen)
 {
-    static const char *const install[] = {
-        "UCX reads ucx.conf from $UCX_CONFIG_DIR (and from /etc/ucx). On every rank:",
-        "  export UCX_CONFIG_DIR=@DIR@",
-        "or copy it to /etc/ucx/ucx.conf.  Variables set in the environment win;",
-        "check with: UCX_CONFIG_DIR=@DIR@ ucx_info -c", NULL};
     const ct_tune_result_t *r = ctx->r;
 
     for (size_t i = 0; i < r->nchoices; i++) {
@@ -61,11 +63,18 @@ static ct_status_t ct_ucx_write(const ct_emit_ctx_t *ctx, FILE *fp, char *err, s
             return st;
     }
     ct_emit_header(ctx, fp, "ucx.conf", "UCX configuration (UCX 1.13 INI, UCX_NAME=value)",
-                   install);
+                   ct_emit_ucx_conf.install);
     for (size_t i = 0; i < r->nchoices; i++)
         if (ct_is_ucx(&r->choices[i]))
             fprintf(fp, "%s=%s\n", r->choices[i].name, r->choices[i].value);
     return CT_OK;
 }
 
-const ct_emit_format_t ct_emit_ucx_conf = {"ucx.conf", ct_ucx_wanted, ct_ucx_write};
+/* UCX looks for ucx.conf in a directory, not at a path. */
+const ct_emit_format_t ct_emit_ucx_conf = {
+    .name = "ucx.conf",
+    .wanted = ct_ucx_wanted,
+    .write = ct_ucx_write,
+    .install = ct_emit_ucx_install,
+    .load = {.var = "UCX_CONFIG_DIR", .via = CT_VIA_ENV, .names_dir = 1},
+};

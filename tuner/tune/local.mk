@@ -8,12 +8,16 @@ TUNER_TUNE_CPPFLAGS = $(TUNER_EMIT_CPPFLAGS) -I$(top_srcdir)/tuner/tune $(JANSSO
 
 noinst_LTLIBRARIES += tuner/tune/libcttune.la
 tuner_tune_libcttune_la_SOURCES = \
+	tuner/tune/evidence.c tuner/tune/evidence.h \
 	tuner/tune/journal.c tuner/tune/journal.h tuner/tune/journal_record.c \
 	tuner/tune/tune.c tuner/tune/tune.h \
+	tuner/tune/tune_choices.c tuner/tune/tune_choices.h \
 	tuner/tune/tune_decide.c tuner/tune/tune_decide.h \
+	tuner/tune/tune_decision.c tuner/tune/tune_decision.h \
 	tuner/tune/tune_launch.c tuner/tune/tune_launch.h \
-	tuner/tune/tune_report.c \
+	tuner/tune/tune_report.c tuner/tune/tune_report.h \
 	tuner/tune/tune_search.c tuner/tune/tune_search.h \
+	tuner/tune/tune_trial.c tuner/tune/tune_trial.h \
 	tuner/tune/tune_verify.c tuner/tune/tune_verify.h \
 	tuner/tune/tune_weights.c tuner/tune/tune_weights.h
 tuner_tune_libcttune_la_CPPFLAGS = $(TUNER_TUNE_CPPFLAGS)
@@ -22,7 +26,8 @@ tuner_tune_libcttune_la_CPPFLAGS = $(TUNER_TUNE_CPPFLAGS)
 TUNER_TUNE_LIBS = tuner/tune/libcttune.la tuner/emit/libctemit.la tuner/space/libctspace.la \
 	tuner/core/libctcore.la src/lib/libcolltune.la $(JANSSON_LIBS) $(INIH_LIBS) -lm
 
-TUNE_UNIT_TESTS = tests/unit/test_journal tests/unit/test_tune_weights tests/unit/test_tune_decide
+TUNE_UNIT_TESTS = tests/unit/test_journal tests/unit/test_tune_weights tests/unit/test_tune_decide \
+	tests/unit/test_tune_evidence
 check_PROGRAMS += $(TUNE_UNIT_TESTS)
 TESTS += $(TUNE_UNIT_TESTS)
 TUNE_UNIT_CPPFLAGS = $(TUNER_TUNE_CPPFLAGS) -I$(top_srcdir)/tests/unit
@@ -36,6 +41,10 @@ tests_unit_test_tune_weights_LDADD = $(TUNER_TUNE_LIBS)
 tests_unit_test_tune_decide_SOURCES = tests/unit/test_tune_decide.c tests/unit/ct_test.h
 tests_unit_test_tune_decide_CPPFLAGS = $(TUNE_UNIT_CPPFLAGS)
 tests_unit_test_tune_decide_LDADD = $(TUNER_TUNE_LIBS)
+# The evidence index on synthetic trials; decide on synthetic evidence.
+tests_unit_test_tune_evidence_SOURCES = tests/unit/test_tune_evidence.c tests/unit/ct_test.h
+tests_unit_test_tune_evidence_CPPFLAGS = $(TUNE_UNIT_CPPFLAGS)
+tests_unit_test_tune_evidence_LDADD = $(TUNER_TUNE_LIBS)
 
 # End to end through mpirun: a tiny tune, a failing configuration, SIGKILL
 # and --resume, SIGINT and --resume, the random strategy on a small space

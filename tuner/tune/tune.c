@@ -29,10 +29,13 @@
 #include "emit.h"
 #include "launch_opts.h"
 #include "outdir.h"
+#include "evidence.h"
 #include "tune.h"
+#include "tune_choices.h"
 #include "tune_decide.h"
-#include "tune_launch.h"
+#include "tune_report.h"
 #include "tune_search.h"
+#include "tune_trial.h"
 #include "tune_verify.h"
 #include "tune_weights.h"
 
@@ -236,277 +239,20 @@ static int ct_tune_listed(const char *list, const char *name)
     return 0;
 }
 
-static double ct_tune_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-/* Everything the runner needs besides the state. */
+/* Everything the finish needs besides the state: the arguments and
+ * the trial runner. */
 typedef struct {
     ct_tune_args_t *a;
     ct_tune_state_t *s;
-    ct_launcher_t launcher;
-    char collbench[PATH_MAX];
-    ct_journal_t journal;
-    int tty;
-    double best_speedup;
-    char best[256];
-    double trial_time; /* sum of wall times of trials run now */
+    ct_tune_runner_t run;
 } ct_tune_ctx_t;
 
-static ct_status_t ct_tune_keep(ct_tune_state_t *s, ct_trial_t *t)
-{
-    if (s->ntrials == s->cap) {
-        size_t cap = s->cap ? s->cap * 2 : 64;
-        ct_trial_t *n = realloc(s->trials, cap * sizeof *n);
-        if (n == NULL)
-            return CT_ERR_NOMEM;
-        s->trials = n;
-        s->cap = cap;
-    }
-    s->trials[s->ntrials++] = *t;
-    memset(t, 0, sizeof *t);
-    return CT_OK;
-}
-
-static const ct_trial_t *ct_tune_find(const ct_tune_state_t *s, const ct_tune_scope_t *sc,
-                                      size_t ci, long launch)
-{
-    for (size_t i = 0; i < s->ntrials; i++) {
-        const ct_trial_t *t = &s->trials[i];
-        if (t->launch == launch && strcmp(t->scope, sc->name) == 0 &&
-            strcmp(t->key, sc->configs.configs[ci].key) == 0)
-            return t;
-    }
-    return NULL;
-}
-
-/* After a trial: the best gain over the baseline seen so far, for the
- * progress line (one launch each: a hint, not a decision). */
-static void ct_tune_track_best(ct_tune_ctx_t *x, const ct_tune_scope_t *sc, size_t ci)
-{
-    if (ci == 0)
-        return;
-    const ct_trial_t *t = &x->s->trials[x->s->ntrials - 1];
-    for (size_t r = 0; r < t->nrows; r++) {
-        const ct_trial_row_t *row = &t->rows[r];
-        if (strcmp(row->placement, "out-of-place") != 0 || row->median_us <= 0)
-            continue;
-        double us[CT_TUNE_MAX_LAUNCHES];
-        size_t n = ct_tune_samples(x->s, sc, 0, row->collective, row->bytes, us, NULL,
-                                   CT_TUNE_MAX_LAUNCHES);
-        if (n == 0)
-            continue;
-        double sp = ct_tune_median(us, n) / row->median_us;
-        if (sp > x->best_speedup) {
-            x->best_speedup = sp;
-            snprintf(x->best, sizeof x->best, "%s %lld B %.2fx (%s %s)", row->collective,
-                     row->bytes, sp, sc->name, t->key);
-        }
-    }
-}
-
-static int ct_tune_interrupted(void)
-{
-    sigset_t pend;
-    sigpending(&pend);
-    return sigismember(&pend, SIGINT) || sigismember(&pend, SIGTERM);
-}
-
-/* Journals sc's configuration ci as skipped-invalid (once). */
-static ct_status_t ct_tune_skip(ct_tune_ctx_t *x, ct_tune_scope_t *sc, size_t ci)
-{
-    if (ct_tune_find(x->s, sc, ci, 0) != NULL)
-        return CT_OK;
-    ct_trial_t t;
-    memset(&t, 0, sizeof t);
-    char err[512];
-    ct_status_t st = ct_trial_set_config(&t, &sc->configs.configs[ci], sc->name);
-    if (st == CT_OK) {
-        t.status = CT_JOURNAL_SKIPPED_INVALID;
-        t.reason = strdup(sc->configs.configs[ci].skip);
-        t.exit_code = -1;
-        st = ct_journal_append(&x->journal, &t, err, sizeof err);
-        if (st != CT_OK)
-            fprintf(stderr, "colltune tune: %s\n", err);
-    }
-    if (st == CT_OK) {
-        x->s->skipped++;
-        st = ct_tune_keep(x->s, &t);
-    }
-    ct_trial_free(&t);
-    return st;
-}
-
-/* Runs one trial (unless journaled): CT_OK, CT_ERR_INTERRUPTED-like
- * CT_TUNE_STOP via *stop, or an error. */
+/* The search's trial callback: its scopes, within its budget. */
 static ct_status_t ct_tune_run_one(void *user, size_t scope_i, size_t ci, long launch,
                                    int short_run, size_t done, size_t total, int *stop)
 {
-    ct_tune_ctx_t *x = user;
-    ct_tune_state_t *s = x->s;
-    ct_tune_args_t *a = x->a;
-    ct_tune_scope_t *sc = scope_i < s->nscopes ? &s->scopes[scope_i] : s->verify;
-    ct_space_config_t *cfg = &sc->configs.configs[ci];
-    char err[512];
-    *stop = 0;
-    if (cfg->skip != NULL)
-        return ct_tune_skip(x, sc, ci);
-    if (sc->excluded[ci] || ct_tune_find(s, sc, ci, launch) != NULL)
-        return CT_OK;
-    if (ct_tune_interrupted()) {
-        *stop = 130;
-        return CT_OK;
-    }
-    /* The budget is the search's; the verification always runs. */
-    if (sc != s->verify &&
-        ((s->plan_budget > 0 && (long)(s->ran + s->resumed) >= s->plan_budget) ||
-         (s->plan_budget_s > 0 && ct_tune_now() - s->start >= s->plan_budget_s))) {
-        s->budget_hit = 1;
-        *stop = 1;
-        return CT_OK;
-    }
-
-    /* DIR/trials/SCOPE-KEY-LAUNCH/, emptied of a killed attempt's rows
-     * (collbench appends to its CSV). */
-    char dir[4096], csv[4096], out[4096], errf[4096], name[128];
-    snprintf(name, sizeof name, "trials/%s-%s-%ld", sc->name, cfg->key, launch);
-    if (ct_outdir_path(a->out, name, dir, sizeof dir) != CT_OK ||
-        ct_outdir_path(dir, "results.csv", csv, sizeof csv) != CT_OK ||
-        ct_outdir_path(dir, "collbench.txt", out, sizeof out) != CT_OK ||
-        ct_outdir_path(dir, "collbench.err", errf, sizeof errf) != CT_OK) {
-        fprintf(stderr, "colltune tune: --out %s: path too long\n", a->out);
-        return CT_ERR_USAGE;
-    }
-    if (ct_outdir_prepare(dir, err, sizeof err) != CT_OK) {
-        fprintf(stderr, "colltune tune: %s: %s\n", dir, err);
-        return CT_ERR_IO;
-    }
-    if (unlink(csv) != 0 && errno != ENOENT) {
-        fprintf(stderr, "colltune tune: cannot remove %s: %s\n", csv, strerror(errno));
-        return CT_ERR_IO;
-    }
-
-    /* The user's settings, then the configuration's, which win. */
-    ct_launch_var_t *env = calloc(a->lo.nenv + cfg->n + 1, sizeof *env);
-    ct_launch_var_t *mca = calloc(a->lo.nmca + cfg->n + 1, sizeof *mca);
-    ct_argv_t args = CT_ARGV_INIT;
-    ct_status_t st = env && mca ? CT_OK : CT_ERR_NOMEM;
-    size_t nenv = a->lo.nenv, nmca = a->lo.nmca;
-    if (st == CT_OK) {
-        memcpy(env, a->lo.env, a->lo.nenv * sizeof *env);
-        memcpy(mca, a->lo.mca, a->lo.nmca * sizeof *mca);
-        /* Replacing the user's entry of the same name: mpirun refuses an
-         * MCA parameter given twice. */
-        for (size_t i = 0; i < cfg->n; i++) {
-            int is_mca = cfg->settings[i].via == CT_VIA_MCA;
-            ct_launch_var_t *list = is_mca ? mca : env;
-            size_t *n = is_mca ? &nmca : &nenv, k = 0;
-            while (k < *n && strcmp(list[k].name, cfg->settings[i].name) != 0)
-                k++;
-            if (k == *n)
-                (*n)++;
-            snprintf(list[k].name, sizeof list[k].name, "%s", cfg->settings[i].name);
-            list[k].value = cfg->settings[i].value;
-        }
-        const char *coll = sc->colls                      ? sc->colls
-                           : sc->scope == CT_SCOPE_GLOBAL ? s->colls
-                                                          : sc->name;
-        const char *ours[] = {"-C", coll, "--csv", csv, "--no-table", "--quiet"};
-        st = ct_argv_append(&args, (char *const *)ours, 6);
-        if (st == CT_OK)
-            st = ct_argv_append(&args, a->cb_args, a->ncb_args);
-        /* A short launch: halving's first look at every candidate. */
-        const char *quick[] = {"--size-budget", "0.05"};
-        if (st == CT_OK && short_run)
-            st = ct_argv_append(&args, (char *const *)quick, 2);
-    }
-    ct_tune_outcome_t o;
-    if (st == CT_OK) {
-        ct_tune_launch_t spec = {
-            .launcher = &x->launcher,
-            .collbench = x->collbench,
-            .env = env,
-            .nenv = nenv,
-            .mca = mca,
-            .nmca = nmca,
-            .args = args.v,
-            .nargs = args.n,
-            .stdout_path = out,
-            .stderr_path = errf,
-            .timeout_s = a->lo.timeout_s,
-            .grace_s = a->lo.grace_s,
-        };
-        st = ct_tune_launch(&spec, &o, err, sizeof err);
-        if (st != CT_OK)
-            fprintf(stderr, "colltune tune: %s\n", st == CT_ERR_NOMEM ? "out of memory" : err);
-    }
-    ct_argv_free(&args);
-    free(env);
-    free(mca);
-    if (st != CT_OK)
-        return st;
-    if (o.interrupted) {
-        *stop = 130;
-        return CT_OK; /* an interrupted trial is not finished: not journaled */
-    }
-
-    ct_trial_t t;
-    memset(&t, 0, sizeof t);
-    st = ct_trial_set_config(&t, cfg, sc->name);
-    t.launch = launch;
-    t.exit_code = o.exit_code;
-    t.wall_s = o.wall_s;
-    t.status = o.status;
-    if (st == CT_OK && t.status == CT_JOURNAL_OK) {
-        if (ct_trial_read_csv(&t, csv, err, sizeof err) != CT_OK) {
-            t.status = CT_JOURNAL_CRASH;
-            snprintf(o.reason, sizeof o.reason, "%.250s", err);
-        } else {
-            for (size_t r = 0; r < t.nrows; r++)
-                if (t.rows[r].wrong > 0)
-                    t.status = CT_JOURNAL_WRONG;
-            if (t.nrows == 0) {
-                t.status = CT_JOURNAL_CRASH;
-                snprintf(o.reason, sizeof o.reason, "no results in its results.csv");
-            }
-        }
-    }
-    if (st == CT_OK && o.reason[0] && (t.reason = strdup(o.reason)) == NULL)
-        st = CT_ERR_NOMEM;
-    if (st == CT_OK && (st = ct_journal_append(&x->journal, &t, err, sizeof err)) != CT_OK)
-        fprintf(stderr, "colltune tune: %s\n", err);
-    if (st == CT_OK) {
-        s->ran++;
-        x->trial_time += o.wall_s;
-        if (t.status != CT_JOURNAL_OK) {
-            s->failed++;
-            sc->excluded[ci] = 1;
-        }
-        st = ct_tune_keep(s, &t);
-    }
-    ct_trial_free(&t);
-    if (st != CT_OK)
-        return st;
-    const ct_trial_t *k = &s->trials[s->ntrials - 1];
-    if (k->status == CT_JOURNAL_OK)
-        ct_tune_track_best(x, sc, ci);
-
-    /* Progress: one line per trial; on a tty the line is rewritten. */
-    size_t left = total > done + 1 ? total - done - 1 : 0;
-    double eta = s->ran ? x->trial_time / (double)s->ran * (double)left : 0;
-    fprintf(stderr,
-            "%scolltune tune: trial %zu/%zu %s %s#%ld %s%s %.1fs, ETA %.0fs, best so far: %s%s",
-            x->tty ? "\r\033[K" : "", done + 1, total, sc->name, cfg->key, launch,
-            ct_journal_status_name(k->status), short_run ? " (short)" : "", o.wall_s, eta,
-            x->best[0] ? x->best : "-", k->status != CT_JOURNAL_OK ? " [excluded]" : "");
-    fputs(x->tty ? "" : "\n", stderr);
-    if (k->status != CT_JOURNAL_OK)
-        fprintf(stderr, "%scolltune tune: %s %s excluded: %s\n", x->tty ? "\n" : "", sc->name,
-                cfg->key, k->reason ? k->reason : ct_journal_status_name(k->status));
-    return CT_OK;
+    ct_tune_runner_t *x = user;
+    return ct_tune_trial(x, &x->s->scopes[scope_i], ci, launch, short_run, 1, done, total, stop);
 }
 
 static ct_status_t ct_tune_scopes(ct_tune_args_t *a, ct_tune_state_t *s, const ct_space_t *space)
@@ -545,109 +291,240 @@ static ct_status_t ct_tune_scopes(ct_tune_args_t *a, ct_tune_state_t *s, const c
     return CT_OK;
 }
 
-/* The A/B pairs, alternating which side goes first. */
-static ct_status_t ct_tune_verify_pairs(ct_tune_ctx_t *x, size_t pairs, int *stop)
+/* The A/B pairs on the verification's own scope, alternating which side
+ * goes first; outside the search's budget. */
+static ct_status_t ct_tune_verify_pairs(ct_tune_ctx_t *x, ct_tune_scope_t *vsc, size_t pairs,
+                                        int *stop)
 {
     ct_status_t st = CT_OK;
     size_t total = 2 * pairs, done = 0;
     for (size_t p = 0; p < pairs && st == CT_OK && *stop == 0; p++)
         for (size_t k = 0; k < 2 && st == CT_OK && *stop == 0; k++, done++)
-            st = ct_tune_run_one(x, SIZE_MAX, p % 2 ? 1 - k : k, (long)p, 0, done, total, stop);
-    if (x->tty)
+            st = ct_tune_trial(&x->run, vsc, p % 2 ? 1 - k : k, (long)p, 0, 0, done, total, stop);
+    if (x->run.tty)
         fputc('\n', stderr);
     return st;
 }
 
-/* After the search: decide, verify the choices with the files, write the
- * report and the verified files.  *stop 130: interrupted during the A/B
- * (the report then says what the search decided, unverified). */
+/* Verifies result's choices (tune_verify.h): the candidate files, the
+ * A/B on a scope of its own, and the verdicts into v.  *stop 130:
+ * interrupted during the A/B (v then judges nothing). */
+static ct_status_t ct_tune_verify_run(ct_tune_ctx_t *x, const ct_tune_result_t *result,
+                                      ct_tune_verify_t *v, int *stop, char *err, size_t errlen)
+{
+    ct_tune_state_t *s = x->s;
+    ct_tune_scope_t vsc;
+    char colls[256];
+    memset(&vsc, 0, sizeof vsc);
+    ct_tune_verify_colls(result, s->colls, colls, sizeof colls);
+    vsc.colls = colls;
+    ct_status_t st =
+        ct_tune_verify_setup(result, x->a->out, &x->a->lo, &s->scopes[0].configs.configs[0],
+                             (size_t)x->a->verify_pairs, &vsc, v, err, errlen);
+    if (st == CT_OK) {
+        fprintf(stderr,
+                "colltune tune: verifying %zu choices: %zu A/B pairs, the tuned side with "
+                "%s\n",
+                result->nchoices, v->pairs, v->how);
+        if (v->note[0])
+            fprintf(stderr, "colltune tune: note: %s\n", v->note);
+        st = ct_tune_verify_pairs(x, &vsc, v->pairs, stop);
+    }
+    if (st == CT_OK && *stop == 0) {
+        ct_tune_evidence_t ev;
+        st = ct_tune_evidence_build(s, &vsc, &ev);
+        if (st == CT_OK)
+            st = ct_tune_verify_judge(&ev, result, v);
+        ct_tune_evidence_free(&ev);
+    }
+    ct_space_configs_free(&vsc.configs);
+    free(vsc.excluded);
+    free(vsc.alive);
+    return st;
+}
+
+/* The result's run facts; run_id and date are the caller's buffers. */
+static void ct_tune_result_init(const ct_tune_ctx_t *x, const ct_space_t *space,
+                                ct_tune_result_t *result, char *run_id, char *date)
+{
+    const ct_tune_state_t *s = x->s;
+    time_t now = time(NULL);
+    struct tm tm;
+    gmtime_r(&now, &tm);
+    strftime(date, 32, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    snprintf(run_id, 64, "tune-%ld-%ld", (long)now, (long)getpid());
+    memset(result, 0, sizeof *result);
+    result->space_name = space->name;
+    result->space_path = space->path;
+    result->run_id = run_id;
+    result->date = date;
+    result->source = "measured";
+    result->nranks = s->nranks;
+    result->rules_json = x->a->rules_json;
+    /* The scale collbench saw: the launcher decides the node count. */
+    for (size_t i = 0; i < s->ntrials; i++)
+        if (s->trials[i].status == CT_JOURNAL_OK && s->trials[i].nnodes > 0) {
+            result->nnodes = s->trials[i].nnodes;
+            if (result->nranks == 0)
+                result->nranks = s->trials[i].nranks;
+            break;
+        }
+}
+
+static void ct_tune_done_line(const ct_tune_ctx_t *x, const ct_tune_result_t *result, int verified)
+{
+    const ct_tune_state_t *s = x->s;
+    size_t kept = 0;
+    for (size_t i = 0; i < result->nchoices; i++)
+        kept += (size_t)result->choices[i].verified;
+    const char *names[16];
+    size_t nf = ct_emit_files(result, names, 16);
+    fprintf(stderr,
+            "colltune tune: done: %zu trials run, %zu resumed, %zu skipped, %zu failed; "
+            "%zu choices, %zu verified%s; %zu files; %.1f s; %s/report.md\n",
+            s->ran, s->resumed, s->skipped, s->failed, result->nchoices, kept,
+            verified ? "" : " (nothing to verify)", nf, s->wall_s, x->a->out);
+}
+
+/* After the search, the straight line: evidence -> decision -> report ->
+ * verify -> report with the verdicts -> emit the verified files.  *stop
+ * 130: interrupted during the A/B (the report then says what the search
+ * decided, unverified). */
 static ct_status_t ct_tune_finish(ct_tune_ctx_t *x, const ct_space_t *space, int *stop)
 {
     ct_tune_state_t *s = x->s;
     char err[512], run_id[64], date[32];
-    time_t now = time(NULL);
-    struct tm tm;
-    gmtime_r(&now, &tm);
-    strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", &tm);
-    snprintf(run_id, sizeof run_id, "tune-%ld-%ld", (long)now, (long)getpid());
     ct_tune_result_t result;
-    memset(&result, 0, sizeof result);
-    result.space_name = space->name;
-    result.space_path = space->path;
-    result.run_id = run_id;
-    result.date = date;
-    result.source = "measured";
-    result.nranks = s->nranks;
-    result.rules_json = x->a->rules_json;
-    /* The scale collbench saw: the launcher decides the node count. */
-    for (size_t i = 0; i < s->ntrials; i++)
-        if (s->trials[i].status == CT_JOURNAL_OK && s->trials[i].nnodes > 0) {
-            result.nnodes = s->trials[i].nnodes;
-            if (result.nranks == 0)
-                result.nranks = s->trials[i].nranks;
-            break;
-        }
+    ct_tune_result_init(x, space, &result, run_id, date);
     s->wall_s = ct_tune_now() - s->start;
-    ct_status_t st = ct_tune_report(s, &result, NULL, err, sizeof err);
+    ct_tune_scope_decision_t *decs = calloc(s->nscopes ? s->nscopes : 1, sizeof *decs);
+    ct_status_t st = decs ? ct_tune_decide_scopes(s, decs, &result) : CT_ERR_NOMEM;
+    ct_tune_report_in_t rep = {s, decs, &result, NULL, 0};
+    if (st == CT_OK)
+        st = ct_tune_report(&rep, err, sizeof err);
     ct_tune_verify_t v;
-    ct_tune_scope_t vsc;
     memset(&v, 0, sizeof v);
-    memset(&vsc, 0, sizeof vsc);
     int verified = 0;
     *stop = 0;
     if (st == CT_OK && result.nchoices > 0) {
-        char colls[256];
-        ct_tune_verify_colls(&result, s->colls, colls, sizeof colls);
-        vsc.colls = colls;
-        st = ct_tune_verify_setup(&result, x->a->out, &x->a->lo, &s->scopes[0].configs.configs[0],
-                                  (size_t)x->a->verify_pairs, &vsc, &v, err, sizeof err);
-        if (st == CT_OK) {
-            fprintf(stderr,
-                    "colltune tune: verifying %zu choices: %zu A/B pairs, the tuned side with "
-                    "%s\n",
-                    result.nchoices, v.pairs, v.how);
-            if (v.note[0])
-                fprintf(stderr, "colltune tune: note: %s\n", v.note);
-            s->verify = &vsc;
-            st = ct_tune_verify_pairs(x, v.pairs, stop);
-        }
-        if (st == CT_OK && *stop == 0)
-            st = ct_tune_verify_judge(s, &vsc, &result, &v);
+        st = ct_tune_verify_run(x, &result, &v, stop, err, sizeof err);
         if (st == CT_OK && *stop == 0) {
             verified = 1;
-            ct_tune_result_free(&result);
+            for (size_t i = 0; i < result.nchoices && i < v.nchoices; i++)
+                result.choices[i].verified = v.verified[i];
             s->wall_s = ct_tune_now() - s->start;
-            st = ct_tune_report(s, &result, &v, err, sizeof err);
+            rep.v = &v;
+            st = ct_tune_report(&rep, err, sizeof err);
         }
     }
     /* The emitters write only verified choices: without a finished A/B,
      * nothing is installed unproven. */
     if (st == CT_OK && *stop == 0)
         st = ct_emit_all(&result, x->a->out, err, sizeof err);
-    if (st != CT_OK && st != CT_ERR_NOMEM)
-        fprintf(stderr, "colltune tune: %s\n", err);
-    else if (st == CT_ERR_NOMEM)
+    if (st == CT_ERR_NOMEM)
         fprintf(stderr, "colltune tune: out of memory\n");
-    if (st == CT_OK && *stop == 0) {
-        size_t kept = 0;
-        for (size_t i = 0; i < result.nchoices; i++)
-            kept += (size_t)result.choices[i].verified;
-        const char *names[16];
-        size_t nf = ct_emit_files(&result, names, 16);
-        fprintf(stderr,
-                "colltune tune: done: %zu trials run, %zu resumed, %zu skipped, %zu failed; "
-                "%zu choices, %zu verified%s; %zu files; %.1f s; %s/report.md\n",
-                s->ran, s->resumed, s->skipped, s->failed, result.nchoices, kept,
-                verified ? "" : " (nothing to verify)", nf, s->wall_s, x->a->out);
-    }
+    else if (st != CT_OK)
+        fprintf(stderr, "colltune tune: %s\n", err);
+    if (st == CT_OK && *stop == 0)
+        ct_tune_done_line(x, &result, verified);
     ct_tune_result_free(&result);
     ct_tune_verify_free(&v);
-    s->verify = NULL;
-    vsc.colls = NULL;
-    ct_space_configs_free(&vsc.configs);
-    free(vsc.excluded);
-    free(vsc.alive);
+    ct_tune_scope_decisions_free(decs, s->nscopes);
+    free(decs);
     return st;
+}
+
+/* --resume: every trial of the journal jpath that belongs to this space,
+ * counted and kept; a failed one excludes its configuration. */
+static ct_status_t ct_tune_resume(ct_tune_state_t *s, const char *jpath)
+{
+    char err[512];
+    ct_status_t st;
+    ct_journal_entries_t e;
+    st = ct_journal_read(jpath, &e, err, sizeof err);
+    if (st != CT_OK)
+        fprintf(stderr, "colltune tune: --resume: %s\n", err);
+    for (size_t i = 0; st == CT_OK && i < e.n; i++) {
+        ct_trial_t *t = &e.trials[i];
+        /* Only this space's trials count. */
+        for (size_t k = 0; k < s->nscopes; k++) {
+            ct_tune_scope_t *sc = &s->scopes[k];
+            if (strcmp(sc->name, t->scope) != 0)
+                continue;
+            for (size_t ci = 0; ci < sc->configs.n; ci++) {
+                if (strcmp(sc->configs.configs[ci].key, t->key) != 0)
+                    continue;
+                if (t->status == CT_JOURNAL_SKIPPED_INVALID)
+                    s->skipped++;
+                else {
+                    s->resumed++;
+                    if (t->status != CT_JOURNAL_OK) {
+                        s->failed++;
+                        sc->excluded[ci] = 1;
+                    }
+                }
+            }
+        }
+        st = ct_tune_keep(s, t);
+    }
+    ct_journal_entries_free(&e);
+    if (st == CT_OK && s->ntrials > 0)
+        fprintf(stderr, "colltune tune: --resume: %zu trials already in %s\n", s->ntrials, jpath);
+    return st;
+}
+
+/* The search, then the finish, with SIGINT/SIGTERM blocked across them
+ * and looked for between trials: the journal is never cut mid-line by
+ * them.  *rc 130 when interrupted. */
+static ct_status_t ct_tune_loop(ct_tune_ctx_t *x, const ct_space_t *space, const char *jpath,
+                                int *rc)
+{
+    sigset_t set, old;
+    sigemptyset(&set);
+    sigaddset(&set, SIGINT);
+    sigaddset(&set, SIGTERM);
+    sigprocmask(SIG_BLOCK, &set, &old);
+    int stop = 0;
+    ct_status_t st = ct_tune_search(&x->a->plan, x->s, ct_tune_run_one, &x->run, &stop);
+    if (x->run.tty)
+        fputc('\n', stderr);
+    if (st == CT_OK && stop == 130) {
+        fprintf(stderr,
+                "colltune tune: interrupted; the journal %s is intact: --resume continues\n",
+                jpath);
+        *rc = 130;
+    }
+    if (st == CT_OK && *rc == CT_EXIT_OK) {
+        st = ct_tune_finish(x, space, &stop);
+        if (st == CT_OK && stop == 130) {
+            fprintf(stderr,
+                    "colltune tune: interrupted in the verification; the journal %s is "
+                    "intact: --resume continues\n",
+                    jpath);
+            *rc = 130;
+        }
+    }
+    /* Take a signal still pending, so unblocking cannot kill us
+     * before the exit code says 130. */
+    struct timespec zero = {0, 0};
+    while (sigtimedwait(&set, NULL, &zero) > 0)
+        if (*rc == CT_EXIT_OK && st == CT_OK)
+            *rc = 130;
+    sigprocmask(SIG_SETMASK, &old, NULL);
+    return st;
+}
+
+static void ct_tune_state_free(ct_tune_state_t *s)
+{
+    for (size_t i = 0; i < s->ntrials; i++)
+        ct_trial_free(&s->trials[i]);
+    free(s->trials);
+    for (size_t k = 0; k < s->nscopes; k++) {
+        ct_space_configs_free(&s->scopes[k].configs);
+        free(s->scopes[k].excluded);
+        free(s->scopes[k].alive);
+    }
+    free(s->scopes);
 }
 
 static int ct_tune_main_run(ct_tune_args_t *a)
@@ -695,8 +572,13 @@ static int ct_tune_main_run(ct_tune_args_t *a)
     memset(&x, 0, sizeof x);
     x.a = a;
     x.s = &s;
-    x.journal.fd = -1;
-    x.tty = isatty(2);
+    x.run.s = &s;
+    x.run.out = a->out;
+    x.run.lo = &a->lo;
+    x.run.cb_args = a->cb_args;
+    x.run.ncb_args = a->ncb_args;
+    x.run.journal.fd = -1;
+    x.run.tty = isatty(2);
     int rc = CT_EXIT_OK;
 
     st = ct_tune_scopes(a, &s, &space);
@@ -715,94 +597,21 @@ static int ct_tune_main_run(ct_tune_args_t *a)
             st = CT_ERR_USAGE;
         }
     }
-    if (st == CT_OK && a->resume) {
-        ct_journal_entries_t e;
-        st = ct_journal_read(jpath, &e, err, sizeof err);
-        if (st != CT_OK)
-            fprintf(stderr, "colltune tune: --resume: %s\n", err);
-        for (size_t i = 0; st == CT_OK && i < e.n; i++) {
-            ct_trial_t *t = &e.trials[i];
-            /* Only this space's trials count. */
-            for (size_t k = 0; k < s.nscopes; k++) {
-                ct_tune_scope_t *sc = &s.scopes[k];
-                if (strcmp(sc->name, t->scope) != 0)
-                    continue;
-                for (size_t ci = 0; ci < sc->configs.n; ci++) {
-                    if (strcmp(sc->configs.configs[ci].key, t->key) != 0)
-                        continue;
-                    if (t->status == CT_JOURNAL_SKIPPED_INVALID)
-                        s.skipped++;
-                    else {
-                        s.resumed++;
-                        if (t->status != CT_JOURNAL_OK) {
-                            s.failed++;
-                            sc->excluded[ci] = 1;
-                        }
-                    }
-                }
-            }
-            st = ct_tune_keep(&s, t);
-        }
-        ct_journal_entries_free(&e);
-        if (st == CT_OK && s.ntrials > 0)
-            fprintf(stderr, "colltune tune: --resume: %zu trials already in %s\n", s.ntrials,
-                    jpath);
-    }
-    if (st == CT_OK && (st = ct_journal_open(&x.journal, a->out, err, sizeof err)) != CT_OK)
+    if (st == CT_OK && a->resume)
+        st = ct_tune_resume(&s, jpath);
+    if (st == CT_OK && (st = ct_journal_open(&x.run.journal, a->out, err, sizeof err)) != CT_OK)
         fprintf(stderr, "colltune tune: %s\n", err);
 
     if (st == CT_OK)
-        st = ct_launch_opts_launcher(&a->lo, &x.launcher);
+        st = ct_launch_opts_launcher(&a->lo, &x.run.launcher);
     if (st == CT_OK) {
-        ct_launch_opts_collbench(&a->lo, x.collbench, sizeof x.collbench);
-
-        /* SIGINT/SIGTERM blocked across the loop, looked for between
-         * trials: the journal is never cut mid-line by them. */
-        sigset_t set, old;
-        sigemptyset(&set);
-        sigaddset(&set, SIGINT);
-        sigaddset(&set, SIGTERM);
-        sigprocmask(SIG_BLOCK, &set, &old);
-        int stop = 0;
-        st = ct_tune_search(&a->plan, &s, ct_tune_run_one, &x, &stop);
-        if (x.tty)
-            fputc('\n', stderr);
-        if (st == CT_OK && stop == 130) {
-            fprintf(stderr,
-                    "colltune tune: interrupted; the journal %s is intact: --resume continues\n",
-                    jpath);
-            rc = 130;
-        }
-        if (st == CT_OK && rc == CT_EXIT_OK) {
-            st = ct_tune_finish(&x, &space, &stop);
-            if (st == CT_OK && stop == 130) {
-                fprintf(stderr,
-                        "colltune tune: interrupted in the verification; the journal %s is "
-                        "intact: --resume continues\n",
-                        jpath);
-                rc = 130;
-            }
-        }
-        /* Take a signal still pending, so unblocking cannot kill us
-         * before the exit code says 130. */
-        struct timespec zero = {0, 0};
-        while (sigtimedwait(&set, NULL, &zero) > 0)
-            if (rc == CT_EXIT_OK && st == CT_OK)
-                rc = 130;
-        sigprocmask(SIG_SETMASK, &old, NULL);
-        ct_launcher_free(&x.launcher);
+        ct_launch_opts_collbench(&a->lo, x.run.collbench, sizeof x.run.collbench);
+        st = ct_tune_loop(&x, &space, jpath, &rc);
+        ct_launcher_free(&x.run.launcher);
     }
-    if (x.journal.fd >= 0)
-        ct_journal_close(&x.journal);
-    for (size_t i = 0; i < s.ntrials; i++)
-        ct_trial_free(&s.trials[i]);
-    free(s.trials);
-    for (size_t k = 0; k < s.nscopes; k++) {
-        ct_space_configs_free(&s.scopes[k].configs);
-        free(s.scopes[k].excluded);
-        free(s.scopes[k].alive);
-    }
-    free(s.scopes);
+    if (x.run.journal.fd >= 0)
+        ct_journal_close(&x.run.journal);
+    ct_tune_state_free(&s);
     ct_space_free(&space);
     ct_tune_weights_free(&weights);
     if (rc == CT_EXIT_OK && st != CT_OK)

@@ -1,171 +1,23 @@
 /*
- * tune_report.c - the decisions of a tune, from its trials, and
- * DIR/report.json, DIR/report.md and the ct_tune_result_t for the
- * emitters.  The decision rule itself is tune_decide.c.
+ * tune_report.c - DIR/report.md and DIR/report.json: formats what the
+ * tune decided (tune_choices.h), the A/B's verdicts (tune_verify.h) and
+ * the trials, and writes both.  It decides nothing.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <jansson.h>
-#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "config.h"
 #include "ct_json.h"
 #include "emit.h"
 #include "outdir.h"
-#include "tune.h"
 #include "tune_decide.h"
-#include "tune_verify.h"
-
-/* The trials of sc's configuration ci are those journaled under its scope
- * and key (the baselines of two scopes share a key). */
-static int ct_tune_is(const ct_trial_t *t, const ct_tune_scope_t *sc, size_t ci)
-{
-    return strcmp(t->scope, sc->name) == 0 && strcmp(t->key, sc->configs.configs[ci].key) == 0;
-}
-
-size_t ct_tune_samples(const ct_tune_state_t *s, const ct_tune_scope_t *sc, size_t ci,
-                       const char *coll, long long bytes, double *us, double *busbw, size_t max)
-{
-    size_t n = 0;
-    for (size_t i = 0; i < s->ntrials && n < max; i++) {
-        const ct_trial_t *t = &s->trials[i];
-        if (t->status != CT_JOURNAL_OK || !ct_tune_is(t, sc, ci))
-            continue;
-        for (size_t r = 0; r < t->nrows; r++) {
-            const ct_trial_row_t *row = &t->rows[r];
-            if (row->bytes == bytes && strcmp(row->collective, coll) == 0 &&
-                strcmp(row->placement, "out-of-place") == 0 && row->median_us > 0) {
-                us[n] = row->median_us;
-                if (busbw)
-                    busbw[n] = row->busbw_gbps;
-                n++;
-                break;
-            }
-        }
-    }
-    return n;
-}
-
-size_t ct_tune_colls(const ct_tune_state_t *s, const ct_tune_scope_t *sc, const char **colls,
-                     size_t max)
-{
-    size_t n = 0;
-    for (size_t i = 0; i < s->ntrials; i++) {
-        const ct_trial_t *t = &s->trials[i];
-        if (t->status != CT_JOURNAL_OK || !ct_tune_is(t, sc, 0))
-            continue;
-        for (size_t r = 0; r < t->nrows; r++) {
-            size_t k = 0;
-            while (k < n && strcmp(colls[k], t->rows[r].collective) != 0)
-                k++;
-            if (k == n && n < max)
-                colls[n++] = t->rows[r].collective;
-        }
-    }
-    return n;
-}
-
-static int ct_tune_cmp_ll(const void *a, const void *b)
-{
-    long long x = *(const long long *)a, y = *(const long long *)b;
-    return (x > y) - (x < y);
-}
-
-size_t ct_tune_sizes(const ct_tune_state_t *s, const ct_tune_scope_t *sc, const char *coll,
-                     long long *sizes, size_t max)
-{
-    size_t n = 0;
-    for (size_t i = 0; i < s->ntrials; i++) {
-        const ct_trial_t *t = &s->trials[i];
-        if (t->status != CT_JOURNAL_OK || !ct_tune_is(t, sc, 0))
-            continue;
-        for (size_t r = 0; r < t->nrows; r++) {
-            if (strcmp(t->rows[r].collective, coll) != 0)
-                continue;
-            size_t k = 0;
-            while (k < n && sizes[k] != t->rows[r].bytes)
-                k++;
-            if (k == n && n < max)
-                sizes[n++] = t->rows[r].bytes;
-        }
-    }
-    qsort(sizes, n, sizeof *sizes, ct_tune_cmp_ll);
-    return n;
-}
-
-/* Whether the baseline sets set's variable to the same value. */
-static int ct_tune_in_base(const ct_space_config_t *base, const ct_space_setting_t *set)
-{
-    for (size_t k = 0; k < base->n; k++)
-        if (strcmp(base->settings[k].name, set->name) == 0 &&
-            strcmp(base->settings[k].value, set->value) == 0)
-            return 1;
-    return 0;
-}
-
-size_t ct_tune_nchanged(const ct_tune_scope_t *sc, size_t ci)
-{
-    const ct_space_config_t *base = &sc->configs.configs[0], *c = &sc->configs.configs[ci];
-    size_t n = 0;
-    for (size_t i = 0; i < c->n; i++) {
-        int same = ct_tune_in_base(base, &c->settings[i]);
-        n += !same;
-    }
-    return n;
-}
-
-size_t ct_tune_weighted_samples(const ct_tune_state_t *s, const ct_tune_scope_t *sc, size_t ci,
-                                double *us, size_t max)
-{
-    size_t n = 0;
-    for (size_t i = 0; i < s->ntrials && n < max; i++) {
-        const ct_trial_t *t = &s->trials[i];
-        if (t->status != CT_JOURNAL_OK || !ct_tune_is(t, sc, ci))
-            continue;
-        double w = ct_tune_weighted_us(s->weights, t);
-        if (w > 0)
-            us[n++] = w;
-    }
-    return n;
-}
-
-/* The pick of ct_tune_pick over sc's configurations, each judged by its
- * launch medians at (coll, bytes), or with coll NULL by its weighted
- * time per launch (--weights). */
-static size_t ct_tune_pick_in(const ct_tune_state_t *s, const ct_tune_scope_t *sc, const char *coll,
-                              long long bytes)
-{
-    size_t n = sc->configs.n;
-    ct_tune_cand_t *c = calloc(n, sizeof *c);
-    double *us = calloc(n * CT_TUNE_MAX_LAUNCHES, sizeof *us);
-    size_t w = 0;
-    if (c != NULL && us != NULL) {
-        for (size_t i = 0; i < n; i++) {
-            double *u = us + i * CT_TUNE_MAX_LAUNCHES;
-            c[i].us = u;
-            c[i].n = coll ? ct_tune_samples(s, sc, i, coll, bytes, u, NULL, CT_TUNE_MAX_LAUNCHES)
-                          : ct_tune_weighted_samples(s, sc, i, u, CT_TUNE_MAX_LAUNCHES);
-            c[i].nchanged = ct_tune_nchanged(sc, i);
-            c[i].excluded = sc->excluded[i] || sc->configs.configs[i].skip != NULL;
-        }
-        w = ct_tune_pick(c, n);
-    }
-    free(c);
-    free(us);
-    return w;
-}
-
-size_t ct_tune_winner(const ct_tune_state_t *s, const ct_tune_scope_t *sc, const char *coll,
-                      long long bytes)
-{
-    return ct_tune_pick_in(s, sc, coll, bytes);
-}
+#include "tune_report.h"
 
 /* "NAME=VALUE NAME=VALUE" of the settings ci changes, or "defaults". */
 static void ct_tune_describe(const ct_tune_scope_t *sc, size_t ci, char *buf, size_t len)
@@ -174,8 +26,7 @@ static void ct_tune_describe(const ct_tune_scope_t *sc, size_t ci, char *buf, si
     size_t used = 0;
     buf[0] = '\0';
     for (size_t i = 0; i < c->n && ci != 0; i++) {
-        int same = ct_tune_in_base(base, &c->settings[i]);
-        if (same)
+        if (ct_tune_in_base(base, &c->settings[i]))
             continue;
         int m = snprintf(buf + used, len - used, "%s%s=%s", used ? " " : "", c->settings[i].name,
                          c->settings[i].value);
@@ -185,118 +36,6 @@ static void ct_tune_describe(const ct_tune_scope_t *sc, size_t ci, char *buf, si
     }
     if (used == 0)
         snprintf(buf, len, "defaults");
-}
-
-/* One collective x size of one scope: what the report says about it. */
-typedef struct {
-    const char *coll;
-    long long bytes;
-    size_t winner, best; /* best: fastest runnable candidate, significant or not */
-    double base_us, base_lo, base_hi, base_bw, best_us, best_lo, best_hi, best_bw;
-    size_t nbase, nbest;
-    int significant;
-} ct_tune_cell_t;
-
-static void ct_tune_cell(const ct_tune_state_t *s, const ct_tune_scope_t *sc, const char *coll,
-                         long long bytes, ct_tune_cell_t *cell)
-{
-    double us[CT_TUNE_MAX_LAUNCHES], bw[CT_TUNE_MAX_LAUNCHES];
-    memset(cell, 0, sizeof *cell);
-    cell->coll = coll;
-    cell->bytes = bytes;
-    size_t n = ct_tune_samples(s, sc, 0, coll, bytes, us, bw, CT_TUNE_MAX_LAUNCHES);
-    cell->nbase = n;
-    cell->base_us = ct_tune_median(us, n);
-    cell->base_lo = ct_tune_min(us, n);
-    cell->base_hi = ct_tune_max(us, n);
-    cell->base_bw = ct_tune_median(bw, n);
-    cell->winner = ct_tune_winner(s, sc, coll, bytes);
-    cell->significant = cell->winner != 0;
-    /* Show the winner; with no winner, the fastest runnable candidate
-     * with enough launches, so the report says what fell short. */
-    size_t best = cell->winner;
-    double best_med = 0;
-    /* Enough launches first (a candidate halving dropped after one short
-     * look is no contender); any launches when none has enough. */
-    for (size_t need = CT_TUNE_MIN_LAUNCHES; best == 0 && need >= 1; need--) {
-        for (size_t i = 1; i < sc->configs.n; i++) {
-            if (sc->excluded[i] || sc->configs.configs[i].skip)
-                continue;
-            size_t m = ct_tune_samples(s, sc, i, coll, bytes, us, NULL, CT_TUNE_MAX_LAUNCHES);
-            if (m < need)
-                continue;
-            double med = ct_tune_median(us, m);
-            if (best == 0 || med < best_med) {
-                best = i;
-                best_med = med;
-            }
-        }
-    }
-    cell->best = best;
-    n = ct_tune_samples(s, sc, best, coll, bytes, us, bw, CT_TUNE_MAX_LAUNCHES);
-    cell->nbest = n;
-    cell->best_us = ct_tune_median(us, n);
-    cell->best_lo = ct_tune_min(us, n);
-    cell->best_hi = ct_tune_max(us, n);
-    cell->best_bw = ct_tune_median(bw, n);
-}
-
-/* result->choices: one per setting the winner changes, per merged size
- * range (per-collective scopes); for the global scope, the configuration
- * that wins the most cells and loses none significantly, for all sizes. */
-static ct_status_t ct_tune_add_choice(ct_tune_result_t *r, const ct_space_setting_t *set, int scope,
-                                      long long lo, long long hi, double def_us, double tuned_us)
-{
-    ct_tune_choice_t *c = realloc(r->choices, (r->nchoices + 1) * sizeof *c);
-    if (c == NULL)
-        return CT_ERR_NOMEM;
-    r->choices = c;
-    c = &c[r->nchoices];
-    memset(c, 0, sizeof *c);
-    c->name = strdup(set->name);
-    c->value = strdup(set->value);
-    if (c->name == NULL || c->value == NULL) {
-        free(c->name);
-        free(c->value);
-        return CT_ERR_NOMEM;
-    }
-    c->via = set->via;
-    c->scope = scope;
-    c->min_bytes = lo;
-    c->max_bytes = hi;
-    c->default_us = def_us;
-    c->tuned_us = tuned_us;
-    c->significant = 1;
-    c->verified = 0; /* until the A/B with the emitted files holds it */
-    r->nchoices++;
-    return CT_OK;
-}
-
-static ct_status_t ct_tune_add_config(ct_tune_result_t *r, const ct_tune_scope_t *sc, size_t ci,
-                                      int scope, long long lo, long long hi, double def_us,
-                                      double tuned_us)
-{
-    const ct_space_config_t *base = &sc->configs.configs[0], *c = &sc->configs.configs[ci];
-    for (size_t i = 0; i < c->n; i++) {
-        int same = ct_tune_in_base(base, &c->settings[i]);
-        if (same)
-            continue;
-        ct_status_t st = ct_tune_add_choice(r, &c->settings[i], scope, lo, hi, def_us, tuned_us);
-        if (st != CT_OK)
-            return st;
-    }
-    return CT_OK;
-}
-
-void ct_tune_result_free(ct_tune_result_t *result)
-{
-    for (size_t i = 0; i < result->nchoices; i++) {
-        free(result->choices[i].name);
-        free(result->choices[i].value);
-    }
-    free(result->choices);
-    result->choices = NULL;
-    result->nchoices = 0;
 }
 
 /* Writes text (NUL-terminated) to DIR/name through DIR/.name.tmp: a
@@ -377,18 +116,19 @@ static void ct_tune_size_str(long long bytes, char *buf, size_t len)
         snprintf(buf, len, "%lld", bytes);
 }
 
-#define CT_TUNE_MAX_CELLS 4096
-
 /* report.md's and report.json's account of the A/B. */
-static ct_status_t ct_tune_report_verify(const ct_tune_verify_t *v, const ct_tune_state_t *s,
-                                         ct_tune_buf_t *md, json_t *doc)
+static ct_status_t ct_tune_report_verify(const ct_tune_report_in_t *in, ct_tune_buf_t *md,
+                                         json_t *doc)
 {
+    const ct_tune_verify_t *v = in->v;
+    const ct_tune_state_t *s = in->s;
     ct_tune_bprintf(md, "## verification\n\n");
     if (v == NULL) {
         ct_tune_bprintf(md, "%s\n\n",
-                        s->verify ? "Interrupted before the A/B finished: nothing verified, no "
-                                    "file written (--resume finishes it)."
-                                  : "None ran: no choice to verify.");
+                        in->ab_started
+                            ? "Interrupted before the A/B finished: nothing verified, no "
+                              "file written (--resume finishes it)."
+                            : "None ran: no choice to verify.");
         return ct_json_set(doc, "verification", json_null()) ? CT_ERR_NOMEM : CT_OK;
     }
     ct_tune_bprintf(md,
@@ -460,31 +200,18 @@ static ct_status_t ct_tune_report_verify(const ct_tune_verify_t *v, const ct_tun
     return bad ? CT_ERR_NOMEM : CT_OK;
 }
 
-ct_status_t ct_tune_report(ct_tune_state_t *s, ct_tune_result_t *result, const ct_tune_verify_t *v,
-                           char *err, size_t errlen)
+/* report.md's opening: the run, and the rule. */
+static void ct_tune_report_head(const ct_tune_state_t *s, ct_tune_buf_t *md)
 {
-    ct_status_t st = CT_OK;
-    json_t *doc = json_object(), *cells_j = json_array(), *choices_j = json_array();
-    ct_tune_buf_t md = {NULL, 0, 0, 0};
-    ct_tune_cell_t *cells = calloc(CT_TUNE_MAX_CELLS, sizeof *cells);
-    long long *sizes = calloc(CT_TUNE_MAX_CELLS, sizeof *sizes);
-    ct_tune_bucket_t *buckets = calloc(CT_TUNE_MAX_CELLS, sizeof *buckets);
-    ct_tune_range_t *ranges = calloc(CT_TUNE_MAX_CELLS, sizeof *ranges);
-    if (doc == NULL || cells_j == NULL || choices_j == NULL || cells == NULL || sizes == NULL ||
-        buckets == NULL || ranges == NULL) {
-        st = CT_ERR_NOMEM;
-        goto out;
-    }
-
-    ct_tune_bprintf(&md, "# colltune tune report\n\n");
-    ct_tune_bprintf(&md,
+    ct_tune_bprintf(md, "# colltune tune report\n\n");
+    ct_tune_bprintf(md,
                     "Space `%s` (%s), %ld ranks, strategy `%s`.\n\n"
                     "Trials: %zu run now, %zu from the journal (--resume), %zu skipped as "
                     "invalid, %zu failed (excluded); wall time %.1f s%s.\n\n",
                     s->space->name, s->space->path, s->nranks, s->strategy, s->ran, s->resumed,
                     s->skipped, s->failed, s->wall_s,
                     s->budget_hit ? "; the budget ran out before the search was done" : "");
-    ct_tune_bprintf(&md,
+    ct_tune_bprintf(md,
                     "Rule: a candidate replaces the default in a collective x size only when, "
                     "over >= %d independent launches each, its launch medians are lower by a "
                     "one-sided exact Mann-Whitney test at p <= 0.05 (where the launch counts "
@@ -499,133 +226,76 @@ ct_status_t ct_tune_report(ct_tune_state_t *s, ct_tune_result_t *result, const c
                                  "under --weights, by the same rule."
                                : " Global settings: the configuration that wins the most "
                                  "cells and is significantly slower in none.");
+}
 
-    for (size_t si = 0; si < s->nscopes; si++) {
-        ct_tune_scope_t *sc = &s->scopes[si];
-        const char *colls[16];
-        size_t nc = ct_tune_colls(s, sc, colls, 16);
-        ct_tune_bprintf(&md, "## scope %s\n\n", sc->name);
-        if (nc == 0) {
-            ct_tune_bprintf(&md, "No baseline measurement: nothing decided.\n\n");
-            continue;
-        }
-        ct_tune_bprintf(&md, "| collective | size | objective | default us [range] | "
-                             "default busbw | best us [range] | best busbw | speedup | launches "
-                             "| significant | best configuration |\n"
-                             "|---|---|---|---|---|---|---|---|---|---|---|\n");
-        /* global scope: wins per configuration, and whether any loses */
-        size_t *wins = calloc(sc->configs.n, sizeof *wins);
-        int *loses = calloc(sc->configs.n, sizeof *loses);
-        size_t first_cell = 0, ncell = 0;
-        if (wins == NULL || loses == NULL) {
-            free(wins);
-            free(loses);
-            st = CT_ERR_NOMEM;
-            goto out;
-        }
-        for (size_t k = 0; k < nc; k++) {
-            size_t ns = ct_tune_sizes(s, sc, colls[k], sizes, CT_TUNE_MAX_CELLS);
-            first_cell = ncell;
-            for (size_t b = 0; b < ns && ncell < CT_TUNE_MAX_CELLS; b++, ncell++) {
-                ct_tune_cell_t *c = &cells[ncell];
-                ct_tune_cell(s, sc, colls[k], sizes[b], c);
-                char desc[512], sz[32];
-                ct_tune_describe(sc, c->best, desc, sizeof desc);
-                ct_tune_size_str(c->bytes, sz, sizeof sz);
-                double speedup = c->best_us > 0 ? c->base_us / c->best_us : 0;
-                const char *obj = c->bytes < CT_TUNE_LATENCY_MAX_BYTES ? "latency" : "busbw";
-                ct_tune_bprintf(&md,
-                                "| %s | %s | %s | %.2f [%.2f, %.2f] | %.3f | %.2f [%.2f, %.2f] | "
-                                "%.3f | %.2fx | %zu/%zu | %s | %s |\n",
-                                c->coll, sz, obj, c->base_us, c->base_lo, c->base_hi, c->base_bw,
-                                c->best_us, c->best_lo, c->best_hi, c->best_bw, speedup, c->nbase,
-                                c->nbest, c->significant ? "yes" : "no significant gain", desc);
-                json_t *j = json_object();
-                int bad = j == NULL;
-                bad |= ct_json_set(j, "scope", ct_json_str(sc->name));
-                bad |= ct_json_set(j, "collective", ct_json_str(c->coll));
-                bad |= ct_json_set(j, "bytes", json_integer(c->bytes));
-                bad |= ct_json_set(j, "objective", ct_json_str(obj));
-                bad |= ct_json_set(j, "default_us", ct_json_real(c->base_us));
-                bad |=
-                    ct_json_set(j, "default_us_range", json_pack("[ff]", c->base_lo, c->base_hi));
-                bad |= ct_json_set(j, "default_busbw_gbps", ct_json_real(c->base_bw));
-                bad |= ct_json_set(j, "default_launches", json_integer((json_int_t)c->nbase));
-                bad |= ct_json_set(j, "best_key", ct_json_str(sc->configs.configs[c->best].key));
-                bad |= ct_json_set(j, "best_config", ct_json_str(desc));
-                bad |= ct_json_set(j, "best_us", ct_json_real(c->best_us));
-                bad |= ct_json_set(j, "best_us_range", json_pack("[ff]", c->best_lo, c->best_hi));
-                bad |= ct_json_set(j, "best_busbw_gbps", ct_json_real(c->best_bw));
-                bad |= ct_json_set(j, "best_launches", json_integer((json_int_t)c->nbest));
-                bad |= ct_json_set(j, "speedup", ct_json_real(speedup));
-                bad |= ct_json_set(j, "significant", json_boolean(c->significant));
-                bad |= ct_json_append(cells_j, j);
-                if (bad) {
-                    st = CT_ERR_NOMEM;
-                    break;
-                }
-                wins[c->winner]++;
-                /* Does the baseline beat any candidate here?  Then that
-                 * candidate must not be set globally. */
-                double bu[CT_TUNE_MAX_LAUNCHES], cu[CT_TUNE_MAX_LAUNCHES];
-                size_t nb =
-                    ct_tune_samples(s, sc, 0, c->coll, c->bytes, bu, NULL, CT_TUNE_MAX_LAUNCHES);
-                for (size_t i = 1; i < sc->configs.n; i++) {
-                    size_t m = ct_tune_samples(s, sc, i, c->coll, c->bytes, cu, NULL,
-                                               CT_TUNE_MAX_LAUNCHES);
-                    if (m == 0 || ct_tune_significant(bu, nb, cu, m))
-                        loses[i] = 1;
-                }
-            }
-            if (st != CT_OK)
-                break;
-            if (sc->scope == CT_SCOPE_GLOBAL)
-                continue;
-            /* Per-collective: merge this collective's buckets into ranges. */
-            size_t nb = ncell - first_cell;
-            for (size_t b = 0; b < nb; b++) {
-                buckets[b].bytes = cells[first_cell + b].bytes;
-                buckets[b].winner = (long)cells[first_cell + b].winner;
-            }
-            size_t nr = ct_tune_merge(buckets, nb, ranges);
-            for (size_t r = 0; r < nr && st == CT_OK; r++) {
-                if (ranges[r].winner == 0)
-                    continue;
-                const ct_tune_cell_t *c = &cells[first_cell + ranges[r].first];
-                st = ct_tune_add_config(result, sc, (size_t)ranges[r].winner, sc->scope,
-                                        ranges[r].min_bytes, ranges[r].max_bytes, c->base_us,
-                                        c->best_us);
-            }
-        }
-        if (st == CT_OK && sc->scope == CT_SCOPE_GLOBAL) {
-            size_t pick = 0;
-            for (size_t i = 1; i < sc->configs.n && s->weights == NULL; i++)
-                if (wins[i] > 0 && !loses[i] && (pick == 0 || wins[i] > wins[pick]))
-                    pick = i;
-            if (s->weights != NULL)
-                pick = ct_tune_pick_in(s, sc, NULL, 0); /* by weighted time */
-            if (pick != 0) {
-                const ct_tune_cell_t *c = NULL;
-                for (size_t k = 0; k < ncell && c == NULL; k++)
-                    if (cells[k].winner == pick)
-                        c = &cells[k];
-                st = ct_tune_add_config(result, sc, pick, CT_SCOPE_GLOBAL, -1, -1,
-                                        c ? c->base_us : 0, c ? c->best_us : 0);
-            }
-        }
-        free(wins);
-        free(loses);
-        if (st != CT_OK)
-            goto out;
-        ct_tune_bprintf(&md, "\n");
+/* One cell: a row of report.md's scope table and an entry of
+ * report.json's cells. */
+static ct_status_t ct_tune_report_cell(const ct_tune_scope_t *sc, const ct_tune_ev_cell_t *e,
+                                       const ct_tune_dcell_t *c, ct_tune_buf_t *md, json_t *cells)
+{
+    char desc[512], sz[32];
+    ct_tune_describe(sc, c->best, desc, sizeof desc);
+    ct_tune_size_str(e->bytes, sz, sizeof sz);
+    double speedup = c->best_us > 0 ? c->base_us / c->best_us : 0;
+    const char *obj = e->bytes < CT_TUNE_LATENCY_MAX_BYTES ? "latency" : "busbw";
+    ct_tune_bprintf(md,
+                    "| %s | %s | %s | %.2f [%.2f, %.2f] | %.3f | %.2f [%.2f, %.2f] | "
+                    "%.3f | %.2fx | %zu/%zu | %s | %s |\n",
+                    e->coll, sz, obj, c->base_us, c->base_lo, c->base_hi, c->base_bw, c->best_us,
+                    c->best_lo, c->best_hi, c->best_bw, speedup, c->nbase, c->nbest,
+                    c->significant ? "yes" : "no significant gain", desc);
+    json_t *j = json_object();
+    int bad = j == NULL;
+    bad |= ct_json_set(j, "scope", ct_json_str(sc->name));
+    bad |= ct_json_set(j, "collective", ct_json_str(e->coll));
+    bad |= ct_json_set(j, "bytes", json_integer(e->bytes));
+    bad |= ct_json_set(j, "objective", ct_json_str(obj));
+    bad |= ct_json_set(j, "default_us", ct_json_real(c->base_us));
+    bad |= ct_json_set(j, "default_us_range", json_pack("[ff]", c->base_lo, c->base_hi));
+    bad |= ct_json_set(j, "default_busbw_gbps", ct_json_real(c->base_bw));
+    bad |= ct_json_set(j, "default_launches", json_integer((json_int_t)c->nbase));
+    bad |= ct_json_set(j, "best_key", ct_json_str(sc->configs.configs[c->best].key));
+    bad |= ct_json_set(j, "best_config", ct_json_str(desc));
+    bad |= ct_json_set(j, "best_us", ct_json_real(c->best_us));
+    bad |= ct_json_set(j, "best_us_range", json_pack("[ff]", c->best_lo, c->best_hi));
+    bad |= ct_json_set(j, "best_busbw_gbps", ct_json_real(c->best_bw));
+    bad |= ct_json_set(j, "best_launches", json_integer((json_int_t)c->nbest));
+    bad |= ct_json_set(j, "speedup", ct_json_real(speedup));
+    bad |= ct_json_set(j, "significant", json_boolean(c->significant));
+    bad |= ct_json_append(cells, j);
+    return bad ? CT_ERR_NOMEM : CT_OK;
+}
+
+/* A scope's section of report.md and its cells in report.json. */
+static ct_status_t ct_tune_report_scope(const ct_tune_scope_t *sc,
+                                        const ct_tune_scope_decision_t *dec, ct_tune_buf_t *md,
+                                        json_t *cells)
+{
+    ct_tune_bprintf(md, "## scope %s\n\n", sc->name);
+    if (dec->ev.ncells == 0) {
+        ct_tune_bprintf(md, "No baseline measurement: nothing decided.\n\n");
+        return CT_OK;
     }
+    ct_tune_bprintf(md, "| collective | size | objective | default us [range] | "
+                        "default busbw | best us [range] | best busbw | speedup | launches "
+                        "| significant | best configuration |\n"
+                        "|---|---|---|---|---|---|---|---|---|---|---|\n");
+    ct_status_t st = CT_OK;
+    for (size_t k = 0; k < dec->ev.ncells && st == CT_OK; k++)
+        st = ct_tune_report_cell(sc, &dec->ev.cells[k], &dec->d.cells[k], md, cells);
+    ct_tune_bprintf(md, "\n");
+    return st;
+}
 
-    /* The verdicts of the A/B, onto the same (recomputed) choices. */
-    for (size_t i = 0; v != NULL && i < result->nchoices && i < v->nchoices; i++)
-        result->choices[i].verified = v->verified[i];
-    ct_tune_bprintf(&md, "## choices\n\n");
+/* report.md's choices list and report.json's choices. */
+static ct_status_t ct_tune_report_choices(const ct_tune_report_in_t *in, ct_tune_buf_t *md,
+                                          json_t *choices)
+{
+    const ct_tune_result_t *result = in->result;
+    const ct_tune_verify_t *v = in->v;
+    ct_tune_bprintf(md, "## choices\n\n");
     if (result->nchoices == 0)
-        ct_tune_bprintf(&md, "None: no significant gain anywhere; the defaults stay.\n");
+        ct_tune_bprintf(md, "None: no significant gain anywhere; the defaults stay.\n");
     for (size_t i = 0; i < result->nchoices; i++) {
         const ct_tune_choice_t *c = &result->choices[i];
         char lo[32], hi[32];
@@ -634,7 +304,7 @@ ct_status_t ct_tune_report(ct_tune_state_t *s, ct_tune_result_t *result, const c
         const char *verdict = v == NULL     ? "not verified"
                               : c->verified ? "verified, written"
                                             : "DROPPED, not written";
-        ct_tune_bprintf(&md, "- %s %s=%s (%s), sizes %s..%s: search %.2f -> %.2f us; %s%s%s%s\n",
+        ct_tune_bprintf(md, "- %s %s=%s (%s), sizes %s..%s: search %.2f -> %.2f us; %s%s%s%s\n",
                         ct_space_scope_name(c->scope), c->name, c->value, ct_space_via_name(c->via),
                         lo, hi, c->default_us, c->tuned_us, verdict, v ? " (" : "",
                         v && i < v->nchoices ? v->why[i] : "", v ? ")" : "");
@@ -652,37 +322,54 @@ ct_status_t ct_tune_report(ct_tune_state_t *s, ct_tune_result_t *result, const c
         bad |= ct_json_set(j, "verified", json_boolean(c->verified));
         bad |=
             ct_json_set(j, "verdict", v && i < v->nchoices ? ct_json_str(v->why[i]) : json_null());
-        bad |= ct_json_append(choices_j, j);
-        if (bad) {
-            st = CT_ERR_NOMEM;
-            goto out;
-        }
+        bad |= ct_json_append(choices, j);
+        if (bad)
+            return CT_ERR_NOMEM;
     }
+    ct_tune_bprintf(md, "\n");
+    return CT_OK;
+}
 
-    ct_tune_bprintf(&md, "\n");
-    if (st == CT_OK)
-        st = ct_tune_report_verify(v, s, &md, doc);
-    {
-        const char *names[16];
-        size_t nf = ct_emit_files(result, names, 16);
-        ct_tune_bprintf(&md, "## files\n\n");
-        if (nf == 0)
-            ct_tune_bprintf(&md, "None written: no verified choice.\n");
-        for (size_t i = 0; i < nf && i < 16; i++)
-            ct_tune_bprintf(&md, "- `%s`\n", names[i]);
-        ct_tune_bprintf(&md, "\n");
-    }
-    json_t *trials_j = json_array();
-    for (size_t i = 0; i < s->ntrials && trials_j; i++) {
+static void ct_tune_report_files(const ct_tune_result_t *result, ct_tune_buf_t *md)
+{
+    const char *names[16];
+    size_t nf = ct_emit_files(result, names, 16);
+    ct_tune_bprintf(md, "## files\n\n");
+    if (nf == 0)
+        ct_tune_bprintf(md, "None written: no verified choice.\n");
+    for (size_t i = 0; i < nf && i < 16; i++)
+        ct_tune_bprintf(md, "- `%s`\n", names[i]);
+    ct_tune_bprintf(md, "\n");
+}
+
+static json_t *ct_tune_report_trials(const ct_tune_state_t *s)
+{
+    json_t *trials = json_array();
+    int bad = trials == NULL;
+    for (size_t i = 0; i < s->ntrials && !bad; i++) {
         const ct_trial_t *t = &s->trials[i];
         json_t *j =
             json_pack("{s:s, s:s, s:I, s:s, s:s?, s:f}", "scope", t->scope, "key", t->key, "launch",
                       (json_int_t)t->launch, "status", ct_journal_status_name(t->status), "reason",
                       t->reason, "wall_s", t->wall_s);
-        if (ct_json_append(trials_j, j) != 0)
-            st = CT_ERR_NOMEM;
+        bad = ct_json_append(trials, j) != 0;
     }
-    int bad = st != CT_OK || trials_j == NULL;
+    if (bad) {
+        json_decref(trials);
+        return NULL;
+    }
+    return trials;
+}
+
+/* report.json's top-level fields around its cells, choices and
+ * verification (in doc already); takes cells and choices. */
+static int ct_tune_report_doc(const ct_tune_report_in_t *in, json_t *doc, json_t *cells,
+                              json_t *choices)
+{
+    const ct_tune_state_t *s = in->s;
+    const ct_tune_result_t *result = in->result;
+    json_t *trials = ct_tune_report_trials(s);
+    int bad = trials == NULL;
     bad |= ct_json_set(doc, "generator", ct_json_str("colltune tune " PACKAGE_VERSION));
     bad |= ct_json_set(doc, "run_id", ct_json_str(result->run_id));
     bad |= ct_json_set(doc, "date", ct_json_str(result->date));
@@ -705,20 +392,19 @@ ct_status_t ct_tune_report(ct_tune_state_t *s, ct_tune_result_t *result, const c
     bad |= ct_json_set(doc, "budget_exhausted", json_boolean(s->budget_hit));
     bad |= ct_json_set(doc, "wall_s", ct_json_real(s->wall_s));
     bad |= ct_json_set(doc, "nnodes", json_integer(result->nnodes));
-    bad |= ct_json_set(doc, "verified", json_boolean(v != NULL));
-    bad |= ct_json_set(doc, "cells", cells_j);
-    bad |= ct_json_set(doc, "choices", choices_j);
-    bad |= ct_json_set(doc, "trials", trials_j);
-    cells_j = choices_j = NULL;
-    if (bad || md.bad) {
-        st = st != CT_OK ? st : CT_ERR_NOMEM;
-        goto out;
-    }
+    bad |= ct_json_set(doc, "verified", json_boolean(in->v != NULL));
+    bad |= ct_json_set(doc, "cells", cells);
+    bad |= ct_json_set(doc, "choices", choices);
+    bad |= ct_json_set(doc, "trials", trials);
+    return bad;
+}
+
+/* doc as text with a final newline, into DIR/report.json. */
+static ct_status_t ct_tune_report_write_json(const char *out, json_t *doc, char *err, size_t errlen)
+{
     char *text = json_dumps(doc, JSON_INDENT(2));
-    if (text == NULL) {
-        st = CT_ERR_NOMEM;
-        goto out;
-    }
+    if (text == NULL)
+        return CT_ERR_NOMEM;
     size_t tl = strlen(text);
     char *nl = realloc(text, tl + 2);
     if (nl != NULL) {
@@ -726,20 +412,42 @@ ct_status_t ct_tune_report(ct_tune_state_t *s, ct_tune_result_t *result, const c
         text[tl] = '\n';
         text[tl + 1] = '\0';
     }
-    st = ct_tune_write_atomic(s->out, "report.json", text, err, errlen);
+    ct_status_t st = ct_tune_write_atomic(out, "report.json", text, err, errlen);
     free(text);
+    return st;
+}
+
+ct_status_t ct_tune_report(const ct_tune_report_in_t *in, char *err, size_t errlen)
+{
+    const ct_tune_state_t *s = in->s;
+    json_t *doc = json_object(), *cells = json_array(), *choices = json_array();
+    ct_tune_buf_t md = {NULL, 0, 0, 0};
+    ct_status_t st = doc && cells && choices ? CT_OK : CT_ERR_NOMEM;
+    if (st == CT_OK)
+        ct_tune_report_head(s, &md);
+    for (size_t si = 0; si < s->nscopes && st == CT_OK; si++)
+        st = ct_tune_report_scope(&s->scopes[si], &in->decs[si], &md, cells);
+    if (st == CT_OK)
+        st = ct_tune_report_choices(in, &md, choices);
+    if (st == CT_OK)
+        st = ct_tune_report_verify(in, &md, doc);
+    if (st == CT_OK)
+        ct_tune_report_files(in->result, &md);
+    if (st == CT_OK) {
+        int bad = ct_tune_report_doc(in, doc, cells, choices);
+        cells = choices = NULL; /* doc's now, even on failure */
+        if (bad || md.bad)
+            st = CT_ERR_NOMEM;
+    }
+    if (st == CT_OK)
+        st = ct_tune_report_write_json(s->out, doc, err, errlen);
     if (st == CT_OK)
         st = ct_tune_write_atomic(s->out, "report.md", md.s, err, errlen);
-out:
     if (st == CT_ERR_NOMEM)
         snprintf(err, errlen, "out of memory");
-    json_decref(cells_j);
-    json_decref(choices_j);
+    json_decref(cells);
+    json_decref(choices);
     json_decref(doc);
     free(md.s);
-    free(cells);
-    free(sizes);
-    free(buckets);
-    free(ranges);
     return st;
 }

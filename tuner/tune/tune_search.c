@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "evidence.h"
 #include "tune_decide.h"
 
 #define CT_TUNE_MAX_ROUNDS 16
@@ -152,38 +153,31 @@ static ct_status_t ct_tune_halve(ct_tune_state_t *s, ct_tune_scope_t *sc)
     size_t keep_n = (m + 1) / 2;
     int *leader = calloc(n, sizeof *leader);
     double *score = calloc(n, sizeof *score);
-    long long *sizes = calloc(4096, sizeof *sizes);
     size_t *order = calloc(n, sizeof *order);
-    if (!leader || !score || !sizes || !order) {
-        free(leader), free(score), free(sizes), free(order);
-        return CT_ERR_NOMEM;
+    ct_tune_evidence_t ev;
+    ct_status_t st = leader && score && order ? ct_tune_evidence_build(s, sc, &ev) : CT_ERR_NOMEM;
+    if (st != CT_OK) {
+        free(leader), free(score), free(order);
+        return st;
     }
-    const char *colls[16];
-    size_t nc = ct_tune_colls(s, sc, colls, 16);
-    double us[CT_TUNE_MAX_LAUNCHES];
-    for (size_t k = 0; k < nc; k++) {
-        size_t ns = ct_tune_sizes(s, sc, colls[k], sizes, 4096);
-        for (size_t b = 0; b < ns; b++) {
-            size_t nb =
-                ct_tune_samples(s, sc, 0, colls[k], sizes[b], us, NULL, CT_TUNE_MAX_LAUNCHES);
-            double base = nb ? ct_tune_median(us, nb) : 1, best = INFINITY;
-            size_t best_ci = 0;
-            for (size_t ci = 1; ci < n; ci++) {
-                if (!sc->alive[ci])
-                    continue;
-                size_t c =
-                    ct_tune_samples(s, sc, ci, colls[k], sizes[b], us, NULL, CT_TUNE_MAX_LAUNCHES);
-                double med = c ? ct_tune_median(us, c) : INFINITY;
-                score[ci] += c && base > 0 ? log(med / base) : 1e3;
-                if (med < best) {
-                    best = med;
-                    best_ci = ci;
-                }
+    for (size_t k = 0; k < ev.ncells; k++) {
+        const ct_tune_launches_t *l = ev.cells[k].cfg;
+        double base = l[0].n ? ct_tune_median(l[0].us, l[0].n) : 1, best = INFINITY;
+        size_t best_ci = 0;
+        for (size_t ci = 1; ci < n; ci++) {
+            if (!sc->alive[ci])
+                continue;
+            double med = l[ci].n ? ct_tune_median(l[ci].us, l[ci].n) : INFINITY;
+            score[ci] += l[ci].n && base > 0 ? log(med / base) : 1e3;
+            if (med < best) {
+                best = med;
+                best_ci = ci;
             }
-            if (best_ci != 0)
-                leader[best_ci] = 1;
         }
+        if (best_ci != 0)
+            leader[best_ci] = 1;
     }
+    ct_tune_evidence_free(&ev);
     /* Leaders by score, then the rest by score. */
     size_t no = 0;
     for (int pass = 0; pass < 2; pass++) {
@@ -196,7 +190,7 @@ static ct_status_t ct_tune_halve(ct_tune_state_t *s, ct_tune_scope_t *sc)
     for (size_t j = 0; j < no; j++)
         sc->alive[order[j]] = j < keep_n;
     sc->alive[0] = 1;
-    free(leader), free(score), free(sizes), free(order);
+    free(leader), free(score), free(order);
     return CT_OK;
 }
 

@@ -15,6 +15,7 @@
 #include "emit.h"
 #include "outdir.h"
 #include "trial.h"
+#include "evidence.h"
 #include "tune_decide.h"
 
 void ct_tune_verify_free(ct_tune_verify_t *v)
@@ -119,6 +120,49 @@ void ct_tune_verify_colls(const ct_tune_result_t *r, const char *tune_colls, cha
     }
 }
 
+/* Whether the user's environment or --env sets name. */
+static int ct_tune_verify_user_has(const ct_launch_opts_t *lo, const char *name)
+{
+    int has = getenv(name) != NULL;
+    for (size_t i = 0; i < lo->nenv; i++)
+        has |= strcmp(lo->env[i].name, name) == 0;
+    return has;
+}
+
+/* Adds to tuned the settings that make a library read the emitted file
+ * name in dir, as its emitter's entry says (ld), and appends them to
+ * v->how (*used: its length). */
+static ct_status_t ct_tune_verify_load(const ct_launch_opts_t *lo, const char *dir,
+                                       const char *name, const ct_emit_load_t *ld,
+                                       ct_space_config_t *tuned, ct_tune_verify_t *v, size_t *used)
+{
+    if (ld->var == NULL)
+        return CT_OK;
+    char path[PATH_MAX + 64];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    if (ld->keeps_defaults) {
+        char tail[4096];
+        ct_tune_verify_mca_tail(lo, dir, tail, sizeof tail, v->note, sizeof v->note);
+        if (tail[0] != '\0') {
+            size_t pl = strlen(path);
+            snprintf(path + pl, sizeof path - pl, ",%s", tail);
+        }
+    }
+    ct_status_t st = CT_OK;
+    if (ld->also != NULL && !ct_tune_verify_user_has(lo, ld->also))
+        st = ct_tune_verify_add(tuned, ld->also, ld->also_value, CT_VIA_ENV);
+    const char *value = ld->names_dir ? dir : path;
+    if (st == CT_OK)
+        st = ct_tune_verify_add(tuned, ld->var, value, ld->via);
+    if (st != CT_OK)
+        return st;
+    int m = snprintf(v->how + *used, sizeof v->how - *used, "%s%s %s=%s", *used ? "; " : "",
+                     ld->via == CT_VIA_MCA ? "--mca" : "env", ld->var, value);
+    if (m > 0 && (size_t)m < sizeof v->how - *used)
+        *used += (size_t)m;
+    return CT_OK;
+}
+
 ct_status_t ct_tune_verify_setup(const ct_tune_result_t *r, const char *out,
                                  const ct_launch_opts_t *lo, const ct_space_config_t *base,
                                  size_t pairs, ct_tune_scope_t *sc, ct_tune_verify_t *v, char *err,
@@ -152,7 +196,8 @@ ct_status_t ct_tune_verify_setup(const ct_tune_result_t *r, const char *out,
     }
     st = ct_emit_all(&cand, abs, err, errlen);
     const char *names[16];
-    size_t nfiles = st == CT_OK ? ct_emit_files(&cand, names, 16) : 0;
+    const ct_emit_load_t *loads[16];
+    size_t nfiles = st == CT_OK ? ct_emit_loads(&cand, names, loads, 16) : 0;
     free(cand.choices);
     if (st != CT_OK)
         return st;
@@ -170,47 +215,9 @@ ct_status_t ct_tune_verify_setup(const ct_tune_result_t *r, const char *out,
         for (size_t i = 0; i < base->n && st == CT_OK; i++)
             st = ct_tune_verify_add(&sc->configs.configs[side], base->settings[i].name,
                                     base->settings[i].value, base->settings[i].via);
-    ct_space_config_t *tuned = &sc->configs.configs[1];
     size_t used = 0;
-    char path[PATH_MAX + 64];
-    for (size_t f = 0; f < nfiles && st == CT_OK; f++) {
-        const char *name = NULL, *value = path;
-        ct_via_t via = CT_VIA_ENV;
-        snprintf(path, sizeof path, "%s/%s", abs, names[f]);
-        if (strcmp(names[f], "mca-params.conf") == 0) {
-            char tail[4096];
-            ct_tune_verify_mca_tail(lo, abs, tail, sizeof tail, v->note, sizeof v->note);
-            if (tail[0] != '\0') {
-                size_t pl = strlen(path);
-                snprintf(path + pl, sizeof path - pl, ",%s", tail);
-            }
-            name = "mca_base_param_files";
-            via = CT_VIA_MCA;
-        } else if (strcmp(names[f], "ucx.conf") == 0) {
-            name = "UCX_CONFIG_DIR";
-            value = abs;
-        } else if (strcmp(names[f], "nccl.conf") == 0) {
-            name = "NCCL_CONF_FILE";
-        } else if (strcmp(names[f], "nccl_tuner.conf") == 0) {
-            name = "NCCL_TUNER_CONFIG_FILE";
-            int has_plugin = getenv("NCCL_TUNER_PLUGIN") != NULL;
-            for (size_t i = 0; i < lo->nenv; i++)
-                has_plugin |= strcmp(lo->env[i].name, "NCCL_TUNER_PLUGIN") == 0;
-            /* NCCL finds libnccl-tuner-colltune.so by this name on the
-             * library path (installed in libdir). */
-            if (!has_plugin)
-                st = ct_tune_verify_add(tuned, "NCCL_TUNER_PLUGIN", "colltune", CT_VIA_ENV);
-        }
-        /* nccl.env holds what nccl.conf holds; coll-tuned-rules.conf is
-         * named inside mca-params.conf. */
-        if (name == NULL || st != CT_OK)
-            continue;
-        st = ct_tune_verify_add(tuned, name, value, via);
-        int m = snprintf(v->how + used, sizeof v->how - used, "%s%s %s=%s", used ? "; " : "",
-                         via == CT_VIA_MCA ? "--mca" : "env", name, value);
-        if (m > 0 && (size_t)m < sizeof v->how - used)
-            used += (size_t)m;
-    }
+    for (size_t f = 0; f < nfiles && f < 16 && st == CT_OK; f++)
+        st = ct_tune_verify_load(lo, abs, names[f], loads[f], &sc->configs.configs[1], v, &used);
     if (st != CT_OK)
         return st;
     /* The tuned side's id covers the choices too, through a variable the
@@ -228,7 +235,7 @@ ct_status_t ct_tune_verify_setup(const ct_tune_result_t *r, const char *out,
     }
     char hex[17];
     snprintf(hex, sizeof hex, "%016llx", (unsigned long long)h);
-    st = ct_tune_verify_add(tuned, "COLLTUNE_VERIFY_CHOICES", hex, CT_VIA_ENV);
+    st = ct_tune_verify_add(&sc->configs.configs[1], "COLLTUNE_VERIFY_CHOICES", hex, CT_VIA_ENV);
     if (st != CT_OK)
         return st;
     /* Keys as the journal checks them: of the settings sorted by name. */
@@ -240,55 +247,74 @@ ct_status_t ct_tune_verify_setup(const ct_tune_result_t *r, const char *out,
     return CT_OK;
 }
 
-/* The launch medians of side ci at (coll, bytes): ct_tune_samples. */
-static void ct_tune_verify_cell(const ct_tune_state_t *s, const ct_tune_scope_t *sc,
-                                ct_tune_vcell_t *c)
+/* One collective x size of the A/B: side [0] default, [1] tuned. */
+static void ct_tune_verify_cell(const ct_tune_ev_cell_t *e, ct_tune_vcell_t *c)
 {
-    double us[CT_TUNE_MAX_LAUNCHES], bw[CT_TUNE_MAX_LAUNCHES];
-    double tu[CT_TUNE_MAX_LAUNCHES], tb[CT_TUNE_MAX_LAUNCHES];
-    c->ndef = ct_tune_samples(s, sc, 0, c->coll, c->bytes, us, bw, CT_TUNE_MAX_LAUNCHES);
-    c->ntun = ct_tune_samples(s, sc, 1, c->coll, c->bytes, tu, tb, CT_TUNE_MAX_LAUNCHES);
-    c->def_us = ct_tune_median(us, c->ndef);
-    c->def_lo = ct_tune_min(us, c->ndef);
-    c->def_hi = ct_tune_max(us, c->ndef);
-    c->def_bw = ct_tune_median(bw, c->ndef);
-    c->tun_us = ct_tune_median(tu, c->ntun);
-    c->tun_lo = ct_tune_min(tu, c->ntun);
-    c->tun_hi = ct_tune_max(tu, c->ntun);
-    c->tun_bw = ct_tune_median(tb, c->ntun);
-    c->p_faster = ct_tune_mw_p_less(tu, c->ntun, us, c->ndef);
-    c->p_slower = ct_tune_mw_p_less(us, c->ndef, tu, c->ntun);
+    const ct_tune_launches_t *d = &e->cfg[0], *t = &e->cfg[1];
+    c->coll = e->coll;
+    c->bytes = e->bytes;
+    c->ndef = d->n;
+    c->ntun = t->n;
+    c->def_us = ct_tune_median(d->us, c->ndef);
+    c->def_lo = ct_tune_min(d->us, c->ndef);
+    c->def_hi = ct_tune_max(d->us, c->ndef);
+    c->def_bw = ct_tune_median(d->bw, c->ndef);
+    c->tun_us = ct_tune_median(t->us, c->ntun);
+    c->tun_lo = ct_tune_min(t->us, c->ntun);
+    c->tun_hi = ct_tune_max(t->us, c->ntun);
+    c->tun_bw = ct_tune_median(t->bw, c->ntun);
+    c->p_faster = ct_tune_mw_p_less(t->us, c->ntun, d->us, c->ndef);
+    c->p_slower = ct_tune_mw_p_less(d->us, c->ndef, t->us, c->ntun);
     c->holds = c->ntun > 0 && c->ndef > 0 && c->p_faster <= CT_TUNE_VERIFY_ALPHA &&
                c->tun_us <= (1.0 - CT_TUNE_MARGIN) * c->def_us;
     c->contradicts = c->ntun > 0 && c->ndef > 0 && c->p_slower <= CT_TUNE_VERIFY_ALPHA;
 }
 
-ct_status_t ct_tune_verify_judge(const ct_tune_state_t *s, const ct_tune_scope_t *sc,
-                                 const ct_tune_result_t *r, ct_tune_verify_t *v)
+/* The verdict on one choice from the A/B's cells (and weighted time). */
+static void ct_tune_verify_choice(const ct_tune_verify_t *v, const ct_tune_choice_t *ch,
+                                  int weighted, int *verified, char *why, size_t why_len)
 {
-    const char *colls[16];
-    long long sizes[1024];
-    size_t nc = ct_tune_colls(s, sc, colls, 16), cap = 0;
-    free(v->cells);
-    v->cells = NULL;
-    v->ncells = 0;
-    for (size_t k = 0; k < nc; k++) {
-        size_t ns = ct_tune_sizes(s, sc, colls[k], sizes, 1024);
-        for (size_t b = 0; b < ns; b++) {
-            if (v->ncells == cap) {
-                cap = cap ? cap * 2 : 64;
-                ct_tune_vcell_t *n = realloc(v->cells, cap * sizeof *n);
-                if (n == NULL)
-                    return CT_ERR_NOMEM;
-                v->cells = n;
-            }
-            ct_tune_vcell_t *c = &v->cells[v->ncells++];
-            memset(c, 0, sizeof *c);
-            c->coll = colls[k];
-            c->bytes = sizes[b];
-            ct_tune_verify_cell(s, sc, c);
-        }
+    size_t in = 0, holds = 0, against = 0;
+    for (size_t k = 0; k < v->ncells; k++) {
+        const ct_tune_vcell_t *c = &v->cells[k];
+        if (ch->scope != CT_SCOPE_GLOBAL &&
+            (strcmp(c->coll, ct_space_scope_name(ch->scope)) != 0 || c->bytes < ch->min_bytes ||
+             (ch->max_bytes >= 0 && c->bytes > ch->max_bytes)))
+            continue;
+        in++;
+        holds += (size_t)c->holds;
+        against += (size_t)c->contradicts;
     }
+    if (in == 0) {
+        snprintf(why, why_len, "the A/B measured no size in its range");
+    } else if (against > 0) {
+        snprintf(why, why_len, "the default was significantly faster at %zu of %zu sizes", against,
+                 in);
+    } else if (ch->scope == CT_SCOPE_GLOBAL && weighted) {
+        *verified = v->w_n >= CT_TUNE_VERIFY_MIN_PAIRS && v->w_p <= CT_TUNE_VERIFY_ALPHA &&
+                    v->w_tun <= (1.0 - CT_TUNE_MARGIN) * v->w_def;
+        snprintf(why, why_len, "weighted time %.2f -> %.2f us (p = %.3g, %zu launches each)",
+                 v->w_def, v->w_tun, v->w_p, v->w_n);
+    } else if (ch->scope == CT_SCOPE_GLOBAL) {
+        *verified = holds > 0;
+        snprintf(why, why_len, "faster at %zu of %zu sizes, slower at none", holds, in);
+    } else {
+        *verified = 2 * holds > in;
+        snprintf(why, why_len, "faster at %zu of %zu sizes of its range, slower at none", holds,
+                 in);
+    }
+}
+
+ct_status_t ct_tune_verify_judge(const ct_tune_evidence_t *ev, const ct_tune_result_t *r,
+                                 ct_tune_verify_t *v)
+{
+    free(v->cells);
+    v->ncells = 0;
+    v->cells = calloc(ev->ncells ? ev->ncells : 1, sizeof *v->cells);
+    if (v->cells == NULL)
+        return CT_ERR_NOMEM;
+    for (size_t k = 0; k < ev->ncells; k++)
+        ct_tune_verify_cell(&ev->cells[k], &v->cells[v->ncells++]);
     free(v->verified);
     free(v->why);
     v->nchoices = r->nchoices;
@@ -296,54 +322,21 @@ ct_status_t ct_tune_verify_judge(const ct_tune_state_t *s, const ct_tune_scope_t
     v->why = calloc(r->nchoices ? r->nchoices : 1, sizeof *v->why);
     if (v->verified == NULL || v->why == NULL)
         return CT_ERR_NOMEM;
-    const ct_tune_weights_t *weights = s->weights;
-    if (weights != NULL) {
-        double d[CT_TUNE_MAX_LAUNCHES], t[CT_TUNE_MAX_LAUNCHES];
-        size_t nd = ct_tune_weighted_samples(s, sc, 0, d, CT_TUNE_MAX_LAUNCHES);
-        size_t nt = ct_tune_weighted_samples(s, sc, 1, t, CT_TUNE_MAX_LAUNCHES);
-        v->w_def = ct_tune_median(d, nd);
-        v->w_tun = ct_tune_median(t, nt);
-        v->w_p = ct_tune_mw_p_less(t, nt, d, nd);
-        v->w_n = nd < nt ? nd : nt;
+    if (ev->weighted) {
+        const ct_tune_launches_t *d = &ev->weighted_us[0], *t = &ev->weighted_us[1];
+        v->w_def = ct_tune_median(d->us, d->n);
+        v->w_tun = ct_tune_median(t->us, t->n);
+        v->w_p = ct_tune_mw_p_less(t->us, t->n, d->us, d->n);
+        v->w_n = d->n < t->n ? d->n : t->n;
     }
     for (size_t i = 0; i < r->nchoices; i++) {
-        const ct_tune_choice_t *ch = &r->choices[i];
-        char *why = v->why[i];
-        size_t why_len = sizeof v->why[i];
-        if (sc->excluded[1] || sc->excluded[0]) {
-            snprintf(why, why_len, "a %s launch of the A/B failed (see the journal)",
-                     sc->excluded[1] ? "tuned" : "default");
-            continue;
-        }
-        size_t in = 0, holds = 0, against = 0;
-        for (size_t k = 0; k < v->ncells; k++) {
-            const ct_tune_vcell_t *c = &v->cells[k];
-            if (ch->scope != CT_SCOPE_GLOBAL &&
-                (strcmp(c->coll, ct_space_scope_name(ch->scope)) != 0 || c->bytes < ch->min_bytes ||
-                 (ch->max_bytes >= 0 && c->bytes > ch->max_bytes)))
-                continue;
-            in++;
-            holds += (size_t)c->holds;
-            against += (size_t)c->contradicts;
-        }
-        if (in == 0) {
-            snprintf(why, why_len, "the A/B measured no size in its range");
-        } else if (against > 0) {
-            snprintf(why, why_len, "the default was significantly faster at %zu of %zu sizes",
-                     against, in);
-        } else if (ch->scope == CT_SCOPE_GLOBAL && weights != NULL) {
-            v->verified[i] = v->w_n >= CT_TUNE_VERIFY_MIN_PAIRS && v->w_p <= CT_TUNE_VERIFY_ALPHA &&
-                             v->w_tun <= (1.0 - CT_TUNE_MARGIN) * v->w_def;
-            snprintf(why, why_len, "weighted time %.2f -> %.2f us (p = %.3g, %zu launches each)",
-                     v->w_def, v->w_tun, v->w_p, v->w_n);
-        } else if (ch->scope == CT_SCOPE_GLOBAL) {
-            v->verified[i] = holds > 0;
-            snprintf(why, why_len, "faster at %zu of %zu sizes, slower at none", holds, in);
-        } else {
-            v->verified[i] = 2 * holds > in;
-            snprintf(why, why_len, "faster at %zu of %zu sizes of its range, slower at none", holds,
-                     in);
-        }
+        /* The evidence marks a side excluded when one of its launches failed. */
+        if (ev->excluded[1] || ev->excluded[0])
+            snprintf(v->why[i], sizeof v->why[i], "a %s launch of the A/B failed (see the journal)",
+                     ev->excluded[1] ? "tuned" : "default");
+        else
+            ct_tune_verify_choice(v, &r->choices[i], ev->weighted, &v->verified[i], v->why[i],
+                                  sizeof v->why[i]);
     }
     return CT_OK;
 }

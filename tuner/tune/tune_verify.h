@@ -1,7 +1,8 @@
 /*
  * tune_verify.h - the last step of a tune: an interleaved A/B on fresh
  * launches in which the tuned side runs with the emitted files themselves
- * (--mca mca_base_param_files, UCX_CONFIG_DIR, NCCL_CONF_FILE,
+ * (each loaded as its emitter's entry says, ct_emit_load_t in emit.h:
+ * --mca mca_base_param_files, UCX_CONFIG_DIR, NCCL_CONF_FILE,
  * NCCL_TUNER_CONFIG_FILE), not with the variables the search forced: Open
  * MPI ignores a rules file it cannot use without a word, so only a
  * measurement shows that a file does what the search found.
@@ -74,9 +75,11 @@ ct_status_t ct_tune_verify_setup(const ct_tune_result_t *r, const char *out,
  * for a global choice (the tune's own list then), comma-separated. */
 void ct_tune_verify_colls(const ct_tune_result_t *r, const char *tune_colls, char *buf, size_t len);
 
-/* Judges every choice of r from the journaled A/B trials in s. */
-ct_status_t ct_tune_verify_judge(const ct_tune_state_t *s, const ct_tune_scope_t *sc,
-                                 const ct_tune_result_t *r, ct_tune_verify_t *v);
+/* Judges every choice of r from the evidence of the A/B's scope (its
+ * configurations [0] default, [1] tuned; ct_tune_evidence_build). */
+struct ct_tune_evidence_s;
+ct_status_t ct_tune_verify_judge(const struct ct_tune_evidence_s *ev, const ct_tune_result_t *r,
+                                 ct_tune_verify_t *v);
 
 void ct_tune_verify_free(ct_tune_verify_t *v);
 

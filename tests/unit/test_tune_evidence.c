@@ -1,0 +1,176 @@
+/* The tune's evidence index on synthetic trials, and the pure decision
+ * (cells, merged ranges, the global pick) on synthetic evidence. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "ct_test.h"
+#include "evidence.h"
+#include "tune_decision.h"
+
+/* Evidence of one collective at sizes[0..ns), nconfigs configurations,
+ * each cell's launches from us[config][size][0..n). */
+typedef struct {
+    ct_tune_ev_cell_t cells[4];
+    ct_tune_launches_t l[4][4]; /* [cell][config] */
+    ct_tune_launches_t w[4];
+    size_t nchanged[4];
+    int excluded[4];
+    ct_tune_evidence_t ev;
+} ct_fake_t;
+
+static void fake_init(ct_fake_t *f, int scope, size_t ncells, size_t nconfigs)
+{
+    memset(f, 0, sizeof *f);
+    static const long long sizes[] = {1024, 2048, 4096, 8192};
+    for (size_t k = 0; k < ncells; k++)
+        f->cells[k] = (ct_tune_ev_cell_t){"allreduce", sizes[k], f->l[k]};
+    for (size_t i = 1; i < nconfigs; i++)
+        f->nchanged[i] = 1;
+    f->ev =
+        (ct_tune_evidence_t){scope, 0, nconfigs, f->cells, ncells, f->w, f->nchanged, f->excluded};
+}
+
+static void fake_set(ct_tune_launches_t *l, double a, double b)
+{
+    l->n = 2;
+    l->us[0] = a;
+    l->us[1] = b;
+    l->bw[0] = l->bw[1] = 1.5;
+}
+
+/* Per collective: config 1 wins the two small sizes, nobody the others. */
+static void test_ranges(ct_test_tally_t *t)
+{
+    ct_fake_t f;
+    fake_init(&f, 0, 4, 3);
+    for (size_t k = 0; k < 4; k++) {
+        fake_set(&f.l[k][0], 100, 102);
+        fake_set(&f.l[k][1], k < 2 ? 60 : 99, k < 2 ? 61 : 101);
+        fake_set(&f.l[k][2], 98, 103);
+    }
+    ct_tune_decision_t d;
+    CT_CHECK(t, ct_tune_decide(&f.ev, &d) == CT_OK);
+    CT_CHECK(t, d.ncells == 4);
+    CT_CHECK(t, d.cells[0].winner == 1 && d.cells[0].significant && d.cells[1].winner == 1);
+    CT_CHECK(t, d.cells[2].winner == 0 && !d.cells[2].significant);
+    CT_CHECK(t, d.cells[0].base_us == 101 && d.cells[0].best_us == 60.5);
+    CT_CHECK(t, d.cells[0].nbase == 2 && d.cells[0].base_bw == 1.5);
+    /* No winner: the fastest runnable contender is shown. */
+    CT_CHECK(t, d.cells[2].best == 1 || d.cells[2].best == 2);
+    CT_CHECK(t, d.npicks == 1);
+    CT_CHECK(t, d.npicks == 1 && d.picks[0].config == 1 && d.picks[0].min_bytes == 0 &&
+                    d.picks[0].max_bytes == 4095 && d.picks[0].default_us == 101 &&
+                    d.picks[0].tuned_us == 60.5);
+    ct_tune_decision_free(&d);
+    /* Excluded: never a winner, never shown. */
+    f.excluded[1] = 1;
+    CT_CHECK(t, ct_tune_decide(&f.ev, &d) == CT_OK);
+    CT_CHECK(t, d.npicks == 0 && d.cells[0].winner == 0 && d.cells[0].best == 2);
+    ct_tune_decision_free(&d);
+}
+
+/* Global: the most wins and no loss; a configuration the default beats
+ * somewhere is never set everywhere, however often it wins. */
+static void test_global(ct_test_tally_t *t)
+{
+    ct_fake_t f;
+    fake_init(&f, -1, 3, 3);
+    for (size_t k = 0; k < 3; k++) {
+        fake_set(&f.l[k][0], 100, 102);
+        fake_set(&f.l[k][1], 60, 61);                              /* wins all three */
+        fake_set(&f.l[k][2], k == 0 ? 50 : 99, k == 0 ? 51 : 101); /* wins one */
+    }
+    ct_tune_decision_t d;
+    CT_CHECK(t, ct_tune_decide(&f.ev, &d) == CT_OK);
+    CT_CHECK(t, d.npicks == 1 && d.picks[0].config == 1 && d.picks[0].min_bytes == -1 &&
+                    d.picks[0].max_bytes == -1);
+    ct_tune_decision_free(&d);
+    fake_set(&f.l[2][1], 200, 210); /* now the default beats it at 4096 */
+    CT_CHECK(t, ct_tune_decide(&f.ev, &d) == CT_OK);
+    CT_CHECK(t, d.npicks == 1 && d.picks[0].config == 2 && d.picks[0].default_us == 101 &&
+                    d.picks[0].tuned_us == 50.5);
+    ct_tune_decision_free(&d);
+    /* --weights: the weighted time per launch decides. */
+    f.ev.weighted = 1;
+    fake_set(&f.w[0], 1000, 1010);
+    fake_set(&f.w[1], 990, 1000);
+    fake_set(&f.w[2], 500, 510);
+    CT_CHECK(t, ct_tune_decide(&f.ev, &d) == CT_OK);
+    CT_CHECK(t, d.npicks == 1 && d.picks[0].config == 2);
+    ct_tune_decision_free(&d);
+    /* No baseline measurement: nothing decided. */
+    f.ev.ncells = 0;
+    CT_CHECK(t, ct_tune_decide(&f.ev, &d) == CT_OK);
+    CT_CHECK(t, d.ncells == 0 && d.npicks == 0);
+    ct_tune_decision_free(&d);
+}
+
+static void add_row(ct_trial_t *tr, const char *coll, long long bytes, const char *placement,
+                    double us)
+{
+    ct_trial_row_t *r = &tr->rows[tr->nrows++];
+    memset(r, 0, sizeof *r);
+    snprintf(r->collective, sizeof r->collective, "%s", coll);
+    snprintf(r->placement, sizeof r->placement, "%s", placement);
+    r->bytes = bytes;
+    r->median_us = us;
+    r->busbw_gbps = us / 10;
+}
+
+/* The index: the baseline's cells (collectives first seen first, sizes
+ * sorted), out-of-place rows only, ok trials of this scope only. */
+static void test_index(ct_test_tally_t *t)
+{
+    ct_space_config_t cfg[2];
+    memset(cfg, 0, sizeof cfg);
+    snprintf(cfg[0].key, sizeof cfg[0].key, "base");
+    snprintf(cfg[1].key, sizeof cfg[1].key, "cand");
+    ct_tune_scope_t sc = {0};
+    int excluded[2] = {0, 0};
+    sc.scope = -1;
+    sc.name = "global";
+    sc.configs.configs = cfg;
+    sc.configs.n = 2;
+    sc.excluded = excluded;
+    ct_trial_row_t rows[5][8];
+    ct_trial_t tr[5];
+    memset(tr, 0, sizeof tr);
+    const char *keys[] = {"base", "cand", "base", "cand", "base"};
+    const char *scopes[] = {"global", "global", "global", "global", "bcast"};
+    for (size_t i = 0; i < 5; i++) {
+        snprintf(tr[i].key, sizeof tr[i].key, "%s", keys[i]);
+        snprintf(tr[i].scope, sizeof tr[i].scope, "%s", scopes[i]);
+        tr[i].rows = rows[i];
+        tr[i].status = i == 3 ? CT_JOURNAL_CRASH : CT_JOURNAL_OK;
+        add_row(&tr[i], "bcast", 4096, "in-place", 1);
+        add_row(&tr[i], "bcast", 4096, "out-of-place", 40 + (double)i);
+        add_row(&tr[i], "bcast", 64, "out-of-place", 10 + (double)i);
+        add_row(&tr[i], "allreduce", 64, "out-of-place", 20 + (double)i);
+    }
+    ct_tune_state_t s;
+    memset(&s, 0, sizeof s);
+    s.trials = tr;
+    s.ntrials = 5;
+    ct_tune_evidence_t ev;
+    CT_CHECK(t, ct_tune_evidence_build(&s, &sc, &ev) == CT_OK);
+    CT_CHECK(t, ev.ncells == 3 && ev.nconfigs == 2);
+    CT_CHECK(t, strcmp(ev.cells[0].coll, "bcast") == 0 && ev.cells[0].bytes == 64);
+    CT_CHECK(t, strcmp(ev.cells[1].coll, "bcast") == 0 && ev.cells[1].bytes == 4096);
+    CT_CHECK(t, strcmp(ev.cells[2].coll, "allreduce") == 0);
+    /* bcast 4096: the baseline's trials 0 and 2, in journal order. */
+    const ct_tune_launches_t *b = &ev.cells[1].cfg[0], *c = &ev.cells[1].cfg[1];
+    CT_CHECK(t, b->n == 2 && b->us[0] == 40 && b->us[1] == 42 && b->bw[1] == 4.2);
+    /* The candidate's crashed trial 3 is no sample. */
+    CT_CHECK(t, c->n == 1 && c->us[0] == 41);
+    CT_CHECK(t, ev.nchanged[1] == 0 && !ev.excluded[0]);
+    ct_tune_evidence_free(&ev);
+}
+
+int main(void)
+{
+    ct_test_tally_t t = {0, 0};
+    test_ranges(&t);
+    test_global(&t);
+    test_index(&t);
+    return CT_DONE(&t);
+}

@@ -1,0 +1,86 @@
+/*
+ * tune_choices.c - the scopes' decisions and the result's choices
+ * (tune_choices.h).
+ */
+#include "tune_choices.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static ct_status_t ct_tune_add_choice(ct_tune_result_t *r, const ct_space_setting_t *set, int scope,
+                                      const ct_tune_dpick_t *p)
+{
+    ct_tune_choice_t *c = realloc(r->choices, (r->nchoices + 1) * sizeof *c);
+    if (c == NULL)
+        return CT_ERR_NOMEM;
+    r->choices = c;
+    c = &c[r->nchoices];
+    memset(c, 0, sizeof *c);
+    c->name = strdup(set->name);
+    c->value = strdup(set->value);
+    if (c->name == NULL || c->value == NULL) {
+        free(c->name);
+        free(c->value);
+        return CT_ERR_NOMEM;
+    }
+    c->via = set->via;
+    c->scope = scope;
+    c->min_bytes = p->min_bytes;
+    c->max_bytes = p->max_bytes;
+    c->default_us = p->default_us;
+    c->tuned_us = p->tuned_us;
+    c->significant = 1;
+    c->verified = 0; /* until the A/B with the emitted files holds it */
+    r->nchoices++;
+    return CT_OK;
+}
+
+/* One choice per setting the pick's configuration changes. */
+static ct_status_t ct_tune_add_pick(ct_tune_result_t *r, const ct_tune_scope_t *sc,
+                                    const ct_tune_dpick_t *p)
+{
+    const ct_space_config_t *base = &sc->configs.configs[0], *c = &sc->configs.configs[p->config];
+    for (size_t i = 0; i < c->n; i++) {
+        if (ct_tune_in_base(base, &c->settings[i]))
+            continue;
+        ct_status_t st = ct_tune_add_choice(r, &c->settings[i], sc->scope, p);
+        if (st != CT_OK)
+            return st;
+    }
+    return CT_OK;
+}
+
+ct_status_t ct_tune_decide_scopes(const ct_tune_state_t *s, ct_tune_scope_decision_t *decs,
+                                  ct_tune_result_t *result)
+{
+    ct_status_t st = CT_OK;
+    memset(decs, 0, s->nscopes * sizeof *decs);
+    for (size_t si = 0; si < s->nscopes && st == CT_OK; si++) {
+        const ct_tune_scope_t *sc = &s->scopes[si];
+        st = ct_tune_evidence_build(s, sc, &decs[si].ev);
+        if (st == CT_OK)
+            st = ct_tune_decide(&decs[si].ev, &decs[si].d);
+        for (size_t k = 0; k < decs[si].d.npicks && st == CT_OK; k++)
+            st = ct_tune_add_pick(result, sc, &decs[si].d.picks[k]);
+    }
+    return st;
+}
+
+void ct_tune_scope_decisions_free(ct_tune_scope_decision_t *decs, size_t n)
+{
+    for (size_t i = 0; decs != NULL && i < n; i++) {
+        ct_tune_evidence_free(&decs[i].ev);
+        ct_tune_decision_free(&decs[i].d);
+    }
+}
+
+void ct_tune_result_free(ct_tune_result_t *result)
+{
+    for (size_t i = 0; i < result->nchoices; i++) {
+        free(result->choices[i].name);
+        free(result->choices[i].value);
+    }
+    free(result->choices);
+    result->choices = NULL;
+    result->nchoices = 0;
+}

@@ -1,0 +1,29 @@
+/*
+ * tune_choices.h - from the trials to the result the emitters write: each
+ * scope's evidence indexed (evidence.h), decided (tune_decision.h), and
+ * every pick turned into one choice per setting it changes.
+ */
+#ifndef CT_TUNE_CHOICES_H
+#define CT_TUNE_CHOICES_H
+
+#include "evidence.h"
+#include "tune.h"
+#include "tune_decision.h"
+#include "tune_result.h"
+
+/* One scope's evidence and decision. */
+typedef struct {
+    ct_tune_evidence_t ev;
+    ct_tune_decision_t d;
+} ct_tune_scope_decision_t;
+
+/* Decides every scope of s into decs (room for s->nscopes) and appends
+ * the choices to result (choices owned by it; ct_tune_result_free), in
+ * scope order.  On an error decs holds what was built: free it anyway. */
+ct_status_t ct_tune_decide_scopes(const ct_tune_state_t *s, ct_tune_scope_decision_t *decs,
+                                  ct_tune_result_t *result);
+void ct_tune_scope_decisions_free(ct_tune_scope_decision_t *decs, size_t n);
+
+void ct_tune_result_free(ct_tune_result_t *result);
+
+#endif

@@ -1,0 +1,52 @@
+/*
+ * tune_decision.h - what a tune decides in one scope, from its evidence
+ * index alone: per cell the winner (tune_decide.h's rule) and the best
+ * contender to show; per collective the merged size ranges; for the
+ * global scope the one configuration set everywhere.  Pure: no trial,
+ * file or space is read, so it is unit-tested on synthetic evidence.
+ */
+#ifndef CT_TUNE_DECISION_H
+#define CT_TUNE_DECISION_H
+
+#include <stddef.h>
+
+#include "ct_status.h"
+#include "evidence.h"
+
+/* One cell (parallel to the evidence's cells). */
+typedef struct {
+    size_t winner; /* 0: the default stays */
+    size_t best;   /* the winner, else the fastest runnable contender (for the report) */
+    int significant;
+    double base_us, base_lo, base_hi, base_bw; /* medians, min, max over launches */
+    double best_us, best_lo, best_hi, best_bw;
+    size_t nbase, nbest;
+} ct_tune_dcell_t;
+
+/* One configuration to set: over a size range of the scope's collective,
+ * or (global scope) everywhere, min and max -1. */
+typedef struct {
+    size_t config;
+    long long min_bytes, max_bytes;
+    double default_us, tuned_us; /* the report's search figures for it */
+} ct_tune_dpick_t;
+
+typedef struct {
+    ct_tune_dcell_t *cells;
+    size_t ncells;
+    ct_tune_dpick_t *picks;
+    size_t npicks;
+} ct_tune_decision_t;
+
+/*
+ * Decides ev's scope into *d_p (ct_tune_decision_free):
+ *   - per collective: each collective's cells merged into ranges
+ *     (ct_tune_merge), one pick per range a candidate wins;
+ *   - global: with weighted evidence the ct_tune_pick over the weighted
+ *     time per launch; without, the configuration that wins the most cells
+ *     and against which the default is significantly faster in none.
+ */
+ct_status_t ct_tune_decide(const ct_tune_evidence_t *ev, ct_tune_decision_t *d_p);
+void ct_tune_decision_free(ct_tune_decision_t *d);
+
+#endif

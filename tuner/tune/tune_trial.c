@@ -1,0 +1,311 @@
+/*
+ * tune_trial.c - one trial of a tune (tune_trial.h): collbench launched
+ * once through the launcher with a configuration's settings, its rows
+ * read, the outcome journaled and kept, a progress line written.
+ */
+#include "tune_trial.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "argv.h"
+#include "evidence.h"
+#include "outdir.h"
+#include "tune_decide.h"
+#include "tune_launch.h"
+
+double ct_tune_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+ct_status_t ct_tune_keep(ct_tune_state_t *s, ct_trial_t *t)
+{
+    if (s->ntrials == s->cap) {
+        size_t cap = s->cap ? s->cap * 2 : 64;
+        ct_trial_t *n = realloc(s->trials, cap * sizeof *n);
+        if (n == NULL)
+            return CT_ERR_NOMEM;
+        s->trials = n;
+        s->cap = cap;
+    }
+    s->trials[s->ntrials++] = *t;
+    memset(t, 0, sizeof *t);
+    return CT_OK;
+}
+
+static const ct_trial_t *ct_tune_find(const ct_tune_state_t *s, const ct_tune_scope_t *sc,
+                                      size_t ci, long launch)
+{
+    for (size_t i = 0; i < s->ntrials; i++) {
+        const ct_trial_t *t = &s->trials[i];
+        if (t->launch == launch && strcmp(t->scope, sc->name) == 0 &&
+            strcmp(t->key, sc->configs.configs[ci].key) == 0)
+            return t;
+    }
+    return NULL;
+}
+
+/* After a trial: the best gain over the baseline seen so far, for the
+ * progress line (one launch each: a hint, not a decision). */
+static void ct_tune_track_best(ct_tune_runner_t *x, const ct_tune_scope_t *sc, size_t ci)
+{
+    if (ci == 0)
+        return;
+    const ct_trial_t *t = &x->s->trials[x->s->ntrials - 1];
+    for (size_t r = 0; r < t->nrows; r++) {
+        const ct_trial_row_t *row = &t->rows[r];
+        if (strcmp(row->placement, "out-of-place") != 0 || row->median_us <= 0)
+            continue;
+        double us[CT_TUNE_MAX_LAUNCHES];
+        size_t n =
+            ct_tune_base_samples(x->s, sc, row->collective, row->bytes, us, CT_TUNE_MAX_LAUNCHES);
+        if (n == 0)
+            continue;
+        double sp = ct_tune_median(us, n) / row->median_us;
+        if (sp > x->best_speedup) {
+            x->best_speedup = sp;
+            snprintf(x->best, sizeof x->best, "%s %lld B %.2fx (%s %s)", row->collective,
+                     row->bytes, sp, sc->name, t->key);
+        }
+    }
+}
+
+static int ct_tune_interrupted(void)
+{
+    sigset_t pend;
+    sigpending(&pend);
+    return sigismember(&pend, SIGINT) || sigismember(&pend, SIGTERM);
+}
+
+/* Journals sc's configuration ci as skipped-invalid (once). */
+static ct_status_t ct_tune_skip(ct_tune_runner_t *x, ct_tune_scope_t *sc, size_t ci)
+{
+    if (ct_tune_find(x->s, sc, ci, 0) != NULL)
+        return CT_OK;
+    ct_trial_t t;
+    memset(&t, 0, sizeof t);
+    char err[512];
+    ct_status_t st = ct_trial_set_config(&t, &sc->configs.configs[ci], sc->name);
+    if (st == CT_OK) {
+        t.status = CT_JOURNAL_SKIPPED_INVALID;
+        t.reason = strdup(sc->configs.configs[ci].skip);
+        t.exit_code = -1;
+        st = ct_journal_append(&x->journal, &t, err, sizeof err);
+        if (st != CT_OK)
+            fprintf(stderr, "colltune tune: %s\n", err);
+    }
+    if (st == CT_OK) {
+        x->s->skipped++;
+        st = ct_tune_keep(x->s, &t);
+    }
+    ct_trial_free(&t);
+    return st;
+}
+
+/* Launches collbench once for sc's configuration cfg: the user's
+ * settings, then the configuration's, which win. */
+static ct_status_t ct_tune_trial_launch(ct_tune_runner_t *x, const ct_tune_scope_t *sc,
+                                        const ct_space_config_t *cfg, int short_run,
+                                        const char *const paths[3], ct_tune_outcome_t *o)
+{
+    ct_tune_state_t *s = x->s;
+    const char *csv = paths[0], *out = paths[1], *errf = paths[2];
+    char err[512];
+    ct_launch_var_t *env = calloc(x->lo->nenv + cfg->n + 1, sizeof *env);
+    ct_launch_var_t *mca = calloc(x->lo->nmca + cfg->n + 1, sizeof *mca);
+    ct_argv_t args = CT_ARGV_INIT;
+    ct_status_t st = env && mca ? CT_OK : CT_ERR_NOMEM;
+    size_t nenv = x->lo->nenv, nmca = x->lo->nmca;
+    if (st == CT_OK) {
+        memcpy(env, x->lo->env, x->lo->nenv * sizeof *env);
+        memcpy(mca, x->lo->mca, x->lo->nmca * sizeof *mca);
+        /* Replacing the user's entry of the same name: mpirun refuses an
+         * MCA parameter given twice. */
+        for (size_t i = 0; i < cfg->n; i++) {
+            int is_mca = cfg->settings[i].via == CT_VIA_MCA;
+            ct_launch_var_t *list = is_mca ? mca : env;
+            size_t *n = is_mca ? &nmca : &nenv, k = 0;
+            while (k < *n && strcmp(list[k].name, cfg->settings[i].name) != 0)
+                k++;
+            if (k == *n)
+                (*n)++;
+            snprintf(list[k].name, sizeof list[k].name, "%s", cfg->settings[i].name);
+            list[k].value = cfg->settings[i].value;
+        }
+        const char *coll = sc->colls                      ? sc->colls
+                           : sc->scope == CT_SCOPE_GLOBAL ? s->colls
+                                                          : sc->name;
+        const char *ours[] = {"-C", coll, "--csv", csv, "--no-table", "--quiet"};
+        st = ct_argv_append(&args, (char *const *)ours, 6);
+        if (st == CT_OK)
+            st = ct_argv_append(&args, x->cb_args, x->ncb_args);
+        /* A short launch: halving's first look at every candidate. */
+        const char *quick[] = {"--size-budget", "0.05"};
+        if (st == CT_OK && short_run)
+            st = ct_argv_append(&args, (char *const *)quick, 2);
+    }
+    if (st == CT_OK) {
+        ct_tune_launch_t spec = {
+            .launcher = &x->launcher,
+            .collbench = x->collbench,
+            .env = env,
+            .nenv = nenv,
+            .mca = mca,
+            .nmca = nmca,
+            .args = args.v,
+            .nargs = args.n,
+            .stdout_path = out,
+            .stderr_path = errf,
+            .timeout_s = x->lo->timeout_s,
+            .grace_s = x->lo->grace_s,
+        };
+        st = ct_tune_launch(&spec, o, err, sizeof err);
+        if (st != CT_OK)
+            fprintf(stderr, "colltune tune: %s\n", st == CT_ERR_NOMEM ? "out of memory" : err);
+    }
+    ct_argv_free(&args);
+    free(env);
+    free(mca);
+    return st;
+}
+
+/* Journals and keeps the finished trial of sc's configuration ci: its
+ * rows from csv, or why it failed (which excludes the configuration). */
+static ct_status_t ct_tune_trial_record(ct_tune_runner_t *x, ct_tune_scope_t *sc, size_t ci,
+                                        long launch, const char *csv, ct_tune_outcome_t *o)
+{
+    ct_tune_state_t *s = x->s;
+    const ct_space_config_t *cfg = &sc->configs.configs[ci];
+    char err[512];
+    ct_status_t st;
+    ct_trial_t t;
+    memset(&t, 0, sizeof t);
+    st = ct_trial_set_config(&t, cfg, sc->name);
+    t.launch = launch;
+    t.exit_code = o->exit_code;
+    t.wall_s = o->wall_s;
+    t.status = o->status;
+    if (st == CT_OK && t.status == CT_JOURNAL_OK) {
+        if (ct_trial_read_csv(&t, csv, err, sizeof err) != CT_OK) {
+            t.status = CT_JOURNAL_CRASH;
+            snprintf(o->reason, sizeof o->reason, "%.250s", err);
+        } else {
+            for (size_t r = 0; r < t.nrows; r++)
+                if (t.rows[r].wrong > 0)
+                    t.status = CT_JOURNAL_WRONG;
+            if (t.nrows == 0) {
+                t.status = CT_JOURNAL_CRASH;
+                snprintf(o->reason, sizeof o->reason, "no results in its results.csv");
+            }
+        }
+    }
+    if (st == CT_OK && o->reason[0] && (t.reason = strdup(o->reason)) == NULL)
+        st = CT_ERR_NOMEM;
+    if (st == CT_OK && (st = ct_journal_append(&x->journal, &t, err, sizeof err)) != CT_OK)
+        fprintf(stderr, "colltune tune: %s\n", err);
+    if (st == CT_OK) {
+        s->ran++;
+        x->trial_time += o->wall_s;
+        if (t.status != CT_JOURNAL_OK) {
+            s->failed++;
+            sc->excluded[ci] = 1;
+        }
+        st = ct_tune_keep(s, &t);
+    }
+    ct_trial_free(&t);
+    return st;
+}
+
+/* Progress: one line per trial; on a tty the line is rewritten. */
+static void ct_tune_trial_progress(const ct_tune_runner_t *x, const ct_tune_scope_t *sc,
+                                   const ct_space_config_t *cfg, long launch, int short_run,
+                                   size_t done, size_t total, double wall_s)
+{
+    const ct_tune_state_t *s = x->s;
+    const ct_trial_t *k = &s->trials[s->ntrials - 1];
+    size_t left = total > done + 1 ? total - done - 1 : 0;
+    double eta = s->ran ? x->trial_time / (double)s->ran * (double)left : 0;
+    fprintf(stderr,
+            "%scolltune tune: trial %zu/%zu %s %s#%ld %s%s %.1fs, ETA %.0fs, best so far: %s%s",
+            x->tty ? "\r\033[K" : "", done + 1, total, sc->name, cfg->key, launch,
+            ct_journal_status_name(k->status), short_run ? " (short)" : "", wall_s, eta,
+            x->best[0] ? x->best : "-", k->status != CT_JOURNAL_OK ? " [excluded]" : "");
+    fputs(x->tty ? "" : "\n", stderr);
+    if (k->status != CT_JOURNAL_OK)
+        fprintf(stderr, "%scolltune tune: %s %s excluded: %s\n", x->tty ? "\n" : "", sc->name,
+                cfg->key, k->reason ? k->reason : ct_journal_status_name(k->status));
+}
+
+/* Runs one trial of sc (unless journaled): CT_OK with *stop 0, 1 (the
+ * budget is spent; only when budgeted: the search's, not the A/B's) or
+ * 130 (interrupted), or an error. */
+ct_status_t ct_tune_trial(ct_tune_runner_t *x, ct_tune_scope_t *sc, size_t ci, long launch,
+                          int short_run, int budgeted, size_t done, size_t total, int *stop)
+{
+    ct_tune_state_t *s = x->s;
+    ct_space_config_t *cfg = &sc->configs.configs[ci];
+    char err[512];
+    *stop = 0;
+    if (cfg->skip != NULL)
+        return ct_tune_skip(x, sc, ci);
+    if (sc->excluded[ci] || ct_tune_find(s, sc, ci, launch) != NULL)
+        return CT_OK;
+    if (ct_tune_interrupted()) {
+        *stop = 130;
+        return CT_OK;
+    }
+    /* The budget is the search's; the verification always runs. */
+    if (budgeted && ((s->plan_budget > 0 && (long)(s->ran + s->resumed) >= s->plan_budget) ||
+                     (s->plan_budget_s > 0 && ct_tune_now() - s->start >= s->plan_budget_s))) {
+        s->budget_hit = 1;
+        *stop = 1;
+        return CT_OK;
+    }
+
+    /* DIR/trials/SCOPE-KEY-LAUNCH/, emptied of a killed attempt's rows
+     * (collbench appends to its CSV). */
+    char dir[4096], csv[4096], out[4096], errf[4096], name[128];
+    snprintf(name, sizeof name, "trials/%s-%s-%ld", sc->name, cfg->key, launch);
+    if (ct_outdir_path(x->out, name, dir, sizeof dir) != CT_OK ||
+        ct_outdir_path(dir, "results.csv", csv, sizeof csv) != CT_OK ||
+        ct_outdir_path(dir, "collbench.txt", out, sizeof out) != CT_OK ||
+        ct_outdir_path(dir, "collbench.err", errf, sizeof errf) != CT_OK) {
+        fprintf(stderr, "colltune tune: --out %s: path too long\n", x->out);
+        return CT_ERR_USAGE;
+    }
+    if (ct_outdir_prepare(dir, err, sizeof err) != CT_OK) {
+        fprintf(stderr, "colltune tune: %s: %s\n", dir, err);
+        return CT_ERR_IO;
+    }
+    if (unlink(csv) != 0 && errno != ENOENT) {
+        fprintf(stderr, "colltune tune: cannot remove %s: %s\n", csv, strerror(errno));
+        return CT_ERR_IO;
+    }
+
+    const char *const paths[3] = {csv, out, errf};
+    ct_tune_outcome_t o;
+    ct_status_t st = ct_tune_trial_launch(x, sc, cfg, short_run, paths, &o);
+    if (st != CT_OK)
+        return st;
+    if (o.interrupted) {
+        *stop = 130;
+        return CT_OK; /* an interrupted trial is not finished: not journaled */
+    }
+
+    st = ct_tune_trial_record(x, sc, ci, launch, csv, &o);
+    if (st != CT_OK)
+        return st;
+    const ct_trial_t *k = &s->trials[s->ntrials - 1];
+    if (k->status == CT_JOURNAL_OK)
+        ct_tune_track_best(x, sc, ci);
+    ct_tune_trial_progress(x, sc, cfg, launch, short_run, done, total, o.wall_s);
+    return CT_OK;
+}
