@@ -23,7 +23,7 @@ run | check) ;;
 esac
 
 PACKAGES="gcc make autoconf automake libtool pkg-config openmpi-bin libopenmpi-dev \
-libucx-dev ucx-utils gnuplot-nox libjansson-dev libinih-dev libhwloc-dev clang-format"
+libucx-dev ucx-utils gnuplot-nox libjansson-dev libinih-dev libhwloc-dev clang-format help2man"
 # The test suite's own Slurm (tests/slurm/): each test starts private
 # munged, slurmctld and slurmd daemons and stops them.  Installing the
 # packages starts no Slurm daemon (there is no /etc/slurm/slurm.conf); the
