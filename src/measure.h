@@ -1,7 +1,7 @@
 /*
  * measure.h - timing one collective call, adaptively.
  *
- * Method (documented in README.md, "Timing modes"):
+ * Method (documented in doc/timing.md, "Timing modes"):
  *  - warm-up calls, then probe batches, estimate the cost of one call;
  *    ranks agree on the largest estimate.
  *  - a sample is timed in one of three modes (--sync):

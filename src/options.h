@@ -22,7 +22,7 @@ typedef enum {
     CT_AGG_MAX = 3,
 } ct_rank_agg_t;
 
-/* How a sample is timed (README.md, "Timing modes"). */
+/* How a sample is timed (doc/timing.md, "Timing modes"). */
 typedef enum {
     CT_SYNC_DEFAULT = -1, /* window for host backends, batch otherwise */
     CT_SYNC_WINDOW = 0,   /* agreed start on a synchronised clock */

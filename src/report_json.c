@@ -31,7 +31,7 @@
 #define CT_STRINGIFY(x) CT_STRINGIFY_(x)
 
 /* The version of the libucp this process has loaded, or NULL. */
-/* What one sample is in each timing mode (README.md, "Timing modes"). */
+/* What one sample is in each timing mode (doc/timing.md, "Timing modes"). */
 static const char *ct_report_json_sample(ct_sync_mode_t sync)
 {
     switch (sync) {

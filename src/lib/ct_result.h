@@ -3,7 +3,7 @@
  * (which writes it) and colltune (which reads it back).
  *
  * The CSV columns, their order and their types come from one table in
- * ct_result.c; results/README.md documents them.  A row is one collective
+ * ct_result.c; doc/formats.md documents them.  A row is one collective
  * x dtype x op x size x placement.
  *
  * Schema versions: 1 had the columns up to config_id; 2 appends the noise

@@ -19,7 +19,7 @@ typedef enum {
     CT_ERR_WRONG = -7,       /* results failed validation */
 } ct_status_t;
 
-/* Exit codes of collbench, documented in README.md. */
+/* Exit codes of collbench, documented in doc/collbench.md, "Exit codes". */
 enum {
     CT_EXIT_OK = 0,
     CT_EXIT_WRONG = 1,

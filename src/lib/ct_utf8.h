@@ -5,7 +5,7 @@
  * must be UTF-8 (RFC 8259) and jansson refuses anything else.  Rather than
  * dropping such a value, each byte that does not start a valid UTF-8
  * sequence becomes U+FFFD, so the document stays valid and the reader still
- * sees where the odd bytes were (results/README.md says so).
+ * sees where the odd bytes were (doc/formats.md says so).
  */
 #ifndef CT_UTF8_H
 #define CT_UTF8_H

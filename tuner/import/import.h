@@ -41,7 +41,7 @@ void ct_import_warn(ct_import_t *im, long line, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
 /* A row with the fields no log records set to their import conventions
- * (README.md, "colltune import"): one sample, percentiles, CI and the
+ * (doc/colltune.md, "import"): one sample, percentiles, CI and the
  * slowest rank's median equal to the time, not converged, sync "batch". */
 void ct_import_row_init(ct_import_t *im, ct_result_t *row);
 

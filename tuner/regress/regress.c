@@ -63,7 +63,7 @@ static void ct_reg_usage(FILE *f)
                "HISTORY holds one directory per run (colltune sweep --out HISTORY/RUN).  For\n"
                "each collective x size x backend x configuration x placement x dtype/op x\n"
                "ranks, judges the newest run against the baseline and the whole history for\n"
-               "a change point (README \"colltune regress\": the rule and its parameters);\n"
+               "a change point (doc/colltune.md, \"regress\": the rule and its parameters);\n"
                "for every slower series, names the first slow run and what changed in the\n"
                "metadata (results.json) since the run before it, once per run that many\n"
                "series moved at.  A series that improved by the same rule mirrored is\n"

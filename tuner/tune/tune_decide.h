@@ -4,7 +4,7 @@
  * candidates wins, and how buckets merge into size ranges.  Pure
  * arithmetic on launch medians, so it is unit-tested on synthetic numbers.
  *
- * The rule (README "colltune tune" states it too).  On this machine most
+ * The rule (doc/colltune.md, "tune", states it too).  On this machine most
  * of the spread comes from differences between launches (DESIGN.md:
  * 1.2-1.4x at np=2, 2-3x at np=4), so the unit of evidence is one launch's
  * median, never one sample.  A candidate is a significant gain over the
