@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "argv.h"
+#include "ct_stats.h"
 #include "evidence.h"
 #include "outdir.h"
 #include "tune_decide.h"
@@ -69,7 +70,7 @@ static void ct_tune_track_best(ct_tune_runner_t *x, const ct_tune_scope_t *sc, s
             ct_tune_base_samples(x->s, sc, row->collective, row->bytes, us, CT_TUNE_MAX_LAUNCHES);
         if (n == 0)
             continue;
-        double sp = ct_tune_median(us, n) / row->median_us;
+        double sp = ct_stats_median(us, n) / row->median_us;
         if (sp > x->best_speedup) {
             x->best_speedup = sp;
             snprintf(x->best, sizeof x->best, "%s %lld B %.2fx (%s %s)", row->collective,
