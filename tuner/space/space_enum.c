@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "ct_hash.h"
+#include "ct_vec.h"
 #include "space.h"
 #include "space_known.h"
 
@@ -81,20 +82,9 @@ static int ct_settings_add(ct_settings_t *s, const char *name, const char *value
             return strcmp(s->s[i].value, value) != 0;
         }
     }
-    if (s->n == s->cap) {
-        size_t cap = s->cap ? 2 * s->cap : 8;
-        ct_space_setting_t *grown = realloc(s->s, cap * sizeof *grown);
-        if (grown == NULL)
-            return -1;
-        s->s = grown;
-        s->cap = cap;
-    }
     /* Borrowed strings: copied when the configuration is emitted. */
-    s->s[s->n].name = (char *)name;
-    s->s[s->n].value = (char *)value;
-    s->s[s->n].via = via;
-    s->n++;
-    return 0;
+    ct_space_setting_t set = {.name = (char *)name, .value = (char *)value, .via = via};
+    return CT_VEC_PUSH(s->s, s->n, s->cap, &set) == CT_OK ? 0 : -1;
 }
 
 /* Builds a configuration from settings (copied, sorted) and hands it to
@@ -398,20 +388,12 @@ typedef struct {
 static ct_status_t ct_enum_collect(void *user, ct_space_config_t *config)
 {
     ct_enum_collect_t *c = user;
-    if (c->out->n >= CT_SPACE_MAX_CONFIGS || c->out->n == c->cap) {
-        size_t cap = c->cap ? 2 * c->cap : 16;
-        ct_space_config_t *grown = c->out->n >= CT_SPACE_MAX_CONFIGS
-                                       ? NULL
-                                       : realloc(c->out->configs, cap * sizeof *grown);
-        if (grown == NULL) {
-            ct_space_config_free(config);
-            return c->out->n >= CT_SPACE_MAX_CONFIGS ? CT_ERR_USAGE : CT_ERR_NOMEM;
-        }
-        c->out->configs = grown;
-        c->cap = cap;
-    }
-    c->out->configs[c->out->n++] = *config;
-    return CT_OK;
+    ct_status_t st = c->out->n >= CT_SPACE_MAX_CONFIGS
+                         ? CT_ERR_USAGE
+                         : CT_VEC_PUSH(c->out->configs, c->out->n, c->cap, config);
+    if (st != CT_OK)
+        ct_space_config_free(config);
+    return st;
 }
 
 ct_status_t ct_space_enumerate(const ct_space_t *space, int scope, long nranks,

@@ -15,6 +15,7 @@
 
 #include "argv.h"
 #include "ct_stats.h"
+#include "ct_vec.h"
 #include "evidence.h"
 #include "outdir.h"
 #include "tune_decide.h"
@@ -29,15 +30,9 @@ double ct_tune_now(void)
 
 ct_status_t ct_tune_keep(ct_tune_state_t *s, ct_trial_t *t)
 {
-    if (s->ntrials == s->cap) {
-        size_t cap = s->cap ? s->cap * 2 : 64;
-        ct_trial_t *n = realloc(s->trials, cap * sizeof *n);
-        if (n == NULL)
-            return CT_ERR_NOMEM;
-        s->trials = n;
-        s->cap = cap;
-    }
-    s->trials[s->ntrials++] = *t;
+    if (CT_VEC_PUSH(s->trials, s->ntrials, s->cap, t) != CT_OK)
+        return CT_ERR_NOMEM;
+    /* The state owns the trial's arrays now. */
     memset(t, 0, sizeof *t);
     return CT_OK;
 }
