@@ -182,12 +182,9 @@ static int ct_plot_parse(int argc, char **argv, ct_plot_args_t *a)
             files[nfiles++] = argv[it.next++];
     a->inputs = files;
     a->ninputs = nfiles;
-    if (id == CT_CLI_HELP) {
-        ct_plot_usage(stdout);
-        return -1;
-    }
-    if (id == CT_CLI_ERROR)
-        return CT_EXIT_USAGE;
+    int rc = ct_cli_finish(id, ct_plot_usage);
+    if (rc != CT_EXIT_OK)
+        return rc;
     if (a->out == NULL) {
         fprintf(stderr, "colltune plot: --out DIR is required\n");
         return CT_EXIT_USAGE;
@@ -361,13 +358,9 @@ static int ct_plot_write_dat(const char *path, ct_plot_kind_t kind, const ct_plo
     const ct_plot_tcell_t *tc = src->tc;
     size_t n = src->n, ntc = src->ntc;
     char tmp[PATH_MAX];
-    if (snprintf(tmp, sizeof tmp, "%s.tmp", path) >= (int)sizeof tmp)
+    FILE *f = ct_outdir_open_tmp(path, tmp, sizeof tmp, "plot");
+    if (f == NULL)
         return -1;
-    FILE *f = fopen(tmp, "w");
-    if (f == NULL) {
-        fprintf(stderr, "colltune plot: cannot write %s: %s\n", tmp, strerror(errno));
-        return -1;
-    }
     fprintf(f, "# colltune plot %s: %s data for plots/%s\n", PACKAGE_VERSION,
             ct_plot_kinds[kind].name, ct_plot_kinds[kind].script);
     size_t block = 0;

@@ -262,12 +262,9 @@ static int ct_reg_parse(int argc, char **argv, ct_reg_args_t *a)
             break;
         }
     }
-    if (id == CT_CLI_HELP) {
-        ct_reg_usage(stdout);
-        return -1;
-    }
-    if (id == CT_CLI_ERROR)
-        return CT_EXIT_USAGE;
+    int rc = ct_cli_finish(id, ct_reg_usage);
+    if (rc != CT_EXIT_OK)
+        return rc;
     if (id == CT_CLI_END && it.next < argc && a->history == NULL)
         a->history = argv[it.next++];
     if (a->history == NULL) {
