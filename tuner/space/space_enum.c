@@ -217,12 +217,12 @@ static ct_status_t ct_enum_combination(ct_enum_t *e)
 }
 
 /* Variable k of the scope onward, for every choice. */
-static ct_status_t ct_enum_from(ct_enum_t *e, size_t k)
+/* Whether the k-th variable of the walk varies under the values chosen so
+ * far: it has a runnable value, and its "when" (if any) holds.  Both the
+ * full walk and the sampler's index decoding ask this, and must agree. */
+static int ct_enum_active(const ct_enum_t *e, size_t k)
 {
-    if (k == e->nvars)
-        return ct_enum_combination(e);
-    size_t idx = e->vars[k];
-    const ct_space_var_t *v = &e->space->vars[idx];
+    const ct_space_var_t *v = &e->space->vars[e->vars[k]];
     int active = e->nrunnable[k] > 0;
     if (active && v->nwhen) {
         const char *dep = e->chosen[v->when_var];
@@ -230,7 +230,15 @@ static ct_status_t ct_enum_from(ct_enum_t *e, size_t k)
         for (size_t i = 0; dep && i < v->nwhen; i++)
             active |= strcmp(dep, v->when_values[i]) == 0;
     }
-    if (!active) {
+    return active;
+}
+
+static ct_status_t ct_enum_from(ct_enum_t *e, size_t k)
+{
+    if (k == e->nvars)
+        return ct_enum_combination(e);
+    size_t idx = e->vars[k];
+    if (!ct_enum_active(e, k)) {
         e->chosen[idx] = NULL;
         return ct_enum_from(e, k + 1);
     }
@@ -478,14 +486,7 @@ ct_status_t ct_space_index_config(ct_space_index_t *ix, uint64_t index, ct_space
     memset(e->chosen, 0, e->space->nvars * sizeof *e->chosen);
     for (size_t k = 0; k < e->nvars; k++) {
         /* The same test as ct_enum_from, on the values chosen so far. */
-        const ct_space_var_t *v = &e->space->vars[e->vars[k]];
-        int active = e->nrunnable[k] > 0;
-        if (active && v->nwhen) {
-            const char *dep = e->chosen[v->when_var];
-            active = 0;
-            for (size_t i = 0; dep && i < v->nwhen; i++)
-                active |= strcmp(dep, v->when_values[i]) == 0;
-        }
+        int active = ct_enum_active(e, k);
         if (!active && ix->digit[k] != 0)
             return CT_OK; /* the same combination as with digit 0 */
         e->chosen[e->vars[k]] = active ? e->runnable[k][ix->digit[k]] : NULL;
