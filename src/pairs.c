@@ -241,12 +241,5 @@ ct_status_t ct_pairs_run(const ct_pairs_env_t *env)
     free(h.names);
     if (st == CT_OK && wrong_any)
         st = CT_ERR_WRONG;
-    if (st == CT_OK || st == CT_ERR_WRONG) {
-        ct_watchdog_arm(env->watchdog, "writing the output files");
-        ct_status_t rst = ct_reports_end(env->reports, st);
-        ct_watchdog_disarm(env->watchdog);
-        if (rst != CT_OK)
-            st = rst;
-    }
-    return st;
+    return ct_engine_end_reports(env->reports, env->watchdog, st);
 }
