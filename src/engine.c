@@ -450,13 +450,15 @@ ct_status_t ct_engine_run(ct_engine_t *e)
     e->rank_medians = NULL;
     if (st == CT_OK && wrong_total > 0)
         st = CT_ERR_WRONG;
-    if (st == CT_OK || st == CT_ERR_WRONG) {
-        /* Committing the outputs (the JSON's rename) is also bounded by -T. */
-        ct_watchdog_arm(e->watchdog, "writing the output files");
-        ct_status_t rst = ct_reports_end(e->reports, st);
-        ct_watchdog_disarm(e->watchdog);
-        if (rst != CT_OK)
-            st = rst;
-    }
-    return st;
+    return ct_engine_end_reports(e->reports, e->watchdog, st);
+}
+
+ct_status_t ct_engine_end_reports(ct_reports_t *reports, ct_watchdog_t *watchdog, ct_status_t st)
+{
+    if (st != CT_OK && st != CT_ERR_WRONG)
+        return st;
+    ct_watchdog_arm(watchdog, "writing the output files");
+    ct_status_t rst = ct_reports_end(reports, st);
+    ct_watchdog_disarm(watchdog);
+    return rst != CT_OK ? rst : st;
 }

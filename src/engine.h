@@ -43,6 +43,12 @@ typedef struct {
  * output failed. */
 ct_status_t ct_engine_run(ct_engine_t *engine);
 
+/* The end of a run, the sweep's and the pairs' alike: when it finished
+ * (st CT_OK or CT_ERR_WRONG), commits the outputs (ct_reports_end), under
+ * the watchdog, since the JSON's rename is also bounded by -T.  Returns
+ * st, or the outputs' error when they failed. */
+ct_status_t ct_engine_end_reports(ct_reports_t *reports, ct_watchdog_t *watchdog, ct_status_t st);
+
 /* ISO 8601 UTC of now, into buf (>= 21 bytes). */
 void ct_engine_utc_now(char *buf, size_t buflen);
 

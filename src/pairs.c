@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "ct_pairs.h"
+#include "ct_vec.h"
 
 #define CT_PAIRS_HOST_MAX 128
 
@@ -27,24 +28,14 @@ typedef struct {
 static ct_status_t ct_pairs_keep_row(void *state, const ct_report_row_t *row)
 {
     ct_pairs_keep_t *k = state;
-    if (k->n == k->cap) {
-        size_t cap = k->cap ? 2 * k->cap : 32;
-        ct_pairs_row_t *grown = realloc(k->rows, cap * sizeof *grown);
-        if (grown == NULL)
-            return CT_ERR_NOMEM;
-        k->rows = grown;
-        k->cap = cap;
-    }
-    ct_pairs_row_t *r = &k->rows[k->n++];
-    memset(r, 0, sizeof *r);
-    r->result = *row->result;
-    r->measurement = *row->measurement;
-    r->in_place = row->in_place;
-    r->coll_index = -1;
+    ct_pairs_row_t r = {.result = *row->result,
+                        .measurement = *row->measurement,
+                        .in_place = row->in_place,
+                        .coll_index = -1};
     for (int i = 0; i < CT_COLL_COUNT; i++)
         if (strcmp(ct_coll_by_index(i)->name, row->result->collective) == 0)
-            r->coll_index = i;
-    return CT_OK;
+            r.coll_index = i;
+    return CT_VEC_PUSH(k->rows, k->n, k->cap, &r);
 }
 
 static const ct_report_ops_t ct_pairs_keep_ops = {.name = "pairs", .row = ct_pairs_keep_row};
@@ -250,12 +241,5 @@ ct_status_t ct_pairs_run(const ct_pairs_env_t *env)
     free(h.names);
     if (st == CT_OK && wrong_any)
         st = CT_ERR_WRONG;
-    if (st == CT_OK || st == CT_ERR_WRONG) {
-        ct_watchdog_arm(env->watchdog, "writing the output files");
-        ct_status_t rst = ct_reports_end(env->reports, st);
-        ct_watchdog_disarm(env->watchdog);
-        if (rst != CT_OK)
-            st = rst;
-    }
-    return st;
+    return ct_engine_end_reports(env->reports, env->watchdog, st);
 }

@@ -170,6 +170,16 @@ static int ct_report_placement(json_t *doc, const ct_rankinfo_t *ranks, int n)
     return w.bad;
 }
 
+/* Whether rank r is the first rank on its host: the "hosts" array and
+ * "per_host" both list a host once, at its first rank, in the same order. */
+static int ct_report_host_first(const ct_rankinfo_t *ranks, int r)
+{
+    for (int q = 0; q < r; q++)
+        if (strcmp(ranks[q].hostname, ranks[r].hostname) == 0)
+            return 0;
+    return 1;
+}
+
 static int ct_report_hosts(json_t *doc, const ct_rankinfo_t *ranks, int n)
 {
     json_t *rank_list = json_array(), *host_list = json_array();
@@ -189,10 +199,7 @@ static int ct_report_hosts(json_t *doc, const ct_rankinfo_t *ranks, int n)
     }
     /* Hosts in order of first rank, with their ranks. */
     for (int r = 0; r < n && !bad; r++) {
-        int first = 1;
-        for (int q = 0; q < r && first; q++)
-            first = strcmp(ranks[q].hostname, ranks[r].hostname) != 0;
-        if (!first)
+        if (!ct_report_host_first(ranks, r))
             continue;
         json_t *o = json_object(), *on_host = json_array();
         for (int q = r; q < n; q++)
@@ -245,10 +252,7 @@ static json_t *ct_report_per_host(const ct_rankinfo_t *ranks, int n, const doubl
     int bad = list == NULL || mine == NULL;
 
     for (int r = 0; r < n && !bad; r++) {
-        int first = 1;
-        for (int q = 0; q < r && first; q++)
-            first = strcmp(ranks[q].hostname, ranks[r].hostname) != 0;
-        if (!first)
+        if (!ct_report_host_first(ranks, r))
             continue;
         json_t *o = json_object(), *on_host = json_array();
         size_t k = 0;

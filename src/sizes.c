@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "ct_size.h"
+#include "ct_vec.h"
 
 static ct_status_t ct_sweep_fail(char *err, size_t errlen, const char *fmt, ...)
 {
@@ -20,10 +21,11 @@ static ct_status_t ct_sweep_fail(char *err, size_t errlen, const char *fmt, ...)
 ct_status_t ct_sweep_sizes(const ct_options_t *o, size_t **sizes_p, size_t *n_p, char *err,
                            size_t errlen)
 {
-    size_t cap = 64, n = 0;
-    size_t *sizes = malloc(cap * sizeof *sizes);
+    size_t cap = 0, n = 0;
+    size_t *sizes = NULL;
 
-    if (sizes == NULL)
+    /* Room from the start: an empty sweep still hands back an array. */
+    if (ct_vec_reserve(&sizes, &cap, 1, sizeof *sizes) != CT_OK)
         return CT_ERR_NOMEM;
     for (size_t s = o->min_bytes; s <= o->max_bytes;) {
         if (n == CT_SWEEP_MAX_SIZES) {
@@ -32,16 +34,10 @@ ct_status_t ct_sweep_sizes(const ct_options_t *o, size_t **sizes_p, size_t *n_p,
                                  "-b/-e/-i: the sweep has more than %d sizes; raise -i or use -f",
                                  CT_SWEEP_MAX_SIZES);
         }
-        if (n == cap) {
-            size_t *bigger = realloc(sizes, 2 * cap * sizeof *sizes);
-            if (bigger == NULL) {
-                free(sizes);
-                return CT_ERR_NOMEM;
-            }
-            sizes = bigger;
-            cap *= 2;
+        if (CT_VEC_PUSH(sizes, n, cap, &s) != CT_OK) {
+            free(sizes);
+            return CT_ERR_NOMEM;
         }
-        sizes[n++] = s;
         size_t next;
         if (o->step_factor > 1) {
             if (s > SIZE_MAX / o->step_factor)

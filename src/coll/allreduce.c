@@ -8,21 +8,6 @@ static double ct_allreduce_busbw_factor(int nranks)
     return ct_coll_busbw_factor(CT_COLL_ALLREDUCE, nranks);
 }
 
-static void ct_allreduce_counts(size_t bytes, size_t typesize, int nranks, ct_coll_counts_t *c)
-{
-    (void)nranks;
-    c->bytes = bytes;
-    c->row_count = bytes / typesize;
-    c->send_count = c->recv_count = c->param_count = c->row_count;
-}
-
-static void ct_allreduce_inplace(const ct_coll_counts_t *c, int rank, ct_coll_inplace_t *l)
-{
-    (void)c;
-    (void)rank;
-    l->send_offset = l->recv_offset = 0;
-}
-
 static void ct_allreduce_fill(void *send, const ct_coll_counts_t *c, const ct_coll_data_t *d)
 {
     ct_pattern_fill_reduce(send, c->send_count, 0, d);
@@ -40,8 +25,8 @@ const ct_coll_desc_t ct_coll_allreduce = {
     .id = CT_COLL_ALLREDUCE,
     .uses_op = 1,
     .busbw_factor = ct_allreduce_busbw_factor,
-    .counts = ct_allreduce_counts,
-    .inplace = ct_allreduce_inplace,
+    .counts = ct_coll_counts_whole,
+    .inplace = ct_coll_inplace_same,
     .fill_send = ct_allreduce_fill,
     .check_recv = ct_allreduce_check,
 };

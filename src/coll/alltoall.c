@@ -16,13 +16,6 @@ static void ct_alltoall_counts(size_t bytes, size_t typesize, int nranks, ct_col
     c->param_count = c->row_count / (size_t)nranks;
 }
 
-static void ct_alltoall_inplace(const ct_coll_counts_t *c, int rank, ct_coll_inplace_t *l)
-{
-    (void)c;
-    (void)rank;
-    l->send_offset = l->recv_offset = 0;
-}
-
 /* Rank r sends elements r*send_count.. of the pattern stream: every
  * (source, destination) block holds its own part of it. */
 static void ct_alltoall_fill(void *send, const ct_coll_counts_t *c, const ct_coll_data_t *d)
@@ -50,7 +43,7 @@ const ct_coll_desc_t ct_coll_alltoall = {
     .splits_by_ranks = 1,
     .busbw_factor = ct_alltoall_busbw_factor,
     .counts = ct_alltoall_counts,
-    .inplace = ct_alltoall_inplace,
+    .inplace = ct_coll_inplace_same,
     .fill_send = ct_alltoall_fill,
     .check_recv = ct_alltoall_check,
 };

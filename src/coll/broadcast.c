@@ -8,21 +8,6 @@ static double ct_broadcast_busbw_factor(int nranks)
     return ct_coll_busbw_factor(CT_COLL_BROADCAST, nranks);
 }
 
-static void ct_broadcast_counts(size_t bytes, size_t typesize, int nranks, ct_coll_counts_t *c)
-{
-    (void)nranks;
-    c->bytes = bytes;
-    c->row_count = bytes / typesize;
-    c->send_count = c->recv_count = c->param_count = c->row_count;
-}
-
-static void ct_broadcast_inplace(const ct_coll_counts_t *c, int rank, ct_coll_inplace_t *l)
-{
-    (void)c;
-    (void)rank;
-    l->send_offset = l->recv_offset = 0;
-}
-
 /* Every rank fills its send buffer with its own part of the pattern
  * stream (from r*count); only the root's may survive, so a non-root
  * buffer leaking through shows up as wrong. */
@@ -43,8 +28,8 @@ const ct_coll_desc_t ct_coll_broadcast = {
     .id = CT_COLL_BROADCAST,
     .uses_root = 1,
     .busbw_factor = ct_broadcast_busbw_factor,
-    .counts = ct_broadcast_counts,
-    .inplace = ct_broadcast_inplace,
+    .counts = ct_coll_counts_whole,
+    .inplace = ct_coll_inplace_same,
     .fill_send = ct_broadcast_fill,
     .check_recv = ct_broadcast_check,
 };

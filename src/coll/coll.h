@@ -59,6 +59,14 @@ typedef struct ct_coll_desc {
                          const ct_coll_data_t *data);
 } ct_coll_desc_t;
 
+/* Slots several descriptors share (coll_table.c), so that a layout common
+ * to collectives is written once.  ct_coll_counts_whole: every buffer and
+ * the call's count are the whole row (allreduce, broadcast).
+ * ct_coll_inplace_same: in place, the input and the output both start at
+ * the buffer's start (allreduce, broadcast, alltoall). */
+void ct_coll_counts_whole(size_t bytes, size_t typesize, int nranks, ct_coll_counts_t *counts_p);
+void ct_coll_inplace_same(const ct_coll_counts_t *counts, int rank, ct_coll_inplace_t *layout_p);
+
 extern const ct_coll_desc_t ct_coll_allreduce;
 extern const ct_coll_desc_t ct_coll_allgather;
 extern const ct_coll_desc_t ct_coll_alltoall;

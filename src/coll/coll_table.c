@@ -28,3 +28,18 @@ size_t ct_coll_granularity(const ct_coll_desc_t *coll, size_t typesize, int nran
 {
     return coll->splits_by_ranks ? typesize * (size_t)nranks : typesize;
 }
+
+void ct_coll_counts_whole(size_t bytes, size_t typesize, int nranks, ct_coll_counts_t *counts_p)
+{
+    (void)nranks;
+    counts_p->bytes = bytes;
+    counts_p->row_count = bytes / typesize;
+    counts_p->send_count = counts_p->recv_count = counts_p->param_count = counts_p->row_count;
+}
+
+void ct_coll_inplace_same(const ct_coll_counts_t *counts, int rank, ct_coll_inplace_t *layout_p)
+{
+    (void)counts;
+    (void)rank;
+    layout_p->send_offset = layout_p->recv_offset = 0;
+}

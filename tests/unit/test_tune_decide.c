@@ -1,6 +1,7 @@
 /* The tune decision rule and bucket merging, on synthetic launch medians. */
 #include <math.h>
 
+#include "ct_stats.h"
 #include "ct_test.h"
 #include "tune_decide.h"
 
@@ -17,8 +18,8 @@ static void test_rule(ct_test_tally_t *t)
     CT_CHECK(t, !ct_tune_significant(one, 1, base, 3));
     CT_CHECK(t, !ct_tune_significant(fast, 3, base, 1));
     CT_CHECK(t, !ct_tune_significant(base, 3, base, 3));
-    CT_CHECK(t, ct_tune_median(base, 3) == 100);
-    CT_CHECK(t, ct_tune_median(fast, 2) == 82.5);
+    CT_CHECK(t, ct_stats_median(base, 3) == 100);
+    CT_CHECK(t, ct_stats_median(fast, 2) == 82.5);
     /* 2 against 2 cannot reach p 0.05: complete separation (p 1/6) does. */
     CT_CHECK(t, fabs(ct_tune_search_alpha(2, 2) - 1.0 / 6) < 1e-12);
     CT_CHECK(t, ct_tune_search_alpha(5, 5) == CT_TUNE_SEARCH_ALPHA);
@@ -78,22 +79,22 @@ static void test_merge(ct_test_tally_t *t)
 static void test_mann_whitney(ct_test_tally_t *t)
 {
     double fast[] = {10, 11, 12, 13, 14}, slow[] = {20, 21, 22, 23, 24};
-    CT_CHECK(t, fabs(ct_tune_mw_p_less(fast, 5, slow, 5) - 1.0 / 252) < 1e-12);
-    CT_CHECK(t, ct_tune_mw_p_less(slow, 5, fast, 5) == 1);
+    CT_CHECK(t, fabs(ct_stats_mw_p_less(fast, 5, slow, 5) - 1.0 / 252) < 1e-12);
+    CT_CHECK(t, ct_stats_mw_p_less(slow, 5, fast, 5) == 1);
     double one_over[] = {10, 11, 12, 13, 20.5}; /* U = 1 */
-    CT_CHECK(t, fabs(ct_tune_mw_p_less(one_over, 5, slow, 5) - 2.0 / 252) < 1e-12);
+    CT_CHECK(t, fabs(ct_stats_mw_p_less(one_over, 5, slow, 5) - 2.0 / 252) < 1e-12);
     double four[] = {10, 11, 12, 22.5, 23.5}; /* U = 3 + 4 = 7 */
-    CT_CHECK(t, fabs(ct_tune_mw_p_less(four, 5, slow, 5) - 39.0 / 252) < 1e-12);
-    CT_CHECK(t, ct_tune_mw_p_less(four, 5, slow, 5) > CT_TUNE_VERIFY_ALPHA);
+    CT_CHECK(t, fabs(ct_stats_mw_p_less(four, 5, slow, 5) - 39.0 / 252) < 1e-12);
+    CT_CHECK(t, ct_stats_mw_p_less(four, 5, slow, 5) > CT_TUNE_VERIFY_ALPHA);
     double u4[] = {10, 11, 12, 13, 23.5}; /* U = 4: 12/252 = 0.0476 */
-    CT_CHECK(t, fabs(ct_tune_mw_p_less(u4, 5, slow, 5) - 12.0 / 252) < 1e-12);
-    CT_CHECK(t, ct_tune_mw_p_less(u4, 5, slow, 5) <= CT_TUNE_VERIFY_ALPHA);
+    CT_CHECK(t, fabs(ct_stats_mw_p_less(u4, 5, slow, 5) - 12.0 / 252) < 1e-12);
+    CT_CHECK(t, ct_stats_mw_p_less(u4, 5, slow, 5) <= CT_TUNE_VERIFY_ALPHA);
     /* A tie counts 1/2 and U rounds up: {20} against {20}: U = 0.5 -> 1. */
     double a[] = {20}, b[] = {20};
-    CT_CHECK(t, ct_tune_mw_p_less(a, 1, b, 1) == 1);
+    CT_CHECK(t, ct_stats_mw_p_less(a, 1, b, 1) == 1);
     /* Identical samples are never "faster". */
-    CT_CHECK(t, ct_tune_mw_p_less(slow, 5, slow, 5) > 0.5);
-    CT_CHECK(t, ct_tune_mw_p_less(fast, 0, slow, 5) == 1);
+    CT_CHECK(t, ct_stats_mw_p_less(slow, 5, slow, 5) > 0.5);
+    CT_CHECK(t, ct_stats_mw_p_less(fast, 0, slow, 5) == 1);
 }
 
 int main(void)

@@ -4,20 +4,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ct_vec.h"
+
 static ct_status_t ct_argv_reserve(ct_argv_t *a, size_t extra)
 {
     /* Room for extra more strings and the terminating NULL. */
-    if (a->n + extra + 1 <= a->cap)
-        return CT_OK;
-    size_t cap = a->cap ? a->cap : 8;
-    while (cap < a->n + extra + 1)
-        cap *= 2;
-    char **v = realloc(a->v, cap * sizeof *v);
-    if (v == NULL)
-        return CT_ERR_NOMEM;
-    a->v = v;
-    a->cap = cap;
-    return CT_OK;
+    return ct_vec_reserve(&a->v, &a->cap, a->n + extra + 1, sizeof *a->v);
 }
 
 static ct_status_t ct_argv_take(ct_argv_t *a, char *s)

@@ -94,3 +94,12 @@ ct_status_t ct_cli_seconds(const char *cmd, const char *flag, const char *value,
     *out = v;
     return CT_OK;
 }
+
+int ct_cli_finish(int id, void (*usage)(FILE *))
+{
+    if (id == CT_CLI_HELP) {
+        usage(stdout);
+        return -1;
+    }
+    return id == CT_CLI_ERROR ? CT_EXIT_USAGE : CT_EXIT_OK;
+}

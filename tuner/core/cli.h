@@ -41,6 +41,15 @@ void ct_cli_print_options(FILE *f, const ct_cli_opt_t *opts, size_t n);
  * not an option. */
 int ct_cli_next(ct_cli_iter_t *it, const ct_cli_opt_t *opts, size_t n, const char **value);
 
+/*
+ * What a subcommand's parser does once ct_cli_next has stopped at id:
+ * CT_CLI_HELP prints usage on stdout and gives -1 (the caller exits 0
+ * without running), CT_CLI_ERROR gives CT_EXIT_USAGE (its message is out
+ * already), anything else CT_EXIT_OK (go on).  Every subcommand answers
+ * --help and a bad option the same way because they all end here.
+ */
+int ct_cli_finish(int id, void (*usage)(FILE *));
+
 /* Whole numbers and seconds; CT_ERR_USAGE with a message on stderr
  * naming the flag when value is not one, or outside [min, max]. */
 ct_status_t ct_cli_long(const char *cmd, const char *flag, const char *value, long min, long max,

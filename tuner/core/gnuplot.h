@@ -31,4 +31,15 @@ int ct_gnuplot_draw(const char *gnuplot, const char *dir, const char *script, co
 int ct_gnuplot_parse_format(const char *who, const char *value, int *png, int *svg);
 int ct_gnuplot_parse_size(const char *who, const char *value, long *w, long *h);
 
+/* The option rows of --gnuplot and --plots-dir, the same in every
+ * subcommand that draws (plot, regress), with its own ids: what they mean
+ * is said once, here, beside ct_gnuplot_find and ct_gnuplot_find_scripts
+ * that read them.  (Out of clang-format, as CT_LAUNCH_OPTS.) */
+/* clang-format off */
+#define CT_GNUPLOT_OPTS(gnuplot_id, dir_id)                                                        \
+    {gnuplot_id, "gnuplot", "PATH", "the gnuplot to run (default: configure's, then PATH)"},       \
+    {dir_id, "plots-dir", "DIR",                                                                   \
+     "the gnuplot scripts (default: $COLLTUNE_PLOTS_DIR, the build tree, then the installed ones)"}
+/* clang-format on */
+
 #endif

@@ -46,13 +46,9 @@ static int ct_launcher_hostfile(const ct_launcher_t *l, const char *path, const 
                                 long nodes, long per_node, const char *cmd)
 {
     char tmp[PATH_MAX];
-    if (snprintf(tmp, sizeof tmp, "%s.tmp", path) >= (int)sizeof tmp)
+    FILE *f = ct_outdir_open_tmp(path, tmp, sizeof tmp, cmd);
+    if (f == NULL)
         return -1;
-    FILE *f = fopen(tmp, "w");
-    if (f == NULL) {
-        fprintf(stderr, "colltune %s: cannot write %s: %s\n", cmd, tmp, strerror(errno));
-        return -1;
-    }
     fprintf(f, "# colltune sweep --scales: %ld host%s, %ld slot%s each\n", nodes,
             nodes == 1 ? "" : "s", per_node, per_node == 1 ? "" : "s");
     for (long i = 0; i < nodes; i++)

@@ -81,3 +81,32 @@ int ct_outdir_commit(FILE *f, const char *tmp, const char *path, const char *who
     }
     return 0;
 }
+
+FILE *ct_outdir_open_tmp(const char *path, char *tmp, size_t tmplen, const char *who)
+{
+    if (snprintf(tmp, tmplen, "%s.tmp", path) >= (int)tmplen)
+        return NULL;
+    FILE *f = fopen(tmp, "w");
+    if (f == NULL)
+        fprintf(stderr, "colltune %s: cannot write %s: %s\n", who, tmp, strerror(errno));
+    return f;
+}
+
+int ct_outdir_check_file(const char *who, const char *out, int force, ct_path_target_t *target_p)
+{
+    char err[256];
+    if (ct_path_target(out, target_p, err, sizeof err) != CT_OK) {
+        fprintf(stderr, "colltune %s: --out %s: %s\n", who, out, err);
+        return CT_EXIT_USAGE;
+    }
+    if (target_p->exists && !S_ISREG(target_p->st.st_mode)) {
+        fprintf(stderr, "colltune %s: --out %s: is %s, not a regular file\n", who, out,
+                ct_path_kind(target_p->st.st_mode));
+        return CT_EXIT_USAGE;
+    }
+    if (target_p->exists && !force) {
+        fprintf(stderr, "colltune %s: --out %s: exists (give --force to replace it)\n", who, out);
+        return CT_EXIT_USAGE;
+    }
+    return CT_EXIT_OK;
+}

@@ -10,6 +10,7 @@
 
 #include <stddef.h>
 #include <stdio.h>
+#include "ct_path.h"
 #include "ct_status.h"
 
 /* Creates dir (and missing parents) unless it exists, then proves it is a
@@ -24,6 +25,19 @@ ct_status_t ct_outdir_prepare(const char *dir, char *err, size_t errlen);
  * -1; else 0.  Every output goes this way, so a reader never sees half of
  * one. */
 int ct_outdir_commit(FILE *f, const char *tmp, const char *path, const char *who);
+
+/* Opens path + ".tmp" for writing (its name into tmp), the first half of
+ * what ct_outdir_commit finishes.  NULL when the name does not fit in tmp,
+ * or with "colltune WHO: cannot write TMP: why" on stderr when it cannot
+ * be opened. */
+FILE *ct_outdir_open_tmp(const char *path, char *tmp, size_t tmplen, const char *who);
+
+/* Checks that --out may name a single file (not a folder): its folder
+ * exists, it is a regular file or nothing yet, and force is set when it
+ * exists, so a user's file is never replaced unasked.  Fills *target_p and
+ * gives CT_EXIT_OK; else CT_EXIT_USAGE with "colltune WHO: --out OUT: why"
+ * on stderr. */
+int ct_outdir_check_file(const char *who, const char *out, int force, ct_path_target_t *target_p);
 
 /* dir + "/" + name into buf; CT_ERR_USAGE when it does not fit. */
 ct_status_t ct_outdir_path(const char *dir, const char *name, char *buf, size_t buflen);

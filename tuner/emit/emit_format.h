@@ -104,7 +104,7 @@ typedef struct {
 
 typedef struct {
     ct_emit_var_t *vars;
-    size_t count;
+    size_t count, cap;
 } ct_emit_vars_t;
 
 /* Whether r has any NCCL variable for nccl.env / nccl.conf. */

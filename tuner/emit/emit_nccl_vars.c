@@ -14,6 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ct_vec.h"
+
 static int ct_is_algo_or_proto(const char *name)
 {
     return strcmp(name, "NCCL_ALGO") == 0 || strcmp(name, "NCCL_PROTO") == 0;
@@ -55,19 +57,16 @@ void ct_emit_vars_free(ct_emit_vars_t *vars)
     free(vars->vars);
     vars->vars = NULL;
     vars->count = 0;
+    vars->cap = 0;
 }
 
 static ct_status_t ct_vars_add(ct_emit_vars_t *vars, const char *name, char *value)
 {
-    ct_emit_var_t *n = realloc(vars->vars, (vars->count + 1) * sizeof(*n));
-    if (n == NULL) {
+    ct_emit_var_t v = {.name = name, .value = value};
+    if (CT_VEC_PUSH(vars->vars, vars->count, vars->cap, &v) != CT_OK) {
         free(value);
         return CT_ERR_NOMEM;
     }
-    vars->vars = n;
-    vars->vars[vars->count].name = name;
-    vars->vars[vars->count].value = value;
-    vars->count++;
     return CT_OK;
 }
 
@@ -119,7 +118,7 @@ static ct_status_t ct_algo_per_coll(const ct_tune_result_t *r, char **buf_p, cha
 ct_status_t ct_emit_nccl_vars(const ct_tune_result_t *r, ct_emit_vars_t *vars_p, char *err,
                               size_t errlen)
 {
-    ct_emit_vars_t vars = {NULL, 0};
+    ct_emit_vars_t vars = {0};
     ct_status_t st = CT_OK;
     int global_algo = 0;
 

@@ -153,12 +153,9 @@ static int ct_health_parse(int argc, char **argv, ct_health_args_t *a)
         if (st != CT_OK)
             return ct_status_exit_code(st);
     }
-    if (id == CT_CLI_HELP) {
-        ct_health_usage(stdout);
-        return -1;
-    }
-    if (id == CT_CLI_ERROR)
-        return CT_EXIT_USAGE;
+    int rc = ct_cli_finish(id, ct_health_usage);
+    if (rc != CT_EXIT_OK)
+        return rc;
     if (a->report) {
         while (it.next < argc)
             a->files[a->nfiles++] = argv[it.next++];

@@ -22,6 +22,7 @@
 #include "ct_path.h"
 #include "ct_vec.h"
 #include "import.h"
+#include "outdir.h"
 
 enum {
     CT_IMPORT_FORMAT = 1,
@@ -241,20 +242,9 @@ static int ct_import_run(ct_import_args_t *a, ct_import_t *im)
 {
     /* The output is checked before any log is read. */
     ct_path_target_t target;
-    char err[256], tmp[4200];
-    if (ct_path_target(a->out, &target, err, sizeof err) != CT_OK) {
-        fprintf(stderr, "colltune import: --out %s: %s\n", a->out, err);
+    char tmp[4200];
+    if (ct_outdir_check_file("import", a->out, a->force, &target) != CT_EXIT_OK)
         return CT_EXIT_USAGE;
-    }
-    if (target.exists && !S_ISREG(target.st.st_mode)) {
-        fprintf(stderr, "colltune import: --out %s: is %s, not a regular file\n", a->out,
-                ct_path_kind(target.st.st_mode));
-        return CT_EXIT_USAGE;
-    }
-    if (target.exists && !a->force) {
-        fprintf(stderr, "colltune import: --out %s: exists (give --force to replace it)\n", a->out);
-        return CT_EXIT_USAGE;
-    }
     snprintf(tmp, sizeof tmp, "%s.%ld.tmp", target.path, (long)getpid());
     im->out = fopen(tmp, "w");
     if (im->out == NULL) {

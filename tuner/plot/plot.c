@@ -47,9 +47,7 @@ static const ct_cli_opt_t ct_plot_opts[] = {
     {CT_PLOT_BARS, "bars", "pct|ci",
      "latency error bars: p10 to p90 (pct, default) or the median's 95% CI"},
     {CT_PLOT_SMALL, "small-max", "SIZE", "largest size on the latency plot (default 64K)"},
-    {CT_PLOT_GNUPLOT, "gnuplot", "PATH", "the gnuplot to run (default: configure's, then PATH)"},
-    {CT_PLOT_DIR, "plots-dir", "DIR",
-     "the gnuplot scripts (default: $COLLTUNE_PLOTS_DIR, the build tree, then the installed ones)"},
+    CT_GNUPLOT_OPTS(CT_PLOT_GNUPLOT, CT_PLOT_DIR),
     {CT_PLOT_SCALE_BY, "scale-by", "nodes|ranks",
      "scaling plot's x axis (default: nodes when the node count varies, else ranks)"},
     {CT_PLOT_SCALE_SIZES, "scaling-sizes", "N", "sizes per series on the scaling plot (default 4)"},
@@ -182,12 +180,9 @@ static int ct_plot_parse(int argc, char **argv, ct_plot_args_t *a)
             files[nfiles++] = argv[it.next++];
     a->inputs = files;
     a->ninputs = nfiles;
-    if (id == CT_CLI_HELP) {
-        ct_plot_usage(stdout);
-        return -1;
-    }
-    if (id == CT_CLI_ERROR)
-        return CT_EXIT_USAGE;
+    int rc = ct_cli_finish(id, ct_plot_usage);
+    if (rc != CT_EXIT_OK)
+        return rc;
     if (a->out == NULL) {
         fprintf(stderr, "colltune plot: --out DIR is required\n");
         return CT_EXIT_USAGE;
@@ -361,13 +356,9 @@ static int ct_plot_write_dat(const char *path, ct_plot_kind_t kind, const ct_plo
     const ct_plot_tcell_t *tc = src->tc;
     size_t n = src->n, ntc = src->ntc;
     char tmp[PATH_MAX];
-    if (snprintf(tmp, sizeof tmp, "%s.tmp", path) >= (int)sizeof tmp)
+    FILE *f = ct_outdir_open_tmp(path, tmp, sizeof tmp, "plot");
+    if (f == NULL)
         return -1;
-    FILE *f = fopen(tmp, "w");
-    if (f == NULL) {
-        fprintf(stderr, "colltune plot: cannot write %s: %s\n", tmp, strerror(errno));
-        return -1;
-    }
     fprintf(f, "# colltune plot %s: %s data for plots/%s\n", PACKAGE_VERSION,
             ct_plot_kinds[kind].name, ct_plot_kinds[kind].script);
     size_t block = 0;

@@ -71,6 +71,15 @@ int ct_plot_scaling(const char *csv, const char *dir, int by_nodes);
  * did not write.  Every index page (plot, regress --plot) uses it. */
 void ct_plot_html_text(FILE *f, const char *s);
 
+/* One image's links, "PNG, SVG, data" (a format whose file name is empty
+ * left out), and the figure that shows it: the image (the PNG, else the
+ * SVG) linked to itself, alt text "ABOUT CAPTION" (CAPTION alone when about
+ * is NULL), and the caption "CAPTION: " and the links.  Both index pages
+ * (plot, regress --plot) show their images this way. */
+void ct_plot_html_links(FILE *f, const char *png, const char *svg, const char *data);
+void ct_plot_html_figure(FILE *f, const char *png, const char *svg, const char *data,
+                         const char *about, const char *caption);
+
 /* Everything the index page shows. */
 typedef struct {
     const ct_plot_image_t *img;

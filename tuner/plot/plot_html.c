@@ -144,32 +144,46 @@ static void ct_html_images(FILE *f, const ct_plot_image_t *img, size_t nimg)
             fputs("</h2>\n", f);
             last = m->collective;
         }
-        const char *shown = m->png[0] ? m->png : m->svg;
-        fputs("<figure><a href=\"", f);
-        ct_plot_html_text(f, shown);
-        fputs("\"><img src=\"", f);
-        ct_plot_html_text(f, shown);
-        fputs("\" alt=\"", f);
-        ct_plot_html_text(f, m->collective);
-        fputc(' ', f);
-        ct_plot_html_text(f, m->kind);
-        fputs("\"></a><figcaption>", f);
-        ct_plot_html_text(f, m->kind);
-        if (m->png[0]) {
-            fputs(": <a href=\"", f);
-            ct_plot_html_text(f, m->png);
-            fputs("\">PNG</a>", f);
-        }
-        if (m->svg[0]) {
-            fputs(m->png[0] ? ", " : ": ", f);
-            fputs("<a href=\"", f);
-            ct_plot_html_text(f, m->svg);
-            fputs("\">SVG</a>", f);
-        }
-        fputs(", <a href=\"", f);
-        ct_plot_html_text(f, m->data);
-        fputs("\">data</a></figcaption></figure>\n", f);
+        ct_plot_html_figure(f, m->png, m->svg, m->data, m->collective, m->kind);
     }
+}
+
+void ct_plot_html_links(FILE *f, const char *png, const char *svg, const char *data)
+{
+    if (png[0]) {
+        fputs("<a href=\"", f);
+        ct_plot_html_text(f, png);
+        fputs("\">PNG</a>, ", f);
+    }
+    if (svg[0]) {
+        fputs("<a href=\"", f);
+        ct_plot_html_text(f, svg);
+        fputs("\">SVG</a>, ", f);
+    }
+    fputs("<a href=\"", f);
+    ct_plot_html_text(f, data);
+    fputs("\">data</a>", f);
+}
+
+void ct_plot_html_figure(FILE *f, const char *png, const char *svg, const char *data,
+                         const char *about, const char *caption)
+{
+    const char *shown = png[0] ? png : svg;
+    fputs("<figure><a href=\"", f);
+    ct_plot_html_text(f, shown);
+    fputs("\"><img src=\"", f);
+    ct_plot_html_text(f, shown);
+    fputs("\" alt=\"", f);
+    if (about != NULL) {
+        ct_plot_html_text(f, about);
+        fputc(' ', f);
+    }
+    ct_plot_html_text(f, caption);
+    fputs("\"></a><figcaption>", f);
+    ct_plot_html_text(f, caption);
+    fputs(": ", f);
+    ct_plot_html_links(f, png, svg, data);
+    fputs("</figcaption></figure>\n", f);
 }
 
 ct_status_t ct_plot_html(const char *dir, const ct_plot_page_t *page, char *err, size_t errlen)

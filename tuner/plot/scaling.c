@@ -239,13 +239,9 @@ void ct_scaling_write_table(FILE *f, const ct_scaling_t *s, int md)
 int ct_scaling_write_md(const char *path, const ct_scaling_coll_t *c, size_t n, const char *who)
 {
     char tmp[4200];
-    if (snprintf(tmp, sizeof tmp, "%s.tmp", path) >= (int)sizeof tmp)
+    FILE *f = ct_outdir_open_tmp(path, tmp, sizeof tmp, who);
+    if (f == NULL)
         return -1;
-    FILE *f = fopen(tmp, "w");
-    if (f == NULL) {
-        fprintf(stderr, "colltune %s: cannot write %s: %s\n", who, tmp, strerror(errno));
-        return -1;
-    }
     fputs("# Scaling efficiency\n\nbusbw (GB/s) at each scale, and in brackets the efficiency: "
           "busbw against the busbw at the smallest scale (perfect scaling keeps busbw flat).\n",
           f);

@@ -49,9 +49,7 @@ static const ct_cli_opt_t ct_reg_opts[] = {
      "also draw the history: time series per collective and per flagged series, index.html"},
     {CT_REG_FORMAT, "format", "png|svg|both", "--plot's image format (default png)"},
     {CT_REG_SIZE, "size", "WxH", "--plot's image size in pixels (default 1280x720)"},
-    {CT_REG_GNUPLOT, "gnuplot", "PATH", "the gnuplot to run (default: configure's, then PATH)"},
-    {CT_REG_PLOTS_DIR, "plots-dir", "DIR",
-     "the gnuplot scripts (default: $COLLTUNE_PLOTS_DIR, the build tree, then the installed ones)"},
+    CT_GNUPLOT_OPTS(CT_REG_GNUPLOT, CT_REG_PLOTS_DIR),
 };
 #define CT_REG_NOPTS (sizeof ct_reg_opts / sizeof ct_reg_opts[0])
 
@@ -262,12 +260,9 @@ static int ct_reg_parse(int argc, char **argv, ct_reg_args_t *a)
             break;
         }
     }
-    if (id == CT_CLI_HELP) {
-        ct_reg_usage(stdout);
-        return -1;
-    }
-    if (id == CT_CLI_ERROR)
-        return CT_EXIT_USAGE;
+    int rc = ct_cli_finish(id, ct_reg_usage);
+    if (rc != CT_EXIT_OK)
+        return rc;
     if (id == CT_CLI_END && it.next < argc && a->history == NULL)
         a->history = argv[it.next++];
     if (a->history == NULL) {

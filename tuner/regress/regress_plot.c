@@ -105,13 +105,9 @@ static int ct_rp_write_dat(const char *path, const ct_reg_runs_t *runs, const ct
 {
     static const char *const words[] = {"-", "first_slow", "slow", "first_fast", "fast"};
     char tmp[PATH_MAX];
-    if (snprintf(tmp, sizeof tmp, "%s.tmp", path) >= (int)sizeof tmp)
+    FILE *f = ct_outdir_open_tmp(path, tmp, sizeof tmp, "regress");
+    if (f == NULL)
         return -1;
-    FILE *f = fopen(tmp, "w");
-    if (f == NULL) {
-        fprintf(stderr, "colltune regress: cannot write %s: %s\n", tmp, strerror(errno));
-        return -1;
-    }
     fprintf(f,
             "# colltune regress %s: time-series data for plots/" CT_RP_SCRIPT "\n"
             "# columns: index run date median_us band_low_us band_median_us band_high_us "
@@ -207,39 +203,6 @@ static size_t ct_rp_pick(const ct_reg_series_t *s, size_t ns, const char *coll, 
     return nsel;
 }
 
-static void ct_rp_html_links(FILE *f, const ct_rp_image_t *m)
-{
-    if (m->png[0]) {
-        fputs("<a href=\"", f);
-        ct_plot_html_text(f, m->png);
-        fputs("\">PNG</a>, ", f);
-    }
-    if (m->svg[0]) {
-        fputs("<a href=\"", f);
-        ct_plot_html_text(f, m->svg);
-        fputs("\">SVG</a>, ", f);
-    }
-    fputs("<a href=\"", f);
-    ct_plot_html_text(f, m->data);
-    fputs("\">data</a>", f);
-}
-
-static void ct_rp_html_figure(FILE *f, const ct_rp_image_t *m)
-{
-    const char *shown = m->png[0] ? m->png : m->svg;
-    fputs("<figure><a href=\"", f);
-    ct_plot_html_text(f, shown);
-    fputs("\"><img src=\"", f);
-    ct_plot_html_text(f, shown);
-    fputs("\" alt=\"", f);
-    ct_plot_html_text(f, m->title);
-    fputs("\"></a><figcaption>", f);
-    ct_plot_html_text(f, m->title);
-    fputs(": ", f);
-    ct_rp_html_links(f, m);
-    fputs("</figcaption></figure>\n", f);
-}
-
 static void ct_rp_html_table(FILE *f, const ct_reg_runs_t *runs, const ct_reg_series_t *s,
                              size_t ns, const ct_rp_image_t *img, size_t nimg)
 {
@@ -267,7 +230,7 @@ static void ct_rp_html_table(FILE *f, const ct_reg_runs_t *runs, const ct_reg_se
         fputs("</td><td>", f);
         for (size_t k = 0; k < nimg; k++)
             if (img[k].series == i)
-                ct_rp_html_links(f, &img[k]);
+                ct_plot_html_links(f, img[k].png, img[k].svg, img[k].data);
         fputs("</td></tr>\n", f);
     }
     fputs("</table>\n", f);
@@ -319,7 +282,7 @@ static int ct_rp_html(const ct_reg_plot_t *pl, const ct_reg_runs_t *runs, const 
         fputs("<h2>Flagged series</h2>\n", f);
         for (size_t i = 0; i < nimg; i++)
             if (img[i].series != (size_t)-1)
-                ct_rp_html_figure(f, &img[i]);
+                ct_plot_html_figure(f, img[i].png, img[i].svg, img[i].data, NULL, img[i].title);
         if (unplotted)
             fprintf(f, "<p>%zu more flagged series are not drawn; the table lists them.</p>\n",
                     unplotted);
@@ -327,7 +290,7 @@ static int ct_rp_html(const ct_reg_plot_t *pl, const ct_reg_runs_t *runs, const 
     fputs("<h2>Collectives</h2>\n", f);
     for (size_t i = 0; i < nimg; i++)
         if (img[i].series == (size_t)-1)
-            ct_rp_html_figure(f, &img[i]);
+            ct_plot_html_figure(f, img[i].png, img[i].svg, img[i].data, NULL, img[i].title);
     ct_rp_html_table(f, runs, s, ns, img, nimg);
     fputs("</body>\n</html>\n", f);
     return ct_outdir_commit(f, tmp, path, "regress");

@@ -22,6 +22,7 @@
 #include "command.h"
 #include "ct_path.h"
 #include "ct_status.h"
+#include "outdir.h"
 #include "sbatch.h"
 #include "self_path.h"
 
@@ -263,12 +264,9 @@ static int ct_sb_parse(int argc, char **argv, ct_sb_args_t *a)
         if (st != CT_OK)
             return CT_EXIT_USAGE;
     }
-    if (id == CT_CLI_HELP) {
-        ct_sb_usage(stdout);
-        return -1;
-    }
-    if (id == CT_CLI_ERROR)
-        return CT_EXIT_USAGE;
+    int rc = ct_cli_finish(id, ct_sb_usage);
+    if (rc != CT_EXIT_OK)
+        return rc;
     a->mode_at = it.next;
     const char *mode = it.next < argc ? argv[it.next] : "";
     if (strcmp(mode, "sweep") == 0)
@@ -379,20 +377,9 @@ static char *ct_sb_command(int argc, char **argv, int mode_at)
 static int ct_sb_write(ct_sb_args_t *a, const char *command)
 {
     ct_path_target_t target;
-    char err[256], tmp[4200];
-    if (ct_path_target(a->out, &target, err, sizeof err) != CT_OK) {
-        fprintf(stderr, "colltune sbatch: --out %s: %s\n", a->out, err);
+    char tmp[4200];
+    if (ct_outdir_check_file("sbatch", a->out, a->force, &target) != CT_EXIT_OK)
         return CT_EXIT_USAGE;
-    }
-    if (target.exists && !S_ISREG(target.st.st_mode)) {
-        fprintf(stderr, "colltune sbatch: --out %s: is %s, not a regular file\n", a->out,
-                ct_path_kind(target.st.st_mode));
-        return CT_EXIT_USAGE;
-    }
-    if (target.exists && !a->force) {
-        fprintf(stderr, "colltune sbatch: --out %s: exists (give --force to replace it)\n", a->out);
-        return CT_EXIT_USAGE;
-    }
     const char *base = strrchr(target.path, '/');
     a->job.name = base ? base + 1 : target.path;
     a->job.command = command;

@@ -19,6 +19,7 @@
 #include <ini.h>
 
 #include "ct_size.h"
+#include "ct_vec.h"
 #include "space.h"
 #include "space_known.h"
 #include "space_list.h"
@@ -213,22 +214,22 @@ static ct_status_t ct_space_begin_var(ct_space_parser_t *p, ct_space_kind_t kind
     if (dup >= 0)
         return ct_space_fail(p, p->line, name, "declared twice (first at line %d)",
                              s->vars[dup].line);
-    ct_space_var_t *vars = realloc(s->vars, (s->nvars + 1) * sizeof *vars);
-    if (vars == NULL)
+    ct_space_var_t v = {
+        .name = ct_strdup(name),
+        .line = p->line,
+        .kind = kind,
+        .scope = CT_SCOPE_GLOBAL,
+        .when_var = (size_t)-1,
+        /* mca when the [space] says so, else by name: OMPI names are lower
+         * case, NCCL_ and UCX_ ones are not. */
+        .via = p->default_via_set ? p->default_via
+                                  : (islower((unsigned char)name[0]) ? CT_VIA_MCA : CT_VIA_ENV),
+    };
+    if (v.name == NULL || CT_VEC_PUSH(s->vars, s->nvars, s->vars_cap, &v) != CT_OK) {
+        free(v.name);
         return p->status = CT_ERR_NOMEM;
-    s->vars = vars;
-    ct_space_var_t *v = &vars[s->nvars++];
-    memset(v, 0, sizeof *v);
-    v->name = ct_strdup(name);
-    v->line = p->line;
-    v->kind = kind;
-    v->scope = CT_SCOPE_GLOBAL;
-    v->when_var = (size_t)-1;
-    /* mca when the [space] says so, else by name: OMPI names are lower
-     * case, NCCL_ and UCX_ ones are not. */
-    v->via = p->default_via_set ? p->default_via
-                                : (islower((unsigned char)name[0]) ? CT_VIA_MCA : CT_VIA_ENV);
-    return v->name ? CT_OK : (p->status = CT_ERR_NOMEM);
+    }
+    return CT_OK;
 }
 
 static ct_status_t ct_space_begin_constraint(ct_space_parser_t *p, const char *name)
@@ -238,15 +239,13 @@ static ct_status_t ct_space_begin_constraint(ct_space_parser_t *p, const char *n
         if (strcmp(s->constraints[i].name, name) == 0)
             return ct_space_fail(p, p->line, name, "constraint declared twice (first at line %d)",
                                  s->constraints[i].line);
-    ct_space_constraint_t *cs = realloc(s->constraints, (s->nconstraints + 1) * sizeof *cs);
-    if (cs == NULL)
+    ct_space_constraint_t c = {.name = ct_strdup(name), .line = p->line};
+    if (c.name == NULL ||
+        CT_VEC_PUSH(s->constraints, s->nconstraints, s->constraints_cap, &c) != CT_OK) {
+        free(c.name);
         return p->status = CT_ERR_NOMEM;
-    s->constraints = cs;
-    ct_space_constraint_t *c = &cs[s->nconstraints++];
-    memset(c, 0, sizeof *c);
-    c->name = ct_strdup(name);
-    c->line = p->line;
-    return c->name ? CT_OK : (p->status = CT_ERR_NOMEM);
+    }
+    return CT_OK;
 }
 
 /* A "[kind name]" line (trimmed, with its brackets). */
@@ -363,13 +362,11 @@ static ct_status_t ct_space_add_value(ct_space_parser_t *p, ct_space_var_t *v, c
         return ct_space_fail(p, p->line, field, "%s listed twice", value);
     if (v->nvalues >= 4096)
         return ct_space_fail(p, p->line, field, "more than 4096 values");
-    char **values = realloc(v->values, (v->nvalues + 1) * sizeof *values);
-    if (values == NULL)
+    char *copy = ct_strdup(value);
+    if (copy == NULL || CT_VEC_PUSH(v->values, v->nvalues, v->values_cap, &copy) != CT_OK) {
+        free(copy);
         return p->status = CT_ERR_NOMEM;
-    v->values = values;
-    if ((values[v->nvalues] = ct_strdup(value)) == NULL)
-        return p->status = CT_ERR_NOMEM;
-    v->nvalues++;
+    }
     return CT_OK;
 }
 

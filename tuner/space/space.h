@@ -52,7 +52,7 @@ typedef struct {
     ct_via_t via;
     int scope; /* CT_SCOPE_GLOBAL or a ct_coll_id_t */
     char **values;
-    size_t nvalues;
+    size_t nvalues, values_cap;
     char *def;                    /* the library's default when unset; NULL when unknown */
     ct_space_setting_t *requires; /* set along with any value of this variable */
     size_t nrequires;
@@ -82,9 +82,9 @@ typedef struct {
     char *name;
     char *describe;
     ct_space_var_t *vars; /* in file order */
-    size_t nvars;
+    size_t nvars, vars_cap;
     ct_space_constraint_t *constraints;
-    size_t nconstraints;
+    size_t nconstraints, constraints_cap;
 } ct_space_t;
 
 /* Loads and validates the space file at path.  On error, *space_p is left

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "ct_hash.h"
+#include "ct_vec.h"
 #include "space.h"
 #include "space_known.h"
 
@@ -81,20 +82,9 @@ static int ct_settings_add(ct_settings_t *s, const char *name, const char *value
             return strcmp(s->s[i].value, value) != 0;
         }
     }
-    if (s->n == s->cap) {
-        size_t cap = s->cap ? 2 * s->cap : 8;
-        ct_space_setting_t *grown = realloc(s->s, cap * sizeof *grown);
-        if (grown == NULL)
-            return -1;
-        s->s = grown;
-        s->cap = cap;
-    }
     /* Borrowed strings: copied when the configuration is emitted. */
-    s->s[s->n].name = (char *)name;
-    s->s[s->n].value = (char *)value;
-    s->s[s->n].via = via;
-    s->n++;
-    return 0;
+    ct_space_setting_t set = {.name = (char *)name, .value = (char *)value, .via = via};
+    return CT_VEC_PUSH(s->s, s->n, s->cap, &set) == CT_OK ? 0 : -1;
 }
 
 /* Builds a configuration from settings (copied, sorted) and hands it to
@@ -227,12 +217,12 @@ static ct_status_t ct_enum_combination(ct_enum_t *e)
 }
 
 /* Variable k of the scope onward, for every choice. */
-static ct_status_t ct_enum_from(ct_enum_t *e, size_t k)
+/* Whether the k-th variable of the walk varies under the values chosen so
+ * far: it has a runnable value, and its "when" (if any) holds.  Both the
+ * full walk and the sampler's index decoding ask this, and must agree. */
+static int ct_enum_active(const ct_enum_t *e, size_t k)
 {
-    if (k == e->nvars)
-        return ct_enum_combination(e);
-    size_t idx = e->vars[k];
-    const ct_space_var_t *v = &e->space->vars[idx];
+    const ct_space_var_t *v = &e->space->vars[e->vars[k]];
     int active = e->nrunnable[k] > 0;
     if (active && v->nwhen) {
         const char *dep = e->chosen[v->when_var];
@@ -240,7 +230,15 @@ static ct_status_t ct_enum_from(ct_enum_t *e, size_t k)
         for (size_t i = 0; dep && i < v->nwhen; i++)
             active |= strcmp(dep, v->when_values[i]) == 0;
     }
-    if (!active) {
+    return active;
+}
+
+static ct_status_t ct_enum_from(ct_enum_t *e, size_t k)
+{
+    if (k == e->nvars)
+        return ct_enum_combination(e);
+    size_t idx = e->vars[k];
+    if (!ct_enum_active(e, k)) {
         e->chosen[idx] = NULL;
         return ct_enum_from(e, k + 1);
     }
@@ -398,20 +396,12 @@ typedef struct {
 static ct_status_t ct_enum_collect(void *user, ct_space_config_t *config)
 {
     ct_enum_collect_t *c = user;
-    if (c->out->n >= CT_SPACE_MAX_CONFIGS || c->out->n == c->cap) {
-        size_t cap = c->cap ? 2 * c->cap : 16;
-        ct_space_config_t *grown = c->out->n >= CT_SPACE_MAX_CONFIGS
-                                       ? NULL
-                                       : realloc(c->out->configs, cap * sizeof *grown);
-        if (grown == NULL) {
-            ct_space_config_free(config);
-            return c->out->n >= CT_SPACE_MAX_CONFIGS ? CT_ERR_USAGE : CT_ERR_NOMEM;
-        }
-        c->out->configs = grown;
-        c->cap = cap;
-    }
-    c->out->configs[c->out->n++] = *config;
-    return CT_OK;
+    ct_status_t st = c->out->n >= CT_SPACE_MAX_CONFIGS
+                         ? CT_ERR_USAGE
+                         : CT_VEC_PUSH(c->out->configs, c->out->n, c->cap, config);
+    if (st != CT_OK)
+        ct_space_config_free(config);
+    return st;
 }
 
 ct_status_t ct_space_enumerate(const ct_space_t *space, int scope, long nranks,
@@ -496,14 +486,7 @@ ct_status_t ct_space_index_config(ct_space_index_t *ix, uint64_t index, ct_space
     memset(e->chosen, 0, e->space->nvars * sizeof *e->chosen);
     for (size_t k = 0; k < e->nvars; k++) {
         /* The same test as ct_enum_from, on the values chosen so far. */
-        const ct_space_var_t *v = &e->space->vars[e->vars[k]];
-        int active = e->nrunnable[k] > 0;
-        if (active && v->nwhen) {
-            const char *dep = e->chosen[v->when_var];
-            active = 0;
-            for (size_t i = 0; dep && i < v->nwhen; i++)
-                active |= strcmp(dep, v->when_values[i]) == 0;
-        }
+        int active = ct_enum_active(e, k);
         if (!active && ix->digit[k] != 0)
             return CT_OK; /* the same combination as with digit 0 */
         e->chosen[e->vars[k]] = active ? e->runnable[k][ix->digit[k]] : NULL;

@@ -6,23 +6,22 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ct_vec.h"
 #include "space_list.h"
 
 static ct_status_t ct_space_list_push(ct_space_list_t *list, const char *s, size_t len)
 {
-    char **items = realloc(list->items, (list->n + 1) * sizeof *items);
-    if (items == NULL)
+    char *item = strndup(s, len);
+    if (item == NULL || CT_VEC_PUSH(list->items, list->n, list->cap, &item) != CT_OK) {
+        free(item);
         return CT_ERR_NOMEM;
-    list->items = items;
-    if ((items[list->n] = strndup(s, len)) == NULL)
-        return CT_ERR_NOMEM;
-    list->n++;
+    }
     return CT_OK;
 }
 
 ct_status_t ct_space_list_split(const char *text, ct_space_list_t *list_p, char *why, size_t whylen)
 {
-    ct_space_list_t list = {NULL, 0};
+    ct_space_list_t list = {0};
     const char *p = text;
     ct_status_t st = CT_OK;
     while (isspace((unsigned char)*p))
@@ -80,4 +79,5 @@ void ct_space_list_free(ct_space_list_t *list)
     free(list->items);
     list->items = NULL;
     list->n = 0;
+    list->cap = 0;
 }

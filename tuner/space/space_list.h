@@ -13,7 +13,7 @@
 
 typedef struct {
     char **items;
-    size_t n;
+    size_t n, cap;
 } ct_space_list_t;
 
 /* Splits text; an empty or blank text gives no items.  CT_ERR_USAGE with

@@ -139,12 +139,9 @@ static int ct_sweep_parse(int argc, char **argv, ct_sweep_args_t *a)
         if (st != CT_OK)
             return ct_status_exit_code(st);
     }
-    if (id == CT_CLI_HELP) {
-        ct_sweep_usage(stdout);
-        return -1;
-    }
-    if (id == CT_CLI_ERROR)
-        return CT_EXIT_USAGE;
+    int rc = ct_cli_finish(id, ct_sweep_usage);
+    if (rc != CT_EXIT_OK)
+        return rc;
     a->cb_args = argv + it.next;
     a->ncb_args = (size_t)(argc - it.next);
 

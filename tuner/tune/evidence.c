@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ct_vec.h"
 #include "tune_weights.h"
 
 /* The trials of sc's configuration ci are those journaled under its scope
@@ -103,14 +104,9 @@ static ct_status_t ct_tune_ev_cells(const ct_tune_state_t *s, const ct_tune_scop
                     j++;
                 if (j < ev->ncells || ev->ncells - first >= CT_TUNE_EV_MAX_SIZES)
                     continue;
-                if (ev->ncells == cap) {
-                    cap = cap ? cap * 2 : 64;
-                    ct_tune_ev_cell_t *n = realloc(ev->cells, cap * sizeof *n);
-                    if (n == NULL)
-                        return CT_ERR_NOMEM;
-                    ev->cells = n;
-                }
-                ev->cells[ev->ncells++] = (ct_tune_ev_cell_t){colls[k], row->bytes, NULL};
+                ct_tune_ev_cell_t cell = {colls[k], row->bytes, NULL};
+                if (CT_VEC_PUSH(ev->cells, ev->ncells, cap, &cell) != CT_OK)
+                    return CT_ERR_NOMEM;
             }
         }
         qsort(ev->cells + first, ev->ncells - first, sizeof *ev->cells, ct_tune_cmp_cell);

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "ct_json.h"
+#include "ct_vec.h"
 #include "journal.h"
 
 /* fsync of the directory, so a new journal's name survives a crash too. */
@@ -141,16 +142,7 @@ void ct_journal_close(ct_journal_t *journal)
 
 static ct_status_t ct_journal_push(ct_journal_entries_t *e, size_t *cap, ct_trial_t *t)
 {
-    if (e->n == *cap) {
-        size_t grown_cap = *cap ? 2 * *cap : 16;
-        ct_trial_t *grown = realloc(e->trials, grown_cap * sizeof *grown);
-        if (grown == NULL)
-            return CT_ERR_NOMEM;
-        e->trials = grown;
-        *cap = grown_cap;
-    }
-    e->trials[e->n++] = *t;
-    return CT_OK;
+    return CT_VEC_PUSH(e->trials, e->n, *cap, t);
 }
 
 /* One complete line (without its newline) into a trial. */

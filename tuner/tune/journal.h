@@ -74,7 +74,9 @@ int ct_journal_status_parse(const char *name);
 ct_status_t ct_trial_set_config(ct_trial_t *trial, const ct_space_config_t *config,
                                 const char *scope);
 /* Reads the rows of a collbench results CSV into trial->rows (replacing
- * them).  CT_ERR_PARSE with "path:line: ..." in err for a bad file. */
+ * them), by ct_results_read.  CT_ERR_PARSE with "path:line: ..." in err
+ * for a bad file, CT_ERR_USAGE with "path: reason" for one that cannot be
+ * opened. */
 ct_status_t ct_trial_read_csv(ct_trial_t *trial, const char *path, char *err, size_t errlen);
 void ct_trial_free(ct_trial_t *trial);
 

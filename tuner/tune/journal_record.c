@@ -2,13 +2,13 @@
  * journal_record.c - one trial record: from a configuration and a results
  * CSV, to JSON and back.
  */
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "ct_json.h"
+#include "ct_results_read.h"
 #include "journal.h"
 
 static const char *const ct_journal_status_names[CT_JOURNAL_STATUS_COUNT] = {
@@ -74,79 +74,43 @@ void ct_trial_free(ct_trial_t *trial)
     memset(trial, 0, sizeof *trial);
 }
 
+/* collbench's results CSV is read by the one reader every part of colltune
+ * shares (ct_results_read), so the journal accepts and refuses the same
+ * files as import, plot and regress; a trial keeps only what the search
+ * needs of each row. */
 ct_status_t ct_trial_read_csv(ct_trial_t *trial, const char *path, char *err, size_t errlen)
 {
-    FILE *fp = fopen(path, "r");
-    if (fp == NULL) {
-        snprintf(err, errlen, "%s: cannot read: %s", path, strerror(errno));
-        return CT_ERR_IO;
-    }
-    char *line = NULL, why[256];
-    size_t cap = 0, nrows = 0, rowcap = 0;
+    ct_results_t res = {0};
+    ct_status_t st = ct_results_read(path, &res, NULL, err, errlen);
     ct_trial_row_t *rows = NULL;
-    ct_status_t st = CT_OK;
-    int version = 0, lineno = 0;
-    ssize_t len;
-    while (st == CT_OK && (len = getline(&line, &cap, fp)) >= 0) {
-        lineno++;
-        while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r'))
-            line[--len] = '\0';
-        if (lineno == 1) {
-            if ((version = ct_result_csv_is_header(line)) == 0) {
-                snprintf(err, errlen, "%s:1: not a collbench results header", path);
-                st = CT_ERR_PARSE;
-            }
-            continue;
-        }
-        if (len == 0)
-            continue;
-        ct_result_t r;
-        if (ct_result_csv_parse_version(line, version, &r, why, sizeof why) != CT_OK) {
-            snprintf(err, errlen, "%s:%d: %s", path, lineno, why);
-            st = CT_ERR_PARSE;
-            break;
-        }
-        if (nrows == rowcap) {
-            rowcap = rowcap ? 2 * rowcap : 16;
-            ct_trial_row_t *grown = realloc(rows, rowcap * sizeof *grown);
-            if (grown == NULL) {
-                snprintf(err, errlen, "%s: out of memory", path);
-                st = CT_ERR_NOMEM;
-                break;
-            }
-            rows = grown;
-        }
-        ct_trial_row_t *row = &rows[nrows++];
-        memset(row, 0, sizeof *row);
-        snprintf(row->collective, sizeof row->collective, "%s", r.collective);
-        snprintf(row->placement, sizeof row->placement, "%s", r.placement);
-        row->bytes = r.bytes;
-        row->median_us = r.median_us;
-        row->ci_low_us = r.ci_low_us;
-        row->ci_high_us = r.ci_high_us;
-        row->busbw_gbps = r.busbw_gbps;
-        row->samples = r.samples;
-        row->wrong = r.wrong;
-        trial->nranks = (long)r.nranks;
-        trial->nnodes = (long)r.nnodes;
+    if (st == CT_OK && res.n > 0 && (rows = calloc(res.n, sizeof *rows)) == NULL) {
+        snprintf(err, errlen, "%s: out of memory", path);
+        st = CT_ERR_NOMEM;
     }
-    if (st == CT_OK && ferror(fp)) {
-        snprintf(err, errlen, "%s: read error", path);
-        st = CT_ERR_IO;
-    }
-    if (st == CT_OK && lineno == 0) {
-        snprintf(err, errlen, "%s:1: empty file, no results header", path);
-        st = CT_ERR_PARSE;
-    }
-    free(line);
-    fclose(fp);
     if (st != CT_OK) {
-        free(rows);
+        ct_results_free(&res);
         return st;
+    }
+    for (size_t i = 0; i < res.n; i++) {
+        const ct_result_t *r = &res.v[i];
+        ct_trial_row_t *row = &rows[i];
+        snprintf(row->collective, sizeof row->collective, "%s", r->collective);
+        snprintf(row->placement, sizeof row->placement, "%s", r->placement);
+        row->bytes = r->bytes;
+        row->median_us = r->median_us;
+        row->ci_low_us = r->ci_low_us;
+        row->ci_high_us = r->ci_high_us;
+        row->busbw_gbps = r->busbw_gbps;
+        row->samples = r->samples;
+        row->wrong = r->wrong;
+        /* The scale collbench saw: the last row's, as every row has it. */
+        trial->nranks = (long)r->nranks;
+        trial->nnodes = (long)r->nnodes;
     }
     free(trial->rows);
     trial->rows = rows;
-    trial->nrows = nrows;
+    trial->nrows = res.n;
+    ct_results_free(&res);
     return CT_OK;
 }
 

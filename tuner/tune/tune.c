@@ -181,12 +181,9 @@ static int ct_tune_parse(int argc, char **argv, ct_tune_args_t *a)
         if (st != CT_OK)
             return ct_status_exit_code(st);
     }
-    if (id == CT_CLI_HELP) {
-        ct_tune_usage(stdout);
-        return -1;
-    }
-    if (id == CT_CLI_ERROR)
-        return CT_EXIT_USAGE;
+    int rc = ct_cli_finish(id, ct_tune_usage);
+    if (rc != CT_EXIT_OK)
+        return rc;
     a->cb_args = argv + it.next;
     a->ncb_args = (size_t)(argc - it.next);
     if (a->space_path == NULL || a->out == NULL) {

@@ -34,8 +34,8 @@
 #define CT_TUNE_MARGIN 0.05
 #define CT_TUNE_LATENCY_MAX_BYTES 65536LL
 
-/* The median of n values (0 when n is 0); v is left as it was. */
-double ct_tune_median(const double *v, size_t n);
+/* The smallest and largest of n values (0 when n is 0).  The median is
+ * ct_stats_median (src/lib/ct_stats.h). */
 double ct_tune_min(const double *v, size_t n);
 double ct_tune_max(const double *v, size_t n);
 
@@ -43,20 +43,12 @@ double ct_tune_max(const double *v, size_t n);
  * beats the baseline's base by the rule above, else 0. */
 int ct_tune_significant(const double *cand, size_t ncand, const double *base, size_t nbase);
 
-/*
- * The verification's test (tune_verify.c): an interleaved A/B over fresh
- * launches, so the two samples are independent launch medians.  One-sided
- * exact Mann-Whitney: the probability, with no difference, of a U
- * statistic this small or smaller, where U counts the pairs (a_i, b_j)
- * with a_i > b_j (a tie counts 1/2, and U is rounded up, which errs
- * toward "not shown").  Small p: a's values are smaller (faster) than b's.
- * 1 when either side is empty or larger than CT_TUNE_MW_MAX.
- */
-#define CT_TUNE_MW_MAX 64
+/* The verification's test (tune_verify.c) is ct_stats_mw_p_less
+ * (src/lib/ct_stats.h) over an interleaved A/B of fresh launches, so the
+ * two samples are independent launch medians. */
 #define CT_TUNE_VERIFY_ALPHA 0.05
 #define CT_TUNE_SEARCH_ALPHA 0.05
 #define CT_TUNE_VERIFY_MIN_PAIRS 5
-double ct_tune_mw_p_less(const double *a, size_t na, const double *b, size_t nb);
 /* The search's level for ncand against nbase launches: CT_TUNE_SEARCH_ALPHA,
  * or the smallest p those counts allow when that is larger. */
 double ct_tune_search_alpha(size_t ncand, size_t nbase);

@@ -7,16 +7,24 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ct_stats.h"
 #include "tune_decide.h"
+
+/* The median a report shows: 0, not ct_stats_median's NaN, for a side
+ * with no launches, as the report and its JSON always printed it. */
+static double ct_tune_report_median(const double *v, size_t n)
+{
+    return n ? ct_stats_median(v, n) : 0;
+}
 
 static void ct_tune_summary(const ct_tune_launches_t *l, double *us, double *lo, double *hi,
                             double *bw, size_t *n)
 {
     *n = l->n;
-    *us = ct_tune_median(l->us, l->n);
+    *us = ct_tune_report_median(l->us, l->n);
     *lo = ct_tune_min(l->us, l->n);
     *hi = ct_tune_max(l->us, l->n);
-    *bw = ct_tune_median(l->bw, l->n);
+    *bw = ct_tune_report_median(l->bw, l->n);
 }
 
 /* ct_tune_pick over every configuration's launches l[ci] (cand: room for
@@ -50,7 +58,7 @@ static void ct_tune_dcell(const ct_tune_evidence_t *ev, const ct_tune_ev_cell_t 
         for (size_t i = 1; i < ev->nconfigs; i++) {
             if (ev->excluded[i] || e->cfg[i].n < need)
                 continue;
-            double med = ct_tune_median(e->cfg[i].us, e->cfg[i].n);
+            double med = ct_stats_median(e->cfg[i].us, e->cfg[i].n);
             if (best == 0 || med < best_med) {
                 best = i;
                 best_med = med;

@@ -116,6 +116,26 @@ static void ct_tune_size_str(long long bytes, char *buf, size_t len)
         snprintf(buf, len, "%lld", bytes);
 }
 
+/* One side of a cell in report.json, under the keys SIDE_us,
+ * SIDE_us_range, SIDE_busbw_gbps and SIDE_launches: the verification's
+ * default and tuned, the decision's default and best, all alike.  Nonzero
+ * when a member could not be set. */
+static int ct_tune_json_side(json_t *j, const char *side, double us, double lo, double hi,
+                             double bw, size_t n)
+{
+    char key[64];
+    int bad = 0;
+    snprintf(key, sizeof key, "%s_us", side);
+    bad |= ct_json_set(j, key, ct_json_real(us));
+    snprintf(key, sizeof key, "%s_us_range", side);
+    bad |= ct_json_set(j, key, json_pack("[ff]", lo, hi));
+    snprintf(key, sizeof key, "%s_busbw_gbps", side);
+    bad |= ct_json_set(j, key, ct_json_real(bw));
+    snprintf(key, sizeof key, "%s_launches", side);
+    bad |= ct_json_set(j, key, json_integer((json_int_t)n));
+    return bad;
+}
+
 /* report.md's and report.json's account of the A/B. */
 static ct_status_t ct_tune_report_verify(const ct_tune_report_in_t *in, ct_tune_buf_t *md,
                                          json_t *doc)
@@ -160,14 +180,8 @@ static ct_status_t ct_tune_report_verify(const ct_tune_report_in_t *in, ct_tune_
         bad |= j == NULL;
         bad |= ct_json_set(j, "collective", ct_json_str(c->coll));
         bad |= ct_json_set(j, "bytes", json_integer(c->bytes));
-        bad |= ct_json_set(j, "default_us", ct_json_real(c->def_us));
-        bad |= ct_json_set(j, "default_us_range", json_pack("[ff]", c->def_lo, c->def_hi));
-        bad |= ct_json_set(j, "default_busbw_gbps", ct_json_real(c->def_bw));
-        bad |= ct_json_set(j, "default_launches", json_integer((json_int_t)c->ndef));
-        bad |= ct_json_set(j, "tuned_us", ct_json_real(c->tun_us));
-        bad |= ct_json_set(j, "tuned_us_range", json_pack("[ff]", c->tun_lo, c->tun_hi));
-        bad |= ct_json_set(j, "tuned_busbw_gbps", ct_json_real(c->tun_bw));
-        bad |= ct_json_set(j, "tuned_launches", json_integer((json_int_t)c->ntun));
+        bad |= ct_tune_json_side(j, "default", c->def_us, c->def_lo, c->def_hi, c->def_bw, c->ndef);
+        bad |= ct_tune_json_side(j, "tuned", c->tun_us, c->tun_lo, c->tun_hi, c->tun_bw, c->ntun);
         bad |= ct_json_set(j, "speedup", ct_json_real(speedup));
         bad |= ct_json_set(j, "p_faster", ct_json_real(c->p_faster));
         bad |= ct_json_set(j, "p_slower", ct_json_real(c->p_slower));
@@ -250,16 +264,11 @@ static ct_status_t ct_tune_report_cell(const ct_tune_scope_t *sc, const ct_tune_
     bad |= ct_json_set(j, "collective", ct_json_str(e->coll));
     bad |= ct_json_set(j, "bytes", json_integer(e->bytes));
     bad |= ct_json_set(j, "objective", ct_json_str(obj));
-    bad |= ct_json_set(j, "default_us", ct_json_real(c->base_us));
-    bad |= ct_json_set(j, "default_us_range", json_pack("[ff]", c->base_lo, c->base_hi));
-    bad |= ct_json_set(j, "default_busbw_gbps", ct_json_real(c->base_bw));
-    bad |= ct_json_set(j, "default_launches", json_integer((json_int_t)c->nbase));
+    bad |=
+        ct_tune_json_side(j, "default", c->base_us, c->base_lo, c->base_hi, c->base_bw, c->nbase);
     bad |= ct_json_set(j, "best_key", ct_json_str(sc->configs.configs[c->best].key));
     bad |= ct_json_set(j, "best_config", ct_json_str(desc));
-    bad |= ct_json_set(j, "best_us", ct_json_real(c->best_us));
-    bad |= ct_json_set(j, "best_us_range", json_pack("[ff]", c->best_lo, c->best_hi));
-    bad |= ct_json_set(j, "best_busbw_gbps", ct_json_real(c->best_bw));
-    bad |= ct_json_set(j, "best_launches", json_integer((json_int_t)c->nbest));
+    bad |= ct_tune_json_side(j, "best", c->best_us, c->best_lo, c->best_hi, c->best_bw, c->nbest);
     bad |= ct_json_set(j, "speedup", ct_json_real(speedup));
     bad |= ct_json_set(j, "significant", json_boolean(c->significant));
     bad |= ct_json_append(cells, j);

@@ -14,6 +14,8 @@
 #include <unistd.h>
 
 #include "argv.h"
+#include "ct_stats.h"
+#include "ct_vec.h"
 #include "evidence.h"
 #include "outdir.h"
 #include "tune_decide.h"
@@ -28,15 +30,9 @@ double ct_tune_now(void)
 
 ct_status_t ct_tune_keep(ct_tune_state_t *s, ct_trial_t *t)
 {
-    if (s->ntrials == s->cap) {
-        size_t cap = s->cap ? s->cap * 2 : 64;
-        ct_trial_t *n = realloc(s->trials, cap * sizeof *n);
-        if (n == NULL)
-            return CT_ERR_NOMEM;
-        s->trials = n;
-        s->cap = cap;
-    }
-    s->trials[s->ntrials++] = *t;
+    if (CT_VEC_PUSH(s->trials, s->ntrials, s->cap, t) != CT_OK)
+        return CT_ERR_NOMEM;
+    /* The state owns the trial's arrays now. */
     memset(t, 0, sizeof *t);
     return CT_OK;
 }
@@ -69,7 +65,7 @@ static void ct_tune_track_best(ct_tune_runner_t *x, const ct_tune_scope_t *sc, s
             ct_tune_base_samples(x->s, sc, row->collective, row->bytes, us, CT_TUNE_MAX_LAUNCHES);
         if (n == 0)
             continue;
-        double sp = ct_tune_median(us, n) / row->median_us;
+        double sp = ct_stats_median(us, n) / row->median_us;
         if (sp > x->best_speedup) {
             x->best_speedup = sp;
             snprintf(x->best, sizeof x->best, "%s %lld B %.2fx (%s %s)", row->collective,

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "ct_hash.h"
+#include "ct_stats.h"
 #include "emit.h"
 #include "outdir.h"
 #include "trial.h"
@@ -247,6 +248,13 @@ ct_status_t ct_tune_verify_setup(const ct_tune_result_t *r, const char *out,
     return CT_OK;
 }
 
+/* The median a report shows: 0, not ct_stats_median's NaN, for a side
+ * with no launches, as the report and its JSON always printed it. */
+static double ct_tune_report_median(const double *v, size_t n)
+{
+    return n ? ct_stats_median(v, n) : 0;
+}
+
 /* One collective x size of the A/B: side [0] default, [1] tuned. */
 static void ct_tune_verify_cell(const ct_tune_ev_cell_t *e, ct_tune_vcell_t *c)
 {
@@ -255,16 +263,16 @@ static void ct_tune_verify_cell(const ct_tune_ev_cell_t *e, ct_tune_vcell_t *c)
     c->bytes = e->bytes;
     c->ndef = d->n;
     c->ntun = t->n;
-    c->def_us = ct_tune_median(d->us, c->ndef);
+    c->def_us = ct_tune_report_median(d->us, c->ndef);
     c->def_lo = ct_tune_min(d->us, c->ndef);
     c->def_hi = ct_tune_max(d->us, c->ndef);
-    c->def_bw = ct_tune_median(d->bw, c->ndef);
-    c->tun_us = ct_tune_median(t->us, c->ntun);
+    c->def_bw = ct_tune_report_median(d->bw, c->ndef);
+    c->tun_us = ct_tune_report_median(t->us, c->ntun);
     c->tun_lo = ct_tune_min(t->us, c->ntun);
     c->tun_hi = ct_tune_max(t->us, c->ntun);
-    c->tun_bw = ct_tune_median(t->bw, c->ntun);
-    c->p_faster = ct_tune_mw_p_less(t->us, c->ntun, d->us, c->ndef);
-    c->p_slower = ct_tune_mw_p_less(d->us, c->ndef, t->us, c->ntun);
+    c->tun_bw = ct_tune_report_median(t->bw, c->ntun);
+    c->p_faster = ct_stats_mw_p_less(t->us, c->ntun, d->us, c->ndef);
+    c->p_slower = ct_stats_mw_p_less(d->us, c->ndef, t->us, c->ntun);
     c->holds = c->ntun > 0 && c->ndef > 0 && c->p_faster <= CT_TUNE_VERIFY_ALPHA &&
                c->tun_us <= (1.0 - CT_TUNE_MARGIN) * c->def_us;
     c->contradicts = c->ntun > 0 && c->ndef > 0 && c->p_slower <= CT_TUNE_VERIFY_ALPHA;
@@ -324,9 +332,9 @@ ct_status_t ct_tune_verify_judge(const ct_tune_evidence_t *ev, const ct_tune_res
         return CT_ERR_NOMEM;
     if (ev->weighted) {
         const ct_tune_launches_t *d = &ev->weighted_us[0], *t = &ev->weighted_us[1];
-        v->w_def = ct_tune_median(d->us, d->n);
-        v->w_tun = ct_tune_median(t->us, t->n);
-        v->w_p = ct_tune_mw_p_less(t->us, t->n, d->us, d->n);
+        v->w_def = ct_tune_report_median(d->us, d->n);
+        v->w_tun = ct_tune_report_median(t->us, t->n);
+        v->w_p = ct_stats_mw_p_less(t->us, t->n, d->us, d->n);
         v->w_n = d->n < t->n ? d->n : t->n;
     }
     for (size_t i = 0; i < r->nchoices; i++) {
