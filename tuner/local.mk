@@ -11,8 +11,9 @@
 # subcommand is one folder with its local.mk, one include here and one line
 # in tuner/commands.c.
 #
-# Included from the top-level Makefile.am; every path is relative to
-# $(top_srcdir) and every variable is appended to, never set.
+# Included from the top-level Makefile.am, as is every folder's local.mk
+# it includes: every path is relative to $(top_srcdir), and every
+# variable is appended to, never set.
 
 include $(srcdir)/tuner/core/local.mk
 include $(srcdir)/tuner/space/local.mk

@@ -2,9 +2,6 @@
 # vectors, option parsing, launchers, trials, output directories, the
 # binary's own path and gnuplot.  The lowest tuner folder: it includes
 # nothing of tuner/ (tests/unit/tuner_layers.sh checks the order).
-#
-# Included from the top-level Makefile.am; every path is relative to
-# $(top_srcdir) and every variable is appended to, never set.
 
 # Each tuner folder sees its own headers and those of the folders below
 # it, never one above: a wrong include fails to compile.

@@ -1,9 +1,6 @@
 # tuner/emit/local.mk - the config-file emitters (one file per format,
 # one table in emit.c) and the result type they read.  Above space, but
 # the result type (tune_result.h) needs nothing of the space parser.
-#
-# Included from the top-level Makefile.am; every path is relative to
-# $(top_srcdir) and every variable is appended to, never set.
 
 TUNER_EMIT_CPPFLAGS = $(TUNER_SPACE_CPPFLAGS) -I$(top_srcdir)/tuner/emit
 

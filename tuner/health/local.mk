@@ -1,8 +1,5 @@
 # tuner/health/local.mk - colltune health: the rule that names slow hosts
 # and links, and the subcommand around it.  Above sweep.
-#
-# Included from the top-level Makefile.am; every path is relative to
-# $(top_srcdir) and every variable is appended to, never set.
 
 TUNER_HEALTH_CPPFLAGS = $(TUNER_SWEEP_CPPFLAGS) -I$(top_srcdir)/tuner/health
 

@@ -1,8 +1,5 @@
 # tuner/import/local.mk - colltune import: nccl-tests (text and JSON) and
 # OSU logs into colltune's results schema.  Above core.
-#
-# Included from the top-level Makefile.am; every path is relative to
-# $(top_srcdir) and every variable is appended to, never set.
 
 TUNER_IMPORT_CPPFLAGS = $(TUNER_TUNE_CPPFLAGS) -I$(top_srcdir)/tuner/import
 

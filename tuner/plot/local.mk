@@ -1,8 +1,5 @@
 # tuner/plot/local.mk - colltune plot: busbw, latency, tune and scaling
 # plots through gnuplot, and index.html.  Above import.
-#
-# Included from the top-level Makefile.am; every path is relative to
-# $(top_srcdir) and every variable is appended to, never set.
 
 TUNER_PLOT_CPPFLAGS = $(TUNER_IMPORT_CPPFLAGS) -I$(top_srcdir)/tuner/plot
 

@@ -1,9 +1,6 @@
 # tuner/regress/local.mk - colltune regress: the newest runs of a results
 # history against a baseline window, the diagnosis, the time-series plots.
 # Above plot.
-#
-# Included from the top-level Makefile.am; every path is relative to
-# $(top_srcdir) and every variable is appended to, never set.
 
 TUNER_REGRESS_CPPFLAGS = $(TUNER_PLOT_CPPFLAGS) -I$(top_srcdir)/tuner/regress
 

@@ -1,8 +1,5 @@
 # tuner/sbatch/local.mk - colltune sbatch: a commented Slurm batch script
 # for a sweep, a tune or the nightly recipe.  Above health.
-#
-# Included from the top-level Makefile.am; every path is relative to
-# $(top_srcdir) and every variable is appended to, never set.
 
 TUNER_SBATCH_CPPFLAGS = $(TUNER_HEALTH_CPPFLAGS) -I$(top_srcdir)/tuner/sbatch
 

@@ -1,8 +1,5 @@
 # tuner/space/local.mk - search spaces: the .ini parser, the known
 # variables and their values, enumeration and sampling.  Above core.
-#
-# Included from the top-level Makefile.am; every path is relative to
-# $(top_srcdir) and every variable is appended to, never set.
 
 TUNER_SPACE_CPPFLAGS = $(TUNER_CORE_CPPFLAGS) -I$(top_srcdir)/tuner/space $(INIH_CFLAGS)
 

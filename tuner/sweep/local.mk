@@ -1,9 +1,6 @@
 # tuner/sweep/local.mk - colltune sweep: collbench through a launcher into
 # an output directory, once or at several scales (--scales).  Above
 # regress.
-#
-# Included from the top-level Makefile.am; every path is relative to
-# $(top_srcdir) and every variable is appended to, never set.
 
 TUNER_SWEEP_CPPFLAGS = $(TUNER_REGRESS_CPPFLAGS) -I$(top_srcdir)/tuner/sweep
 

@@ -1,8 +1,5 @@
 # tuner/tune/local.mk - colltune tune: the search, the trial journal,
 # the decision rule, verification and the report.  Above emit.
-#
-# Included from the top-level Makefile.am; every path is relative to
-# $(top_srcdir) and every variable is appended to, never set.
 
 TUNER_TUNE_CPPFLAGS = $(TUNER_EMIT_CPPFLAGS) -I$(top_srcdir)/tuner/tune $(JANSSON_CFLAGS)
 
@@ -31,18 +28,14 @@ TUNE_UNIT_TESTS = tests/unit/test_journal tests/unit/test_tune_weights tests/uni
 check_PROGRAMS += $(TUNE_UNIT_TESTS)
 TESTS += $(TUNE_UNIT_TESTS)
 TUNE_UNIT_CPPFLAGS = $(TUNER_TUNE_CPPFLAGS) -I$(top_srcdir)/tests/unit
-tests_unit_test_journal_SOURCES = tests/unit/test_journal.c tests/unit/ct_test.h
 tests_unit_test_journal_CPPFLAGS = $(TUNE_UNIT_CPPFLAGS)
 tests_unit_test_journal_LDADD = $(TUNER_TUNE_LIBS)
-tests_unit_test_tune_weights_SOURCES = tests/unit/test_tune_weights.c tests/unit/ct_test.h
 tests_unit_test_tune_weights_CPPFLAGS = $(TUNE_UNIT_CPPFLAGS)
 tests_unit_test_tune_weights_LDADD = $(TUNER_TUNE_LIBS)
 # The decision rule and bucket merging on synthetic numbers.
-tests_unit_test_tune_decide_SOURCES = tests/unit/test_tune_decide.c tests/unit/ct_test.h
 tests_unit_test_tune_decide_CPPFLAGS = $(TUNE_UNIT_CPPFLAGS)
 tests_unit_test_tune_decide_LDADD = $(TUNER_TUNE_LIBS)
 # The evidence index on synthetic trials; decide on synthetic evidence.
-tests_unit_test_tune_evidence_SOURCES = tests/unit/test_tune_evidence.c tests/unit/ct_test.h
 tests_unit_test_tune_evidence_CPPFLAGS = $(TUNE_UNIT_CPPFLAGS)
 tests_unit_test_tune_evidence_LDADD = $(TUNER_TUNE_LIBS)
 
