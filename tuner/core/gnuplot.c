@@ -99,13 +99,75 @@ int ct_gnuplot_find_scripts(const char *opt, const char *who, char *buf, size_t 
     return -1;
 }
 
+/* p made absolute (against the working directory) into buf.  gnuplot
+ * opens a file name that begins with '<' through popen() and an output
+ * that begins with '|' as a pipe, both through /bin/sh: a name that
+ * begins with '/' can be neither.  0, or -1 when it does not fit. */
+static int ct_gnuplot_abs(const char *p, char *buf, size_t len)
+{
+    if (p[0] == '/') {
+        int n = snprintf(buf, len, "%s", p);
+        return n > 0 && (size_t)n < len ? 0 : -1;
+    }
+    char cwd[PATH_MAX];
+    if (getcwd(cwd, sizeof cwd) == NULL)
+        return -1;
+    int n = snprintf(buf, len, "%s/%s", cwd, p);
+    return n > 0 && (size_t)n < len ? 0 : -1;
+}
+
+/* Does path end with the bytes of tail (after trailing white space when
+ * ws)?  Reads only the file's last 64 bytes. */
+static int ct_gnuplot_ends_with(const char *path, const char *tail, size_t tlen, int ws)
+{
+    FILE *f = fopen(path, "rb");
+    if (f == NULL)
+        return 0;
+    unsigned char b[64];
+    size_t n = 0;
+    if (fseek(f, 0, SEEK_END) == 0) {
+        long size = ftell(f);
+        long from = size > (long)sizeof b ? size - (long)sizeof b : 0;
+        if (size > 0 && fseek(f, from, SEEK_SET) == 0)
+            n = fread(b, 1, sizeof b, f);
+    }
+    fclose(f);
+    while (ws && n > 0 &&
+           (b[n - 1] == '\n' || b[n - 1] == '\r' || b[n - 1] == ' ' || b[n - 1] == '\t'))
+        n--;
+    return n >= tlen && memcmp(b + n - tlen, tail, tlen) == 0;
+}
+
+/* Is the image gnuplot wrote whole?  On a full file system gnuplot may
+ * exit 0 with a cut file: a PNG must end with its IEND chunk, an SVG with
+ * its closing tag, anything else must not be empty.  Only then may it
+ * replace an older image. */
+static int ct_gnuplot_image_whole(const char *tmp, const char *out)
+{
+    static const unsigned char iend[12] = {0, 0, 0, 0, 'I', 'E', 'N', 'D', 0xAE, 0x42, 0x60, 0x82};
+    size_t len = strlen(out);
+    if (len >= 4 && strcmp(out + len - 4, ".png") == 0)
+        return ct_gnuplot_ends_with(tmp, (const char *)iend, sizeof iend, 0);
+    if (len >= 4 && strcmp(out + len - 4, ".svg") == 0)
+        return ct_gnuplot_ends_with(tmp, "</svg>", 6, 1);
+    FILE *f = fopen(tmp, "rb");
+    int c = f != NULL ? fgetc(f) : EOF;
+    if (f != NULL)
+        fclose(f);
+    return c != EOF;
+}
+
 int ct_gnuplot_draw(const char *gnuplot, const char *dir, const char *script, const char *data,
                     const char *out, const char *const *args, size_t nargs, const char *who)
 {
-    char path[PATH_MAX], tmp[PATH_MAX];
-    if (snprintf(path, sizeof path, "%s/%s", dir, script) >= (int)sizeof path ||
-        snprintf(tmp, sizeof tmp, "%s.tmp", out) >= (int)sizeof tmp)
+    char rel[PATH_MAX], path[PATH_MAX], dat[PATH_MAX], tmp[PATH_MAX];
+    if (snprintf(rel, sizeof rel, "%s/%s", dir, script) >= (int)sizeof rel ||
+        ct_gnuplot_abs(rel, path, sizeof path) != 0 || ct_gnuplot_abs(data, dat, sizeof dat) != 0 ||
+        snprintf(rel, sizeof rel, "%s.tmp", out) >= (int)sizeof rel ||
+        ct_gnuplot_abs(rel, tmp, sizeof tmp) != 0) {
+        fprintf(stderr, "colltune %s: %s: path too long\n", who, out);
         return -1;
+    }
     char **argv = calloc(nargs + 6, sizeof *argv);
     if (argv == NULL)
         return -1;
@@ -113,7 +175,7 @@ int ct_gnuplot_draw(const char *gnuplot, const char *dir, const char *script, co
     argv[k++] = (char *)"gnuplot";
     argv[k++] = (char *)"-c";
     argv[k++] = path;
-    argv[k++] = (char *)data;
+    argv[k++] = dat;
     argv[k++] = tmp;
     for (size_t i = 0; i < nargs; i++)
         argv[k++] = (char *)args[i];
@@ -129,9 +191,21 @@ int ct_gnuplot_draw(const char *gnuplot, const char *dir, const char *script, co
     while (waitpid(pid, &status, 0) < 0)
         if (errno != EINTR)
             return -1;
-    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || access(tmp, R_OK) != 0) {
-        fprintf(stderr, "colltune %s: %s -c %s %s failed (status %d)\n", who, gnuplot, path, data,
-                status);
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+        if (WIFEXITED(status))
+            fprintf(stderr, "colltune %s: %s -c %s %s failed (exit %d)\n", who, gnuplot, path, dat,
+                    WEXITSTATUS(status));
+        else
+            fprintf(stderr, "colltune %s: %s -c %s %s killed by signal %d\n", who, gnuplot, path,
+                    dat, WTERMSIG(status));
+        unlink(tmp);
+        return -1;
+    }
+    if (!ct_gnuplot_image_whole(tmp, out)) {
+        fprintf(stderr,
+                "colltune %s: %s: gnuplot wrote a cut or empty image (a full disk?); %s is kept "
+                "as it was\n",
+                who, tmp, out);
         unlink(tmp);
         return -1;
     }

@@ -20,8 +20,11 @@ int ct_gnuplot_find(const char *opt, const char *who, char *buf, size_t len);
 int ct_gnuplot_find_scripts(const char *opt, const char *who, char *buf, size_t len);
 
 /* gnuplot -c DIR/SCRIPT DATA OUT.tmp ARGS..., then OUT.tmp renamed to
- * OUT, so that a failed plot leaves no half image.  An argv vector,
- * never a shell.  0, or -1 after telling stderr (as WHO). */
+ * OUT when gnuplot exited 0 and the image is whole (a PNG ends with its
+ * IEND chunk, an SVG with </svg>), so that a failed plot leaves neither a
+ * half image nor a cut one over a good one.  Every path reaches gnuplot
+ * absolute: a name beginning with '<' or '|' would run a shell there.  An
+ * argv vector, never a shell.  0, or -1 after telling stderr (as WHO). */
 int ct_gnuplot_draw(const char *gnuplot, const char *dir, const char *script, const char *data,
                     const char *out, const char *const *args, size_t nargs, const char *who);
 

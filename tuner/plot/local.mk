@@ -19,3 +19,8 @@ dist_plots_DATA = plots/busbw.gp plots/latency.gp plots/tuned.gp plots/scaling.g
 TESTS += tests/unit/colltune_plot.sh
 EXTRA_DIST += tests/unit/colltune_plot.sh tests/unit/plot_results.csv tests/unit/plot_results.json \
 	tests/unit/plot_tune/report.json
+
+# Hostile output names ('<' or '|' first: gnuplot would run a shell) for
+# every script, and a full disk that must not replace a good image.
+TESTS += tests/unit/colltune_plot_hostile.sh
+EXTRA_DIST += tests/unit/colltune_plot_hostile.sh
