@@ -60,6 +60,11 @@ FAILED=${FAILED:-${HISTORY%/}.failed}
 [ ! -e "$HISTORY" ] || [ -d "$HISTORY" ] || bad "HISTORY=$HISTORY: not a directory"
 mkdir -p "$HISTORY" || bad "HISTORY=$HISTORY: cannot create it"
 
+# SIZES, SWEEP_ARGS and REGRESS_ARGS are split at spaces below, but a word
+# such as "*" must reach colltune as written, never expanded against the
+# files of the directory cron happens to start in.
+set -f
+
 stamp=$(date -u +%Y%m%dT%H%M%SZ)
 run=${HISTORY%/}/$stamp
 

@@ -127,3 +127,10 @@ ct_status_t ct_path_target(const char *path, ct_path_target_t *t, char *err, siz
     snprintf(t->path, sizeof t->path, "%s%s%s", real, strcmp(real, "/") ? "/" : "", base);
     return CT_OK;
 }
+
+int ct_path_is_target(const char *path, const ct_path_target_t *target)
+{
+    struct stat st;
+    return path != NULL && target->exists && stat(path, &st) == 0 &&
+           st.st_dev == target->st.st_dev && st.st_ino == target->st.st_ino;
+}

@@ -29,6 +29,12 @@ typedef struct {
  * FIFO resolves fine: the caller decides what it accepts from target->st. */
 ct_status_t ct_path_target(const char *path, ct_path_target_t *target, char *err, size_t errlen);
 
+/* Whether path names the existing target (the same device and inode,
+ * through any link): an output that is one of a command's inputs would
+ * destroy the input, so every command refuses it.  0 when either does not
+ * exist. */
+int ct_path_is_target(const char *path, const ct_path_target_t *target);
+
 /* "a regular file", "a directory", "a FIFO", "a character device", ... */
 const char *ct_path_kind(mode_t mode);
 

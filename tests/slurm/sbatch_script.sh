@@ -142,6 +142,20 @@ o="--out $T/bad.sbatch"
     bad "unknown option '--nodez'" $o --nodez 1 sweep -- --out x
     bad "--out FILE is required" --nodes 1 --ntasks-per-node 1 sweep -- --out x
 }
+# --out over the recipe or colltune the job runs (E21): refused even with
+# --force, through a link too, and the file kept.
+cp "$T/nightly.sh" "$T/self.sh"
+cp "$T/self.sh" "$T/self.before"
+ln -s "$T/self.sh" "$T/self.link"
+for out in "$T/self.sh" "$T/self.link"; do
+    "$CT" sbatch --force --out "$out" --nodes 1 --ntasks-per-node 1 --nightly "$T/self.sh" nightly \
+        2>"$T/err"
+    [ $? -eq 2 ] && grep -q "which the job runs" "$T/err" || fail "--out $out = --nightly: $(cat "$T/err")"
+    cmp -s "$T/self.before" "$T/self.sh" || fail "--out = --nightly: the recipe was overwritten"
+done
+"$CT" sbatch --force --out "$T/self.sh" --nodes 1 --ntasks-per-node 1 --colltune "$T/self.sh" \
+    sweep -- --out x 2>"$T/err"
+[ $? -eq 2 ] && grep -q "which the job runs" "$T/err" || fail "--out = --colltune: $(cat "$T/err")"
 "$CT" sbatch --out "$T" --nodes 1 --ntasks-per-node 1 sweep -- --out x 2>"$T/err"
 [ $? -eq 2 ] && grep -q "not a regular file" "$T/err" || fail "a directory as --out: $(cat "$T/err")"
 "$CT" sbatch --help | grep -q -- '--ntasks-per-node' || fail "--help"

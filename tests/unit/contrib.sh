@@ -107,4 +107,14 @@ expect 3 COLLTUNE="$fake" HISTORY="$H" FAKE_SWEEP=3
 [ "$(wc -l <"$FAKE_LOG")" -eq 1 ] || fail "ran past a failed sweep: $(cat "$FAKE_LOG")"
 [ "$(find "$H.failed" -mindepth 1 -maxdepth 1 | wc -l)" -eq 1 ] || fail "failed run not in $H.failed"
 [ "$(ls "$H")" = "$before" ] || fail "history changed: $(ls "$H")"
+
+# Word lists are split at spaces but never glob-expanded (E22): from a
+# directory where *.x matches files, the words reach colltune as written.
+G=$T/globdir
+mkdir "$G" && : >"$G/a.x" && : >"$G/b.x" || fail "mkdir $G"
+(cd "$G" && expect 0 COLLTUNE="$fake" HISTORY="$T/h2" SIZES="-b 8 -e *.x" SWEEP_ARGS="--run-id *.x" \
+    REGRESS_ARGS="--window *.x") || exit 1
+sed -n 1p "$FAKE_LOG" | grep -qF -- "--run-id *.x --" || fail "SWEEP_ARGS globbed: $(sed -n 1p "$FAKE_LOG")"
+sed -n 1p "$FAKE_LOG" | grep -qF -- "-e *.x" || fail "SIZES globbed: $(sed -n 1p "$FAKE_LOG")"
+sed -n 2p "$FAKE_LOG" | grep -qF -- "--window *.x" || fail "REGRESS_ARGS globbed: $(sed -n 2p "$FAKE_LOG")"
 exit 0

@@ -380,6 +380,17 @@ static int ct_sb_write(ct_sb_args_t *a, const char *command)
     char tmp[4200];
     if (ct_outdir_check_file("sbatch", a->out, a->force, &target) != CT_EXIT_OK)
         return CT_EXIT_USAGE;
+    /* --out over the recipe or the colltune the job runs: a job that runs
+     * itself again and again (E21). */
+    const char *runs[][2] = {{a->job.nightly, "--nightly"}, {a->job.colltune, "--colltune"}};
+    for (size_t i = 0; i < 2; i++)
+        if (ct_path_is_target(runs[i][0], &target)) {
+            fprintf(stderr,
+                    "colltune sbatch: --out %s is %s %s, which the job runs: it would run "
+                    "itself\n",
+                    a->out, runs[i][1], runs[i][0]);
+            return CT_EXIT_USAGE;
+        }
     const char *base = strrchr(target.path, '/');
     a->job.name = base ? base + 1 : target.path;
     a->job.command = command;
