@@ -1,9 +1,11 @@
 #include "outdir.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -109,4 +111,41 @@ int ct_outdir_check_file(const char *who, const char *out, int force, ct_path_ta
         return CT_EXIT_USAGE;
     }
     return CT_EXIT_OK;
+}
+
+int ct_outdir_lock(const char *dir, const char *who)
+{
+    char path[4096];
+    if (ct_outdir_path(dir, ".lock", path, sizeof path) != CT_OK) {
+        fprintf(stderr, "colltune %s: %s: path too long\n", who, dir);
+        return -1;
+    }
+    int fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK, 0644);
+    if (fd < 0) {
+        fprintf(stderr, "colltune %s: cannot lock %s: %s\n", who, path, strerror(errno));
+        return -1;
+    }
+    if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+        int busy = errno == EWOULDBLOCK;
+        char buf[32] = "";
+        ssize_t n = busy ? pread(fd, buf, sizeof buf - 1, 0) : -1;
+        buf[n > 0 ? n : 0] = '\0';
+        long pid = strtol(buf, NULL, 10);
+        if (busy && pid > 0)
+            fprintf(stderr, "colltune %s: %s is in use by pid %ld\n", who, dir, pid);
+        else if (busy)
+            fprintf(stderr, "colltune %s: %s is in use by another colltune\n", who, dir);
+        else
+            fprintf(stderr, "colltune %s: cannot lock %s: %s\n", who, path, strerror(errno));
+        close(fd);
+        return -1;
+    }
+    char pid[32];
+    int len = snprintf(pid, sizeof pid, "%ld\n", (long)getpid());
+    if (ftruncate(fd, 0) != 0 || pwrite(fd, pid, (size_t)len, 0) != len) {
+        fprintf(stderr, "colltune %s: cannot write %s: %s\n", who, path, strerror(errno));
+        close(fd);
+        return -1;
+    }
+    return 0; /* fd stays open: the lock lasts as long as the process */
 }

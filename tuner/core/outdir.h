@@ -19,6 +19,15 @@
  * otherwise. */
 ct_status_t ct_outdir_prepare(const char *dir, char *err, size_t errlen);
 
+/* Takes DIR/.lock (flock, exclusive, not waiting) and writes this pid in
+ * it, so that two runs never write one directory at once (their journal
+ * lines, trial rows and config files would mix).  The lock is held until
+ * the process exits; its descriptor is close-on-exec, so a launched
+ * collbench does not hold it after us.  0, or -1 after telling stderr
+ * "colltune WHO: DIR is in use by pid N" (or why it cannot be taken): the
+ * caller exits 2. */
+int ct_outdir_lock(const char *dir, const char *who);
+
 /* Finishes a file written beside its target: closes f (opened on tmp),
  * then renames tmp to path.  On a write, close or rename error, tells
  * stderr "colltune WHO: cannot write PATH: why", removes tmp and returns

@@ -24,3 +24,7 @@ EXTRA_DIST += tests/unit/colltune_plot.sh tests/unit/plot_results.csv tests/unit
 # every script, and a full disk that must not replace a good image.
 TESTS += tests/unit/colltune_plot_hostile.sh
 EXTRA_DIST += tests/unit/colltune_plot_hostile.sh
+
+# A locked output directory (another run's) is refused naming the pid.
+TESTS += tests/unit/colltune_outdir_lock.sh
+EXTRA_DIST += tests/unit/colltune_outdir_lock.sh

@@ -530,6 +530,8 @@ static int ct_plot_run(ct_plot_args_t *a)
         if (st != CT_OK) {
             fprintf(stderr, "colltune plot: --out %s: %s\n", a->out, err);
             rc = ct_status_exit_code(st);
+        } else if (ct_outdir_lock(a->out, "plot") != 0) {
+            rc = CT_EXIT_USAGE;
         }
     }
     /* The collectives, in order of first appearance (results, then tune). */

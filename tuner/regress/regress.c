@@ -405,7 +405,7 @@ static int ct_reg_plot_prepare(const ct_reg_args_t *a, char *gnuplot, char *scri
         fprintf(stderr, "colltune regress: --plot %s: %s\n", a->plot, err);
         return CT_EXIT_USAGE;
     }
-    return CT_EXIT_OK;
+    return ct_outdir_lock(a->plot, "regress") == 0 ? CT_EXIT_OK : CT_EXIT_USAGE;
 }
 
 static int ct_reg_run(int argc, char **argv)
