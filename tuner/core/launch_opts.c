@@ -1,10 +1,12 @@
 #include "launch_opts.h"
 #include "self_path.h"
 
+#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #ifndef CT_DEFAULT_MPIRUN
@@ -76,6 +78,37 @@ int ct_launch_opts_check(const ct_launch_opts_t *o)
                 o->cmd);
         return CT_EXIT_USAGE;
     }
+    return ct_launch_opts_check_files(o);
+}
+
+/* path is a regular file with the access mode; else a message on stderr
+ * naming OPT and the reason. */
+static int ct_launch_opts_file(const char *cmd, const char *opt, const char *path, int mode)
+{
+    struct stat st;
+    const char *why = NULL;
+    if (stat(path, &st) != 0)
+        why = strerror(errno);
+    else if (S_ISDIR(st.st_mode))
+        why = "is a directory, not a file";
+    else if (!S_ISREG(st.st_mode))
+        why = "is not a regular file";
+    else if (access(path, mode) != 0)
+        why = mode == X_OK ? "is not executable" : strerror(errno);
+    if (why == NULL)
+        return CT_EXIT_OK;
+    fprintf(stderr, "colltune %s: --%s %s: %s\n", cmd, opt, path, why);
+    return CT_EXIT_USAGE;
+}
+
+int ct_launch_opts_check_files(const ct_launch_opts_t *o)
+{
+    if (o->hostfile != NULL && ct_launch_opts_file(o->cmd, "hostfile", o->hostfile, R_OK) != 0)
+        return CT_EXIT_USAGE;
+    /* A bare name is looked up on PATH where the launcher runs it. */
+    if (o->collbench != NULL && strchr(o->collbench, '/') != NULL &&
+        ct_launch_opts_file(o->cmd, "collbench", o->collbench, X_OK) != 0)
+        return CT_EXIT_USAGE;
     return CT_EXIT_OK;
 }
 

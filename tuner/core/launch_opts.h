@@ -74,9 +74,17 @@ void ct_launch_opts_free(ct_launch_opts_t *o);
  * value; CT_ERR_NOMEM without one). */
 int ct_launch_opts_apply(ct_launch_opts_t *o, int id, const char *value, ct_status_t *st);
 
-/* After parsing: the scale must be given, by --np or --launcher.
- * CT_EXIT_OK, or CT_EXIT_USAGE with a message on stderr. */
+/* After parsing: the scale must be given, by --np or --launcher, and
+ * the files must be usable (ct_launch_opts_check_files).  CT_EXIT_OK, or
+ * CT_EXIT_USAGE with a message on stderr. */
 int ct_launch_opts_check(const ct_launch_opts_t *o);
+
+/* --hostfile a readable regular file, --collbench (when it names a path)
+ * an executable regular file: checked before any launch, so that a typo
+ * is exit 2 with its reason rather than a failed run (exit 1 or 3, or an
+ * exec of a directory that mpirun reports as a signal).  CT_EXIT_OK, or
+ * CT_EXIT_USAGE with a message on stderr. */
+int ct_launch_opts_check_files(const ct_launch_opts_t *o);
 
 /* Sets up l from --launcher (or configure's mpirun), --np, --hostfile and
  * --launcher-arg (moved into l->extra); as root, mpirun's

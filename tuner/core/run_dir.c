@@ -95,14 +95,23 @@ static ct_status_t ct_run_dir_write_launch(const char *dir, const ct_run_dir_t *
     return st;
 }
 
-/* Refuses (or, with --force, removes) results an earlier sweep left:
- * collbench appends to a CSV, and rows of two runs must not mix. */
+/* The results a run writes, and where --force keeps the earlier ones
+ * until the new ones exist. */
+static const char *const ct_run_dir_names[][2] = {
+    {"results.csv", ".results.csv.prev"},
+    {"results.json", ".results.json.prev"},
+};
+#define CT_RUN_DIR_NNAMES (sizeof ct_run_dir_names / sizeof ct_run_dir_names[0])
+
+/* Refuses results an earlier sweep left (collbench appends to a CSV, and
+ * rows of two runs must not mix) or, with --force, moves them aside:
+ * a failed run must not cost the good results it was to replace. */
 static int ct_run_dir_check_old(const char *cmd, const char *dir, int force)
 {
-    const char *names[] = {"results.csv", "results.json"};
-    for (size_t i = 0; i < 2; i++) {
-        char path[4096];
-        if (ct_outdir_path(dir, names[i], path, sizeof path) != CT_OK) {
+    for (size_t i = 0; i < CT_RUN_DIR_NNAMES; i++) {
+        char path[4096], prev[4096];
+        if (ct_outdir_path(dir, ct_run_dir_names[i][0], path, sizeof path) != CT_OK ||
+            ct_outdir_path(dir, ct_run_dir_names[i][1], prev, sizeof prev) != CT_OK) {
             fprintf(stderr, "colltune %s: --out %s: path too long\n", cmd, dir);
             return CT_EXIT_USAGE;
         }
@@ -115,13 +124,37 @@ static int ct_run_dir_check_old(const char *cmd, const char *dir, int force)
                     cmd, dir, path);
             return CT_EXIT_USAGE;
         }
-        if (unlink(path) != 0) {
-            fprintf(stderr, "colltune %s: --force: cannot remove %s: %s\n", cmd, path,
+        if (rename(path, prev) != 0) {
+            fprintf(stderr, "colltune %s: --force: cannot move %s aside: %s\n", cmd, path,
                     strerror(errno));
             return CT_EXIT_FAILURE;
         }
     }
     return CT_EXIT_OK;
+}
+
+/* After the run: the earlier results go when the new ones exist (the run
+ * measured: ok or wrong), else they come back over what the run left. */
+static void ct_run_dir_settle_old(const char *cmd, const char *dir, int measured)
+{
+    int restored = 0;
+    for (size_t i = 0; i < CT_RUN_DIR_NNAMES; i++) {
+        char path[4096], prev[4096];
+        if (ct_outdir_path(dir, ct_run_dir_names[i][0], path, sizeof path) != CT_OK ||
+            ct_outdir_path(dir, ct_run_dir_names[i][1], prev, sizeof prev) != CT_OK ||
+            access(prev, F_OK) != 0)
+            continue;
+        if (measured)
+            unlink(prev);
+        else if (rename(prev, path) == 0)
+            restored = 1;
+        else
+            fprintf(stderr, "colltune %s: the earlier results are in %s: %s\n", cmd, prev,
+                    strerror(errno));
+    }
+    if (restored)
+        fprintf(stderr, "colltune %s: the run failed: the earlier results in %s/ are kept\n", cmd,
+                dir);
 }
 
 int ct_run_once_dir(const ct_run_dir_t *a, const char *dir, const ct_launcher_t *l)
@@ -133,16 +166,9 @@ int ct_run_once_dir(const ct_run_dir_t *a, const char *dir, const ct_launcher_t 
         fprintf(stderr, "colltune %s: --out %s: %s\n", cmd, dir, err);
         return ct_status_exit_code(st);
     }
-    int rc = ct_run_dir_check_old(cmd, dir, a->force);
-    if (rc != CT_EXIT_OK)
-        return rc;
-
-    char collbench[PATH_MAX];
-    if (a->lo->collbench != NULL && access(a->lo->collbench, X_OK) != 0) {
-        fprintf(stderr, "colltune %s: --collbench %s: %s\n", cmd, a->lo->collbench,
-                strerror(errno));
+    if (ct_outdir_lock(dir, cmd) != 0 || ct_launch_opts_check_files(a->lo) != CT_EXIT_OK)
         return CT_EXIT_USAGE;
-    }
+    char collbench[PATH_MAX];
     ct_launch_opts_collbench(a->lo, collbench, sizeof collbench);
 
     char csv[4096], json[4096], out[4096], errf[4096];
@@ -153,6 +179,10 @@ int ct_run_once_dir(const ct_run_dir_t *a, const char *dir, const ct_launcher_t 
         fprintf(stderr, "colltune %s: --out %s: path too long\n", cmd, dir);
         return CT_EXIT_USAGE;
     }
+    /* From here every way out settles the earlier results. */
+    int rc = ct_run_dir_check_old(cmd, dir, a->force);
+    if (rc != CT_EXIT_OK)
+        return rc;
 
     ct_argv_t args = CT_ARGV_INIT;
     const char *ours[] = {"--csv", csv, "--json", json};
@@ -203,6 +233,7 @@ int ct_run_once_dir(const ct_run_dir_t *a, const char *dir, const ct_launcher_t 
         fprintf(stderr, "colltune %s: %s (exit %d) after %.1f s; results in %s/\n", cmd,
                 ct_trial_outcome_name(r.outcome), rc, r.wall_s, dir);
     }
+    ct_run_dir_settle_old(cmd, dir, rc == CT_EXIT_OK || rc == CT_EXIT_WRONG);
     ct_argv_free(&ran);
     return rc;
 }

@@ -11,3 +11,8 @@ tuner_sweep_libctsweep_la_CPPFLAGS = $(TUNER_SWEEP_CPPFLAGS)
 
 TESTS += tests/mpi/colltune_sweep.sh tests/mpi/colltune_sweep_scales.sh
 EXTRA_DIST += tests/mpi/colltune_sweep.sh tests/mpi/colltune_sweep_scales.sh
+
+# A missing --hostfile, a --collbench directory, --force over good results
+# with a failing run, and two sweeps into one --out at once (issue 15).
+TESTS += tests/mpi/colltune_sweep_reliability.sh
+EXTRA_DIST += tests/mpi/colltune_sweep_reliability.sh

@@ -158,7 +158,8 @@ static int ct_sweep_parse(int argc, char **argv, ct_sweep_args_t *a)
                         "--scales\n");
         return CT_EXIT_USAGE;
     }
-    if (a->nscales == 0 && ct_launch_opts_check(&a->lo) != CT_EXIT_OK)
+    if (a->nscales == 0 ? ct_launch_opts_check(&a->lo) != CT_EXIT_OK
+                        : ct_launch_opts_check_files(&a->lo) != CT_EXIT_OK)
         return CT_EXIT_USAGE;
     /* The output files are colltune's to name. */
     for (size_t i = 0; i < a->ncb_args; i++) {

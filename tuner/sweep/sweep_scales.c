@@ -203,6 +203,8 @@ int ct_sweep_scales(ct_sweep_args_t *a)
         if (st != CT_OK) {
             fprintf(stderr, "colltune sweep: --out %s: %s\n", a->out, err);
             rc = ct_status_exit_code(st);
+        } else if (ct_outdir_lock(a->out, "sweep") != 0) {
+            rc = CT_EXIT_USAGE;
         }
     }
     for (size_t i = 0; rc == CT_EXIT_OK && i < a->nscales; i++) {
