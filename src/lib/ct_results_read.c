@@ -1,4 +1,5 @@
 #include "ct_results_read.h"
+#include "ct_input.h"
 
 #include <errno.h>
 #include <math.h>
@@ -48,12 +49,10 @@ int ct_results_json_version(const char *schema)
 ct_status_t ct_results_json_load(const char *path, json_t **doc_p, int *version_p, char *err,
                                  size_t errlen)
 {
-    json_error_t je;
-    json_t *doc = json_load_file(path, 0, &je);
-    if (doc == NULL) {
-        snprintf(err, errlen, "%s:%d: %s", path, je.line, je.text);
-        return CT_ERR_PARSE;
-    }
+    json_t *doc;
+    ct_status_t lst = ct_input_json(path, CT_INPUT_MAX_DATA, &doc, err, errlen);
+    if (lst != CT_OK)
+        return lst;
     const char *schema = json_string_value(json_object_get(doc, "schema"));
     int version = ct_results_json_version(schema);
     char versions[64];
@@ -260,11 +259,10 @@ static ct_status_t ct_results_read_json(const char *path, ct_results_t *rows, js
 ct_status_t ct_results_read(const char *path, ct_results_t *rows, json_t **doc_p, char *err,
                             size_t errlen)
 {
-    FILE *f = fopen(path, "r");
-    if (f == NULL) {
-        snprintf(err, errlen, "%s: %s", path, strerror(errno));
-        return CT_ERR_USAGE;
-    }
+    FILE *f;
+    ct_status_t ost = ct_input_open(path, CT_INPUT_MAX_DATA, &f, err, errlen);
+    if (ost != CT_OK)
+        return ost;
     /* A JSON document starts with '{'; a CSV with its header. */
     int c;
     while ((c = getc(f)) == ' ' || c == '\t' || c == '\n' || c == '\r')

@@ -24,7 +24,7 @@ mkdir "$T/adir"
 "$CT" sweep --out "$T/e13" --np 2 --collbench "$T/adir" "$@" -- $small >/dev/null 2>"$T/err"
 rc=$?
 [ "$rc" -eq 2 ] || fail "--collbench a directory: exit $rc, want 2 ($(cat "$T/err"))"
-grep -qF -- "--collbench $T/adir: is a directory" "$T/err" || fail "--collbench a directory: $(cat "$T/err")"
+grep -qF -- "--collbench $T/adir: is a directory, not a regular file" "$T/err" || fail "--collbench a directory: $(cat "$T/err")"
 [ ! -e "$T/e13/launch.json" ] || fail "E13: a launch happened"
 
 # --- E6 ---

@@ -52,6 +52,7 @@ expect 2 "sweep writes DIR/results.csv itself" sweep --out "$T/o" --np 2 -- --cs
 expect 2 "sweep writes DIR/results.json itself" sweep --out "$T/o" --np 2 -- --json=x.json
 expect 2 "\-\-collbench $T/none" sweep --out "$T/o" --np 2 --collbench "$T/none"
 # (A comma in a value for srun travels in its environment: test_launcher.)
+: >"$T/h" # a hostfile that exists: srun's refusal is what is checked
 expect 2 "\-\-hostfile: srun" sweep --out "$T/o" --launcher srun --hostfile "$T/h"
 expect 2 "\-\-np: '/bin/echo' is neither mpirun nor srun" sweep --out "$T/o" --launcher /bin/echo --np 2
 

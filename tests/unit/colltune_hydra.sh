@@ -41,7 +41,9 @@ echo "CT_HYDRA_B=${CT_HYDRA_B-unset}"
 FAKE
 chmod +x "$T/mpiexec.hydra" "$T/collbench"
 
-# One sweep: the scale and the settings as Hydra's flags.
+# One sweep: the scale and the settings as Hydra's flags.  (The hostfile
+# must exist: colltune checks it before any launch.)
+printf '# hosts\nnodeA:4\nnodeB\n' >"$T/hosts"
 "$CT" sweep --out "$T/one" --launcher "$T/mpiexec.hydra -ppn 1" --np 2 --hostfile "$T/hosts" \
     --env 'CT_HYDRA_A=a b "c"' --env CT_HYDRA_B='$(x);y' --collbench "$T/collbench" \
     >"$T/out" 2>"$T/err" || fail "sweep: exit $? ($(cat "$T/err"))"
@@ -63,7 +65,6 @@ grep -q -- "--mca btl: mpiexec.hydra (MPICH, Intel MPI) has no MCA parameters" "
 [ ! -e "$T/argv.log" ] || fail "--mca: the launcher ran"
 
 # --scales by nodes: the first N hosts of a Hydra hostfile, K slots each.
-printf '# hosts\nnodeA:4\nnodeB\n' >"$T/hosts"
 rm -f "$T/argv.log"
 "$CT" sweep --out "$T/sc" --launcher "$T/mpiexec.hydra" --hostfile "$T/hosts" --scales 1,2 \
     --ranks-per-node 2 --collbench "$T/collbench" >"$T/out" 2>"$T/err"

@@ -1,4 +1,5 @@
 #include "launch_opts.h"
+#include "ct_path.h"
 #include "self_path.h"
 
 #include <errno.h>
@@ -86,18 +87,17 @@ int ct_launch_opts_check(const ct_launch_opts_t *o)
 static int ct_launch_opts_file(const char *cmd, const char *opt, const char *path, int mode)
 {
     struct stat st;
-    const char *why = NULL;
-    if (stat(path, &st) != 0)
-        why = strerror(errno);
-    else if (S_ISDIR(st.st_mode))
-        why = "is a directory, not a file";
-    else if (!S_ISREG(st.st_mode))
-        why = "is not a regular file";
-    else if (access(path, mode) != 0)
-        why = mode == X_OK ? "is not executable" : strerror(errno);
-    if (why == NULL)
+    if (stat(path, &st) != 0) {
+        fprintf(stderr, "colltune %s: --%s %s: %s\n", cmd, opt, path, strerror(errno));
+    } else if (!S_ISREG(st.st_mode)) {
+        fprintf(stderr, "colltune %s: --%s %s: is %s, not a regular file\n", cmd, opt, path,
+                ct_path_kind(st.st_mode));
+    } else if (access(path, mode) != 0) {
+        fprintf(stderr, "colltune %s: --%s %s: %s\n", cmd, opt, path,
+                mode == X_OK ? "is not executable" : strerror(errno));
+    } else {
         return CT_EXIT_OK;
-    fprintf(stderr, "colltune %s: --%s %s: %s\n", cmd, opt, path, why);
+    }
     return CT_EXIT_USAGE;
 }
 

@@ -9,15 +9,17 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "ct_input.h"
 #include "launcher.h"
 #include "outdir.h"
 
 long ct_launcher_hosts_read(const ct_launcher_t *l, const char *path, char (*hosts)[256], long max,
                             char *err, size_t errlen)
 {
-    FILE *f = fopen(path, "r");
-    if (f == NULL) {
-        snprintf(err, errlen, "--hostfile %s: %s", path, strerror(errno));
+    FILE *f;
+    char why[512];
+    if (ct_input_open(path, CT_INPUT_MAX_CONFIG, &f, why, sizeof why) != CT_OK) {
+        snprintf(err, errlen, "--hostfile %s", why);
         return -1;
     }
     char line[1024];

@@ -19,6 +19,7 @@
 #include "cli.h"
 #include "command.h"
 #include "ct_names.h"
+#include "ct_input.h"
 #include "ct_path.h"
 #include "ct_vec.h"
 #include "import.h"
@@ -67,33 +68,15 @@ static void ct_import_usage(FILE *f)
     fprintf(f, "\nexit codes: 0 imported, 2 bad input, 3 the output could not be written.\n");
 }
 
-/* Reads path whole; CT_ERR_IO with a message. */
+/* Reads path whole (a regular text file of bounded size); CT_ERR_USAGE
+ * with a message. */
 static ct_status_t ct_import_slurp(const char *path, char **text_p, size_t *len_p)
 {
-    FILE *f = fopen(path, "rb");
-    if (f == NULL) {
-        fprintf(stderr, "colltune import: %s: %s\n", path, strerror(errno));
-        return CT_ERR_USAGE;
-    }
-    /* Room for at least 64 KiB more and the final NUL before each read. */
-    size_t cap = 0, len = 0, n;
-    char *buf = NULL;
-    ct_status_t st;
-    while ((st = ct_vec_reserve(&buf, &cap, len + 65536 + 1, 1)) == CT_OK &&
-           (n = fread(buf + len, 1, cap - len - 1, f)) > 0)
-        len += n;
-    int err = ferror(f);
-    fclose(f);
-    if (st != CT_OK || err) {
-        fprintf(stderr, "colltune import: %s: %s\n", path,
-                st != CT_OK ? "out of memory" : "read error");
-        free(buf);
-        return CT_ERR_USAGE;
-    }
-    buf[len] = '\0';
-    *text_p = buf;
-    *len_p = len;
-    return CT_OK;
+    char err[4200];
+    ct_status_t st = ct_input_slurp(path, CT_INPUT_MAX_DATA, 1, text_p, len_p, err, sizeof err);
+    if (st != CT_OK)
+        fprintf(stderr, "colltune import: %s\n", err);
+    return st == CT_OK ? CT_OK : CT_ERR_USAGE;
 }
 
 /* The reader for one log: by --format, and by its first lines for auto. */

@@ -21,3 +21,8 @@ IMPORT_SAMPLES = \
 	tests/unit/import/osu_mixed.log tests/unit/import/osu_mixed.csv \
 	tests/unit/import/bad_missing_column.log tests/unit/import/bad_other_tool.log
 EXTRA_DIST += tests/unit/colltune_import.sh $(IMPORT_SAMPLES)
+
+# Every reader of a user file refuses /dev/zero, FIFOs, directories and
+# NUL bytes at once (src/lib/ct_input.c; issue 15, E2, E17).
+TESTS += tests/unit/colltune_inputs.sh
+EXTRA_DIST += tests/unit/colltune_inputs.sh

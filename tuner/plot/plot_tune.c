@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ct_input.h"
 #include "outdir.h"
 #include "plot.h"
 
@@ -30,13 +31,10 @@ ct_status_t ct_plot_tune_read(const char *dir, ct_plot_tune_t *t, char *err, siz
         snprintf(err, errlen, "%s: path too long", dir);
         return CT_ERR_USAGE;
     }
-    json_error_t je;
-    json_t *doc = json_load_file(path, 0, &je);
-    if (doc == NULL) {
-        snprintf(err, errlen, "%s:%d: %s", path, je.line, je.text);
-        return CT_ERR_PARSE;
-    }
-    ct_status_t st = CT_OK;
+    json_t *doc;
+    ct_status_t st = ct_input_json(path, CT_INPUT_MAX_CONFIG, &doc, err, errlen);
+    if (st != CT_OK)
+        return st;
     const char *gen = json_string_value(json_object_get(doc, "generator"));
     json_t *ver = json_object_get(doc, "verification");
     json_t *cells = json_object_get(ver, "cells");

@@ -18,6 +18,7 @@
 
 #include <ini.h>
 
+#include "ct_input.h"
 #include "ct_size.h"
 #include "ct_vec.h"
 #include "space.h"
@@ -310,6 +311,10 @@ static char *ct_space_read_line(char *str, int num, void *stream)
     if (len < 0)
         return NULL;
     p->line++;
+    if (memchr(p->buf, '\0', (size_t)len) != NULL) {
+        ct_space_fail(p, p->line, "line", "a NUL byte (not a text file?)");
+        return NULL;
+    }
     if (len >= num - 1) {
         ct_space_fail(p, p->line, "line",
                       "longer than %d characters (continue a list on indented lines)", num - 3);
@@ -735,9 +740,11 @@ ct_status_t ct_space_load(const char *path, ct_space_t *space_p, char *err, size
     ct_space_parser_t p = {.path = path, .space = space_p, .err = err, .errlen = errlen};
     if (errlen)
         err[0] = '\0';
-    p.fp = fopen(path, "r");
-    if (p.fp == NULL) {
-        snprintf(err, errlen, "%s: cannot read: %s", path, strerror(errno));
+    char why[4200];
+    if (ct_input_open(path, CT_INPUT_MAX_CONFIG, &p.fp, why, sizeof why) != CT_OK) {
+        /* why is "PATH: reason"; the space's messages say "cannot read" */
+        size_t skip = strlen(path) + 2;
+        snprintf(err, errlen, "%s: cannot read: %s", path, strlen(why) > skip ? why + skip : why);
         return CT_ERR_USAGE;
     }
     int rc = ini_parse_stream(ct_space_read_line, &p, ct_space_handler, &p);
