@@ -7,6 +7,7 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <limits.h>
 #include <string.h>
 
 #include "ct_test.h"
@@ -92,6 +93,16 @@ static void test_malformed(void)
     check_bad("bad_range.ini", 5, "range", "low bound above high bound");
     check_bad("bad_pow2.ini", 5, "pow2", "powers of two");
     check_bad("unsat_constraint.ini", 12, "max", "socket_threads cannot be met");
+    /* 2^32 x 2^33 overflows: saturated, it breaks max = 100 (wrapped, it
+     * read 0 and let the combination run). */
+    check_bad("overflow_constraint.ini", 15, "max", "small cannot be met");
+    CT_CHECK(&tally,
+             ct_space_constraint_step(CT_CONSTRAINT_PRODUCT, 1LL << 40, 1LL << 40) == LLONG_MAX);
+    CT_CHECK(&tally,
+             ct_space_constraint_step(CT_CONSTRAINT_PRODUCT, -(1LL << 40), 1LL << 40) == LLONG_MIN);
+    CT_CHECK(&tally, ct_space_constraint_step(CT_CONSTRAINT_SUM, LLONG_MAX, 1) == LLONG_MAX);
+    CT_CHECK(&tally, ct_space_constraint_step(CT_CONSTRAINT_SUM, LLONG_MIN, -1) == LLONG_MIN);
+    CT_CHECK(&tally, ct_space_constraint_step(CT_CONSTRAINT_PRODUCT, 3, 4) == 12);
     check_bad("duplicate_var.ini", 10, "UCX_TLS", "declared twice (first at line 4)");
     check_bad("duplicate_key.ini", 7, "default", "given twice");
     check_bad("wrong_scope.ini", 5, "scope", "affects only allreduce");
@@ -226,6 +237,18 @@ static void test_enumeration(void)
         }
         ct_space_configs_free(&c);
         CT_CHECK(&tally, ct_space_enumerate(&space, 7, 4, &c, err, sizeof err) == CT_ERR_USAGE);
+        ct_space_free(&space);
+    }
+    if (load("tests/unit/spaces", "huge_scope.ini", &space)) {
+        /* 8^6 configurations: refused from the count, before any is
+         * listed, naming the file and the first variable's line. */
+        ct_space_configs_t c;
+        char err[512] = "";
+        CT_CHECK(&tally, ct_space_enumerate(&space, CT_SCOPE_GLOBAL, 2, &c, err, sizeof err) ==
+                             CT_ERR_USAGE);
+        CT_CHECK(&tally,
+                 strstr(err, "huge_scope.ini:8: scope global has 262144 configurations") != NULL);
+        CT_CHECK(&tally, c.n == 0 && c.configs == NULL);
         ct_space_free(&space);
     }
     if (load("tests/unit/spaces", "constraint.ini", &space)) {

@@ -39,7 +39,9 @@ TUNE_SPACE_FIXTURES = \
 	tests/unit/spaces/duplicate_key.ini \
 	tests/unit/spaces/duplicate_var.ini \
 	tests/unit/spaces/empty_values.ini \
+	tests/unit/spaces/huge_scope.ini \
 	tests/unit/spaces/no_values.ini \
+	tests/unit/spaces/overflow_constraint.ini \
 	tests/unit/spaces/per_collective.ini \
 	tests/unit/spaces/unknown_key.ini \
 	tests/unit/spaces/unknown_kind.ini \

@@ -11,6 +11,7 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -147,6 +148,16 @@ static ct_status_t ct_space_end_var(ct_space_parser_t *p)
     return CT_OK;
 }
 
+long long ct_space_constraint_step(ct_constraint_op_t op, long long acc, long long x)
+{
+    long long r;
+    if (op == CT_CONSTRAINT_PRODUCT ? !__builtin_mul_overflow(acc, x, &r)
+                                    : !__builtin_add_overflow(acc, x, &r))
+        return r;
+    int negative = op == CT_CONSTRAINT_PRODUCT ? (acc < 0) != (x < 0) : x < 0;
+    return negative ? LLONG_MIN : LLONG_MAX;
+}
+
 /* Every combination of the constraint's variables, until one satisfies it;
  * a space too large to try (over 2^20) is taken as satisfiable. */
 static int ct_space_constraint_satisfiable(const ct_space_t *s, const ct_space_constraint_t *c,
@@ -159,7 +170,7 @@ static int ct_space_constraint_satisfiable(const ct_space_t *s, const ct_space_c
         long long acc = c->op == CT_CONSTRAINT_PRODUCT ? 1 : 0;
         for (size_t k = 0; k < c->nvars; k++) {
             long long v = strtoll(s->vars[c->vars[k]].values[idx[k]], NULL, 10);
-            acc = c->op == CT_CONSTRAINT_PRODUCT ? acc * v : acc + v;
+            acc = ct_space_constraint_step(c->op, acc, v);
         }
         if ((!c->has_min || acc >= c->min) && (!c->has_max || acc <= c->max))
             return 1;

@@ -66,6 +66,11 @@ typedef struct {
 
 typedef enum { CT_CONSTRAINT_PRODUCT, CT_CONSTRAINT_SUM } ct_constraint_op_t;
 
+/* acc op x, saturated at LLONG_MIN/LLONG_MAX instead of overflowing:
+ * a product or sum too large for 64 bits still breaks a max= (and a
+ * negative one a min=), where wrapped arithmetic let it through. */
+long long ct_space_constraint_step(ct_constraint_op_t op, long long acc, long long x);
+
 /* op over the variables' values lies within [min, max]. */
 typedef struct {
     char *name;

@@ -172,7 +172,7 @@ static void ct_enum_constraints(const ct_enum_t *e, char *skip, size_t skiplen)
                 break;
             }
             long long x = strtoll(value, NULL, 10);
-            acc = con->op == CT_CONSTRAINT_PRODUCT ? acc * x : acc + x;
+            acc = ct_space_constraint_step(con->op, acc, x);
             size_t used = strlen(terms);
             snprintf(terms + used, sizeof terms - used, "%s%s=%s",
                      k ? (con->op ? " + " : " * ") : "", v->name, value);
@@ -387,6 +387,16 @@ ct_status_t ct_space_each(const ct_space_t *space, int scope, long nranks, ct_sp
     return st;
 }
 
+/* The line of the first searched variable of scope: where an error about
+ * the scope's size points. */
+static int ct_enum_scope_line(const ct_space_t *space, int scope)
+{
+    for (size_t i = 0; i < space->nvars; i++)
+        if (space->vars[i].kind == CT_SPACE_VAR && space->vars[i].scope == scope)
+            return space->vars[i].line;
+    return 0;
+}
+
 /* The collecting visitor behind ct_space_enumerate. */
 typedef struct {
     ct_space_configs_t *out;
@@ -408,13 +418,25 @@ ct_status_t ct_space_enumerate(const ct_space_t *space, int scope, long nranks,
                                ct_space_configs_t *out_p, char *err, size_t errlen)
 {
     memset(out_p, 0, sizeof *out_p);
-    ct_enum_collect_t c = {out_p, 0};
-    ct_status_t st = ct_space_each(space, scope, nranks, ct_enum_collect, &c, err, errlen);
-    if (st == CT_ERR_USAGE && out_p->n >= CT_SPACE_MAX_CONFIGS)
+    /* Count first (the product of the value counts, overflow-checked), so
+     * that a space too large to list is refused at once rather than after
+     * gigabytes of configurations. */
+    ct_space_index_t *ix;
+    ct_status_t st = ct_space_index_open(space, scope, nranks, &ix, err, errlen);
+    if (st != CT_OK)
+        return st;
+    uint64_t n = ct_space_index_size(ix);
+    ct_space_index_close(ix);
+    if (n > CT_SPACE_MAX_CONFIGS) {
         snprintf(err, errlen,
-                 "%s: scope %s has more than %d configurations: too many to list (count them "
-                 "with ct_space_count, or narrow the space)",
-                 space->path, ct_space_scope_name(scope), CT_SPACE_MAX_CONFIGS);
+                 "%s:%d: scope %s has %llu configurations, more than the %d a tune lists: "
+                 "narrow the space, or give --strategy random with a --budget",
+                 space->path, ct_enum_scope_line(space, scope), ct_space_scope_name(scope),
+                 (unsigned long long)n, CT_SPACE_MAX_CONFIGS);
+        return CT_ERR_USAGE;
+    }
+    ct_enum_collect_t c = {out_p, 0};
+    st = ct_space_each(space, scope, nranks, ct_enum_collect, &c, err, errlen);
     if (st != CT_OK)
         ct_space_configs_free(out_p);
     return st;
@@ -447,8 +469,9 @@ ct_status_t ct_space_index_open(const ct_space_t *space, int scope, long nranks,
     for (size_t k = 0; st == CT_OK && k < ix->e.nvars; k++) {
         uint64_t radix = ix->e.nrunnable[k] ? ix->e.nrunnable[k] : 1;
         if (ix->size > UINT64_MAX / radix) {
-            snprintf(err, errlen, "%s: scope %s has more than 2^64 combinations: too many to index",
-                     space->path, ct_space_scope_name(scope));
+            snprintf(err, errlen,
+                     "%s:%d: scope %s has more than 2^64 combinations: too many to index",
+                     space->path, ct_enum_scope_line(space, scope), ct_space_scope_name(scope));
             st = CT_ERR_USAGE;
         }
         ix->size *= radix;

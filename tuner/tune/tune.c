@@ -581,6 +581,11 @@ static int ct_tune_main_run(ct_tune_args_t *a)
     st = ct_tune_scopes(a, &s, &space);
     if (st == CT_OK && (st = ct_outdir_prepare(a->out, err, sizeof err)) != CT_OK)
         fprintf(stderr, "colltune tune: --out %s: %s\n", a->out, err);
+    /* One tune (or --resume) in a directory at a time: two would journal
+     * every trial twice and decide from measurements taken while they
+     * competed. */
+    if (st == CT_OK && ct_outdir_lock(a->out, "tune") != 0)
+        st = CT_ERR_USAGE;
     char jpath[4096];
     if (st == CT_OK && ct_outdir_path(a->out, CT_JOURNAL_FILE, jpath, sizeof jpath) != CT_OK)
         st = CT_ERR_USAGE;
