@@ -134,3 +134,10 @@ int ct_path_is_target(const char *path, const ct_path_target_t *target)
     return path != NULL && target->exists && stat(path, &st) == 0 &&
            st.st_dev == target->st.st_dev && st.st_ino == target->st.st_ino;
 }
+
+int ct_path_same_file(const char *a, const char *b)
+{
+    struct stat sa, sb;
+    return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev &&
+           sa.st_ino == sb.st_ino;
+}

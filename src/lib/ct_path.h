@@ -35,6 +35,9 @@ ct_status_t ct_path_target(const char *path, ct_path_target_t *target, char *err
  * exist. */
 int ct_path_is_target(const char *path, const ct_path_target_t *target);
 
+/* Whether a and b both exist and are one file (device and inode). */
+int ct_path_same_file(const char *a, const char *b);
+
 /* "a regular file", "a directory", "a FIFO", "a character device", ... */
 const char *ct_path_kind(mode_t mode);
 

@@ -228,6 +228,14 @@ static int ct_import_run(ct_import_args_t *a, ct_import_t *im)
     char tmp[4200];
     if (ct_outdir_check_file("import", a->out, a->force, &target) != CT_EXIT_OK)
         return CT_EXIT_USAGE;
+    /* --force replaces an old output, never an input (E15). */
+    for (int i = 0; i < a->nlogs; i++)
+        if (ct_path_is_target(a->logs[i], &target)) {
+            fprintf(stderr,
+                    "colltune import: --out %s is the log %s, an input: give another --out\n",
+                    a->out, a->logs[i]);
+            return CT_EXIT_USAGE;
+        }
     snprintf(tmp, sizeof tmp, "%s.%ld.tmp", target.path, (long)getpid());
     im->out = fopen(tmp, "w");
     if (im->out == NULL) {

@@ -26,3 +26,8 @@ EXTRA_DIST += tests/unit/colltune_import.sh $(IMPORT_SAMPLES)
 # NUL bytes at once (src/lib/ct_input.c; issue 15, E2, E17).
 TESTS += tests/unit/colltune_inputs.sh
 EXTRA_DIST += tests/unit/colltune_inputs.sh
+
+# No subcommand writes over one of its inputs: import's log, plot's input
+# in --out, regress --md onto the history (issue 15, E11, E14, E15).
+TESTS += tests/unit/colltune_output_is_input.sh
+EXTRA_DIST += tests/unit/colltune_output_is_input.sh

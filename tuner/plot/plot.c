@@ -19,6 +19,7 @@
 
 #include "cli.h"
 #include "command.h"
+#include "ct_path.h"
 #include "config.h"
 #include "ct_size.h"
 #include "gnuplot.h"
@@ -490,6 +491,40 @@ static void ct_plot_summarise(const char *coll, const ct_plot_item_t *it, size_t
         }
 }
 
+/* Whether input is a file in --out whose name is one plot writes
+ * (COLL_KIND.png/.svg/.dat, index.html, scaling.md): plot would write over
+ * its own input (E14).  Says so on stderr. */
+static int ct_plot_overwrites(const ct_plot_args_t *a, const char *input)
+{
+    static const char *const ends[] = {".png", ".svg", ".dat", "/index.html", "/scaling.md"};
+    char out[PATH_MAX];
+    const char *base = strrchr(input, '/');
+    if (ct_outdir_path(a->out, base ? base + 1 : input, out, sizeof out) != CT_OK ||
+        !ct_path_same_file(out, input))
+        return 0;
+    size_t len = strlen(out);
+    for (size_t k = 0; k < sizeof ends / sizeof ends[0]; k++) {
+        size_t el = strlen(ends[k]);
+        if (len >= el && strcmp(out + len - el, ends[k]) == 0) {
+            fprintf(stderr,
+                    "colltune plot: %s is an input and a name plot writes in --out %s: give "
+                    "another --out\n",
+                    input, a->out);
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* 0, or -1 when plot would write over one of its inputs. */
+static int ct_plot_input_in_out(const ct_plot_args_t *a)
+{
+    for (size_t i = 0; i < a->ninputs; i++)
+        if (ct_plot_overwrites(a, a->inputs[i]))
+            return -1;
+    return 0;
+}
+
 static int ct_plot_run(ct_plot_args_t *a)
 {
     /* Everything that can fail cheaply fails before any drawing. */
@@ -530,7 +565,7 @@ static int ct_plot_run(ct_plot_args_t *a)
         if (st != CT_OK) {
             fprintf(stderr, "colltune plot: --out %s: %s\n", a->out, err);
             rc = ct_status_exit_code(st);
-        } else if (ct_outdir_lock(a->out, "plot") != 0) {
+        } else if (ct_outdir_lock(a->out, "plot") != 0 || ct_plot_input_in_out(a) != 0) {
             rc = CT_EXIT_USAGE;
         }
     }

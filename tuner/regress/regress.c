@@ -22,6 +22,7 @@
 
 #include "cli.h"
 #include "command.h"
+#include "ct_path.h"
 #include "gnuplot.h"
 #include "ct_vec.h"
 #include "outdir.h"
@@ -424,6 +425,21 @@ static int ct_reg_run(int argc, char **argv)
     if (st != CT_OK) {
         ct_reg_runs_free(&runs);
         return st == CT_ERR_NOMEM ? CT_EXIT_FAILURE : CT_EXIT_USAGE;
+    }
+    /* --md over one of the history's results files would destroy a run
+     * (E11). */
+    for (size_t i = 0; a.md != NULL && i < runs.n; i++) {
+        const char *names[] = {"results.json", "results.csv"};
+        for (size_t k = 0; k < 2; k++) {
+            char in[PATH_MAX + 16];
+            snprintf(in, sizeof in, "%s/%s", runs.v[i].dir, names[k]);
+            if (ct_path_same_file(a.md, in)) {
+                fprintf(stderr, "colltune regress: --md %s is %s, an input: give another --md\n",
+                        a.md, in);
+                ct_reg_runs_free(&runs);
+                return CT_EXIT_USAGE;
+            }
+        }
     }
     long pinned = -1;
     for (size_t i = 0; a.baseline != NULL && i < runs.n; i++)
