@@ -203,5 +203,22 @@ int main(void)
         ct_regress_judge(p, 8, &rule, &r);
         CT_CHECK(&t, r.verdict == CT_REGRESS_SLOWER && r.band_high < 140);
     }
+    /* A step 20 runs back, with the default window of 12: history, not a
+     * regression of the newest run (E10: it read SLOWER at +0.0%); the
+     * same step 3 runs back is SLOWER, against the window before it. */
+    {
+        ct_regress_rule_t rule;
+        ct_regress_rule_default(&rule);
+        ct_regress_point_t p[40];
+        for (size_t i = 0; i < 40; i++)
+            p[i] = (ct_regress_point_t){(i < 20 ? 100 : 200) * (1 + 0.002 * (double)(i % 3)), 0};
+        ct_regress_result_t r;
+        ct_regress_judge(p, 40, &rule, &r);
+        CT_CHECK(&t, r.verdict == CT_REGRESS_SAME && fabs(r.change) < 0.01);
+        if (r.verdict != CT_REGRESS_SAME)
+            fprintf(stderr, "  old step: verdict %d, change %+.3f\n", (int)r.verdict, r.change);
+        ct_regress_judge(p, 23, &rule, &r);
+        CT_CHECK(&t, r.verdict == CT_REGRESS_SLOWER && r.change > 0.9);
+    }
     return CT_DONE(&t);
 }

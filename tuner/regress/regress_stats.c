@@ -105,8 +105,12 @@ static void ct_regress_change(const ct_regress_point_t *p, size_t n, const ct_re
         size_t lo, hi;
         z[s] = -INFINITY;
         ct_regress_window(rule, s, &lo, &hi);
+        /* Unpinned, a change older than the window is history: it was
+         * judged when it happened, and the window after it is the new
+         * normal (E10: a step 20 runs back read SLOWER at +0.0%). */
         if (s < first || s + CT_REGRESS_MIN_AFTER > n || hi - lo < CT_REGRESS_MIN_BASE ||
-            n - s > CT_STATS_MW_MAX || hi - lo > CT_STATS_MW_MAX)
+            n - s > CT_STATS_MW_MAX || hi - lo > CT_STATS_MW_MAX ||
+            (rule->pinned < 0 && n - s > rule->window))
             continue;
         ct_regress_values(p, lo, hi, v);
         ct_regress_values(p, s, n, v + (hi - lo));
