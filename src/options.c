@@ -1,5 +1,6 @@
 #define _GNU_SOURCE
 #include "options.h"
+#include "ct_result.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -364,7 +365,14 @@ static ct_status_t ct_options_apply(ct_options_t *o, int id, const char *arg, ch
         return CT_OK;
     case CT_OPT_CSV: o->csv_path = arg; return CT_OK;
     case CT_OPT_JSON: o->json_path = arg; return CT_OK;
-    case CT_OPT_RUN_ID: o->run_id = arg; return CT_OK;
+    case CT_OPT_RUN_ID:
+        if (!ct_result_run_id_ok(arg))
+            return ct_options_fail(err, errlen,
+                                   "--run-id '%s': 1 to %d of [A-Za-z0-9._:-] (it becomes a CSV "
+                                   "field and a series label)",
+                                   arg, CT_RUN_ID_MAX);
+        o->run_id = arg;
+        return CT_OK;
     case CT_OPT_TARGET_CI:
         return ct_options_fraction("--target-ci", arg, &o->target_ci, err, errlen);
     case CT_OPT_SIZE_BUDGET:

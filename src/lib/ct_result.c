@@ -255,3 +255,20 @@ json_t *ct_result_json(const ct_result_t *row)
     }
     return obj;
 }
+
+int ct_result_run_id_ok(const char *id)
+{
+    size_t n = strlen(id);
+    return n > 0 && n <= CT_RUN_ID_MAX && id[strspn(id, CT_RUN_ID_CHARS)] == '\0';
+}
+
+void ct_result_run_id_clean(const char *in, char *out, size_t outlen)
+{
+    size_t n = 0;
+    for (; in[n] != '\0' && n < CT_RUN_ID_MAX && n + 1 < outlen; n++)
+        out[n] = strchr(CT_RUN_ID_CHARS, in[n]) != NULL ? in[n] : '_';
+    if (outlen > 0)
+        out[n < outlen ? n : outlen - 1] = '\0';
+    if (n == 0 && outlen > 3)
+        snprintf(out, outlen, "run");
+}

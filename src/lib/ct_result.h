@@ -75,4 +75,16 @@ ct_status_t ct_result_csv_parse(char *line, ct_result_t *row_p, char *err, size_
  * their own.  NULL when memory runs out. */
 json_t *ct_result_json(const ct_result_t *row);
 
+/* A run id travels in CSV fields, plot legends, regress labels and file
+ * names, so it is 1 to CT_RUN_ID_MAX of CT_RUN_ID_CHARS: nothing a CSV
+ * would have to quote, nothing a reader could split on. */
+#define CT_RUN_ID_MAX 63
+#define CT_RUN_ID_CHARS "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._:-"
+int ct_result_run_id_ok(const char *id);
+
+/* in as a valid run id into out (room for CT_RUN_ID_MAX + 1): every other
+ * byte becomes '_', cut at CT_RUN_ID_MAX; "run" when in is empty.  For ids
+ * made from names colltune did not choose (a log's file name). */
+void ct_result_run_id_clean(const char *in, char *out, size_t outlen);
+
 #endif

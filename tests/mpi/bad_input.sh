@@ -32,6 +32,12 @@ expect_usage 2 "-r 2: the root must be a rank below 2" -C broadcast -r 2 -b 8 -e
 expect_usage 2 "-a: '7' is not an integer in [0, 3]" -a 7
 expect_usage 2 "unknown option '--bogus'" --bogus
 expect_usage 2 "--target-ci: '0' must be above zero" --target-ci 0
+# A run id becomes a CSV field and a series label (issue 15, E18).
+expect_usage 2 "--run-id 'a,b': 1 to 63 of [A-Za-z0-9._:-]" --run-id a,b
+expect_usage 2 "--run-id 'q\"': 1 to 63" --run-id 'q"'
+nl='
+'
+expect_usage 2 "1 to 63 of [A-Za-z0-9._:-]" --run-id "a${nl}b"
 
 # Too large for memory: found before allocating, reported per host.  The
 # size fits MPI's int count (60G / 8 B / 4 ranks < 2^31), so it is the

@@ -112,4 +112,12 @@ expect 2 "\-\-date 2026-01-07T25:00:00Z" --date 2026-01-07T25:00:00Z --out "$T/e
 expect 2 "\-\-date 7.1.2026" --date 7.1.2026 --out "$T/e.csv" nccl_allreduce.log
 expect 2 "\-\-run-id a,b: 1 to 63" --run-id a,b --out "$T/e.csv" nccl_allreduce.log
 [ ! -e "$T/e.csv" ] || fail "a bad --date or --run-id wrote the output"
+# A log whose name holds a comma, a quote and a space: the default run id
+# keeps only [A-Za-z0-9._:-] (issue 15, E18), so plot and regress read it.
+cp "$D/nccl_allreduce.log" "$T/a,b \"c.log"
+"$CT" import --out "$T/f.csv" "$T/a,b \"c.log" 2>"$T/err" || fail "import a,b \"c.log: $(cat "$T/err")"
+[ "$(sed -n 2p "$T/f.csv" | cut -d, -f1)" = "a_b__c.log" ] || fail "run id from 'a,b \"c.log': $(sed -n 2p "$T/f.csv")"
+"$CT" plot --gnuplot /bin/true --out "$T/fp" "$T/f.csv" >/dev/null 2>"$T/err" ||
+    [ $? -eq 3 ] || fail "plot of the imported CSV: $(cat "$T/err")"
+grep -q ':[0-9]*:' "$T/err" && fail "plot could not read the imported CSV: $(cat "$T/err")"
 exit 0

@@ -191,9 +191,7 @@ static int ct_import_parse(int argc, char **argv, ct_import_args_t *a, ct_import
         case CT_IMPORT_OUT: a->out = value; break;
         case CT_IMPORT_FORCE: a->force = 1; break;
         case CT_IMPORT_RUN_ID:
-            if (*value == '\0' || strlen(value) >= sizeof im->run_id ||
-                value[strspn(value, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
-                                    "0123456789._:-")] != '\0') {
+            if (!ct_result_run_id_ok(value)) {
                 fprintf(stderr,
                         "colltune import: --run-id %s: 1 to 63 of [A-Za-z0-9._:-] (it becomes a "
                         "CSV field and a series label)\n",
@@ -248,10 +246,10 @@ static int ct_import_run(ct_import_args_t *a, ct_import_t *im)
     for (int i = 0; i < a->nlogs && st == CT_OK; i++) {
         im->path = a->logs[i];
         const char *base = strrchr(im->path, '/');
-        snprintf(im->run_id, sizeof im->run_id, "%s",
-                 a->run_id      ? a->run_id
-                 : base != NULL ? base + 1
-                                : im->path);
+        ct_result_run_id_clean(a->run_id      ? a->run_id
+                               : base != NULL ? base + 1
+                                              : im->path,
+                               im->run_id, sizeof im->run_id);
         st = ct_import_slurp(im->path, &im->text, &im->len);
         if (st == CT_OK) {
             st = ct_import_one(im, a->fmt);
