@@ -15,9 +15,7 @@
 #include "outdir.h"
 #include "run_once.h"
 
-/* Prints the last lines of collbench's stderr, so a failed run says why
- * without a trip to the file. */
-static void ct_run_dir_tail(const char *cmd, const char *path, int lines)
+void ct_run_once_tail(const char *cmd, const char *path, int lines)
 {
     FILE *f = fopen(path, "r");
     if (f == NULL)
@@ -42,6 +40,22 @@ static void ct_run_dir_tail(const char *cmd, const char *path, int lines)
             break;
         }
     fprintf(stderr, "colltune %s: the end of %s:\n%s\n", cmd, path, start);
+    /* collbench's own words, which a launcher's trailer can push out of
+     * the tail (mpirun adds a dozen lines after a rank's exit 2). */
+    if (start == buf || strstr(start, "collbench: error") != NULL)
+        return;
+    char *line = NULL;
+    size_t cap = 0;
+    int shown = 0;
+    if ((f = fopen(path, "r")) == NULL)
+        return;
+    while (shown < 3 && getline(&line, &cap, f) > 0)
+        if (strncmp(line, "collbench: error", 16) == 0) {
+            fprintf(stderr, "colltune %s: %s", cmd, line);
+            shown++;
+        }
+    free(line);
+    fclose(f);
 }
 
 /* DIR/launch.json: what ran and how it ended, written beside and renamed
@@ -229,7 +243,7 @@ int ct_run_once_dir(const ct_run_dir_t *a, const char *dir, const ct_launcher_t 
         if (r.strays)
             fprintf(stderr, "colltune %s: killed processes the launcher left behind\n", cmd);
         if (r.outcome != CT_TRIAL_OK)
-            ct_run_dir_tail(cmd, errf, 10);
+            ct_run_once_tail(cmd, errf, 10);
         fprintf(stderr, "colltune %s: %s (exit %d) after %.1f s; results in %s/\n", cmd,
                 ct_trial_outcome_name(r.outcome), rc, r.wall_s, dir);
     }

@@ -61,4 +61,9 @@ typedef struct {
  * launch.json; the outcome on stderr.  Returns colltune's exit code. */
 int ct_run_once_dir(const ct_run_dir_t *a, const char *dir, const ct_launcher_t *l);
 
+/* Prints the last lines of collbench's stderr file at path (as
+ * "colltune CMD: ..."), so a failed run says why without a trip to the
+ * file. */
+void ct_run_once_tail(const char *cmd, const char *path, int lines);
+
 #endif

@@ -109,7 +109,8 @@ static ct_status_t ct_tune_ev_cells(const ct_tune_state_t *s, const ct_tune_scop
                     return CT_ERR_NOMEM;
             }
         }
-        qsort(ev->cells + first, ev->ncells - first, sizeof *ev->cells, ct_tune_cmp_cell);
+        if (ev->ncells > first + 1)
+            qsort(ev->cells + first, ev->ncells - first, sizeof *ev->cells, ct_tune_cmp_cell);
     }
     return CT_OK;
 }

@@ -53,3 +53,8 @@ EXTRA_DIST += tests/mpi/colltune_tune.sh tests/mpi/colltune_tune_resume.sh tests
 # algorithm makes broadcast several times slower.
 TESTS += tests/mpi/emitted_files_apply.sh
 EXTRA_DIST += tests/mpi/emitted_files_apply.sh
+
+# A run-wide failure stops the tune at the defaults' first trial; a busy
+# --out is refused (issue 15, E8, E3).
+TESTS += tests/mpi/colltune_tune_reliability.sh
+EXTRA_DIST += tests/mpi/colltune_tune_reliability.sh

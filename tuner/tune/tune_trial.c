@@ -4,6 +4,7 @@
  * read, the outcome journaled and kept, a progress line written.
  */
 #include "tune_trial.h"
+#include "run_once.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -300,6 +301,17 @@ ct_status_t ct_tune_trial(ct_tune_runner_t *x, ct_tune_scope_t *sc, size_t ci, l
     if (st != CT_OK)
         return st;
     const ct_trial_t *k = &s->trials[s->ntrials - 1];
+    if (cfg->baseline && k->status != CT_JOURNAL_OK && k->status != CT_JOURNAL_WRONG) {
+        /* The libraries' defaults failed: a reason every trial shares (bad
+         * collbench arguments, a launcher that cannot start the ranks),
+         * and nothing could be compared with them anyway (E8). */
+        ct_run_once_tail("tune", errf, 10);
+        fprintf(stderr,
+                "colltune tune: the defaults' trial failed (%s, collbench exit %d): every "
+                "configuration would; stopping (the journal is intact)\n",
+                k->reason ? k->reason : ct_journal_status_name(k->status), o.exit_code);
+        return o.exit_code == CT_EXIT_USAGE ? CT_ERR_USAGE : CT_ERR_IO;
+    }
     if (k->status == CT_JOURNAL_OK)
         ct_tune_track_best(x, sc, ci);
     ct_tune_trial_progress(x, sc, cfg, launch, short_run, done, total, o.wall_s);

@@ -242,7 +242,8 @@ ct_status_t ct_tune_verify_setup(const ct_tune_result_t *r, const char *out,
     /* Keys as the journal checks them: of the settings sorted by name. */
     for (size_t side = 0; side < 2; side++) {
         ct_space_config_t *c = &sc->configs.configs[side];
-        qsort(c->settings, c->n, sizeof *c->settings, ct_tune_verify_cmp);
+        if (c->n > 1) /* the defaults' side has none: qsort(NULL, 0) is undefined (E20) */
+            qsort(c->settings, c->n, sizeof *c->settings, ct_tune_verify_cmp);
         ct_space_config_key(c->settings, c->n, c->key, sizeof c->key);
     }
     return CT_OK;

@@ -1,0 +1,59 @@
+#!/bin/sh
+# colltune tune's reliability (issue 15), through the real mpirun and
+# collbench:
+#  - E8: a reason every trial shares (collbench arguments it refuses)
+#    stops the tune after the defaults' first trial, with collbench's exit
+#    code (2) and its own message, instead of "done" after every trial
+#    failed;
+#  - E3: a second tune (or --resume) of a directory another tune holds
+#    exits 2 naming its pid, and adds nothing to its journal.
+. "$top_srcdir/tests/mpi/lib.sh"
+
+ct_colltune_test
+mkdir -p "$T/tmp"
+set -- --np 2 --launcher-arg --oversubscribe --launcher-arg --bind-to --launcher-arg none \
+    --launcher-arg --mca --launcher-arg orte_tmpdir_base --launcher-arg "$T/tmp" \
+    --mca mpi_yield_when_idle=1 --timeout 60
+space="$top_srcdir/tests/mpi/tune_tiny.ini"
+
+# --- E8 ---
+timeout 120 "$CT" tune --space "$space" --out "$T/bad" "$@" --strategy exhaustive \
+    -- --bogus-flag -b 8 -e 8 >"$T/out" 2>"$T/err"
+rc=$?
+[ "$rc" -eq 2 ] || fail "bad collbench arguments: exit $rc, want 2 ($(cat "$T/err"))"
+grep -qF "collbench: error: unknown option '--bogus-flag'" "$T/err" || fail "collbench's message not shown: $(cat "$T/err")"
+grep -q "the defaults' trial failed" "$T/err" || fail "no reason to stop: $(cat "$T/err")"
+[ "$(wc -l <"$T/bad/journal.jsonl")" -eq 1 ] || fail "ran on after the defaults failed: $(cat "$T/bad/journal.jsonl")"
+grep -q 'done:' "$T/err" && fail "said done: $(cat "$T/err")"
+
+# --- E3 ---
+# A collbench that waits 3 s before it starts keeps the first tune busy.
+cat >"$T/slow-collbench" <<SH
+#!/bin/sh
+sleep 3
+exec "$COLLBENCH" "\$@"
+SH
+chmod +x "$T/slow-collbench"
+D="$T/busy"
+timeout 120 "$CT" tune --space "$space" --out "$D" "$@" --strategy exhaustive --launches 1 \
+    --collbench "$T/slow-collbench" -- -b 64K -e 64K >/dev/null 2>"$T/err1" &
+first=$!
+i=0
+until [ -s "$D/.lock" ]; do
+    i=$((i + 1))
+    [ "$i" -lt 200 ] || fail "the first tune never took the lock"
+    sleep 0.05
+done
+for extra in "" --resume; do
+    timeout 60 "$CT" tune --space "$space" --out "$D" "$@" --strategy exhaustive --launches 1 $extra \
+        -- -b 64K -e 64K >/dev/null 2>"$T/err2"
+    rc=$?
+    [ "$rc" -eq 2 ] || fail "a second tune $extra into a busy --out: exit $rc, want 2 ($(cat "$T/err2"))"
+    grep -qF "$D is in use by pid " "$T/err2" || fail "second tune $extra: $(cat "$T/err2")"
+done
+wait "$first"
+rc1=$?
+[ "$rc1" -eq 0 ] || fail "the first tune: exit $rc1 ($(cat "$T/err1"))"
+# Each trial once: no line twice.
+[ "$(sort "$D/journal.jsonl" | uniq -d | wc -l)" -eq 0 ] || fail "a journal line twice"
+exit 0
