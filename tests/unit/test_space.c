@@ -96,6 +96,7 @@ static void test_malformed(void)
     /* 2^32 x 2^33 overflows: saturated, it breaks max = 100 (wrapped, it
      * read 0 and let the combination run). */
     check_bad("overflow_constraint.ini", 15, "max", "small cannot be met");
+    check_bad("two_space_sections.ini", 5, "space", "[space] must come first, and once");
     CT_CHECK(&tally,
              ct_space_constraint_step(CT_CONSTRAINT_PRODUCT, 1LL << 40, 1LL << 40) == LLONG_MAX);
     CT_CHECK(&tally,

@@ -45,5 +45,6 @@ TUNE_SPACE_FIXTURES = \
 	tests/unit/spaces/per_collective.ini \
 	tests/unit/spaces/unknown_key.ini \
 	tests/unit/spaces/unknown_kind.ini \
+	tests/unit/spaces/two_space_sections.ini \
 	tests/unit/spaces/unsat_constraint.ini \
 	tests/unit/spaces/wrong_scope.ini

@@ -64,6 +64,7 @@ typedef struct {
     char *err;
     size_t errlen;
     int default_via_set;
+    int space_seen; /* a [space] header was read: a second one is refused */
     ct_via_t default_via;
 } ct_space_parser_t;
 
@@ -283,8 +284,9 @@ static ct_status_t ct_space_section(ct_space_parser_t *p, char *text)
     p->sec_line = p->line;
     p->seen = 0;
     if (strcmp(kind, "space") == 0 && *name == '\0') {
-        if (p->space->name || p->space->nvars || p->space->nconstraints)
+        if (p->space_seen || p->space->nvars || p->space->nconstraints)
             return ct_space_fail(p, p->line, "space", "[space] must come first, and once");
+        p->space_seen = 1;
         p->sec = SEC_SPACE;
         return CT_OK;
     }
