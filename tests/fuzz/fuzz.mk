@@ -4,7 +4,7 @@
 #
 #   make check   replays each seed corpus (tests/fuzz/corpus/<name>/)
 #                once through the target, built with the plain CC
-#   make fuzz    builds every target with clang's libFuzzer, AddressSanitizer
+#   make fuzz    builds every target (or FUZZ_TARGETS="space import") with clang's libFuzzer, AddressSanitizer
 #                and UndefinedBehaviorSanitizer and runs each for
 #                FUZZ_SECONDS (default 60) on a copy of its corpus
 #                (tests/fuzz/fuzz.sh; Debian: apt-get install clang)

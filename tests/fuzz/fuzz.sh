@@ -36,7 +36,7 @@ for f in "$top_srcdir"/src/lib/*.c "$top_srcdir"/tuner/core/*.c "$top_srcdir"/tu
 done
 
 rc=0
-for name in space weights journal results import; do
+for name in ${FUZZ_TARGETS:-space weights journal results import}; do
     exe="$B/fuzz_$name"
     # shellcheck disable=SC2086
     $CC $cflags -fsanitize=fuzzer "$top_srcdir/tests/fuzz/fuzz_$name.c" $objs $libs -o "$exe" ||

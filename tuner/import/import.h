@@ -15,6 +15,10 @@
 #include "ct_result.h"
 #include "ct_status.h"
 
+/* The largest count or byte size a log may give (2^50): above it a
+ * number is refused, never clamped or wrapped. */
+#define CT_IMPORT_MAX_COUNT 1125899906842624.0
+
 typedef struct {
     const char *path; /* the log, for messages */
     char *text;       /* its whole contents, NUL-terminated (owned) */

@@ -10,6 +10,7 @@
  * rows all follow from it.  NCCL's own lines (host:pid:tid [d] NCCL INFO)
  * may land anywhere and are passed over.
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -55,8 +56,9 @@ static void ct_nccl_test_reset(ct_nccl_test_t *t)
 static int ct_nccl_is_int(const char *w, long long *v)
 {
     char *end;
+    errno = 0;
     *v = strtoll(w, &end, 10);
-    return end != w && *end == '\0';
+    return end != w && *end == '\0' && errno != ERANGE; /* no silent clamping (E24) */
 }
 
 /* "all_reduce_perf", "./build/all_reduce_perf_mpi" -> "allreduce". */
@@ -77,8 +79,18 @@ static ct_status_t ct_nccl_header(ct_import_t *im, long ln, char **w, int n, ct_
     memset(l, 0xff, sizeof *l); /* every index -1 */
     l->ncols = n;
     int h = -1;
+    const char *misplaced = NULL;
     for (int i = 0; i < n; i++) {
         const char *c = w[i];
+        /* The row's own columns come before the first time: a row that
+         * has only its in-place half still has them (make fuzz found a
+         * second "redop" after the times indexing past a short row). */
+        if (h >= 0 &&
+            (strcmp(c, "size") == 0 || strcmp(c, "count") == 0 || strcmp(c, "type") == 0 ||
+             strcmp(c, "redop") == 0 || strcmp(c, "root") == 0 || strcmp(c, "timestamp") == 0)) {
+            misplaced = c;
+            break;
+        }
         if (strcmp(c, "size") == 0)
             l->size = i;
         else if (strcmp(c, "count") == 0)
@@ -111,10 +123,13 @@ static ct_status_t ct_nccl_header(ct_import_t *im, long ln, char **w, int n, ct_
                           : h < 1        ? "time (out-of-place and in-place)"
                           : l->half[0].busbw < 0 || l->half[1].busbw < 0 ? "busbw"
                                                                          : NULL;
-    if (missing != NULL) {
+    if (missing != NULL || misplaced != NULL) {
         /* Every row under it is unreadable: never a partial import. */
         t->bad_table = 1;
-        ct_import_bad(im, ln, "table header lacks the %s column", missing);
+        if (misplaced != NULL)
+            ct_import_bad(im, ln, "table header has %s after the time columns", misplaced);
+        else
+            ct_import_bad(im, ln, "table header lacks the %s column", missing);
         return CT_ERR_PARSE;
     }
     l->half_width = l->half[1].time - l->half[0].time;
@@ -148,6 +163,31 @@ static ct_status_t ct_nccl_ready(ct_import_t *im, long ln, ct_nccl_test_t *t, in
     return CT_OK;
 }
 
+/* Whether every column the layout names lies among a row's n words, the
+ * halves from first on shifted left by shift: a header odd enough to
+ * match a row's word count by chance must not index past it. */
+static int ct_nccl_fits(const ct_nccl_layout_t *l, int n, int first, int shift)
+{
+    int lead[] = {l->size,  l->count, l->type,
+                  l->redop, l->root,  l->timestamp >= 0 ? l->timestamp + 1 : -1};
+    if (l->size < 0 || l->count < 0 || l->type < 0)
+        return 0; /* no header this row can be read by */
+    for (size_t i = 0; i < sizeof lead / sizeof lead[0]; i++)
+        if (lead[i] >= n)
+            return 0;
+    for (int h = first; h < 2; h++) {
+        const ct_nccl_half_t *c = &l->half[h];
+        int off = h == 1 ? shift : 0;
+        if (c->time < 0 || c->busbw < 0)
+            return 0;
+        int cols[] = {c->time, c->busbw, c->wrong, c->imin, c->imax};
+        for (size_t i = 0; i < sizeof cols / sizeof cols[0]; i++)
+            if (cols[i] >= 0 && (cols[i] - off < 0 || cols[i] - off >= n))
+                return 0;
+    }
+    return 1;
+}
+
 static ct_status_t ct_nccl_row(ct_import_t *im, long ln, char **w, int n, ct_nccl_test_t *t)
 {
     const ct_nccl_layout_t *l = &t->lay;
@@ -157,6 +197,8 @@ static ct_status_t ct_nccl_row(ct_import_t *im, long ln, char **w, int n, ct_ncc
         shift = l->half_width;
     } else if (n != l->ncols)
         return ct_import_bad(im, ln, "%d fields, expected %d (a cut line?)", n, l->ncols);
+    if (!ct_nccl_fits(l, n, first, shift))
+        return ct_import_bad(im, ln, "%d fields do not fit the table's header", n);
 
     ct_result_t row;
     ct_dtype_t dt;
@@ -203,7 +245,8 @@ static ct_status_t ct_nccl_row(ct_import_t *im, long ln, char **w, int n, ct_ncc
         ct_import_row_time(&out[h], us);
         if (c->wrong >= 0 && strcmp(w[c->wrong - off], "N/A") != 0) {
             double wrong = strtod(w[c->wrong - off], &end);
-            if (end == w[c->wrong - off] || *end != '\0' || wrong < 0)
+            if (end == w[c->wrong - off] || *end != '\0' ||
+                !(wrong >= 0 && wrong <= CT_IMPORT_MAX_COUNT))
                 return ct_import_bad(im, ln, "#wrong '%s' is not a count", w[c->wrong - off]);
             out[h].wrong = (long long)wrong;
         }
@@ -258,7 +301,7 @@ static ct_status_t ct_nccl_comment(ct_import_t *im, long ln, char *line, ct_nccl
         const char *p = strstr(body, "warmup iters:");
         int warm, iters, agg = 1;
         if (p != NULL &&
-            sscanf(p, "warmup iters: %d iters: %d agg iters: %d", &warm, &iters, &agg) >= 2)
+            sscanf(p, "warmup iters: %9d iters: %9d agg iters: %9d", &warm, &iters, &agg) >= 2)
             t->iters = (long long)iters * (agg > 0 ? agg : 1);
         return CT_OK;
     }

@@ -41,8 +41,12 @@ static ct_status_t ct_njson_half(ct_import_t *im, long idx, json_t *res, const c
     snprintf(row.placement, sizeof row.placement, "%s",
              strcmp(key, "out_of_place") == 0 ? "out-of-place" : "in-place");
     ct_import_row_time(&row, json_number_value(tm));
-    if (json_is_number(wrong))
-        row.wrong = (long long)json_number_value(wrong);
+    if (json_is_number(wrong)) {
+        double v = json_number_value(wrong);
+        if (!(v >= 0 && v <= CT_IMPORT_MAX_COUNT)) /* cast, it would wrap (E24) */
+            return ct_import_bad(im, 0, "results[%ld].%s: #wrong %g is not a count", idx, key, v);
+        row.wrong = (long long)v;
+    }
     char per_iter[32];
     snprintf(per_iter, sizeof per_iter, "%s_per_iter", key);
     json_t *pi = json_object_get(res, per_iter);

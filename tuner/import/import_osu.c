@@ -10,6 +10,7 @@
  * allgather and alltoall; nccl-tests' size (the schema's bytes) is the
  * whole buffer, so those sizes are multiplied by nranks.
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -143,8 +144,10 @@ static ct_status_t ct_osu_row(ct_import_t *im, long ln, char *line, ct_osu_test_
     if (strcmp(t->coll, "broadcast") == 0)
         row.root = 0;
     row.nranks = im->np;
+    errno = 0;
     long long size = strtoll(w[t->size], &end, 10);
-    if (end == w[t->size] || *end != '\0' || size < 0)
+    if (end == w[t->size] || *end != '\0' || size < 0 || errno == ERANGE ||
+        size > CT_IMPORT_MAX_COUNT / (t->scale > 0 ? t->scale : 1))
         return ct_import_bad(im, ln, "size '%s' is not a byte count", w[t->size]);
     row.bytes = size * t->scale;
     ct_dtype_t dt;
@@ -164,8 +167,9 @@ static ct_status_t ct_osu_row(ct_import_t *im, long ln, char *line, ct_osu_test_
                                  w[t->min], w[t->max]);
     }
     if (t->iters >= 0) {
+        errno = 0;
         row.iterations = strtoll(w[t->iters], &end, 10);
-        if (end == w[t->iters] || *end != '\0' || row.iterations < 1)
+        if (end == w[t->iters] || *end != '\0' || row.iterations < 1 || errno == ERANGE)
             return ct_import_bad(im, ln, "iterations '%s' is not a count", w[t->iters]);
     }
     return ct_import_emit(im, ln, &row, w[t->avg], NULL);
