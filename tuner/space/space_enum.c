@@ -429,7 +429,7 @@ ct_status_t ct_space_enumerate(const ct_space_t *space, int scope, long nranks,
     ct_space_index_close(ix);
     if (n > CT_SPACE_MAX_CONFIGS) {
         snprintf(err, errlen,
-                 "%s:%d: scope %s has %llu configurations, more than the %d a tune lists: "
+                 "%s:%d: scope %s has %llu configurations, too many to list (at most %d): "
                  "narrow the space, or give --strategy random with a --budget",
                  space->path, ct_enum_scope_line(space, scope), ct_space_scope_name(scope),
                  (unsigned long long)n, CT_SPACE_MAX_CONFIGS);
