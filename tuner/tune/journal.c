@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "ct_input.h"
 #include "ct_json.h"
 #include "ct_vec.h"
 #include "journal.h"
@@ -65,6 +66,44 @@ static ct_status_t ct_journal_cut_torn(int fd, const char *path, char *err, size
     return CT_OK;
 }
 
+/* Whether line (len bytes, no newline) is a journal's: a trial. */
+static int ct_journal_is_line(const char *line, size_t len)
+{
+    json_t *obj = json_loadb(line, len, 0, NULL);
+    ct_trial_t t;
+    char why[256];
+    int ok = json_is_object(obj) && ct_trial_from_json(obj, &t, why, sizeof why) == CT_OK;
+    if (ok)
+        ct_trial_free(&t);
+    json_decref(obj);
+    return ok;
+}
+
+/* fd is a regular file that is empty or starts with a journal line. */
+static ct_status_t ct_journal_check_own(int fd, const char *path, char *err, size_t errlen)
+{
+    struct stat st;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        snprintf(err, errlen, "%s: is not a regular file; a journal must be one", path);
+        return CT_ERR_USAGE;
+    }
+    if (st.st_size == 0)
+        return CT_OK;
+    char buf[65536];
+    ssize_t n = pread(fd, buf, sizeof buf, 0);
+    char *nl = n > 0 ? memchr(buf, '\n', (size_t)n) : NULL;
+    if (n > 0 && nl == NULL && (size_t)n < sizeof buf && strncmp(buf, "{\"key\":", 7) == 0)
+        return CT_OK; /* one torn trial line: a journal killed in its first write */
+    if (nl == NULL || !ct_journal_is_line(buf, (size_t)(nl - buf))) {
+        snprintf(err, errlen,
+                 "%s: its first line is not a colltune journal's; not touching it (another "
+                 "--out?)",
+                 path);
+        return CT_ERR_USAGE;
+    }
+    return CT_OK;
+}
+
 ct_status_t ct_journal_open(ct_journal_t *journal, const char *dir, char *err, size_t errlen)
 {
     journal->fd = -1;
@@ -74,12 +113,20 @@ ct_status_t ct_journal_open(ct_journal_t *journal, const char *dir, char *err, s
         return CT_ERR_USAGE;
     }
     int existed = access(journal->path, F_OK) == 0;
-    int fd = open(journal->path, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+    /* Never through a link, never anything but a regular file, never a
+     * file whose first line is not a journal's: opening cuts a torn tail
+     * and appends, which would damage whatever else it was (E4). */
+    int fd = open(journal->path, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK,
+                  0644);
     if (fd < 0) {
-        snprintf(err, errlen, "%s: cannot open: %s", journal->path, strerror(errno));
-        return CT_ERR_IO;
+        snprintf(err, errlen, "%s: %s", journal->path,
+                 errno == ELOOP ? "is a symbolic link; a journal must be a regular file"
+                                : strerror(errno));
+        return CT_ERR_USAGE;
     }
-    ct_status_t st = ct_journal_cut_torn(fd, journal->path, err, errlen);
+    ct_status_t st = ct_journal_check_own(fd, journal->path, err, errlen);
+    if (st == CT_OK)
+        st = ct_journal_cut_torn(fd, journal->path, err, errlen);
     if (st != CT_OK) {
         close(fd);
         return st;
@@ -145,6 +192,25 @@ static ct_status_t ct_journal_push(ct_journal_entries_t *e, size_t *cap, ct_tria
     return CT_VEC_PUSH(e->trials, e->n, *cap, t);
 }
 
+/* Whether t repeats a trial of e (scope, key and launch): a journal lists
+ * each trial once, or the report's counters disagree (E16). */
+static int ct_journal_duplicate(const ct_journal_entries_t *e, const ct_trial_t *t, char *why,
+                                size_t whylen)
+{
+    if (t->launch < 0 || t->launch > CT_JOURNAL_MAX_LAUNCH) {
+        snprintf(why, whylen, "launch %ld: not 0 to %d", t->launch, CT_JOURNAL_MAX_LAUNCH);
+        return 1;
+    }
+    for (size_t i = 0; i < e->n; i++)
+        if (e->trials[i].launch == t->launch && strcmp(e->trials[i].key, t->key) == 0 &&
+            strcmp(e->trials[i].scope, t->scope) == 0) {
+            snprintf(why, whylen, "trial %s %s #%ld is journaled twice", t->scope, t->key,
+                     t->launch);
+            return 1;
+        }
+    return 0;
+}
+
 /* One complete line (without its newline) into a trial. */
 static ct_status_t ct_journal_parse_line(const char *text, size_t len, ct_trial_t *t, char *why,
                                          size_t whylen)
@@ -173,13 +239,13 @@ ct_status_t ct_journal_read(const char *path, ct_journal_entries_t *entries_p, c
                             size_t errlen)
 {
     memset(entries_p, 0, sizeof *entries_p);
-    FILE *fp = fopen(path, "r");
-    if (fp == NULL) {
-        if (errno == ENOENT)
-            return CT_OK;
-        snprintf(err, errlen, "%s: cannot read: %s", path, strerror(errno));
-        return CT_ERR_IO;
-    }
+    struct stat lst;
+    if (lstat(path, &lst) != 0 && errno == ENOENT)
+        return CT_OK; /* no journal yet */
+    FILE *fp;
+    ct_status_t ost = ct_input_open(path, CT_INPUT_MAX_DATA, &fp, err, errlen);
+    if (ost != CT_OK)
+        return ost; /* a directory, a FIFO, a dangling link: exit 2 (E16) */
     char *line = NULL, why[512];
     size_t cap = 0, ecap = 0;
     ssize_t len;
@@ -193,6 +259,10 @@ ct_status_t ct_journal_read(const char *path, ct_journal_entries_t *entries_p, c
         }
         ct_trial_t t;
         st = ct_journal_parse_line(line, (size_t)len - 1, &t, why, sizeof why);
+        if (st == CT_OK && ct_journal_duplicate(entries_p, &t, why, sizeof why)) {
+            ct_trial_free(&t);
+            st = CT_ERR_PARSE;
+        }
         if (st != CT_OK) {
             snprintf(err, errlen, "%s:%d: %s", path, lineno, why);
             break;
@@ -227,4 +297,78 @@ const ct_trial_t *ct_journal_find(const ct_journal_entries_t *entries, const cha
         if (entries->trials[i].launch == launch && strcmp(entries->trials[i].key, key) == 0)
             return &entries->trials[i];
     return NULL;
+}
+
+json_t *ct_journal_header(const char *space, const char *space_hash, const char *collbench_args,
+                          const char *launcher)
+{
+    json_t *h = json_object();
+    int bad = h == NULL;
+    bad = bad || ct_json_set(h, "journal", ct_json_str(CT_JOURNAL_VERSION));
+    bad = bad || ct_json_set(h, "space", ct_json_str(space));
+    bad = bad || ct_json_set(h, "space_hash", ct_json_str(space_hash));
+    bad = bad || ct_json_set(h, "collbench_args", ct_json_str(collbench_args));
+    bad = bad || ct_json_set(h, "launcher", ct_json_str(launcher));
+    if (bad) {
+        json_decref(h);
+        return NULL;
+    }
+    return h;
+}
+
+ct_status_t ct_journal_header_write(const char *dir, const json_t *header, char *err, size_t errlen)
+{
+    char path[4096], tmp[4096];
+    if (snprintf(path, sizeof path, "%s/%s", dir, CT_JOURNAL_HEAD_FILE) >= (int)sizeof path ||
+        snprintf(tmp, sizeof tmp, "%s.tmp", path) >= (int)sizeof tmp) {
+        snprintf(err, errlen, "%s: path too long", dir);
+        return CT_ERR_USAGE;
+    }
+    if (json_dump_file(header, tmp, JSON_INDENT(2) | JSON_PRESERVE_ORDER) != 0 ||
+        rename(tmp, path) != 0) {
+        snprintf(err, errlen, "%s: cannot write: %s", path, strerror(errno));
+        unlink(tmp);
+        return CT_ERR_IO;
+    }
+    return CT_OK;
+}
+
+ct_status_t ct_journal_header_read(const char *dir, json_t **header_p, char *err, size_t errlen)
+{
+    char path[4096];
+    *header_p = NULL;
+    if (snprintf(path, sizeof path, "%s/%s", dir, CT_JOURNAL_HEAD_FILE) >= (int)sizeof path) {
+        snprintf(err, errlen, "%s: path too long", dir);
+        return CT_ERR_USAGE;
+    }
+    struct stat st;
+    if (lstat(path, &st) != 0 && errno == ENOENT)
+        return CT_OK; /* a tune from before headers: taken as it is */
+    ct_status_t rc = ct_input_json(path, CT_INPUT_MAX_CONFIG, header_p, err, errlen);
+    const char *v = rc == CT_OK ? json_string_value(json_object_get(*header_p, "journal")) : NULL;
+    if (rc == CT_OK && (v == NULL || strcmp(v, CT_JOURNAL_VERSION) != 0)) {
+        snprintf(err, errlen, "%s: journal version '%s': this colltune writes %s", path,
+                 v ? v : "?", CT_JOURNAL_VERSION);
+        json_decref(*header_p);
+        *header_p = NULL;
+        rc = CT_ERR_USAGE;
+    }
+    return rc;
+}
+
+int ct_journal_header_check(const json_t *have, const json_t *want, char *err, size_t errlen)
+{
+    if (have == NULL)
+        return 0;
+    static const char *const fields[] = {"space_hash", "collbench_args", "launcher"};
+    for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++) {
+        const char *h = json_string_value(json_object_get(have, fields[i]));
+        const char *w = json_string_value(json_object_get(want, fields[i]));
+        if (h == NULL || w == NULL || strcmp(h, w) != 0) {
+            snprintf(err, errlen, "the journal is another tune's: its %s is '%s', this one's '%s'",
+                     fields[i], h ? h : "?", w ? w : "?");
+            return -1;
+        }
+    }
+    return 0;
 }

@@ -19,12 +19,17 @@
 #ifndef CT_JOURNAL_H
 #define CT_JOURNAL_H
 
+#include <jansson.h>
 #include <stddef.h>
 #include "ct_result.h"
 #include "ct_status.h"
 #include "space.h"
 
 #define CT_JOURNAL_FILE "journal.jsonl"
+#define CT_JOURNAL_HEAD_FILE "journal.head.json"
+#define CT_JOURNAL_VERSION "colltune-journal/1"
+/* A configuration is launched far fewer times than this. */
+#define CT_JOURNAL_MAX_LAUNCH 1000000000
 
 typedef enum {
     CT_JOURNAL_OK,
@@ -115,5 +120,26 @@ const ct_trial_t *ct_journal_find(const ct_journal_entries_t *entries, const cha
 json_t *ct_trial_json(const ct_trial_t *trial);
 /* And back; CT_ERR_PARSE with the member at fault in why. */
 ct_status_t ct_trial_from_json(const json_t *obj, ct_trial_t *trial_p, char *why, size_t whylen);
+
+/* Which tune a journal belongs to, in DIR/journal.head.json beside it,
+ * so that --resume never mixes two tunes' trials (E12): {"journal":
+ * "colltune-journal/1", "space": NAME, "space_hash": HEX,
+ * "collbench_args": TEXT, "launcher": TEXT}.  A new object; NULL without
+ * memory. */
+json_t *ct_journal_header(const char *space, const char *space_hash, const char *collbench_args,
+                          const char *launcher);
+
+/* Writes header to DIR/journal.head.json (beside, then renamed). */
+ct_status_t ct_journal_header_write(const char *dir, const json_t *header, char *err,
+                                    size_t errlen);
+
+/* Reads DIR/journal.head.json into *header_p (NULL when there is none: a
+ * tune from before headers).  CT_ERR_USAGE/PARSE with err otherwise. */
+ct_status_t ct_journal_header_read(const char *dir, json_t **header_p, char *err, size_t errlen);
+
+/* Whether the journal's header (NULL: an older journal without one, taken
+ * as it is) belongs to the tune described by want: 0, or -1 with err naming
+ * the first field that differs and both values. */
+int ct_journal_header_check(const json_t *have, const json_t *want, char *err, size_t errlen);
 
 #endif

@@ -58,3 +58,9 @@ EXTRA_DIST += tests/mpi/emitted_files_apply.sh
 # --out is refused (issue 15, E8, E3).
 TESTS += tests/mpi/colltune_tune_reliability.sh
 EXTRA_DIST += tests/mpi/colltune_tune_reliability.sh
+
+# A journal that is a link, a directory, not a journal, another tune's,
+# or lists a trial twice is refused before any launch (issue 15, E4, E12,
+# E16).
+TESTS += tests/unit/colltune_journal.sh
+EXTRA_DIST += tests/unit/colltune_journal.sh

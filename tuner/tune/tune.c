@@ -25,6 +25,8 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "ct_input.h"
+#include "ct_hash.h"
 #include "command.h"
 #include "emit.h"
 #include "launch_opts.h"
@@ -431,14 +433,58 @@ static ct_status_t ct_tune_finish(ct_tune_ctx_t *x, const ct_space_t *space, int
     return st;
 }
 
+/* What this tune is, for its journal's first line: the space file's
+ * bytes hashed, the collbench arguments and the launcher, each as a JSON
+ * array's text.  NULL without memory or when the space cannot be read. */
+static json_t *ct_tune_header(const ct_tune_args_t *a, const char *space_name)
+{
+    char *text = NULL, err[512], hex[17];
+    size_t len = 0;
+    if (ct_input_slurp(a->space_path, CT_INPUT_MAX_CONFIG, 0, &text, &len, err, sizeof err) !=
+        CT_OK)
+        return NULL;
+    snprintf(hex, sizeof hex, "%016llx",
+             (unsigned long long)ct_hash_bytes(CT_HASH_INIT, text, len));
+    free(text);
+    json_t *args = json_array(), *launcher = json_array();
+    for (size_t i = 0; args != NULL && i < a->ncb_args; i++)
+        json_array_append_new(args, json_string(a->cb_args[i]));
+    if (launcher != NULL) {
+        json_array_append_new(launcher, json_string(a->lo.launcher ? a->lo.launcher : "mpirun"));
+        json_array_append_new(launcher, json_integer(a->lo.np));
+        json_array_append_new(launcher, json_string(a->lo.hostfile ? a->lo.hostfile : ""));
+        for (size_t i = 0; i < a->lo.launcher_args.n; i++)
+            json_array_append_new(launcher, json_string(a->lo.launcher_args.v[i]));
+    }
+    char *args_text = args ? json_dumps(args, JSON_COMPACT) : NULL;
+    char *launcher_text = launcher ? json_dumps(launcher, JSON_COMPACT) : NULL;
+    json_t *h = args_text && launcher_text
+                    ? ct_journal_header(space_name, hex, args_text, launcher_text)
+                    : NULL;
+    free(args_text);
+    free(launcher_text);
+    json_decref(args);
+    json_decref(launcher);
+    return h;
+}
+
 /* --resume: every trial of the journal jpath that belongs to this space,
  * counted and kept; a failed one excludes its configuration. */
-static ct_status_t ct_tune_resume(ct_tune_state_t *s, const char *jpath)
+static ct_status_t ct_tune_resume(ct_tune_state_t *s, const char *jpath, const char *dir,
+                                  const json_t *header)
 {
     char err[512];
     ct_status_t st;
     ct_journal_entries_t e;
-    st = ct_journal_read(jpath, &e, err, sizeof err);
+    json_t *have = NULL;
+    st = ct_journal_header_read(dir, &have, err, sizeof err);
+    if (st == CT_OK && ct_journal_header_check(have, header, err, sizeof err) != 0)
+        st = CT_ERR_USAGE;
+    json_decref(have);
+    if (st == CT_OK)
+        st = ct_journal_read(jpath, &e, err, sizeof err);
+    else
+        memset(&e, 0, sizeof e);
     if (st != CT_OK)
         fprintf(stderr, "colltune tune: --resume: %s\n", err);
     for (size_t i = 0; st == CT_OK && i < e.n; i++) {
@@ -599,10 +645,19 @@ static int ct_tune_main_run(ct_tune_args_t *a)
             st = CT_ERR_USAGE;
         }
     }
+    json_t *header = st == CT_OK ? ct_tune_header(a, space.name) : NULL;
+    if (st == CT_OK && header == NULL) {
+        fprintf(stderr, "colltune tune: --space %s: cannot read it again\n", a->space_path);
+        st = CT_ERR_USAGE;
+    }
     if (st == CT_OK && a->resume)
-        st = ct_tune_resume(&s, jpath);
+        st = ct_tune_resume(&s, jpath, a->out, header);
     if (st == CT_OK && (st = ct_journal_open(&x.run.journal, a->out, err, sizeof err)) != CT_OK)
         fprintf(stderr, "colltune tune: %s\n", err);
+    if (st == CT_OK && !a->resume &&
+        (st = ct_journal_header_write(a->out, header, err, sizeof err)) != CT_OK)
+        fprintf(stderr, "colltune tune: %s\n", err);
+    json_decref(header);
 
     if (st == CT_OK)
         st = ct_launch_opts_launcher(&a->lo, &x.run.launcher);
