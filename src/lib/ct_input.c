@@ -95,7 +95,7 @@ ct_status_t ct_input_json(const char *path, long long max_bytes, json_t **doc_p,
     json_t *doc = json_loadf(f, 0, &je);
     fclose(f);
     if (doc == NULL) {
-        snprintf(err, errlen, "%s:%d: %s", path, je.line, je.text);
+        snprintf(err, errlen, "%s:%d: %s", path, je.line > 0 ? je.line : 1, je.text);
         return CT_ERR_PARSE;
     }
     *doc_p = doc;

@@ -120,6 +120,21 @@ static void ct_results_header_why(const char *line, char *why, size_t len)
     free(want);
 }
 
+/* Values no collbench row can hold: a size below one byte, a negative
+ * bus bandwidth, a time that is not above zero.  Found here, named by
+ * file:line, rather than inside gnuplot or a statistic (E19).  0, or -1
+ * with why. */
+static int ct_results_check_row(const ct_result_t *r, char *why, size_t len)
+{
+    if (r->bytes < 1)
+        return snprintf(why, len, "column bytes: %lld is not a positive byte count", r->bytes), -1;
+    if (r->busbw_gbps < 0)
+        return snprintf(why, len, "column busbw_gbps: %g is negative", r->busbw_gbps), -1;
+    if (!(r->median_us > 0))
+        return snprintf(why, len, "column median_us: %g is not a positive time", r->median_us), -1;
+    return 0;
+}
+
 static ct_status_t ct_results_read_csv(const char *path, FILE *f, ct_results_t *rows, char *err,
                                        size_t errlen)
 {
@@ -156,7 +171,8 @@ static ct_status_t ct_results_read_csv(const char *path, FILE *f, ct_results_t *
         }
         ct_result_t r;
         char why[256];
-        if (ct_result_csv_parse_version(line, version, &r, why, sizeof why) != CT_OK) {
+        if (ct_result_csv_parse_version(line, version, &r, why, sizeof why) != CT_OK ||
+            ct_results_check_row(&r, why, sizeof why) != 0) {
             snprintf(err, errlen, "%s:%ld: %s", path, lineno, why);
             st = CT_ERR_PARSE;
         } else if ((st = CT_VEC_PUSH(rows->v, rows->n, rows->cap, &r)) != CT_OK) {
@@ -242,7 +258,8 @@ static ct_status_t ct_results_read_json(const char *path, ct_results_t *rows, js
     for (size_t i = 0; st == CT_OK && i < json_array_size(results); i++) {
         ct_result_t r;
         char why[200];
-        if (ct_results_json_row(json_array_get(results, i), &r, why, sizeof why) != 0) {
+        if (ct_results_json_row(json_array_get(results, i), &r, why, sizeof why) != 0 ||
+            ct_results_check_row(&r, why, sizeof why) != 0) {
             snprintf(err, errlen, "%s: results[%zu]: %s", path, i, why);
             st = CT_ERR_PARSE;
         } else if ((st = CT_VEC_PUSH(rows->v, rows->n, rows->cap, &r)) != CT_OK) {

@@ -44,6 +44,7 @@ for f in /dev/zero "$T/fifo" "$T/dir"; do
     refused "$what" plot --gnuplot /bin/true --out "$T/p" "$f"
     refused "$what" health --report "$f"
     refused "$what" tune --space "$f" --out "$T/t" --np 2
+    refused "$what" tune --space "$top_srcdir/tests/mpi/tune_tiny.ini" --weights "$f" --out "$T/t" --np 2
     refused "$what" sweep --out "$T/s" --np 2 --hostfile "$f"
 done
 [ ! -e "$T/imp.csv" ] || fail "import wrote an output from a refused input"
@@ -67,4 +68,13 @@ refused "nul.ini:2: line: a NUL byte" tune --space "$T/nul.ini" --out "$T/t" --n
 printf '# nThread 1\000\n' >"$T/nul.log"
 f="$T/nul.log"
 refused "nul.log:1: a NUL byte" import --out "$T/imp.csv" "$T/nul.log"
-echo "every reader refuses /dev/zero, FIFOs, directories and NUL bytes"
+# Values no collbench row holds are refused by the reader, named by
+# file:line, instead of failing inside gnuplot with exit 3 (E19).
+CSV="$top_srcdir/tests/unit/plot_results.csv"
+{ sed -n 1,2p "$CSV"; sed -n 3p "$CSV" | awk -F, -v OFS=, '{ $11 = 0; print }'; } >"$T/zero.csv"
+f="$T/zero.csv"
+refused "zero.csv:3: column bytes: 0 is not a positive byte count" plot --gnuplot /bin/true --out "$T/p" "$f"
+{ sed -n 1,2p "$CSV"; sed -n 3p "$CSV" | awk -F, -v OFS=, '{ $20 = -1.5; print }'; } >"$T/neg.csv"
+f="$T/neg.csv"
+refused "neg.csv:3: column busbw_gbps: -1.5 is negative" plot --gnuplot /bin/true --out "$T/p" "$f"
+echo "every reader refuses /dev/zero, FIFOs, directories, NUL bytes and impossible values"

@@ -203,20 +203,7 @@ int ct_run_once_dir(const ct_run_dir_t *a, const char *dir, const ct_launcher_t 
     st = ct_argv_append(&args, (char *const *)ours, 4);
     if (st == CT_OK)
         st = ct_argv_append(&args, a->cb_args, a->ncb_args);
-    ct_run_once_t spec = {
-        .launcher = l,
-        .collbench = collbench,
-        .env = a->lo->env,
-        .nenv = a->lo->nenv,
-        .mca = a->lo->mca,
-        .nmca = a->lo->nmca,
-        .args = args.v,
-        .nargs = args.n,
-        .stdout_path = out,
-        .stderr_path = errf,
-        .timeout_s = a->lo->timeout_s,
-        .grace_s = a->lo->grace_s,
-    };
+    ct_run_once_t spec = ct_run_once_spec(a->lo, l, collbench, &args, out, errf);
     ct_trial_result_t r;
     ct_argv_t ran = CT_ARGV_INIT;
     if (st == CT_OK)

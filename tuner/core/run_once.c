@@ -44,3 +44,23 @@ void ct_run_once_reason(const ct_run_once_t *spec, const ct_trial_result_t *r, c
         snprintf(buf, len, "collbench %s (exit %d), see %s", ct_trial_outcome_name(r->outcome),
                  r->exit_code, spec->stderr_path);
 }
+
+ct_run_once_t ct_run_once_spec(const ct_launch_opts_t *lo, const ct_launcher_t *l,
+                               const char *collbench, const ct_argv_t *args, const char *out,
+                               const char *errf)
+{
+    return (ct_run_once_t){
+        .launcher = l,
+        .collbench = collbench,
+        .env = lo->env,
+        .nenv = lo->nenv,
+        .mca = lo->mca,
+        .nmca = lo->nmca,
+        .args = args->v,
+        .nargs = args->n,
+        .stdout_path = out,
+        .stderr_path = errf,
+        .timeout_s = lo->timeout_s,
+        .grace_s = lo->grace_s,
+    };
+}

@@ -32,6 +32,14 @@ typedef struct {
     double timeout_s, grace_s;
 } ct_run_once_t;
 
+/* The spec of one collbench run under the launch options lo: their --env
+ * and --mca settings, --timeout and --grace, args as collbench's
+ * arguments, its output into out and errf.  A caller with settings of its
+ * own (a tune's configuration) replaces env and mca after. */
+ct_run_once_t ct_run_once_spec(const ct_launch_opts_t *lo, const ct_launcher_t *l,
+                               const char *collbench, const ct_argv_t *args, const char *out,
+                               const char *errf);
+
 /* Builds the launch from colltune's environment and runs it.  CT_OK
  * whenever it ran, whatever its outcome (in r); an error with err when it
  * could not be built (a launcher's refusal: CT_ERR_USAGE) or started.

@@ -68,8 +68,9 @@ ct_status_t ct_import_nccl_json(ct_import_t *im)
     json_t *doc = json_loadb(im->text, im->len, 0, &jerr);
     if (doc == NULL) {
         /* A cut document (a killed run) is not JSON at all: nothing to save. */
-        fprintf(stderr, "colltune import: %s:%d: not valid JSON: %s\n", im->path, jerr.line,
-                jerr.text);
+        /* jansson says line -1 when it cannot tell (E23: "FILE:-1:") */
+        fprintf(stderr, "colltune import: %s:%d: not valid JSON: %s\n", im->path,
+                jerr.line > 0 ? jerr.line : 1, jerr.text);
         return CT_ERR_PARSE;
     }
     json_t *results = json_object_get(doc, "results"), *config = json_object_get(doc, "config");

@@ -130,11 +130,18 @@ typedef struct {
  * a configuration with skip set to the reason; a combination that breaks a
  * constraint is kept with skip set too, so the journal can record why.
  * pass variables are not included: the launcher adds them.  More than
- * CT_SPACE_MAX_CONFIGS configurations is CT_ERR_USAGE (err says so). */
+ * CT_SPACE_MAX_CONFIGS configurations is CT_ERR_USAGE (err says so), found
+ * by ct_space_combinations before any is listed. */
 ct_status_t ct_space_enumerate(const ct_space_t *space, int scope, long nranks,
                                ct_space_configs_t *out_p, char *err, size_t errlen);
 void ct_space_configs_free(ct_space_configs_t *configs);
 void ct_space_config_free(ct_space_config_t *config);
+
+/* How many combinations scope's searched variables have at nranks (the
+ * product of their runnable value counts, overflow-checked), without
+ * listing one: milliseconds for any space. */
+ct_status_t ct_space_combinations(const ct_space_t *space, int scope, long nranks, uint64_t *n_p,
+                                  char *err, size_t errlen);
 
 /* The same configurations, in the same order, one at a time and never all
  * in memory (a global scope is a product and can be large): visit owns

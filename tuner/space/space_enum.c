@@ -421,12 +421,10 @@ ct_status_t ct_space_enumerate(const ct_space_t *space, int scope, long nranks,
     /* Count first (the product of the value counts, overflow-checked), so
      * that a space too large to list is refused at once rather than after
      * gigabytes of configurations. */
-    ct_space_index_t *ix;
-    ct_status_t st = ct_space_index_open(space, scope, nranks, &ix, err, errlen);
+    uint64_t n;
+    ct_status_t st = ct_space_combinations(space, scope, nranks, &n, err, errlen);
     if (st != CT_OK)
         return st;
-    uint64_t n = ct_space_index_size(ix);
-    ct_space_index_close(ix);
     if (n > CT_SPACE_MAX_CONFIGS) {
         snprintf(err, errlen,
                  "%s:%d: scope %s has %llu configurations, too many to list (at most %d): "
@@ -592,4 +590,16 @@ size_t ct_space_configs_runnable(const ct_space_configs_t *configs)
     for (size_t i = 0; i < configs->n; i++)
         n += configs->configs[i].skip == NULL;
     return n;
+}
+
+ct_status_t ct_space_combinations(const ct_space_t *space, int scope, long nranks, uint64_t *n_p,
+                                  char *err, size_t errlen)
+{
+    ct_space_index_t *ix;
+    ct_status_t st = ct_space_index_open(space, scope, nranks, &ix, err, errlen);
+    if (st != CT_OK)
+        return st;
+    *n_p = ct_space_index_size(ix);
+    ct_space_index_close(ix);
+    return CT_OK;
 }

@@ -283,8 +283,12 @@ static ct_status_t ct_tune_scopes(ct_tune_args_t *a, ct_tune_state_t *s, const c
             return CT_ERR_NOMEM;
     }
     if (s->nscopes == 0) {
-        fprintf(stderr, "colltune tune: --collectives %s: the space tunes none of them\n",
-                a->collectives);
+        if (a->collectives != NULL)
+            fprintf(stderr, "colltune tune: --collectives %s: the space tunes none of them\n",
+                    a->collectives);
+        else /* E23: this said "--collectives (null)" */
+            fprintf(stderr, "colltune tune: %s: the space tunes no collective at %ld ranks\n",
+                    a->space_path, s->nranks);
         return CT_ERR_USAGE;
     }
     return CT_OK;
@@ -570,6 +574,49 @@ static void ct_tune_state_free(ct_tune_state_t *s)
     free(s->scopes);
 }
 
+/* --out made, locked and checked, the journal (and, on --resume, its
+ * trials) read and opened, and a new tune's journal.head.json written;
+ * jpath gets the journal's path. */
+static ct_status_t ct_tune_open_out(ct_tune_args_t *a, ct_tune_state_t *s, const char *space_name,
+                                    ct_journal_t *journal, char *jpath, size_t jlen)
+{
+    char err[512];
+    ct_status_t st = CT_OK;
+    if ((st = ct_outdir_prepare(a->out, err, sizeof err)) != CT_OK)
+        fprintf(stderr, "colltune tune: --out %s: %s\n", a->out, err);
+    /* One tune (or --resume) in a directory at a time: two would journal
+     * every trial twice and decide from measurements taken while they
+     * competed. */
+    if (st == CT_OK && ct_outdir_lock(a->out, "tune") != 0)
+        st = CT_ERR_USAGE;
+    if (st == CT_OK && ct_outdir_path(a->out, CT_JOURNAL_FILE, jpath, jlen) != CT_OK)
+        st = CT_ERR_USAGE;
+    if (st == CT_OK) {
+        struct stat sb;
+        if (!a->resume && stat(jpath, &sb) == 0 && sb.st_size > 0) {
+            fprintf(stderr,
+                    "colltune tune: --out %s: it holds a journal already (--resume to continue "
+                    "that tune, or another --out)\n",
+                    a->out);
+            st = CT_ERR_USAGE;
+        }
+    }
+    json_t *header = st == CT_OK ? ct_tune_header(a, space_name) : NULL;
+    if (st == CT_OK && header == NULL) {
+        fprintf(stderr, "colltune tune: --space %s: cannot read it again\n", a->space_path);
+        st = CT_ERR_USAGE;
+    }
+    if (st == CT_OK && a->resume)
+        st = ct_tune_resume(s, jpath, a->out, header);
+    if (st == CT_OK && (st = ct_journal_open(journal, a->out, err, sizeof err)) != CT_OK)
+        fprintf(stderr, "colltune tune: %s\n", err);
+    if (st == CT_OK && !a->resume &&
+        (st = ct_journal_header_write(a->out, header, err, sizeof err)) != CT_OK)
+        fprintf(stderr, "colltune tune: %s\n", err);
+    json_decref(header);
+    return st;
+}
+
 static int ct_tune_main_run(ct_tune_args_t *a)
 {
     char err[512];
@@ -625,39 +672,9 @@ static int ct_tune_main_run(ct_tune_args_t *a)
     int rc = CT_EXIT_OK;
 
     st = ct_tune_scopes(a, &s, &space);
-    if (st == CT_OK && (st = ct_outdir_prepare(a->out, err, sizeof err)) != CT_OK)
-        fprintf(stderr, "colltune tune: --out %s: %s\n", a->out, err);
-    /* One tune (or --resume) in a directory at a time: two would journal
-     * every trial twice and decide from measurements taken while they
-     * competed. */
-    if (st == CT_OK && ct_outdir_lock(a->out, "tune") != 0)
-        st = CT_ERR_USAGE;
     char jpath[4096];
-    if (st == CT_OK && ct_outdir_path(a->out, CT_JOURNAL_FILE, jpath, sizeof jpath) != CT_OK)
-        st = CT_ERR_USAGE;
-    if (st == CT_OK) {
-        struct stat sb;
-        if (!a->resume && stat(jpath, &sb) == 0 && sb.st_size > 0) {
-            fprintf(stderr,
-                    "colltune tune: --out %s: it holds a journal already (--resume to continue "
-                    "that tune, or another --out)\n",
-                    a->out);
-            st = CT_ERR_USAGE;
-        }
-    }
-    json_t *header = st == CT_OK ? ct_tune_header(a, space.name) : NULL;
-    if (st == CT_OK && header == NULL) {
-        fprintf(stderr, "colltune tune: --space %s: cannot read it again\n", a->space_path);
-        st = CT_ERR_USAGE;
-    }
-    if (st == CT_OK && a->resume)
-        st = ct_tune_resume(&s, jpath, a->out, header);
-    if (st == CT_OK && (st = ct_journal_open(&x.run.journal, a->out, err, sizeof err)) != CT_OK)
-        fprintf(stderr, "colltune tune: %s\n", err);
-    if (st == CT_OK && !a->resume &&
-        (st = ct_journal_header_write(a->out, header, err, sizeof err)) != CT_OK)
-        fprintf(stderr, "colltune tune: %s\n", err);
-    json_decref(header);
+    if (st == CT_OK)
+        st = ct_tune_open_out(a, &s, space.name, &x.run.journal, jpath, sizeof jpath);
 
     if (st == CT_OK)
         st = ct_launch_opts_launcher(&a->lo, &x.run.launcher);

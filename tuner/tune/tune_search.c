@@ -105,12 +105,10 @@ ct_status_t ct_tune_scope_configs(const ct_tune_plan_t *plan, const ct_space_t *
                                   long nranks, ct_space_configs_t *out_p, char *err, size_t errlen)
 {
     if (plan->strategy == CT_TUNE_RANDOM) {
-        ct_space_index_t *ix;
-        ct_status_t st = ct_space_index_open(space, scope, nranks, &ix, err, errlen);
+        uint64_t n;
+        ct_status_t st = ct_space_combinations(space, scope, nranks, &n, err, errlen);
         if (st != CT_OK)
             return st;
-        uint64_t n = ct_space_index_size(ix);
-        ct_space_index_close(ix);
         if (n > CT_SPACE_MAX_CONFIGS) {
             long fit = plan->launches > 0 ? plan->budget / plan->launches : plan->budget;
             size_t k = fit < 1                      ? 1

@@ -150,20 +150,12 @@ static ct_status_t ct_tune_trial_launch(ct_tune_runner_t *x, const ct_tune_scope
             st = ct_argv_append(&args, (char *const *)quick, 2);
     }
     if (st == CT_OK) {
-        ct_tune_launch_t spec = {
-            .launcher = &x->launcher,
-            .collbench = x->collbench,
-            .env = env,
-            .nenv = nenv,
-            .mca = mca,
-            .nmca = nmca,
-            .args = args.v,
-            .nargs = args.n,
-            .stdout_path = out,
-            .stderr_path = errf,
-            .timeout_s = x->lo->timeout_s,
-            .grace_s = x->lo->grace_s,
-        };
+        ct_tune_launch_t spec =
+            ct_run_once_spec(x->lo, &x->launcher, x->collbench, &args, out, errf);
+        spec.env = env; /* the user's settings with the configuration's over them */
+        spec.nenv = nenv;
+        spec.mca = mca;
+        spec.nmca = nmca;
         st = ct_tune_launch(&spec, o, err, sizeof err);
         if (st != CT_OK)
             fprintf(stderr, "colltune tune: %s\n", st == CT_ERR_NOMEM ? "out of memory" : err);

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ct_input.h"
 #include "ct_names.h"
 #include "ct_size.h"
 
@@ -71,11 +72,10 @@ static ct_status_t ct_tune_weights_line(ct_tune_weights_t *out, char *text, int 
 ct_status_t ct_tune_weights_load(const char *path, ct_tune_weights_t *out, char *err, size_t errlen)
 {
     memset(out, 0, sizeof *out);
-    FILE *f = fopen(path, "r");
-    if (f == NULL) {
-        snprintf(err, errlen, "%s: %s", path, strerror(errno));
-        return CT_ERR_USAGE;
-    }
+    FILE *f;
+    ct_status_t ost = ct_input_open(path, CT_INPUT_MAX_CONFIG, &f, err, errlen);
+    if (ost != CT_OK)
+        return ost; /* a FIFO, a directory, /dev/zero: refused at once (E2) */
     out->path = strdup(path);
     ct_status_t st = out->path ? CT_OK : CT_ERR_NOMEM;
     char buf[1024];
