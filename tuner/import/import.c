@@ -12,6 +12,7 @@
  * the output cannot be written.
  */
 #include <errno.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -219,6 +220,14 @@ static int ct_import_parse(int argc, char **argv, ct_import_args_t *a, ct_import
     return -1;
 }
 
+/* A stopping signal is waiting (they are blocked during the import). */
+static int ct_import_signalled(void)
+{
+    sigset_t pend;
+    sigpending(&pend);
+    return sigismember(&pend, SIGINT) || sigismember(&pend, SIGTERM) || sigismember(&pend, SIGHUP);
+}
+
 static int ct_import_run(ct_import_args_t *a, ct_import_t *im)
 {
     /* The output is checked before any log is read. */
@@ -244,6 +253,11 @@ static int ct_import_run(ct_import_args_t *a, ct_import_t *im)
 
     ct_status_t st = CT_OK;
     for (int i = 0; i < a->nlogs && st == CT_OK; i++) {
+        if (ct_import_signalled()) {
+            fprintf(stderr, "colltune import: interrupted; nothing written to %s\n", a->out);
+            st = CT_ERR_IO;
+            break;
+        }
         im->path = a->logs[i];
         const char *base = strrchr(im->path, '/');
         ct_result_run_id_clean(a->run_id      ? a->run_id
@@ -292,9 +306,19 @@ static int ct_import_main(int argc, char **argv)
         return CT_EXIT_FAILURE;
     }
     int rc = ct_import_parse(argc, argv, &a, &im);
+    /* INT, TERM and HUP wait while the output exists only as its temporary
+     * file: once it is renamed or removed they act as they would have, so
+     * an import stopped by a signal leaves no NAME.PID.tmp behind (E17). */
+    sigset_t stop, old;
+    sigemptyset(&stop);
+    sigaddset(&stop, SIGINT);
+    sigaddset(&stop, SIGTERM);
+    sigaddset(&stop, SIGHUP);
+    sigprocmask(SIG_BLOCK, &stop, &old);
     if (rc < 0)
         rc = ct_import_run(&a, &im);
     free(a.logs);
+    sigprocmask(SIG_SETMASK, &old, NULL);
     return rc;
 }
 

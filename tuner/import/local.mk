@@ -31,3 +31,8 @@ EXTRA_DIST += tests/unit/colltune_inputs.sh
 # in --out, regress --md onto the history (issue 15, E11, E14, E15).
 TESTS += tests/unit/colltune_output_is_input.sh
 EXTRA_DIST += tests/unit/colltune_output_is_input.sh
+
+# A signal during an import leaves neither a temporary file nor --out
+# (issue 15, E17).
+TESTS += tests/unit/colltune_import_signal.sh
+EXTRA_DIST += tests/unit/colltune_import_signal.sh
