@@ -5,6 +5,8 @@
 #   shell: gnuplot opens such a data name through popen() and such an
 #   output as a pipe, so every path it gets must be absolute.  All five
 #   scripts of plots/ are run (busbw, latency, tuned, scaling, timeseries).
+# - a label from a results file (a run id with quotes) stays one quoted
+#   gnuplot string.
 # - on a full file system (a real 1 MiB tmpfs in a private mount
 #   namespace) a redraw must keep the good image, not replace it with a cut
 #   one, and exit 3.
@@ -57,6 +59,17 @@ for lead in '<' '|'; do
     [ ! -e MARK ] || fail "regress --plot '$out-reg' ran a shell (MARK exists)"
     [ "$rc" -eq 1 ] || { cat reg.out >&2; fail "regress --plot '$out-reg': exit $rc, want 1 (slower)"; }
     ls "$out-reg"/*timeseries*.png >/dev/null 2>&1 || fail "regress --plot '$out-reg': no time series"
+done
+
+# --- labels from results cannot end a gnuplot string (E24) ---
+# A run id holding quotes (RFC 4180 in the CSV): its series' title in the
+# data file stays one quoted string.
+awk -F, -v OFS=, 'NR == 1 { print; next } { $1 = "\"r \"\"q\"\" x\""; print }' "$CSV" >"$T/q.csv"
+"$CT" plot --out "$T/lab" "$T/q.csv" "$CSV" >/dev/null 2>"$T/err" || fail "plot of a quoted run id: $(cat "$T/err")"
+grep -qx '"mpi, run r _q_ x, in-place"' "$T/lab/allreduce_busbw.dat" ||
+    fail "the quoted run id's label: $(grep '^"' "$T/lab/allreduce_busbw.dat")"
+for d in "$T"/lab/*.dat; do
+    awk -F'"' '/^"/ && NF != 3 { exit 1 }' "$d" || fail "$d: a label that is not one quoted string"
 done
 
 # --- a full disk keeps the good images ---

@@ -198,6 +198,14 @@ static int ct_plot_parse(int argc, char **argv, ct_plot_args_t *a)
 
 /* ---- series ---- */
 
+void ct_plot_dat_label(FILE *f, const char *text)
+{
+    fputc('"', f);
+    for (const unsigned char *c = (const unsigned char *)text; *c; c++)
+        fputc(*c == '"' || *c == '\\' || *c < 0x20 || *c == 0x7f ? '_' : *c, f);
+    fputc('"', f);
+}
+
 /* The dimensions that can tell series apart, and how a label shows them. */
 enum {
     CT_DIM_BACKEND,
@@ -339,7 +347,11 @@ static size_t ct_plot_write_scaling(FILE *f, const ct_scaling_t *sc)
         const ct_scaling_line_t *l = &sc->v[i];
         char sz[32];
         ct_size_format((size_t)l->bytes, sz, sizeof sz);
-        fprintf(f, "%s# series %zu\n\"%s, %s\"\n", i ? "\n\n" : "", i, l->series, sz);
+        char label[512];
+        snprintf(label, sizeof label, "%s, %s", l->series, sz);
+        fprintf(f, "%s# series %zu\n", i ? "\n\n" : "", i);
+        ct_plot_dat_label(f, label);
+        fputc('\n', f);
         for (size_t k = 0; k < l->n; k++)
             if (isfinite(l->eff[k]))
                 fprintf(f, "%lld %.6g %.6g %.4f\n", l->scale[k], l->busbw[k], l->ref, l->eff[k]);
@@ -386,7 +398,9 @@ static int ct_plot_write_dat(const char *path, ct_plot_kind_t kind, const ct_plo
             if (kind == CT_KIND_LATENCY && (size_t)r->bytes > small_max)
                 continue;
             if (open == NULL || strcmp(open, it[i].label) != 0) {
-                fprintf(f, "%s# series %zu\n\"%s\"\n", block ? "\n\n" : "", block, it[i].label);
+                fprintf(f, "%s# series %zu\n", block ? "\n\n" : "", block);
+                ct_plot_dat_label(f, it[i].label);
+                fputc('\n', f);
                 block++;
                 open = it[i].label;
             }

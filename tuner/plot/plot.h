@@ -98,4 +98,9 @@ typedef struct {
  * table, the tune's speedups, the scaling efficiency, every image. */
 ct_status_t ct_plot_html(const char *dir, const ct_plot_page_t *page, char *err, size_t errlen);
 
+/* text as a quoted gnuplot string in a data file: '"', '\\' and control
+ * characters become '_', so that a label from a results file (a run id, a
+ * placement) can neither end the string nor the line (E24). */
+void ct_plot_dat_label(FILE *f, const char *text);
+
 #endif

@@ -116,18 +116,16 @@ static int ct_rp_write_dat(const char *path, const ct_reg_runs_t *runs, const ct
             PACKAGE_VERSION);
     for (size_t b = 0; b < nsel; b++) {
         const ct_reg_series_t *x = &s[sel[b]];
-        fprintf(f, "%s# series %zu: %s\n\"%s\"\n", b ? "\n\n" : "", b,
-                ct_regress_verdict_name(x->res.verdict), labels[b]);
+        fprintf(f, "%s# series %zu: %s\n", b ? "\n\n" : "", b,
+                ct_regress_verdict_name(x->res.verdict));
+        ct_plot_dat_label(f, labels[b]);
+        fputc('\n', f);
         for (size_t i = 0; i < x->n; i++) {
             const ct_reg_run_t *run = &runs->v[x->at[i]];
-            char name[256];
-            snprintf(name, sizeof name, "%s", run->name);
-            for (char *c = name; *c; c++)
-                if (*c == '"' || *c == '\\' || *c == '\n')
-                    *c = '_';
             int fl = ct_rp_flag(x, i, threshold);
-            fprintf(f, "%zu \"%s\" %.10s %.6g", x->at[i], name, run->date[0] ? run->date : "-",
-                    x->p[i].us);
+            fprintf(f, "%zu ", x->at[i]);
+            ct_plot_dat_label(f, run->name);
+            fprintf(f, " %.10s %.6g", run->date[0] ? run->date : "-", x->p[i].us);
             /* the band over the judged window and every run after it */
             if (i >= x->res.band_lo && x->res.band_median > 0)
                 fprintf(f, " %.6g %.6g %.6g", x->res.band_low, x->res.band_median,
