@@ -36,6 +36,10 @@ expect 2 "unknown command 'frobnicate'" frobnicate
 expect 2 "usage: colltune" # no command at all
 expect 2 "unknown option '--bogus'" sweep --out "$T/o" --np 2 --bogus
 expect 2 "unexpected argument 'stray'" sweep --out "$T/o" --np 2 stray
+# --np and the launcher line's own count must agree (issue 15, E24).
+expect 2 "--np 2 and the launcher line's 4 ranks disagree" sweep --out "$T/o" --launcher "mpirun -np 4" --np 2
+expect 2 "--np 3 and the launcher line's 4 ranks disagree" tune --space "$top_srcdir/tests/mpi/tune_tiny.ini" \
+    --out "$T/o" --launcher "srun -n 4" --np 3
 expect 2 "\-\-out DIR is required" sweep --np 2
 expect 2 "give the scale" sweep --out "$T/o"
 expect 2 "\-\-np '0'" sweep --out "$T/o" --np 0

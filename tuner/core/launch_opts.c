@@ -70,6 +70,8 @@ int ct_launch_opts_apply(ct_launch_opts_t *o, int id, const char *value, ct_stat
     return 1;
 }
 
+static long ct_launch_opts_ranks_with(const ct_launch_opts_t *o, long np, const char *slurm);
+
 int ct_launch_opts_check(const ct_launch_opts_t *o)
 {
     if (o->np == 0 && o->launcher == NULL) {
@@ -77,6 +79,16 @@ int ct_launch_opts_check(const ct_launch_opts_t *o)
                 "colltune %s: give the scale: --np N (through mpirun) or "
                 "--launcher 'CMD ARGS'\n",
                 o->cmd);
+        return CT_EXIT_USAGE;
+    }
+    /* --np and a count in the launcher line (mpirun -np 4, srun -n 4) that
+     * disagree: which one runs would be the launcher's guess (E24). */
+    long line = o->np > 0 && o->launcher != NULL ? ct_launch_opts_ranks_with(o, 0, NULL) : 0;
+    if (line > 0 && line != o->np) {
+        fprintf(stderr,
+                "colltune %s: --np %ld and the launcher line's %ld ranks disagree: give the "
+                "count once\n",
+                o->cmd, o->np, line);
         return CT_EXIT_USAGE;
     }
     return ct_launch_opts_check_files(o);
@@ -129,18 +141,25 @@ ct_status_t ct_launch_opts_launcher(ct_launch_opts_t *o, ct_launcher_t *l)
     return CT_OK;
 }
 
-long ct_launch_opts_ranks(const ct_launch_opts_t *o)
+/* The rank count of o's launcher with np as --np (0: the line's own) and
+ * slurm as $SLURM_NTASKS (NULL: none). */
+static long ct_launch_opts_ranks_with(const ct_launch_opts_t *o, long np, const char *slurm)
 {
     char err[512];
     const char *mpirun = *CT_DEFAULT_MPIRUN ? CT_DEFAULT_MPIRUN : "mpirun";
     ct_launcher_t l;
     if (ct_launcher_init(&l, o->launcher, mpirun, err, sizeof err) != CT_OK)
         return 0;
-    l.np = o->np;
+    l.np = np;
     l.extra = o->launcher_args; /* borrowed: not freed below */
-    long n = ct_launcher_ranks(&l, getenv("SLURM_NTASKS"));
+    long n = ct_launcher_ranks(&l, slurm);
     ct_argv_free(&l.words);
     return n;
+}
+
+long ct_launch_opts_ranks(const ct_launch_opts_t *o)
+{
+    return ct_launch_opts_ranks_with(o, o->np, getenv("SLURM_NTASKS"));
 }
 
 void ct_launch_opts_collbench(const ct_launch_opts_t *o, char *buf, size_t buflen)
