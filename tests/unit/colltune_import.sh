@@ -120,4 +120,8 @@ cp "$D/nccl_allreduce.log" "$T/a,b \"c.log"
 "$CT" plot --gnuplot /bin/true --out "$T/fp" "$T/f.csv" >/dev/null 2>"$T/err" ||
     [ $? -eq 3 ] || fail "plot of the imported CSV: $(cat "$T/err")"
 grep -q ':[0-9]*:' "$T/err" && fail "plot could not read the imported CSV: $(cat "$T/err")"
+# nccl-tests JSON of a version this reader was not written from (E24).
+sed 's/"version":2/"version":3/' "$D/nccl_allreduce.json" >"$T/v3.json"
+expect 2 "v3.json:1: nccl-tests JSON version other than 2" --out "$T/g.csv" "$T/v3.json"
+[ ! -e "$T/g.csv" ] || fail "an unknown JSON version was imported"
 exit 0

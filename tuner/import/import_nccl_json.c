@@ -73,6 +73,17 @@ ct_status_t ct_import_nccl_json(ct_import_t *im)
                 jerr.line > 0 ? jerr.line : 1, jerr.text);
         return CT_ERR_PARSE;
     }
+    /* The file version this reader was written from: a newer one may
+     * mean other things by the same names, so it is refused (E24). */
+    json_t *version = json_object_get(doc, "version");
+    if (!json_is_integer(version) || json_integer_value(version) != 2) {
+        fprintf(stderr,
+                "colltune import: %s:1: nccl-tests JSON version %s: this colltune reads "
+                "version 2\n",
+                im->path, json_is_integer(version) ? "other than 2" : "missing");
+        json_decref(doc);
+        return CT_ERR_PARSE;
+    }
     json_t *results = json_object_get(doc, "results"), *config = json_object_get(doc, "config");
     json_t *args = json_object_get(doc, "args");
     if (!json_is_array(results) || !json_is_object(config)) {
