@@ -267,9 +267,7 @@ ct_status_t ct_trial_run(const ct_trial_spec_t *spec, ct_trial_result_t *result,
     /* Blocked from before fork to after the last wait: the signals are
      * taken with sigtimedwait(), so no handler and no global state. */
     sigset_t set, old;
-    sigemptyset(&set);
-    sigaddset(&set, SIGINT);
-    sigaddset(&set, SIGTERM);
+    ct_trial_stop_set(&set);
     sigaddset(&set, SIGCHLD);
     sigprocmask(SIG_BLOCK, &set, &old);
 
@@ -332,4 +330,11 @@ close_files:
     if (err_fd >= 0)
         close(err_fd);
     return st;
+}
+
+void ct_trial_stop_set(sigset_t *set)
+{
+    sigemptyset(set);
+    sigaddset(set, SIGINT);
+    sigaddset(set, SIGTERM);
 }

@@ -17,6 +17,7 @@
 #ifndef CT_TRIAL_H
 #define CT_TRIAL_H
 
+#include <signal.h>
 #include <sys/types.h>
 #include <stddef.h>
 #include "ct_status.h"
@@ -69,5 +70,10 @@ const char *ct_trial_outcome_name(ct_trial_outcome_t outcome);
 /* colltune's exit code for an outcome: collbench's own codes, 3 for a
  * crash, 130 for an interrupt. */
 int ct_trial_exit_code(ct_trial_outcome_t outcome);
+
+/* set = the signals that stop a colltune run (SIGINT, SIGTERM): what a
+ * trial passes on to its launch, and what tune and import hold back while
+ * a file is only half written. */
+void ct_trial_stop_set(sigset_t *set);
 
 #endif

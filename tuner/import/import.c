@@ -24,6 +24,7 @@
 #include "ct_path.h"
 #include "ct_vec.h"
 #include "import.h"
+#include "trial.h"
 #include "outdir.h"
 
 enum {
@@ -310,9 +311,7 @@ static int ct_import_main(int argc, char **argv)
      * file: once it is renamed or removed they act as they would have, so
      * an import stopped by a signal leaves no NAME.PID.tmp behind (E17). */
     sigset_t stop, old;
-    sigemptyset(&stop);
-    sigaddset(&stop, SIGINT);
-    sigaddset(&stop, SIGTERM);
+    ct_trial_stop_set(&stop);
     sigaddset(&stop, SIGHUP);
     sigprocmask(SIG_BLOCK, &stop, &old);
     if (rc < 0)

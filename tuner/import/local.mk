@@ -22,17 +22,11 @@ IMPORT_SAMPLES = \
 	tests/unit/import/bad_missing_column.log tests/unit/import/bad_other_tool.log
 EXTRA_DIST += tests/unit/colltune_import.sh $(IMPORT_SAMPLES)
 
-# Every reader of a user file refuses /dev/zero, FIFOs, directories and
-# NUL bytes at once (src/lib/ct_input.c; issue 15, E2, E17).
-TESTS += tests/unit/colltune_inputs.sh
-EXTRA_DIST += tests/unit/colltune_inputs.sh
-
-# No subcommand writes over one of its inputs: import's log, plot's input
-# in --out, regress --md onto the history (issue 15, E11, E14, E15).
-TESTS += tests/unit/colltune_output_is_input.sh
-EXTRA_DIST += tests/unit/colltune_output_is_input.sh
-
-# A signal during an import leaves neither a temporary file nor --out
-# (issue 15, E17).
-TESTS += tests/unit/colltune_import_signal.sh
-EXTRA_DIST += tests/unit/colltune_import_signal.sh
+# Hostile input (issue 15): every reader of a user file refuses /dev/zero,
+# FIFOs, directories and NUL bytes at once (src/lib/ct_input.c; E2, E17);
+# no subcommand writes over one of its inputs (E11, E14, E15); a signal
+# during an import leaves neither a temporary file nor --out (E17).
+IMPORT_HOSTILE_TESTS = tests/unit/colltune_inputs.sh tests/unit/colltune_output_is_input.sh \
+	tests/unit/colltune_import_signal.sh
+TESTS += $(IMPORT_HOSTILE_TESTS)
+EXTRA_DIST += $(IMPORT_HOSTILE_TESTS)

@@ -54,13 +54,10 @@ EXTRA_DIST += tests/mpi/colltune_tune.sh tests/mpi/colltune_tune_resume.sh tests
 TESTS += tests/mpi/emitted_files_apply.sh
 EXTRA_DIST += tests/mpi/emitted_files_apply.sh
 
-# A run-wide failure stops the tune at the defaults' first trial; a busy
-# --out is refused (issue 15, E8, E3).
-TESTS += tests/mpi/colltune_tune_reliability.sh
-EXTRA_DIST += tests/mpi/colltune_tune_reliability.sh
-
-# A journal that is a link, a directory, not a journal, another tune's,
-# or lists a trial twice is refused before any launch (issue 15, E4, E12,
-# E16).
-TESTS += tests/unit/colltune_journal.sh
-EXTRA_DIST += tests/unit/colltune_journal.sh
+# Hostile input (issue 15): a run-wide failure stops the tune at the
+# defaults' first trial, a busy --out is refused (E8, E3); a journal that
+# is a link, a directory, not a journal, another tune's, or lists a trial
+# twice is refused before any launch (E4, E12, E16).
+TUNE_HOSTILE_TESTS = tests/mpi/colltune_tune_reliability.sh tests/unit/colltune_journal.sh
+TESTS += $(TUNE_HOSTILE_TESTS)
+EXTRA_DIST += $(TUNE_HOSTILE_TESTS)

@@ -32,6 +32,7 @@
 #include "launch_opts.h"
 #include "outdir.h"
 #include "evidence.h"
+#include "trial.h"
 #include "tune.h"
 #include "tune_choices.h"
 #include "tune_decide.h"
@@ -527,9 +528,7 @@ static ct_status_t ct_tune_loop(ct_tune_ctx_t *x, const ct_space_t *space, const
                                 int *rc)
 {
     sigset_t set, old;
-    sigemptyset(&set);
-    sigaddset(&set, SIGINT);
-    sigaddset(&set, SIGTERM);
+    ct_trial_stop_set(&set);
     sigprocmask(SIG_BLOCK, &set, &old);
     int stop = 0;
     ct_status_t st = ct_tune_search(&x->a->plan, x->s, ct_tune_run_one, &x->run, &stop);
