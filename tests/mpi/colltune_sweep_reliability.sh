@@ -47,22 +47,12 @@ ls -A "$D" | grep -q prev && fail "--force left the earlier results aside: $(ls 
 # --- E3 ---
 # A collbench that waits 4 s before it starts, so that the first sweep is
 # still running when the second one comes.
-cat >"$T/slow-collbench" <<SH
-#!/bin/sh
-sleep 4
-exec "$COLLBENCH" "\$@"
-SH
-chmod +x "$T/slow-collbench"
+ct_slow_collbench "$T/slow-collbench" 4
 C="$T/conc"
 timeout 120 "$CT" sweep --out "$C" --np 2 --collbench "$T/slow-collbench" "$@" -- $small \
     >/dev/null 2>"$T/err1" &
 first=$!
-i=0
-until [ -s "$C/.lock" ]; do
-    i=$((i + 1))
-    [ "$i" -lt 200 ] || fail "the first sweep never took the lock"
-    sleep 0.05
-done
+ct_wait_lock "$C"
 timeout 120 "$CT" sweep --out "$C" --np 2 "$@" -- $small >/dev/null 2>"$T/err2"
 rc=$?
 wait "$first"

@@ -28,22 +28,12 @@ grep -q 'done:' "$T/err" && fail "said done: $(cat "$T/err")"
 
 # --- E3 ---
 # A collbench that waits 3 s before it starts keeps the first tune busy.
-cat >"$T/slow-collbench" <<SH
-#!/bin/sh
-sleep 3
-exec "$COLLBENCH" "\$@"
-SH
-chmod +x "$T/slow-collbench"
+ct_slow_collbench "$T/slow-collbench" 3
 D="$T/busy"
 timeout 120 "$CT" tune --space "$space" --out "$D" "$@" --strategy exhaustive --launches 1 \
     --collbench "$T/slow-collbench" -- -b 64K -e 64K >/dev/null 2>"$T/err1" &
 first=$!
-i=0
-until [ -s "$D/.lock" ]; do
-    i=$((i + 1))
-    [ "$i" -lt 200 ] || fail "the first tune never took the lock"
-    sleep 0.05
-done
+ct_wait_lock "$D"
 for extra in "" --resume; do
     timeout 60 "$CT" tune --space "$space" --out "$D" "$@" --strategy exhaustive --launches 1 $extra \
         -- -b 64K -e 64K >/dev/null 2>"$T/err2"

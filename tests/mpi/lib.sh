@@ -59,6 +59,23 @@ ct_wait_lines() {
     [ "$(wc -l <"$1")" -ge "$2" ] || fail "journal $1 did not reach $2 lines"
 }
 
+# ct_slow_collbench PATH SECONDS: a collbench that waits SECONDS before it
+# starts, so that a run using it is still going when a test needs it to.
+ct_slow_collbench() {
+    printf '#!/bin/sh\nsleep %s\nexec "%s" "$@"\n' "$2" "$COLLBENCH" >"$1"
+    chmod +x "$1"
+}
+
+# ct_wait_lock DIR: until a colltune holds DIR/.lock (its pid written).
+ct_wait_lock() {
+    i=0
+    until [ -s "$1/.lock" ]; do
+        i=$((i + 1))
+        [ "$i" -lt 200 ] || fail "nothing took the lock of $1"
+        sleep 0.05
+    done
+}
+
 # ct_journal_trials FILE: "SCOPE KEY LAUNCH" of each search trial of a
 # journal (the verification's A/B trials, scope "verify", left out).
 ct_journal_trials() {
