@@ -108,9 +108,11 @@ static void ct_measure_aggregate(const ct_measure_env_t *env, double *samples, s
 
 /* Warms up, then estimates one call's cost from probe batches after the
  * warm-up (the first calls pay for connection set-up); probes double until
- * they last a quarter of batch_us.  Ranks agree on the largest estimate. */
+ * they last a quarter of batch_us, or (adaptive) until a quarter of the
+ * size budget is spent, so a long --batch-us cannot outrun --size-budget.
+ * Ranks agree on the largest estimate and elapsed time. */
 static ct_status_t ct_measure_warmup(const ct_measure_env_t *env, const ct_backend_call_t *call,
-                                     double *est_p)
+                                     double start_us, double *est_p)
 {
     const ct_options_t *o = env->opts;
     double est = 0.0;
@@ -121,20 +123,28 @@ static ct_status_t ct_measure_warmup(const ct_measure_env_t *env, const ct_backe
     if (st == CT_OK)
         st = env->ops->wait(env->ctx);
     for (int probe = 1; st == CT_OK; probe *= 2) {
-        st = ct_measure_batch(env, call, probe, &est);
+        double agreed[2];
+        st = ct_measure_batch(env, call, probe, &agreed[0]);
+        agreed[1] = ct_clock_now_us() - start_us;
         /* Every rank must run the same probes: decide on the agreed max. */
-        ct_world_allreduce_double(env->world, &est, 1, CT_REDUCE_MAX);
-        if (est * probe >= o->batch_us / 4.0 || probe >= 1024)
+        ct_world_allreduce_double(env->world, agreed, 2, CT_REDUCE_MAX);
+        est = agreed[0];
+        int spent = o->iters == 0 && agreed[1] >= o->size_budget_s * 1e6 / 4.0;
+        if (est * probe >= o->batch_us / 4.0 || probe >= 1024 || spent)
             break;
     }
     *est_p = est;
     return st;
 }
 
-/* Batch mode: enough calls per sample to fill batch_us. */
+/* Batch mode: enough calls per sample to fill batch_us, but (adaptive)
+ * never so many that --min-samples samples overrun --size-budget: the
+ * budget wins over --batch-us as it does over --min-samples. */
 static int ct_measure_batch_size(const ct_options_t *o, double est)
 {
     double k = est > 0.0 ? ceil(o->batch_us / est) : 1.0;
+    if (o->iters == 0 && est > 0.0)
+        k = fmin(k, floor(o->size_budget_s * 1e6 / (double)o->min_samples / est));
     k = fmin(fmax(k, 1.0), 100000.0);
     if (o->iters > 0) {
         /* Fixed count: keep at least min_samples samples where possible. */
@@ -237,7 +247,7 @@ ct_status_t ct_measure_call(const ct_measure_env_t *env, const ct_backend_call_t
     double start = ct_clock_now_us(), est = 0.0;
     int converged = 0;
     ct_sampler_t s = {.batch = 1, .lead_us = 50.0};
-    ct_status_t st = ct_measure_warmup(env, call, &est);
+    ct_status_t st = ct_measure_warmup(env, call, start, &est);
 
     if (st == CT_OK && env->sync == CT_SYNC_BATCH)
         s.batch = ct_measure_batch_size(o, est);
