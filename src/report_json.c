@@ -3,8 +3,9 @@
  * one document built with jansson and committed at the end of the run.
  *
  * The document is written to a temporary file beside the target (the
- * target's resolved path plus ".PID.tmp", so runs never collide and a
- * stale one from a killed run never blocks a later one) and renamed onto
+ * target's resolved path plus ".HOST.PID.tmp", ct_tmpname.h: runs never
+ * collide, and a killed run's is removed by the next run on its host) and
+ * renamed onto
  * the resolved target: a reader never sees half a document, and a symlink
  * stays a symlink.  SIGTERM, SIGINT and SIGHUP are blocked from the
  * temporary file's creation to the rename, so such a signal lands once the
@@ -24,6 +25,7 @@
 #include "config.h"
 #include "ct_json.h"
 #include "ct_stats.h"
+#include "ct_tmpname.h"
 #include "engine.h"
 #include "report.h"
 
@@ -507,11 +509,10 @@ static ct_status_t ct_json_commit(ct_json_report_t *j, const char *tmp, const ch
 static ct_status_t ct_json_end(void *state, ct_status_t run_status)
 {
     ct_json_report_t *j = state;
-    char tmp[4200];
+    char tmp[4400];
     sigset_t ending, saved;
 
-    if (snprintf(tmp, sizeof tmp, "%s.%ld.tmp", j->target.path, (long)getpid()) >=
-        (int)sizeof tmp) {
+    if (ct_tmpname(j->target.path, tmp, sizeof tmp) != CT_OK) {
         fprintf(stderr, "collbench: error: --json %s: path too long\n", j->path);
         return CT_ERR_IO;
     }
@@ -538,6 +539,7 @@ static ct_status_t ct_json_end(void *state, ct_status_t run_status)
     sigaddset(&ending, SIGINT);
     sigaddset(&ending, SIGHUP);
     pthread_sigmask(SIG_BLOCK, &ending, &saved);
+    (void)ct_tmpname_clean_stale(j->target.path);
     ct_status_t st = ct_json_commit(j, tmp, line);
     pthread_sigmask(SIG_SETMASK, &saved, NULL);
     free(line);

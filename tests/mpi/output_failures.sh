@@ -65,15 +65,26 @@ while [ ! -s "$T/ready" ] && [ "$waited" -lt 600 ]; do
     waited=$((waited + 1))
 done
 [ -s "$T/ready" ] || fail "the run never reached the rename ($(cat "$T/sig.err"))"
-ls "$T" | grep -q '^sig\.json\.[0-9][0-9]*\.tmp$' || fail "no temporary file with a pid beside the target"
+ls "$T" | grep -q '^sig\.json\..*\.[0-9][0-9]*\.tmp$' || fail "no temporary file with host and pid beside the target"
 kill -TERM "$(cat "$T/ready")"
 wait "$job"
 ls "$T" | grep -q '\.tmp$' && fail "temporary file left after TERM: $(ls "$T")"
 json_get "$T/sig.json" results.# >/dev/null || fail "the JSON is not whole after TERM"
 
-# D10: a stale temporary file from a killed run is no obstacle.
-echo '{"trunc' >"$T/stale.json.4194303.tmp"
+# D10: a stale temporary file from a killed run is no obstacle, and the
+# next run on its host removes it: a dead pid of this host's goes; a live
+# pid's (this shell) and another host's stay.
+host=$(uname -n | tr -c 'A-Za-z0-9._\n-' _)
+sleep 0 &
+dead=$!
+wait "$dead"
+echo '{"trunc' >"$T/stale.json.$host.$dead.tmp"
+echo '{"live' >"$T/stale.json.$host.$$.tmp"
+echo '{"other' >"$T/stale.json.otherhost-x.$dead.tmp"
 ct_mpirun 2 -C allreduce -b 8 -e 8 --size-budget 0.02 --quiet --json "$T/stale.json" \
     >/dev/null 2>"$T/err" || fail "beside a stale temporary: exit $? ($(cat "$T/err"))"
 json_get "$T/stale.json" schema >/dev/null || fail "no JSON beside a stale temporary"
+[ -e "$T/stale.json.$host.$dead.tmp" ] && fail "a dead run's temporary file was left"
+[ -e "$T/stale.json.$host.$$.tmp" ] || fail "a live process' temporary file was removed"
+[ -e "$T/stale.json.otherhost-x.$dead.tmp" ] || fail "another host's temporary file was removed"
 exit 0

@@ -1,7 +1,8 @@
 #!/bin/sh
 # colltune import stopped by SIGTERM or SIGINT leaves no temporary file
 # and no --out behind (issue 15, E17): the signal waits while the output
-# exists only as OUT.PID.tmp and acts once it is gone.  The import is made
+# exists only as OUT.HOST.PID.tmp and acts once it is gone; after a
+# SIGKILL the next import removes the dead one's temporary file.  The import is made
 # long (20 logs of 5 MB) and the signal is sent once the temporary file
 # exists, so the test sees the window it is about.
 set -u
@@ -44,4 +45,21 @@ for sig in TERM INT; do
     ls "$T"/out.csv.*.tmp >/dev/null 2>&1 && fail "$sig: the temporary file was left: $(ls "$T")"
     [ ! -e "$T/out.csv" ] || fail "$sig: --out was written by a stopped import"
 done
-echo "a stopped import leaves nothing"
+
+# SIGKILL cannot be waited for: the temporary file stays, and the next
+# import to that --out removes it (a dead pid of this host's).
+"$CT" import --out "$T/out.csv" "$@" >/dev/null 2>"$T/err" &
+pid=$!
+n=0
+until ls "$T"/out.csv.*.tmp >/dev/null 2>&1; do
+    n=$((n + 1))
+    [ "$n" -lt 400 ] || fail "KILL: the import never made its temporary file"
+    sleep 0.01
+done
+kill -KILL "$pid"
+wait "$pid"
+ls "$T"/out.csv.*."$pid".tmp >/dev/null 2>&1 || fail "KILL: no temporary file of pid $pid left to clean"
+"$CT" import --out "$T/out.csv" "$top_srcdir/tests/unit/import/nccl_allreduce.log" >/dev/null 2>"$T/err" ||
+    fail "after KILL: exit $? ($(cat "$T/err"))"
+ls "$T"/out.csv.*.tmp >/dev/null 2>&1 && fail "KILL: the dead import's temporary file was left: $(ls "$T")"
+echo "a stopped import leaves nothing; a killed one's leftover goes at the next import"

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "config.h"
+#include "ct_tmpname.h"
 #include "emit_format.h"
 
 /* In write order; the rules file is written before the mca-params.conf
@@ -85,7 +86,7 @@ ct_status_t ct_emit_all_as(const ct_tune_result_t *r, const char *outdir, const 
                            char *err, size_t errlen)
 {
     char dir[PATH_MAX];
-    char tmp[CT_EMIT_NFORMATS][PATH_MAX + 64];
+    char tmp[CT_EMIT_NFORMATS][PATH_MAX + 300];
     char dst[CT_EMIT_NFORMATS][PATH_MAX + 64];
     size_t n = 0;
     ct_status_t st = CT_OK;
@@ -107,7 +108,12 @@ ct_status_t ct_emit_all_as(const ct_tune_result_t *r, const char *outdir, const 
         if (!f->wanted(r))
             continue;
         snprintf(dst[n], sizeof dst[n], "%s/%s", dir, f->name);
-        snprintf(tmp[n], sizeof tmp[n], "%s/.%s.tmp.%ld", dir, f->name, (long)getpid());
+        if (ct_tmpname(dst[n], tmp[n], sizeof tmp[n]) != CT_OK) {
+            snprintf(err, errlen, "output directory %s: path too long", outdir);
+            st = CT_ERR_USAGE;
+            break;
+        }
+        (void)ct_tmpname_clean_stale(dst[n]);
         st = ct_emit_one(&ctx, f, tmp[n], err, errlen);
         n++; /* the temporary may exist even when writing it failed */
     }

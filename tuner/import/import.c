@@ -19,6 +19,7 @@
 
 #include "cli.h"
 #include "command.h"
+#include "ct_tmpname.h"
 #include "ct_names.h"
 #include "ct_input.h"
 #include "ct_path.h"
@@ -233,7 +234,7 @@ static int ct_import_run(ct_import_args_t *a, ct_import_t *im)
 {
     /* The output is checked before any log is read. */
     ct_path_target_t target;
-    char tmp[4200];
+    char tmp[4400];
     if (ct_outdir_check_file("import", a->out, a->force, &target) != CT_EXIT_OK)
         return CT_EXIT_USAGE;
     /* --force replaces an old output, never an input (E15). */
@@ -244,7 +245,11 @@ static int ct_import_run(ct_import_args_t *a, ct_import_t *im)
                     a->out, a->logs[i]);
             return CT_EXIT_USAGE;
         }
-    snprintf(tmp, sizeof tmp, "%s.%ld.tmp", target.path, (long)getpid());
+    if (ct_tmpname(target.path, tmp, sizeof tmp) != CT_OK) {
+        fprintf(stderr, "colltune import: --out %s: path too long\n", a->out);
+        return CT_EXIT_USAGE;
+    }
+    (void)ct_tmpname_clean_stale(target.path);
     im->out = fopen(tmp, "w");
     if (im->out == NULL) {
         fprintf(stderr, "colltune import: --out %s: %s\n", a->out, strerror(errno));

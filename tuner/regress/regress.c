@@ -22,6 +22,7 @@
 
 #include "cli.h"
 #include "command.h"
+#include "ct_tmpname.h"
 #include "ct_path.h"
 #include "gnuplot.h"
 #include "ct_vec.h"
@@ -463,16 +464,23 @@ static int ct_reg_run(int argc, char **argv)
     ct_reg_report(stdout, 0, &runs, &a, s, ns);
     rc = slower ? CT_EXIT_WRONG : CT_EXIT_OK;
     if (a.md != NULL) {
-        char tmp[PATH_MAX + 32];
-        snprintf(tmp, sizeof tmp, "%s.%ld.tmp", a.md, (long)getpid());
-        FILE *f = fopen(tmp, "w");
+        char tmp[PATH_MAX + 300];
+        FILE *f = NULL;
+        if (ct_tmpname(a.md, tmp, sizeof tmp) == CT_OK) {
+            (void)ct_tmpname_clean_stale(a.md);
+            f = fopen(tmp, "w");
+        } else {
+            tmp[0] = '\0'; /* nothing to remove below */
+            errno = ENAMETOOLONG;
+        }
         if (f != NULL) {
             fprintf(f, "# colltune regress %s\n\n", a.history);
             ct_reg_report(f, 1, &runs, &a, s, ns);
         }
         if (f == NULL || fclose(f) != 0 || rename(tmp, a.md) != 0) {
             fprintf(stderr, "colltune regress: --md %s: %s\n", a.md, strerror(errno));
-            unlink(tmp);
+            if (tmp[0] != '\0')
+                unlink(tmp);
             rc = CT_EXIT_FAILURE;
         }
     }

@@ -20,6 +20,7 @@
 
 #include "cli.h"
 #include "command.h"
+#include "ct_tmpname.h"
 #include "ct_path.h"
 #include "ct_status.h"
 #include "outdir.h"
@@ -377,7 +378,7 @@ static char *ct_sb_command(int argc, char **argv, int mode_at)
 static int ct_sb_write(ct_sb_args_t *a, const char *command)
 {
     ct_path_target_t target;
-    char tmp[4200];
+    char tmp[4400];
     if (ct_outdir_check_file("sbatch", a->out, a->force, &target) != CT_EXIT_OK)
         return CT_EXIT_USAGE;
     /* --out over the recipe or the colltune the job runs: a job that runs
@@ -394,7 +395,11 @@ static int ct_sb_write(ct_sb_args_t *a, const char *command)
     const char *base = strrchr(target.path, '/');
     a->job.name = base ? base + 1 : target.path;
     a->job.command = command;
-    snprintf(tmp, sizeof tmp, "%s.%ld.tmp", target.path, (long)getpid());
+    if (ct_tmpname(target.path, tmp, sizeof tmp) != CT_OK) {
+        fprintf(stderr, "colltune sbatch: --out %s: path too long\n", a->out);
+        return CT_EXIT_USAGE;
+    }
+    (void)ct_tmpname_clean_stale(target.path);
     FILE *f = fopen(tmp, "w");
     if (f == NULL) {
         fprintf(stderr, "colltune sbatch: --out %s: %s\n", a->out, strerror(errno));
