@@ -17,6 +17,7 @@
 #include "backend/backend.h"
 #include "config.h"
 #include "ct_tuning_env.h"
+#include "cvars.h"
 #include "engine.h"
 #include "options.h"
 #include "pairs.h"
@@ -51,6 +52,24 @@ static void collbench_ident(ct_world_t *world, const ct_options_t *opts, const c
     ct_world_bcast(world, ident, sizeof *ident, 0);
 }
 
+/* --cvars: rank 0 reads the values in force before any work, so a name the
+ * library does not have ends every rank with exit 2 at once. */
+static ct_status_t collbench_cvars(ct_world_t *world, const ct_options_t *opts, ct_cvars_t *cvars)
+{
+    char err[512] = "";
+    long long st = CT_OK;
+    cvars->n = 0;
+    if (opts->cvars == NULL)
+        return CT_OK;
+    if (ct_world_rank(world) == 0) {
+        st = ct_cvars_read(opts->cvars, cvars, err, sizeof err);
+        if (st != CT_OK)
+            fprintf(stderr, "collbench: error: %s\n", err);
+    }
+    ct_world_bcast(world, &st, sizeof st, 0);
+    return (ct_status_t)st;
+}
+
 static int collbench_run(ct_world_t *world, const ct_options_t *opts, int argc, char **argv)
 {
     int rank0 = ct_world_rank(world) == 0;
@@ -62,6 +81,7 @@ static int collbench_run(ct_world_t *world, const ct_options_t *opts, int argc, 
     ct_reports_t reports;
     ct_reports_t *active = rank0 ? &reports : NULL;
     ct_run_ident_t ident;
+    ct_cvars_t cvars;
     void *ctx = NULL;
     char why[512] = "";
     ct_status_t st;
@@ -73,6 +93,9 @@ static int collbench_run(ct_world_t *world, const ct_options_t *opts, int argc, 
                             "1)\n");
         return CT_EXIT_USAGE;
     }
+    st = collbench_cvars(world, opts, &cvars);
+    if (st != CT_OK)
+        return ct_status_exit_code(st);
     if (ct_tuning_env_collect(environ, &env) != CT_OK || ct_rankinfo_gather(world, &ranks) != CT_OK)
         return CT_EXIT_FAILURE;
     collbench_ident(world, opts, &env, &ident);
@@ -91,6 +114,7 @@ static int collbench_run(ct_world_t *world, const ct_options_t *opts, int argc, 
         .ident = &ident,
         .ranks = ranks,
         .env = &env,
+        .cvars = &cvars,
         .argc = argc,
         .argv = argv,
     };

@@ -11,6 +11,7 @@
 
 #include "backend/backend.h"
 #include "ct_size.h"
+#include "cvars.h"
 
 /* Option ids beyond the short letters. */
 enum {
@@ -18,6 +19,7 @@ enum {
     CT_OPT_CSV,
     CT_OPT_JSON,
     CT_OPT_RUN_ID,
+    CT_OPT_CVARS,
     CT_OPT_TARGET_CI,
     CT_OPT_SIZE_BUDGET,
     CT_OPT_MIN_TIME,
@@ -63,6 +65,8 @@ static const ct_option_info_t ct_option_table[] = {
      "then goes to stderr)"},
     {"json", CT_OPT_JSON, "FILE", "write results and run metadata as JSON"},
     {"run-id", CT_OPT_RUN_ID, "ID", "run id recorded in CSV/JSON [time-host-pid]"},
+    {"cvars", CT_OPT_CVARS, "LIST",
+     "MPI_T control variables whose values in force the JSON records (names, comma-separated)"},
     {"target-ci", CT_OPT_TARGET_CI, "PCT",
      "adaptive: stop when the median's 95% CI is within PCT [2%]"},
     {"size-budget", CT_OPT_SIZE_BUDGET, "SEC",
@@ -140,6 +144,29 @@ static ct_status_t ct_options_fail(char *err, size_t errlen, const char *fmt, ..
     vsnprintf(err, errlen, fmt, ap);
     va_end(ap);
     return CT_ERR_USAGE;
+}
+
+/* --cvars: names of [a-z0-9_], comma-separated, at most CT_CVARS_MAX;
+ * whether the library has them is known only after MPI_Init (cvars.h). */
+static ct_status_t ct_options_cvars(const char *arg, const char **out, char *err, size_t errlen)
+{
+    size_t names = 0;
+    for (const char *p = arg;; p++) {
+        size_t len = strspn(p, "abcdefghijklmnopqrstuvwxyz0123456789_");
+        if (len == 0 || len >= 96 || (p[len] != ',' && p[len] != '\0'))
+            return ct_options_fail(err, errlen,
+                                   "--cvars '%s': names of [a-z0-9_] (up to 95 characters), "
+                                   "comma-separated",
+                                   arg);
+        names++;
+        p += len;
+        if (*p == '\0')
+            break;
+    }
+    if (names > CT_CVARS_MAX)
+        return ct_options_fail(err, errlen, "--cvars: %zu names, at most %d", names, CT_CVARS_MAX);
+    *out = arg;
+    return CT_OK;
 }
 
 static ct_status_t ct_options_int(const char *flag, const char *text, long lo, long hi, int *out,
@@ -373,6 +400,7 @@ static ct_status_t ct_options_apply(ct_options_t *o, int id, const char *arg, ch
                                    arg, CT_RUN_ID_MAX);
         o->run_id = arg;
         return CT_OK;
+    case CT_OPT_CVARS: return ct_options_cvars(arg, &o->cvars, err, errlen);
     case CT_OPT_TARGET_CI:
         return ct_options_fraction("--target-ci", arg, &o->target_ci, err, errlen);
     case CT_OPT_SIZE_BUDGET:

@@ -24,6 +24,7 @@
 #include "ct_path.h"
 #include "ct_result.h"
 #include "ct_tuning_env.h"
+#include "cvars.h"
 #include "measure.h"
 #include "options.h"
 #include "rankinfo.h"
@@ -46,6 +47,7 @@ typedef struct {
     const ct_run_ident_t *ident;
     const ct_rankinfo_t *ranks; /* world-size entries */
     const ct_tuning_env_t *env;
+    const ct_cvars_t *cvars; /* --cvars, read on rank 0 (n is 0 without it) */
     int argc;
     char **argv;
     ct_sync_mode_t sync; /* resolved timing mode; set with backend_ctx */

@@ -242,6 +242,32 @@ static json_t *ct_report_environment(const ct_tuning_env_t *env)
     return j;
 }
 
+/* --cvars: {"NAME": {"value": typed, "scope": "all"}} as MPI_T read them
+ * back on rank 0. */
+static json_t *ct_report_cvars(const ct_cvars_t *cvars)
+{
+    json_t *j = json_object();
+    int bad = 0;
+    for (size_t i = 0; i < cvars->n && !bad; i++) {
+        const ct_cvar_t *c = &cvars->v[i];
+        json_t *o = json_object(), *value;
+        switch (c->kind) {
+        case CT_CVAR_INT: value = json_integer(strtoll(c->value, NULL, 10)); break;
+        case CT_CVAR_REAL: value = ct_json_real(strtod(c->value, NULL)); break;
+        case CT_CVAR_BOOL: value = json_boolean(strcmp(c->value, "true") == 0); break;
+        default: value = ct_json_str(c->value); break;
+        }
+        bad |= ct_json_set(o, "value", value);
+        bad |= ct_json_set(o, "scope", ct_json_str(c->scope));
+        bad |= ct_json_set(j, c->name, o);
+    }
+    if (bad) {
+        json_decref(j);
+        return NULL;
+    }
+    return j;
+}
+
 /* "rank_medians_us" is written up to this many ranks; per_host always. */
 #define CT_REPORT_MAX_RANK_MEDIANS 256
 
@@ -365,6 +391,8 @@ static json_t *ct_report_body(const ct_json_report_t *j, ct_status_t run_status)
     bad |= ct_report_placement(doc, run->ranks, ct_world_size(run->world));
     bad |= ct_json_set(doc, "config_id", ct_json_str(run->ident->config_id));
     bad |= ct_json_set(doc, "environment", ct_report_environment(run->env));
+    if (run->opts->cvars)
+        bad |= ct_json_set(doc, "cvars", ct_report_cvars(run->cvars));
     bad |= ct_json_set(doc, "options", ct_report_options(run->opts));
     bad |= ct_json_set(doc, "timing", timing);
     bad |= ct_json_set(doc, "results", json_incref(j->results));

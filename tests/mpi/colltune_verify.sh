@@ -8,9 +8,10 @@
 # uses 256 KiB and 1 MiB, where it is 30x or more).  The space
 # offers binomial broadcast (tests/mpi/tune_verify.ini).
 #  1. The tune finds it, the A/B with the emitted files (read before the
-#     site's file) confirms it: the choices are verified and written, and
-#     collbench run by hand with the written files, not the tune's
-#     variables, is several-fold faster at 1 MiB (the files are read).
+#     site's file) confirms it: the choices are verified and written (the
+#     A/B's own medians over its launches several-fold faster at 1 MiB),
+#     and collbench run by hand with the written files, not the tune's
+#     variables, has their values in force (read back through MPI_T).
 #  2. A recommendation the files cannot deliver is dropped: with the slow
 #     pipeline forced by OMPI_MCA_coll_tuned_bcast_algorithm{,_segmentsize}
 #     in the environment colltune and mpirun run in (as a site's module
@@ -54,16 +55,29 @@ grep -q 'mca_base_param_files=.*/verify/mca-params.conf' "$T/ok/report.md" ||
     fail "report does not say how the tuned side ran"
 [ -f "$T/ok/mca-params.conf" ] || fail "no mca-params.conf written: $(ls "$T/ok")"
 grep -q '^# ' "$T/ok/mca-params.conf" || fail "mca-params.conf has no header"
-# By hand: the written files first, then the site's, against the site's.
-bcast_1m() {
+# By hand: the written files first, then the site's.  That they took
+# effect is read back, not judged from a timing: every NAME = VALUE the
+# written mca-params.conf sets is the value in force (MPI_T, collbench
+# --cvars), where the site's file alone leaves the site's algorithm.
+names=$(awk -F' *= *' '!/^#/ && NF == 2 { printf "%s%s", sep, $1; sep = "," }' "$T/ok/mca-params.conf")
+[ -n "$names" ] || fail "mca-params.conf sets nothing"
+in_force() { # FILES JSON: collbench 1 MiB broadcast with FILES, --cvars NAMES
     CT_MPIRUN_ARGS="--mca mca_base_param_files $1" ct_mpirun 2 -C broadcast -b 1M -e 1M \
-        --quiet 2>"$T/cb.err" | awk '!/^#/ && NF > 5 { print $6 }'
+        --quiet --cvars "$names" --json "$2" >/dev/null 2>"$T/cb.err" ||
+        fail "collbench with $1: exit $? ($(cat "$T/cb.err"))"
 }
-slow=$(bcast_1m "$site")
-fast=$(bcast_1m "$T/ok/mca-params.conf,$site")
-echo "by hand, 1 MiB broadcast: site $slow us, with the written files $fast us"
-awk -v s="$slow" -v f="$fast" 'BEGIN { exit !(f > 0 && s >= 3 * f) }' ||
-    fail "the written files did not take effect ($slow us vs $fast us)"
+in_force "$T/ok/mca-params.conf,$site" "$T/tuned.json"
+in_force "$site" "$T/site.json"
+awk -F' *= *' '!/^#/ && NF == 2 { print $1, $2 }' "$T/ok/mca-params.conf" | while read -r name want; do
+    got=$(json_get "$T/tuned.json" "cvars.$name.value")
+    case $got in true) got=1 ;; false) got=0 ;; esac
+    [ "$got" = "$want" ] || fail "with the written files $name is $got in force, the file says $want"
+done || exit 1
+[ "$(json_get "$T/site.json" cvars.coll_tuned_bcast_algorithm.value)" = 3 ] ||
+    fail "the site's file alone does not force pipeline (the test's premise)"
+[ "$(json_get "$T/tuned.json" cvars.coll_tuned_bcast_algorithm.value)" != 3 ] ||
+    fail "with the written files the site's pipeline is still in force"
+echo "by hand: with the written files in force: $names"
 
 # 3. --resume of the finished tune: nothing runs, the same verdicts.
 lines=$(wc -l <"$T/ok/journal.jsonl")

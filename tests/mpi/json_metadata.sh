@@ -1,7 +1,8 @@
 #!/bin/sh
 # The JSON file carries the rows and the metadata the issue asks for:
 # command line, MPI version, hosts and ranks per node, CPU bindings, every
-# tuning variable in effect, colltune version and revision.
+# tuning variable in effect, colltune version and revision, and (--cvars)
+# MPI_T control variables' values in force.
 . "$top_srcdir/tests/mpi/lib.sh"
 
 NCCL_ALGO=Ring UCX_TLS=self,sm OMPI_MCA_coll_tuned_use_dynamic_rules=0 \
@@ -43,4 +44,34 @@ a=$(json_get "$T/a.json" config_id) b=$(json_get "$T/b.json" config_id)
 c=$(json_get "$T/c.json" config_id)
 [ -n "$a" ] && [ "$a" = "$b" ] || fail "same settings, different ids ($a, $b)"
 [ "$a" != "$c" ] || fail "NCCL_PROTO did not change the id"
+
+# --cvars: the values in force as MPI_T reads them back, whatever set them
+# (a parameter file here, which the environment does not show), with
+# their MPI_T scope; the environment wins over the file, as Open MPI says.
+printf '%s\n' 'coll_tuned_use_dynamic_rules = 1' 'coll_tuned_bcast_algorithm = 3' >"$T/site.conf"
+CT_MPIRUN_ARGS="--mca mca_base_param_files $T/site.conf" ct_mpirun 2 -C broadcast -b 8 -e 8 \
+    --size-budget 0.05 --quiet --json "$T/cv.json" \
+    --cvars coll_tuned_bcast_algorithm,coll_tuned_use_dynamic_rules,pml_ucx_tls >/dev/null 2>"$T/err" ||
+    fail "--cvars: exit $? ($(cat "$T/err"))"
+[ "$(json_get "$T/cv.json" cvars.coll_tuned_bcast_algorithm.value)" = 3 ] ||
+    fail "--cvars: the file's algorithm is not the value in force"
+[ "$(json_get "$T/cv.json" cvars.coll_tuned_bcast_algorithm.scope)" = all ] || fail "--cvars: scope"
+[ "$(json_get "$T/cv.json" cvars.coll_tuned_use_dynamic_rules.value)" = true ] || fail "--cvars: bool"
+[ "$(json_get "$T/cv.json" cvars.coll_tuned_use_dynamic_rules.scope)" = readonly ] ||
+    fail "--cvars: dynamic rules are a launch setting on 4.1.4"
+json_get "$T/cv.json" cvars.pml_ucx_tls.value | grep -q , || fail "--cvars: a string variable"
+OMPI_MCA_coll_tuned_bcast_algorithm=6 CT_MPIRUN_ARGS="--mca mca_base_param_files $T/site.conf" \
+    ct_mpirun 2 -C broadcast -b 8 -e 8 --size-budget 0.05 --quiet --json "$T/cv.json" \
+    --cvars coll_tuned_bcast_algorithm >/dev/null 2>"$T/err" || fail "--cvars env: exit $?"
+[ "$(json_get "$T/cv.json" cvars.coll_tuned_bcast_algorithm.value)" = 6 ] ||
+    fail "--cvars: the environment's value is not the one in force"
+# A name the library does not have: exit 2 on every rank before any work.
+rm -f "$T/cv.json"
+ct_mpirun 2 -C broadcast -b 8 -e 8 --quiet --json "$T/cv.json" --cvars coll_tuned_bcast_algoritm \
+    >"$T/out" 2>"$T/err"
+rc=$?
+[ "$rc" -eq 2 ] || fail "--cvars with a misspelt name: exit $rc, want 2"
+grep -q -- '--cvars coll_tuned_bcast_algoritm: the MPI library has no such control variable' "$T/err" ||
+    fail "--cvars misspelt: $(cat "$T/err")"
+[ ! -e "$T/cv.json" ] && ! grep -q '^ *8 ' "$T/out" || fail "--cvars misspelt: measured anyway"
 exit 0

@@ -108,6 +108,7 @@ int main(void)
     CT_CHECK(&tally, !o.quiet && !o.help && !o.version);
     CT_CHECK(&tally, o.nccl_library == NULL && o.cudart_library == NULL);
     CT_CHECK(&tally, !o.pairs && o.pairs_rounds == 0);
+    CT_CHECK(&tally, o.cvars == NULL);
 
     /* --pairs; --pairs-rounds limits the rounds and implies --pairs. */
     PARSE_OK(&o, "--pairs");
@@ -293,6 +294,16 @@ int main(void)
     EXPECT_USAGE("unknown option '--bogus'", NULL, "--bogus");
     EXPECT_USAGE("unknown option '--bogus=1'", NULL, "--bogus=1");
     EXPECT_USAGE("unknown option '-", NULL, "-Z");
+
+    /* --cvars: names of [a-z0-9_], comma-separated; whether MPI has them is
+     * checked after MPI_Init (tests/mpi/json_metadata.sh). */
+    PARSE_OK(&o, "--cvars", "coll_tuned_bcast_algorithm,pml");
+    CT_CHECK_STR(&tally, o.cvars, "coll_tuned_bcast_algorithm,pml");
+    EXPECT_USAGE("--cvars", "'a;b'", "--cvars", "a;b");
+    EXPECT_USAGE("--cvars", "''", "--cvars", "");
+    EXPECT_USAGE("--cvars", "'a,,b'", "--cvars", "a,,b");
+    EXPECT_USAGE("--cvars", "'pml,'", "--cvars", "pml,");
+    EXPECT_USAGE("--cvars", "'PML'", "--cvars", "PML");
 
     return CT_DONE(&tally);
 }

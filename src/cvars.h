@@ -1,0 +1,40 @@
+/*
+ * cvars.h - the values in force of MPI_T control variables, read back from
+ * the MPI library itself.
+ *
+ * The environment says what a run asked for; a parameter file, the
+ * launcher's --mca or a site's file can override it, and a name can be
+ * misspelt.  What MPI_T reads back after MPI_Init is what the library
+ * uses, so a results file that records it says which settings really ran
+ * (collbench --cvars; the JSON's "cvars").  MPI-free interface; cvars_mpi.c
+ * implements it.
+ */
+#ifndef CT_CVARS_H
+#define CT_CVARS_H
+
+#include <stddef.h>
+#include "ct_status.h"
+
+#define CT_CVARS_MAX 64
+
+typedef enum { CT_CVAR_INT, CT_CVAR_REAL, CT_CVAR_BOOL, CT_CVAR_STRING } ct_cvar_kind_t;
+
+typedef struct {
+    char name[96];
+    char value[1024]; /* in force, as text: decimal, "true"/"false", or the string */
+    ct_cvar_kind_t kind;
+    const char *scope; /* MPI_T's: "constant", "readonly", "local", "group",
+                           "group_eq", "all", "all_eq" */
+} ct_cvar_t;
+
+typedef struct {
+    ct_cvar_t v[CT_CVARS_MAX];
+    size_t n;
+} ct_cvars_t;
+
+/* Reads, on this process, each variable of list (names, comma-separated).
+ * CT_ERR_USAGE, naming the variable, when the library has no such one.
+ * Not collective; call it after ct_world_init. */
+ct_status_t ct_cvars_read(const char *list, ct_cvars_t *out, char *err, size_t errlen);
+
+#endif
