@@ -54,7 +54,7 @@ typedef struct {
     const char *json_path;
     const char *run_id;
     const char *cvars; /* --cvars: MPI_T variables to record, comma-separated */
-    double target_ci; /* relative half-width of the median's 95% CI */
+    double target_ci;  /* relative half-width of the median's 95% CI */
     double size_budget_s;
     double min_time_s; /* adaptive: least measuring time per size */
     int min_samples;

@@ -42,6 +42,7 @@
 #include <string.h>
 
 #include "nccl_loader.h"
+#include "ct_vec.h"
 
 #define CT_NCCL_REASON_MAX 256
 #define CT_NCCL_HOST_MAX 64
@@ -242,7 +243,7 @@ static int ct_nccl_shared_devices(const ct_nccl_rank_t *all, int nranks, ct_nccl
     }
     for (int r = 0; r < nranks; r++)
         slots[r] = (ct_nccl_slot_t){&all[r], r};
-    qsort(slots, (size_t)nranks, sizeof *slots, ct_nccl_slot_cmp);
+    ct_vec_sort(slots, (size_t)nranks, sizeof *slots, ct_nccl_slot_cmp);
     for (int i = 0, j; i < nranks && !found; i = j + 1) {
         const ct_nccl_rank_t *a = slots[i].rec;
         for (j = i; j + 1 < nranks && strcmp(slots[j + 1].rec->host, a->host) == 0 &&

@@ -1,4 +1,5 @@
 #include "ct_stats.h"
+#include "ct_vec.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -53,7 +54,7 @@ void ct_stats_from_sorted(const double *sorted, size_t n, ct_stats_t *stats_p)
 
 void ct_stats_sort(double *samples, size_t n)
 {
-    qsort(samples, n, sizeof(double), ct_stats_cmp_double);
+    ct_vec_sort(samples, n, sizeof(double), ct_stats_cmp_double);
 }
 
 void ct_stats_compute(double *samples, size_t n, ct_stats_t *stats_p)

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "ct_hash.h"
+#include "ct_vec.h"
 
 static int ct_starts_with(const char *s, const char *prefix)
 {
@@ -65,7 +66,7 @@ ct_status_t ct_tuning_env_collect(char *const *envp, ct_tuning_env_t *env_p)
         }
         k++;
     }
-    qsort(vars, k, sizeof *vars, ct_tuning_env_cmp);
+    ct_vec_sort(vars, k, sizeof *vars, ct_tuning_env_cmp);
     env_p->vars = vars;
     env_p->n = k;
     return CT_OK;

@@ -44,3 +44,9 @@ ct_status_t ct_vec_push(void *vp, size_t *n_p, size_t *cap_p, size_t elem, const
     (*n_p)++;
     return CT_OK;
 }
+
+void ct_vec_sort(void *base, size_t n, size_t elem, int (*cmp)(const void *, const void *))
+{
+    if (n > 1 && base != NULL)
+        qsort(base, n, elem, cmp);
+}

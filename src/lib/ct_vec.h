@@ -43,4 +43,12 @@ ct_status_t ct_vec_push(void *vp, size_t *n_p, size_t *cap_p, size_t elem, const
 #define CT_VEC_PUSH(v, n, cap, item)                                                               \
     ((void)sizeof((v)[0] = *(item)), ct_vec_push(&(v), &(n), &(cap), sizeof *(v), (item)))
 
+/*
+ * The one sort: qsort, except that fewer than two elements are left alone.
+ * An empty array is often NULL, and qsort(NULL, 0, ...) is undefined
+ * behaviour (UBSan reports it; issue 15, E20), so nothing calls qsort
+ * directly (tests/unit/sort_guard.sh).
+ */
+void ct_vec_sort(void *base, size_t n, size_t elem, int (*cmp)(const void *, const void *));
+
 #endif

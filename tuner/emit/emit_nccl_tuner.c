@@ -11,6 +11,7 @@
  * total for allgather and reduce_scatter.
  */
 #include "emit_format.h"
+#include "ct_vec.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -83,7 +84,7 @@ static ct_status_t ct_nccl_tuner_write(const ct_emit_ctx_t *ctx, FILE *fp, char 
         if (ct_emit_nccl_is_rule(r, c) && strcmp(c->name, "NCCL_ALGO") == 0)
             algos[n++] = c;
     }
-    qsort(algos, n, sizeof(*algos), ct_by_scope_then_size);
+    ct_vec_sort(algos, n, sizeof(*algos), ct_by_scope_then_size);
 
     ct_emit_header(ctx, fp, "nccl_tuner.conf",
                    "rules for colltune's NCCL tuner plugin (NVIDIA's example-plugin CSV)",

@@ -25,6 +25,7 @@
  * rank count is the one written.
  */
 #include "emit_format.h"
+#include "ct_vec.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -141,7 +142,7 @@ ct_status_t ct_emit_tuned_coll_rules(const ct_tune_result_t *r, const ct_emit_tu
     for (size_t i = 0; i < r->nchoices; i++)
         if (ct_is_mca(&r->choices[i]) && strcmp(r->choices[i].name, t->tuned.alg) == 0)
             algs[na++] = &r->choices[i];
-    qsort(algs, na, sizeof(*algs), ct_by_min);
+    ct_vec_sort(algs, na, sizeof(*algs), ct_by_min);
 
     for (size_t i = 0; i < na && st == CT_OK; i++) {
         const ct_tune_choice_t *c = algs[i], *seg = ct_same_range(r, c, t->tuned.seg),

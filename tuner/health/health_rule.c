@@ -8,6 +8,7 @@
 
 #include "ct_stats.h"
 #include "health_rule.h"
+#include "ct_vec.h"
 
 ct_health_params_t ct_health_default_params(void)
 {
@@ -254,8 +255,8 @@ ct_status_t ct_health_judge(const ct_health_row_t *rows, size_t n, const ct_heal
         if (out->links[i].named && !by_host)
             out->links[out->nlinks++] = out->links[i];
     }
-    qsort(out->hosts, out->nhosts, sizeof *out->hosts, ct_health_rank_cmp);
-    qsort(out->links, out->nlinks, sizeof *out->links, ct_health_rank_cmp);
+    ct_vec_sort(out->hosts, out->nhosts, sizeof *out->hosts, ct_health_rank_cmp);
+    ct_vec_sort(out->links, out->nlinks, sizeof *out->links, ct_health_rank_cmp);
     st = CT_OK;
 fail:
     free(th);

@@ -26,6 +26,7 @@
 #include "outdir.h"
 #include "plot.h"
 #include "scaling.h"
+#include "ct_vec.h"
 
 enum {
     CT_PLOT_OUT = 1,
@@ -283,7 +284,7 @@ static ct_plot_item_t *ct_plot_items(const ct_results_t *rows, const char *coll,
                                                               : sizeof it[i].label - used - 1;
         }
     }
-    qsort(it, n, sizeof *it, ct_plot_item_cmp);
+    ct_vec_sort(it, n, sizeof *it, ct_plot_item_cmp);
     *n_p = n;
     return it;
 }

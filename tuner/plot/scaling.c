@@ -12,6 +12,7 @@
 #include "ct_stats.h"
 #include "outdir.h"
 #include "scaling.h"
+#include "ct_vec.h"
 
 /* What tells series apart besides scale and run: runs at different
  * scales are different runs, so neither may split a line. */
@@ -41,7 +42,7 @@ static int ct_scaling_ll_cmp(const void *x, const void *y)
 /* Sorted distinct values of v[0..n) in place; the new count. */
 static size_t ct_scaling_uniq(long long *v, size_t n)
 {
-    qsort(v, n, sizeof *v, ct_scaling_ll_cmp);
+    ct_vec_sort(v, n, sizeof *v, ct_scaling_ll_cmp);
     size_t k = 0;
     for (size_t i = 0; i < n; i++)
         if (k == 0 || v[k - 1] != v[i])

@@ -175,7 +175,7 @@ static ct_status_t ct_reg_read_history(const char *history, ct_reg_runs_t *runs)
                 is_run ? "; this is a run directory: give the directory that holds it" : "");
         return CT_ERR_USAGE;
     }
-    qsort(runs->v, runs->n, sizeof *runs->v, ct_reg_run_cmp);
+    ct_vec_sort(runs->v, runs->n, sizeof *runs->v, ct_reg_run_cmp);
     return CT_OK;
 }
 

@@ -111,7 +111,7 @@ static ct_status_t ct_enum_emit(ct_enum_t *e, const ct_settings_t *s, int baseli
             return CT_ERR_NOMEM;
         }
     }
-    qsort(c->settings, c->n, sizeof *c->settings, ct_setting_cmp);
+    ct_vec_sort(c->settings, c->n, sizeof *c->settings, ct_setting_cmp);
     ct_space_config_key(c->settings, c->n, c->key, sizeof c->key);
     c->baseline = baseline;
     if (skip && (c->skip = strdup(skip)) == NULL) {

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "space.h"
+#include "ct_vec.h"
 
 #define CT_SAMPLE_TRIES 16         /* draws per wanted configuration, at most */
 #define CT_SAMPLE_EMPTY UINT64_MAX /* indices are below n <= UINT64_MAX */
@@ -189,7 +190,7 @@ ct_status_t ct_space_sample(const ct_space_t *space, int scope, long nranks, uin
         st = CT_ERR_NOMEM;
     if (st == CT_OK) {
         /* In index order: the order ct_space_each would have given. */
-        qsort(picks, got, sizeof *picks, ct_sample_pick_cmp);
+        ct_vec_sort(picks, got, sizeof *picks, ct_sample_pick_cmp);
         out_p->configs = grown;
         for (size_t i = 0; i < got; i++)
             out_p->configs[out_p->n++] = picks[i].config;

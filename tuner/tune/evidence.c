@@ -110,7 +110,7 @@ static ct_status_t ct_tune_ev_cells(const ct_tune_state_t *s, const ct_tune_scop
             }
         }
         if (ev->ncells > first + 1)
-            qsort(ev->cells + first, ev->ncells - first, sizeof *ev->cells, ct_tune_cmp_cell);
+            ct_vec_sort(ev->cells + first, ev->ncells - first, sizeof *ev->cells, ct_tune_cmp_cell);
     }
     return CT_OK;
 }

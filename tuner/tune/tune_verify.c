@@ -18,6 +18,7 @@
 #include "trial.h"
 #include "evidence.h"
 #include "tune_decide.h"
+#include "ct_vec.h"
 
 void ct_tune_verify_free(ct_tune_verify_t *v)
 {
@@ -242,8 +243,7 @@ ct_status_t ct_tune_verify_setup(const ct_tune_result_t *r, const char *out,
     /* Keys as the journal checks them: of the settings sorted by name. */
     for (size_t side = 0; side < 2; side++) {
         ct_space_config_t *c = &sc->configs.configs[side];
-        if (c->n > 1) /* the defaults' side has none: qsort(NULL, 0) is undefined (E20) */
-            qsort(c->settings, c->n, sizeof *c->settings, ct_tune_verify_cmp);
+        ct_vec_sort(c->settings, c->n, sizeof *c->settings, ct_tune_verify_cmp);
         ct_space_config_key(c->settings, c->n, c->key, sizeof c->key);
     }
     return CT_OK;
