@@ -61,17 +61,30 @@ static void test_merge(ct_test_tally_t *t)
 {
     ct_tune_bucket_t b[] = {{1024, 0}, {2048, 3}, {4096, 3}, {8192, 0}, {16384, 0}, {32768, 2}};
     ct_tune_range_t r[6];
-    size_t n = ct_tune_merge(b, 6, r);
+    /* Extended both ways (--extend-ranges): the ranges tile all sizes. */
+    size_t n = ct_tune_merge(b, 6, 1, 1, r);
     CT_CHECK(t, n == 4);
     CT_CHECK(t, r[0].min_bytes == 0 && r[0].max_bytes == 2047 && r[0].winner == 0);
     CT_CHECK(t, r[1].min_bytes == 2048 && r[1].max_bytes == 8191 && r[1].winner == 3);
     CT_CHECK(t, r[1].first == 1 && r[1].count == 2);
     CT_CHECK(t, r[2].min_bytes == 8192 && r[2].max_bytes == 32767 && r[2].winner == 0);
     CT_CHECK(t, r[3].min_bytes == 32768 && r[3].max_bytes == -1 && r[3].winner == 2);
+    /* The default: only the measured span, 1 KiB to 32 KiB. */
+    n = ct_tune_merge(b, 6, 0, 0, r);
+    CT_CHECK(t, n == 4);
+    CT_CHECK(t, r[0].min_bytes == 1024 && r[0].max_bytes == 2047);
+    CT_CHECK(t, r[1].min_bytes == 2048 && r[1].max_bytes == 8191 && r[1].winner == 3);
+    CT_CHECK(t, r[3].min_bytes == 32768 && r[3].max_bytes == 32768 && r[3].winner == 2);
+    /* One winner at every measured size: still only the span (issue 16:
+     * a 256 KiB-1 MiB tune wrote a forced algorithm for every size). */
     ct_tune_bucket_t one[] = {{64, 5}, {128, 5}};
-    n = ct_tune_merge(one, 2, r);
+    n = ct_tune_merge(one, 2, 0, 0, r);
+    CT_CHECK(t, n == 1 && r[0].min_bytes == 64 && r[0].max_bytes == 128 && r[0].count == 2);
+    n = ct_tune_merge(one, 2, 1, 0, r);
+    CT_CHECK(t, n == 1 && r[0].min_bytes == 0 && r[0].max_bytes == 128);
+    n = ct_tune_merge(one, 2, 1, 1, r);
     CT_CHECK(t, n == 1 && r[0].min_bytes == 0 && r[0].max_bytes == -1 && r[0].count == 2);
-    CT_CHECK(t, ct_tune_merge(one, 0, r) == 0);
+    CT_CHECK(t, ct_tune_merge(one, 0, 0, 0, r) == 0);
 }
 
 /* Exact values: with 5 and 5 there are C(10, 5) = 252 orderings; U <= 4

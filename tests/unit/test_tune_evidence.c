@@ -49,7 +49,8 @@ static void test_ranges(ct_test_tally_t *t)
         fake_set(&f.l[k][2], 98, 103);
     }
     ct_tune_decision_t d;
-    CT_CHECK(t, ct_tune_decide(&f.ev, &d) == CT_OK);
+    const ct_tune_reach_t reach = {2, 0};
+    CT_CHECK(t, ct_tune_decide(&f.ev, &reach, &d) == CT_OK);
     CT_CHECK(t, d.ncells == 4);
     CT_CHECK(t, d.cells[0].winner == 1 && d.cells[0].significant && d.cells[1].winner == 1);
     CT_CHECK(t, d.cells[2].winner == 0 && !d.cells[2].significant);
@@ -58,13 +59,36 @@ static void test_ranges(ct_test_tally_t *t)
     /* No winner: the fastest runnable contender is shown. */
     CT_CHECK(t, d.cells[2].best == 1 || d.cells[2].best == 2);
     CT_CHECK(t, d.npicks == 1);
-    CT_CHECK(t, d.npicks == 1 && d.picks[0].config == 1 && d.picks[0].min_bytes == 0 &&
+    /* From the smallest measured size (1 KiB), not from 0. */
+    CT_CHECK(t, d.npicks == 1 && d.picks[0].config == 1 && d.picks[0].min_bytes == 1024 &&
                     d.picks[0].max_bytes == 4095 && d.picks[0].default_us == 101 &&
                     d.picks[0].tuned_us == 60.5);
     ct_tune_decision_free(&d);
+    /* --extend-ranges: from 0. */
+    const ct_tune_reach_t extend = {2, 1};
+    CT_CHECK(t, ct_tune_decide(&f.ev, &extend, &d) == CT_OK);
+    CT_CHECK(t, d.npicks == 1 && d.picks[0].min_bytes == 0 && d.picks[0].max_bytes == 4095);
+    ct_tune_decision_free(&d);
+    /* Winning up to the largest measured size: up to it, not beyond. */
+    for (size_t k = 0; k < 4; k++)
+        fake_set(&f.l[k][1], 60, 61);
+    CT_CHECK(t, ct_tune_decide(&f.ev, &reach, &d) == CT_OK);
+    CT_CHECK(t, d.npicks == 1 && d.picks[0].min_bytes == 1024 && d.picks[0].max_bytes == 8192);
+    ct_tune_decision_free(&d);
+    CT_CHECK(t, ct_tune_decide(&f.ev, &extend, &d) == CT_OK);
+    CT_CHECK(t, d.npicks == 1 && d.picks[0].min_bytes == 0 && d.picks[0].max_bytes == -1);
+    ct_tune_decision_free(&d);
+    /* Measured from the smallest size allreduce takes (8 B): from 0. */
+    f.cells[0].bytes = 8;
+    CT_CHECK(t, ct_tune_decide(&f.ev, &reach, &d) == CT_OK);
+    CT_CHECK(t, d.npicks == 1 && d.picks[0].min_bytes == 0 && d.picks[0].max_bytes == 8192);
+    ct_tune_decision_free(&d);
+    f.cells[0].bytes = 1024;
+    for (size_t k = 0; k < 4; k++)
+        fake_set(&f.l[k][1], k < 2 ? 60 : 99, k < 2 ? 61 : 101);
     /* Excluded: never a winner, never shown. */
     f.excluded[1] = 1;
-    CT_CHECK(t, ct_tune_decide(&f.ev, &d) == CT_OK);
+    CT_CHECK(t, ct_tune_decide(&f.ev, &reach, &d) == CT_OK);
     CT_CHECK(t, d.npicks == 0 && d.cells[0].winner == 0 && d.cells[0].best == 2);
     ct_tune_decision_free(&d);
 }
@@ -75,18 +99,19 @@ static void test_global(ct_test_tally_t *t)
 {
     ct_fake_t f;
     fake_init(&f, -1, 3, 3);
+    const ct_tune_reach_t reach = {2, 0};
     for (size_t k = 0; k < 3; k++) {
         fake_set(&f.l[k][0], 100, 102);
         fake_set(&f.l[k][1], 60, 61);                              /* wins all three */
         fake_set(&f.l[k][2], k == 0 ? 50 : 99, k == 0 ? 51 : 101); /* wins one */
     }
     ct_tune_decision_t d;
-    CT_CHECK(t, ct_tune_decide(&f.ev, &d) == CT_OK);
+    CT_CHECK(t, ct_tune_decide(&f.ev, &reach, &d) == CT_OK);
     CT_CHECK(t, d.npicks == 1 && d.picks[0].config == 1 && d.picks[0].min_bytes == -1 &&
                     d.picks[0].max_bytes == -1);
     ct_tune_decision_free(&d);
     fake_set(&f.l[2][1], 200, 210); /* now the default beats it at 4096 */
-    CT_CHECK(t, ct_tune_decide(&f.ev, &d) == CT_OK);
+    CT_CHECK(t, ct_tune_decide(&f.ev, &reach, &d) == CT_OK);
     CT_CHECK(t, d.npicks == 1 && d.picks[0].config == 2 && d.picks[0].default_us == 101 &&
                     d.picks[0].tuned_us == 50.5);
     ct_tune_decision_free(&d);
@@ -95,12 +120,12 @@ static void test_global(ct_test_tally_t *t)
     fake_set(&f.w[0], 1000, 1010);
     fake_set(&f.w[1], 990, 1000);
     fake_set(&f.w[2], 500, 510);
-    CT_CHECK(t, ct_tune_decide(&f.ev, &d) == CT_OK);
+    CT_CHECK(t, ct_tune_decide(&f.ev, &reach, &d) == CT_OK);
     CT_CHECK(t, d.npicks == 1 && d.picks[0].config == 2);
     ct_tune_decision_free(&d);
     /* No baseline measurement: nothing decided. */
     f.ev.ncells = 0;
-    CT_CHECK(t, ct_tune_decide(&f.ev, &d) == CT_OK);
+    CT_CHECK(t, ct_tune_decide(&f.ev, &reach, &d) == CT_OK);
     CT_CHECK(t, d.ncells == 0 && d.npicks == 0);
     ct_tune_decision_free(&d);
 }

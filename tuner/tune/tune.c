@@ -55,6 +55,7 @@ enum {
     CT_TUNE_WEIGHTS,
     CT_TUNE_VERIFY_PAIRS,
     CT_TUNE_RULES_JSON,
+    CT_TUNE_EXTEND_RANGES,
 };
 
 static const ct_cli_opt_t ct_tune_opts[] = {
@@ -77,6 +78,9 @@ static const ct_cli_opt_t ct_tune_opts[] = {
      "A/B pairs of fresh launches that verify the emitted files (default 5, at least 5)"},
     {CT_TUNE_RULES_JSON, "rules-json", NULL,
      "also write coll-tuned-rules.json (Open MPI 6's JSON rules format)"},
+    {CT_TUNE_EXTEND_RANGES, "extend-ranges", NULL,
+     "stretch each collective's first choice down to 0 B and its last to any size (default: "
+     "only the measured span)"},
     {CT_TUNE_RESUME, "resume", NULL, "continue the tune in DIR, skipping journaled trials"},
     CT_LAUNCH_OPT_COLLBENCH,
 };
@@ -108,6 +112,12 @@ static void ct_tune_usage(FILE *f)
                "UCX_CONFIG_DIR, NCCL_CONF_FILE).  A choice is kept when its gain holds\n"
                "(one-sided Mann-Whitney p <= 0.05 and >= 5%%) at most sizes of its range and\n"
                "the default is significantly faster at none; the others are dropped.\n\n"
+               "reach: a per-collective choice covers the sizes it was measured at, up to\n"
+               "just below the next measured size where it did not win; below the smallest\n"
+               "and above the largest measured size the library's own decision stays\n"
+               "(coll-tuned-rules.conf gives those sizes algorithm 0), unless the smallest\n"
+               "measured size is the smallest the collective takes (8 B, 8 B per rank for\n"
+               "allgather, alltoall, reduce_scatter) or --extend-ranges is given.\n\n"
                "outputs in DIR: journal.jsonl, trials/, verify/, report.json, report.md,\n"
                "and the verified files: mca-params.conf, coll-tuned-rules.conf, ucx.conf,\n"
                "nccl.env, nccl.conf, nccl_tuner.conf (each only when it has a choice),\n"
@@ -126,6 +136,7 @@ typedef struct {
     const char *weights;
     long verify_pairs;
     int rules_json;
+    int extend_ranges;
     char **cb_args;
     size_t ncb_args;
 } ct_tune_args_t;
@@ -173,6 +184,7 @@ static int ct_tune_parse(int argc, char **argv, ct_tune_args_t *a)
         case CT_TUNE_RESUME: a->resume = 1; break;
         case CT_TUNE_WEIGHTS: a->weights = value; break;
         case CT_TUNE_RULES_JSON: a->rules_json = 1; break;
+        case CT_TUNE_EXTEND_RANGES: a->extend_ranges = 1; break;
         case CT_TUNE_VERIFY_PAIRS:
             st = ct_cli_long("tune", "verify-pairs", value, CT_TUNE_VERIFY_MIN_PAIRS,
                              CT_TUNE_MAX_LAUNCHES / 2, &a->verify_pairs);
@@ -638,6 +650,7 @@ static int ct_tune_main_run(ct_tune_args_t *a)
     memset(&s, 0, sizeof s);
     s.space = &space;
     s.weights = a->weights ? &weights : NULL;
+    s.extend_ranges = a->extend_ranges;
     s.out = a->out;
     s.start = ct_tune_now();
     s.colls = a->collectives ? a->collectives : "all";

@@ -38,6 +38,7 @@ typedef struct {
     const char *out;
     const char *strategy;
     const ct_tune_weights_t *weights; /* --weights, or NULL */
+    int extend_ranges;                /* --extend-ranges (tune_decision.h, ct_tune_reach_t) */
     /* tallies for the report */
     size_t ran, resumed, skipped, failed;
     long plan_budget;     /* --budget: 0 none */

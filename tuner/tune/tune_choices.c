@@ -54,12 +54,13 @@ ct_status_t ct_tune_decide_scopes(const ct_tune_state_t *s, ct_tune_scope_decisi
                                   ct_tune_result_t *result)
 {
     ct_status_t st = CT_OK;
+    ct_tune_reach_t reach = {s->nranks, s->extend_ranges};
     memset(decs, 0, s->nscopes * sizeof *decs);
     for (size_t si = 0; si < s->nscopes && st == CT_OK; si++) {
         const ct_tune_scope_t *sc = &s->scopes[si];
         st = ct_tune_evidence_build(s, sc, &decs[si].ev);
         if (st == CT_OK)
-            st = ct_tune_decide(&decs[si].ev, &decs[si].d);
+            st = ct_tune_decide(&decs[si].ev, &reach, &decs[si].d);
         for (size_t k = 0; k < decs[si].d.npicks && st == CT_OK; k++)
             st = ct_tune_add_pick(result, sc, &decs[si].d.picks[k]);
     }

@@ -73,7 +73,8 @@ size_t ct_tune_pick(const ct_tune_cand_t *c, size_t n)
     return pick;
 }
 
-size_t ct_tune_merge(const ct_tune_bucket_t *b, size_t n, ct_tune_range_t *out)
+size_t ct_tune_merge(const ct_tune_bucket_t *b, size_t n, int from_zero, int to_any,
+                     ct_tune_range_t *out)
 {
     size_t k = 0;
     for (size_t i = 0; i < n; i++) {
@@ -83,8 +84,8 @@ size_t ct_tune_merge(const ct_tune_bucket_t *b, size_t n, ct_tune_range_t *out)
         }
         if (k > 0)
             out[k - 1].max_bytes = b[i].bytes - 1;
-        out[k].min_bytes = k == 0 ? 0 : b[i].bytes;
-        out[k].max_bytes = -1;
+        out[k].min_bytes = k == 0 && from_zero ? 0 : b[i].bytes;
+        out[k].max_bytes = to_any ? -1 : b[n - 1].bytes;
         out[k].winner = b[i].winner;
         out[k].first = i;
         out[k].count = 1;

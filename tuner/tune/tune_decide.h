@@ -71,9 +71,12 @@ typedef struct {
     long winner;
 } ct_tune_bucket_t;
 
-/* A run of contiguous buckets with one winner.  Ranges tile all sizes the
- * way a rules file needs: the first starts at 0, each ends one byte
- * before the next begins, the last ends at -1 (any size). */
+/* A run of contiguous buckets with one winner.  Ranges cover only what was
+ * measured: the first starts at the smallest measured size, each ends one
+ * byte before the next begins, the last ends at the largest measured size.
+ * Below and above, the library's own decision stays (a rules file hands
+ * those sizes back to it), unless the caller extends the first range down
+ * to 0 or the last up to -1 (any size). */
 typedef struct {
     long long min_bytes;
     long long max_bytes;
@@ -82,7 +85,9 @@ typedef struct {
 } ct_tune_range_t;
 
 /* Merges b[0..n) (sorted by bytes) into out (room for n); returns how
- * many ranges. */
-size_t ct_tune_merge(const ct_tune_bucket_t *b, size_t n, ct_tune_range_t *out);
+ * many ranges.  from_zero: the first range starts at 0; to_any: the last
+ * ends at -1. */
+size_t ct_tune_merge(const ct_tune_bucket_t *b, size_t n, int from_zero, int to_any,
+                     ct_tune_range_t *out);
 
 #endif

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ct_names.h"
 #include "ct_stats.h"
 #include "tune_decide.h"
 
@@ -80,9 +81,16 @@ static ct_status_t ct_tune_dpick_add(ct_tune_decision_t *d, size_t config, long 
     return CT_OK;
 }
 
-/* Per collective: its run of cells [first, first + n) merged into ranges. */
-static ct_status_t ct_tune_decide_ranges(const ct_tune_evidence_t *ev, ct_tune_decision_t *d,
-                                         size_t first, size_t n)
+long long ct_tune_smallest_bytes(const char *coll, long nranks)
+{
+    const ct_coll_name_t *c = ct_coll_name_find(coll);
+    return c && c->busbw == CT_BUSBW_SPLIT && nranks > 0 ? 8LL * nranks : 8LL;
+}
+
+/* Per collective: its run of cells [first, first + n) merged into ranges
+ * over the measured span (ct_tune_reach_t). */
+static ct_status_t ct_tune_decide_ranges(const ct_tune_evidence_t *ev, const ct_tune_reach_t *reach,
+                                         ct_tune_decision_t *d, size_t first, size_t n)
 {
     ct_tune_bucket_t *b = calloc(n, sizeof *b);
     ct_tune_range_t *r = calloc(n, sizeof *r);
@@ -91,7 +99,10 @@ static ct_status_t ct_tune_decide_ranges(const ct_tune_evidence_t *ev, ct_tune_d
         b[k].bytes = ev->cells[first + k].bytes;
         b[k].winner = (long)d->cells[first + k].winner;
     }
-    size_t nr = st == CT_OK ? ct_tune_merge(b, n, r) : 0;
+    int from_zero =
+        reach->extend_ranges ||
+        (n > 0 && b[0].bytes <= ct_tune_smallest_bytes(ev->cells[first].coll, reach->nranks));
+    size_t nr = st == CT_OK ? ct_tune_merge(b, n, from_zero, reach->extend_ranges, r) : 0;
     for (size_t k = 0; k < nr && st == CT_OK; k++)
         if (r[k].winner != 0)
             st = ct_tune_dpick_add(d, (size_t)r[k].winner, r[k].min_bytes, r[k].max_bytes,
@@ -130,7 +141,8 @@ static ct_status_t ct_tune_decide_global(const ct_tune_evidence_t *ev, const ct_
     return st;
 }
 
-ct_status_t ct_tune_decide(const ct_tune_evidence_t *ev, ct_tune_decision_t *d_p)
+ct_status_t ct_tune_decide(const ct_tune_evidence_t *ev, const ct_tune_reach_t *reach,
+                           ct_tune_decision_t *d_p)
 {
     ct_tune_decision_t d;
     memset(&d, 0, sizeof d);
@@ -144,7 +156,7 @@ ct_status_t ct_tune_decide(const ct_tune_evidence_t *ev, ct_tune_decision_t *d_p
         size_t n = 1;
         while (k + n < ev->ncells && strcmp(ev->cells[k + n].coll, ev->cells[k].coll) == 0)
             n++;
-        st = ct_tune_decide_ranges(ev, &d, k, n);
+        st = ct_tune_decide_ranges(ev, reach, &d, k, n);
         k += n;
     }
     if (st == CT_OK && ev->ncells > 0 && ev->scope == CT_SCOPE_GLOBAL) {

@@ -38,6 +38,19 @@ typedef struct {
     size_t npicks;
 } ct_tune_decision_t;
 
+/* How far a per-collective choice reaches beyond the sizes it was
+ * measured at.  By default a choice covers only the measured span; below
+ * it the first range starts at 0 only where the smallest measured size is
+ * the smallest a collective takes (8 B, times the ranks for one that
+ * splits its buffer by rank), and above it the library decides. */
+typedef struct {
+    long nranks;       /* the tune's rank count */
+    int extend_ranges; /* --extend-ranges: the first range from 0, the last to any size */
+} ct_tune_reach_t;
+
+/* The smallest size (bytes) of coll at nranks that counts as "from 0". */
+long long ct_tune_smallest_bytes(const char *coll, long nranks);
+
 /*
  * Decides ev's scope into *d_p (ct_tune_decision_free):
  *   - per collective: each collective's cells merged into ranges
@@ -46,7 +59,8 @@ typedef struct {
  *     time per launch; without, the configuration that wins the most cells
  *     and against which the default is significantly faster in none.
  */
-ct_status_t ct_tune_decide(const ct_tune_evidence_t *ev, ct_tune_decision_t *d_p);
+ct_status_t ct_tune_decide(const ct_tune_evidence_t *ev, const ct_tune_reach_t *reach,
+                           ct_tune_decision_t *d_p);
 void ct_tune_decision_free(ct_tune_decision_t *d);
 
 #endif
