@@ -64,6 +64,14 @@ ct_status_t ct_emit_all(const ct_tune_result_t *r, const char *outdir, char *err
 ct_status_t ct_emit_all_as(const ct_tune_result_t *r, const char *outdir, const char *writer,
                            char *err, size_t errlen);
 
+/* Why no file ct_emit_all writes can carry c over its size range, or
+ * NULL when one can: any choice that holds for every size; a coll/tuned
+ * algorithm, segment size or fan-out (the rules file has per-size rules);
+ * NCCL_ALGO with NCCL_PROTO for the same collective and range (the tuner
+ * plugin's rules).  Anything else over a part of the sizes would be set
+ * for sizes never measured.  A static string. */
+const char *ct_emit_cannot_carry(const ct_tune_result_t *r, const ct_tune_choice_t *c);
+
 /* The file names ct_emit_all would write for r, in write order, into
  * names_p (room for max); returns how many. */
 size_t ct_emit_files(const ct_tune_result_t *r, const char **names_p, size_t max);

@@ -6,7 +6,37 @@
 
 #include <string.h>
 
-int ct_emit_usable(const ct_tune_choice_t *c) { return c->significant && c->verified; }
+int ct_emit_usable(const ct_tune_choice_t *c)
+{
+    return c->significant && c->verified && c->unwritable == NULL;
+}
+
+const char *ct_emit_cannot_carry(const ct_tune_result_t *r, const ct_tune_choice_t *c)
+{
+    if (ct_emit_full_range(c))
+        return NULL;
+    if (c->via == CT_VIA_MCA) {
+        const ct_coll_name_t *cn = ct_coll_name_of_tuned_var(c->name);
+        if (cn != NULL && cn->tuned.alg != NULL &&
+            (strcmp(c->name, cn->tuned.alg) == 0 || strcmp(c->name, cn->tuned.seg) == 0 ||
+             (cn->tuned.fanout && strcmp(c->name, cn->tuned.fanout) == 0)))
+            return NULL;
+        return "an MCA parameter holds for every size; only coll/tuned algorithms, segment "
+               "sizes and fan-outs have per-size rules";
+    }
+    if (strcmp(c->name, "NCCL_ALGO") == 0 || strcmp(c->name, "NCCL_PROTO") == 0) {
+        const char *partner = strcmp(c->name, "NCCL_ALGO") == 0 ? "NCCL_PROTO" : "NCCL_ALGO";
+        for (size_t i = 0; i < r->nchoices; i++) {
+            const ct_tune_choice_t *o = &r->choices[i];
+            if (o->significant && o->scope == c->scope && o->min_bytes == c->min_bytes &&
+                o->max_bytes == c->max_bytes && strcmp(o->name, partner) == 0)
+                return NULL;
+        }
+        return "NCCL reads it for every size; a size range needs NCCL_ALGO and NCCL_PROTO "
+               "together (the tuner plugin's rules)";
+    }
+    return "the library reads it for every size";
+}
 
 int ct_emit_full_range(const ct_tune_choice_t *c) { return c->min_bytes <= 0 && c->max_bytes < 0; }
 

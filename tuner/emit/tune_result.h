@@ -26,6 +26,11 @@ typedef struct {
     double tuned_us;     /* median time with this choice */
     int significant;     /* the gain beats the noise (the stated test) */
     int verified;        /* held in the interleaved A/B with the files */
+    /* Why no file can carry it over its size range (an MCA parameter or
+     * an NCCL variable holds for every size, and the tune measured only
+     * some), or NULL: ct_emit_cannot_carry.  Such a choice is reported,
+     * never verified or written. */
+    const char *unwritable;
 } ct_tune_choice_t;
 
 typedef struct {

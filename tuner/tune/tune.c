@@ -422,7 +422,10 @@ static ct_status_t ct_tune_finish(ct_tune_ctx_t *x, const ct_space_t *space, int
     memset(&v, 0, sizeof v);
     int verified = 0;
     *stop = 0;
-    if (st == CT_OK && result.nchoices > 0) {
+    size_t writable = 0;
+    for (size_t i = 0; i < result.nchoices; i++)
+        writable += result.choices[i].unwritable == NULL;
+    if (st == CT_OK && writable > 0) {
         st = ct_tune_verify_run(x, &result, &v, stop, err, sizeof err);
         if (st == CT_OK && *stop == 0) {
             verified = 1;

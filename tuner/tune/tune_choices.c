@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "emit.h"
+
 static ct_status_t ct_tune_add_choice(ct_tune_result_t *r, const ct_space_setting_t *set, int scope,
                                       const ct_tune_dpick_t *p)
 {
@@ -64,6 +66,10 @@ ct_status_t ct_tune_decide_scopes(const ct_tune_state_t *s, ct_tune_scope_decisi
         for (size_t k = 0; k < decs[si].d.npicks && st == CT_OK; k++)
             st = ct_tune_add_pick(result, sc, &decs[si].d.picks[k]);
     }
+    /* Once every choice is in: whether a file can carry each over its
+     * range depends on its partners (NCCL_ALGO with NCCL_PROTO). */
+    for (size_t i = 0; i < result->nchoices && st == CT_OK; i++)
+        result->choices[i].unwritable = ct_emit_cannot_carry(result, &result->choices[i]);
     return st;
 }
 

@@ -310,13 +310,16 @@ static ct_status_t ct_tune_report_choices(const ct_tune_report_in_t *in, ct_tune
         char lo[32], hi[32];
         ct_tune_size_str(c->min_bytes, lo, sizeof lo);
         ct_tune_size_str(c->max_bytes, hi, sizeof hi);
-        const char *verdict = v == NULL     ? "not verified"
+        const char *verdict = c->unwritable ? "NOT WRITTEN"
+                              : v == NULL   ? "not verified"
                               : c->verified ? "verified, written"
                                             : "DROPPED, not written";
+        /* Without an A/B an unwritable choice still says why. */
+        const char *why = v && i < v->nchoices ? v->why[i] : c->unwritable;
         ct_tune_bprintf(md, "- %s %s=%s (%s), sizes %s..%s: search %.2f -> %.2f us; %s%s%s%s\n",
                         ct_space_scope_name(c->scope), c->name, c->value, ct_space_via_name(c->via),
-                        lo, hi, c->default_us, c->tuned_us, verdict, v ? " (" : "",
-                        v && i < v->nchoices ? v->why[i] : "", v ? ")" : "");
+                        lo, hi, c->default_us, c->tuned_us, verdict, why ? " (" : "",
+                        why ? why : "", why ? ")" : "");
         json_t *j = json_object();
         int bad = j == NULL;
         bad |= ct_json_set(j, "name", ct_json_str(c->name));
@@ -329,8 +332,11 @@ static ct_status_t ct_tune_report_choices(const ct_tune_report_in_t *in, ct_tune
         bad |= ct_json_set(j, "tuned_us", ct_json_real(c->tuned_us));
         bad |= ct_json_set(j, "significant", json_boolean(c->significant));
         bad |= ct_json_set(j, "verified", json_boolean(c->verified));
-        bad |=
-            ct_json_set(j, "verdict", v && i < v->nchoices ? ct_json_str(v->why[i]) : json_null());
+        bad |= ct_json_set(j, "written", json_boolean(c->verified && c->unwritable == NULL));
+        bad |= ct_json_set(j, "verdict",
+                           v && i < v->nchoices ? ct_json_str(v->why[i])
+                           : c->unwritable      ? ct_json_str(c->unwritable)
+                                                : json_null());
         bad |= ct_json_append(choices, j);
         if (bad)
             return CT_ERR_NOMEM;

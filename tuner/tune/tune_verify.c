@@ -340,7 +340,10 @@ ct_status_t ct_tune_verify_judge(const ct_tune_evidence_t *ev, const ct_tune_res
     }
     for (size_t i = 0; i < r->nchoices; i++) {
         /* The evidence marks a side excluded when one of its launches failed. */
-        if (ev->excluded[1] || ev->excluded[0])
+        if (r->choices[i].unwritable)
+            snprintf(v->why[i], sizeof v->why[i], "no file can carry it over its sizes: %s",
+                     r->choices[i].unwritable);
+        else if (ev->excluded[1] || ev->excluded[0])
             snprintf(v->why[i], sizeof v->why[i], "a %s launch of the A/B failed (see the journal)",
                      ev->excluded[1] ? "tuned" : "default");
         else
