@@ -446,6 +446,63 @@ static void test_refusals(const char *dir)
     CT_CHECK(&tally, count_entries(dir) == 0);
 }
 
+/* Issue 16: a choice measured over 256 KiB-1 MiB reaches no other size.
+ * The rules hand 0..256K-1 and 1M+1.. back to Open MPI's own decision
+ * (algorithm 0) and nothing forces the algorithm for every size; a choice
+ * no file can carry over a part of the sizes is never written. */
+static void test_measured_span(const char *dir)
+{
+    char err[512] = "", path[4096];
+    ct_tune_choice_t span[] = {
+        CH("coll_tuned_allreduce_algorithm", "4", CT_VIA_MCA, CT_COLL_ALLREDUCE, 262144, 1048576),
+    };
+    ct_tune_result_t r = RESULT(span, "openmpi-coll");
+    CT_CHECK(&tally, ct_emit_cannot_carry(&r, &span[0]) == NULL);
+    CT_CHECK(&tally, ct_emit_all_as(&r, dir, WRITER, err, sizeof err) == CT_OK);
+    snprintf(path, sizeof path, "%s/coll-tuned-rules.conf", dir);
+    char *rules = slurp(path);
+    CT_CHECK(&tally, rules && strstr(rules, "\n0 0 0 0\n262144 4 0 0\n1048577 0 0 0\n") != NULL);
+    CT_CHECK(&tally, rules && strstr(rules, "\n16 3 # comm size, rules") != NULL);
+    free(rules);
+    snprintf(path, sizeof path, "%s/mca-params.conf", dir);
+    char *mca = slurp(path);
+    CT_CHECK(&tally, mca && strstr(mca, "\ncoll_tuned_allreduce_algorithm") == NULL);
+    CT_CHECK(&tally, mca && strstr(mca, "coll_tuned_dynamic_rules_filename") != NULL);
+    free(mca);
+    clear_dir(dir);
+
+    /* What no file can carry over part of the sizes. */
+    ct_tune_choice_t part[] = {
+        CH("NCCL_ALGO", "ring", CT_VIA_ENV, CT_COLL_BROADCAST, 65536, 1048576),
+        CH("NCCL_ALGO", "tree", CT_VIA_ENV, CT_COLL_ALLREDUCE, 8192, 65536),
+        CH("NCCL_PROTO", "LL", CT_VIA_ENV, CT_COLL_ALLREDUCE, 8192, 65536),
+        CH("btl_vader_eager_limit", "8192", CT_VIA_MCA, CT_COLL_ALLREDUCE, 8192, 65536),
+        CH("coll_tuned_bcast_algorithm_max_requests", "4", CT_VIA_MCA, CT_COLL_BROADCAST, 8192,
+           65536),
+        CH("NCCL_ALGO", "tree", CT_VIA_ENV, CT_COLL_BROADCAST, ANY, ANY),
+    };
+    r = RESULT(part, "nccl");
+    CT_CHECK(&tally, ct_emit_cannot_carry(&r, &part[0]) != NULL); /* no NCCL_PROTO beside it */
+    CT_CHECK(&tally, ct_emit_cannot_carry(&r, &part[1]) == NULL); /* the plugin's rule */
+    CT_CHECK(&tally, ct_emit_cannot_carry(&r, &part[2]) == NULL);
+    CT_CHECK(&tally, ct_emit_cannot_carry(&r, &part[3]) != NULL);
+    CT_CHECK(&tally, ct_emit_cannot_carry(&r, &part[4]) != NULL);
+    CT_CHECK(&tally, ct_emit_cannot_carry(&r, &part[5]) == NULL); /* every size */
+    /* Marked so, it is left out: only the broadcast NCCL_ALGO for every
+     * size and the allreduce rule are written. */
+    for (size_t i = 0; i < sizeof part / sizeof part[0]; i++)
+        part[i].unwritable = ct_emit_cannot_carry(&r, &part[i]);
+    CT_CHECK(&tally, ct_emit_all_as(&r, dir, WRITER, err, sizeof err) == CT_OK);
+    snprintf(path, sizeof path, "%s/nccl.env", dir);
+    char *env = slurp(path);
+    CT_CHECK(&tally, env && strstr(env, "broadcast:tree") != NULL && strstr(env, "ring") == NULL);
+    free(env);
+    CT_CHECK(&tally, access(path, F_OK) == 0);
+    snprintf(path, sizeof path, "%s/mca-params.conf", dir);
+    CT_CHECK(&tally, access(path, F_OK) != 0);
+    clear_dir(dir);
+}
+
 /* For tests/mpi/emitted_files_apply.sh: bcast from 1 MiB forced to
  * pipeline with 1 KiB segments (thousands of messages), below it 4.1's
  * own decision; and two UCX variables for ucx_info to read back. */
@@ -483,6 +540,7 @@ int main(int argc, char **argv)
     test_ompi_only(dir);
     test_hostile(dir);
     test_refusals(dir);
+    test_measured_span(dir);
     clear_dir(dir);
     rmdir(dir);
     return CT_DONE(&tally);
