@@ -277,8 +277,8 @@ static ct_status_t ct_tune_report_cell(const ct_tune_scope_t *sc, const ct_tune_
 
 /* A scope's section of report.md and its cells in report.json. */
 static ct_status_t ct_tune_report_scope(const ct_tune_scope_t *sc,
-                                        const ct_tune_scope_decision_t *dec, ct_tune_buf_t *md,
-                                        json_t *cells)
+                                        const ct_tune_scope_decision_t *dec, int extend_ranges,
+                                        ct_tune_buf_t *md, json_t *cells)
 {
     ct_tune_bprintf(md, "## scope %s\n\n", sc->name);
     if (dec->ev.ncells == 0) {
@@ -292,7 +292,24 @@ static ct_status_t ct_tune_report_scope(const ct_tune_scope_t *sc,
     ct_status_t st = CT_OK;
     for (size_t k = 0; k < dec->ev.ncells && st == CT_OK; k++)
         st = ct_tune_report_cell(sc, &dec->ev.cells[k], &dec->d.cells[k], md, cells);
-    ct_tune_bprintf(md, "\n");
+    /* The span each collective was measured over: a choice reaches no
+     * size outside it (tune --help, "reach"). */
+    ct_tune_bprintf(md, "\nMeasured span:");
+    for (size_t k = 0; k < dec->ev.ncells;) {
+        size_t n = 1;
+        while (k + n < dec->ev.ncells &&
+               strcmp(dec->ev.cells[k + n].coll, dec->ev.cells[k].coll) == 0)
+            n++;
+        char lo[32], hi[32];
+        ct_tune_size_str(dec->ev.cells[k].bytes, lo, sizeof lo);
+        ct_tune_size_str(dec->ev.cells[k + n - 1].bytes, hi, sizeof hi);
+        ct_tune_bprintf(md, "%s %s %s..%s", k ? ";" : "", dec->ev.cells[k].coll, lo, hi);
+        k += n;
+    }
+    ct_tune_bprintf(md, ". Outside it the libraries' own decisions stay%s.\n\n",
+                    extend_ranges ? " (here --extend-ranges stretched the first and last "
+                                    "choice of each collective to every size)"
+                                  : "");
     return st;
 }
 
@@ -441,7 +458,7 @@ ct_status_t ct_tune_report(const ct_tune_report_in_t *in, char *err, size_t errl
     if (st == CT_OK)
         ct_tune_report_head(s, &md);
     for (size_t si = 0; si < s->nscopes && st == CT_OK; si++)
-        st = ct_tune_report_scope(&s->scopes[si], &in->decs[si], &md, cells);
+        st = ct_tune_report_scope(&s->scopes[si], &in->decs[si], s->extend_ranges, &md, cells);
     if (st == CT_OK)
         st = ct_tune_report_choices(in, &md, choices);
     if (st == CT_OK)
