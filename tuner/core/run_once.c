@@ -60,8 +60,7 @@ void ct_run_once_reason(const ct_run_once_t *spec, const ct_trial_result_t *r, c
     else if (r->term_signal != 0)
         snprintf(buf, len, "ended by signal %d", r->term_signal);
     else if (r->outcome == CT_TRIAL_FAILURE && r->exit_code == CT_EXIT_WRONG)
-        snprintf(buf, len,
-                 "the launch failed (exit 1 with no wrong result in its results), see %s",
+        snprintf(buf, len, "the launch failed (exit 1 with no wrong result in its results), see %s",
                  spec->stderr_path);
     else if (r->outcome != CT_TRIAL_OK)
         snprintf(buf, len, "collbench %s (exit %d), see %s", ct_trial_outcome_name(r->outcome),
