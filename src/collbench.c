@@ -186,6 +186,23 @@ static int collbench_run(ct_world_t *world, const ct_options_t *opts, int argc, 
     return ct_status_exit_code(st);
 }
 
+/* An option error on one line: a value's newline or other control byte
+ * (a hostile --run-id) is shown escaped, so that a reader of the first
+ * line (colltune relays collbench's stderr by lines) gets all of it. */
+static void collbench_print_error(const char *err)
+{
+    fputs("collbench: error: ", stderr);
+    for (const unsigned char *p = (const unsigned char *)err; *p; p++) {
+        if (*p == '\n')
+            fputs("\\n", stderr);
+        else if (*p < 0x20 || *p == 0x7f)
+            fprintf(stderr, "\\x%02x", *p);
+        else
+            fputc(*p, stderr);
+    }
+    fputc('\n', stderr);
+}
+
 int main(int argc, char **argv)
 {
     ct_options_t opts;
@@ -214,7 +231,7 @@ int main(int argc, char **argv)
     int code;
     if (pst != CT_OK) {
         if (rank0)
-            fprintf(stderr, "collbench: error: %s\n", err);
+            collbench_print_error(err);
         code = CT_EXIT_USAGE;
     } else if (opts.help || opts.version) {
         if (rank0 && opts.help)

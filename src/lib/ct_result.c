@@ -272,3 +272,35 @@ void ct_result_run_id_clean(const char *in, char *out, size_t outlen)
     if (n == 0 && outlen > 3)
         snprintf(out, outlen, "run");
 }
+
+int ct_result_time_parse(const char *in, char *buf, size_t len)
+{
+    static const int mdays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+    int y, mo, d, h = 0, mi = 0, se = 0, n = 0;
+    size_t inlen = strlen(in);
+    if (inlen == 10) {
+        if (sscanf(in, "%4d-%2d-%2d%n", &y, &mo, &d, &n) != 3 || n != 10)
+            return -1;
+    } else if (inlen != 20 ||
+               sscanf(in, "%4d-%2d-%2dT%2d:%2d:%2dZ%n", &y, &mo, &d, &h, &mi, &se, &n) != 6 ||
+               n != 20 || in[10] != 'T' || in[13] != ':' || in[16] != ':') {
+        return -1;
+    }
+    /* sscanf's %2d takes a sign or a space: each field must be digits. */
+    for (size_t i = 0; i < inlen; i++)
+        if (i != 4 && i != 7 && i != 10 && i != 13 && i != 16 && i != 19 &&
+            (in[i] < '0' || in[i] > '9'))
+            return -1;
+    int leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+    if (y < 1970 || mo < 1 || mo > 12 || d < 1 || d > mdays[mo - 1] + (mo == 2 && leap) || h > 23 ||
+        mi > 59 || se > 60 || in[4] != '-' || in[7] != '-')
+        return -1;
+    int w = snprintf(buf, len, "%04d-%02d-%02dT%02d:%02d:%02dZ", y, mo, d, h, mi, se);
+    return w > 0 && (size_t)w < len ? 0 : -1;
+}
+
+int ct_result_time_ok(const char *s)
+{
+    char buf[32];
+    return strlen(s) == 20 && ct_result_time_parse(s, buf, sizeof buf) == 0;
+}

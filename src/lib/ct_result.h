@@ -87,4 +87,14 @@ int ct_result_run_id_ok(const char *id);
  * made from names colltune did not choose (a log's file name). */
 void ct_result_run_id_clean(const char *in, char *out, size_t outlen);
 
+/* A row's time: YYYY-MM-DDTHH:MM:SSZ (ISO 8601 UTC, what collbench
+ * writes), a real calendar date from 1970.  regress orders runs by it, so
+ * a reader refuses anything else rather than sort a run to the wrong end.
+ * 1 when s is one. */
+int ct_result_time_ok(const char *s);
+
+/* in as YYYY-MM-DD or YYYY-MM-DDTHH:MM:SSZ into buf in the row's form
+ * (midnight for a date alone); 0, or -1 when in is neither. */
+int ct_result_time_parse(const char *in, char *buf, size_t len);
+
 #endif

@@ -121,7 +121,9 @@ static void ct_results_header_why(const char *line, char *why, size_t len)
 }
 
 /* Values no collbench row can hold: a size below one byte, a negative
- * bus bandwidth, a time that is not above zero.  Found here, named by
+ * bus bandwidth, a time that is not above zero, a row time that is not
+ * ISO 8601 UTC (regress orders runs by it; empty, from an import without
+ * --date, is no time at all).  Found here, named by
  * file:line, rather than inside gnuplot or a statistic (E19).  0, or -1
  * with why. */
 static int ct_results_check_row(const ct_result_t *r, char *why, size_t len)
@@ -132,6 +134,10 @@ static int ct_results_check_row(const ct_result_t *r, char *why, size_t len)
         return snprintf(why, len, "column busbw_gbps: %g is negative", r->busbw_gbps), -1;
     if (!(r->median_us > 0))
         return snprintf(why, len, "column median_us: %g is not a positive time", r->median_us), -1;
+    if (r->time[0] != '\0' && !ct_result_time_ok(r->time))
+        return snprintf(why, len, "column time: '%.40s' is not YYYY-MM-DDTHH:MM:SSZ (UTC)",
+                        r->time),
+               -1;
     return 0;
 }
 

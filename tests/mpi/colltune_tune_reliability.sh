@@ -4,7 +4,8 @@
 #  - E8: a reason every trial shares (collbench arguments it refuses)
 #    stops the tune after the defaults' first trial, with collbench's exit
 #    code (2) and its own message, instead of "done" after every trial
-#    failed;
+#    failed; a launcher that cannot start the ranks (exit 1 and no
+#    wrong row) is a failure (exit 3), not collbench's "wrong results";
 #  - E3: a second tune (or --resume) of a directory another tune holds
 #    exits 2 naming its pid, and adds nothing to its journal.
 . "$top_srcdir/tests/mpi/lib.sh"
@@ -25,6 +26,21 @@ grep -qF "collbench: error: unknown option '--bogus-flag'" "$T/err" || fail "col
 grep -q "the defaults' trial failed" "$T/err" || fail "no reason to stop: $(cat "$T/err")"
 [ "$(wc -l <"$T/bad/journal.jsonl")" -eq 1 ] || fail "ran on after the defaults failed: $(cat "$T/bad/journal.jsonl")"
 grep -q 'done:' "$T/err" && fail "said done: $(cat "$T/err")"
+# More ranks than slots: mpirun cannot start them and exits 1, which is
+# not collbench's "wrong results" (no row says #wrong): the tune stops
+# after the defaults' trial with exit 3, as sweep does (it said "done",
+# exit 0, after every trial failed).
+timeout 120 "$CT" tune --space "$space" --out "$T/slots" --np 64 --timeout 60 --strategy exhaustive \
+    -- -b 8 -e 8 >"$T/out" 2>"$T/err"
+rc=$?
+[ "$rc" -eq 3 ] || fail "--np 64 on 2 slots: exit $rc, want 3 ($(cat "$T/err"))"
+grep -q "the launch failed (exit 1 with no wrong result" "$T/err" || fail "--np 64: $(cat "$T/err")"
+[ "$(wc -l <"$T/slots/journal.jsonl")" -eq 1 ] || fail "--np 64 ran on: $(cat "$T/slots/journal.jsonl")"
+timeout 120 "$CT" sweep --out "$T/sweep-slots" --np 64 --timeout 60 -- -C allreduce -b 8 -e 8 \
+    >"$T/out" 2>"$T/err"
+rc=$?
+[ "$rc" -eq 3 ] || fail "sweep --np 64 on 2 slots: exit $rc, want 3 ($(cat "$T/err"))"
+grep -q "the launch failed: exit 1 with no wrong result" "$T/err" || fail "sweep --np 64: $(cat "$T/err")"
 
 # --- E3 ---
 # A collbench that waits 3 s before it starts keeps the first tune busy.

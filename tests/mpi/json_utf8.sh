@@ -20,6 +20,12 @@ MPIRUN="$T/mpirun-env"
 ct_mpirun 2 -C allreduce -b 1K -e 1K --quiet --run-id "$bad_id" >"$T/out" 2>"$T/err"
 rc=$?
 [ "$rc" -eq 2 ] && grep -qF "1 to 63 of" "$T/err" || fail "a non-UTF-8 --run-id: exit $rc ($(cat "$T/err"))"
+# A newline in it is shown escaped, the whole message on one line (colltune
+# relays collbench's stderr by lines and showed only "--run-id 'a").
+ct_mpirun 2 -C allreduce -b 1K -e 1K --quiet --run-id "$(printf 'a\nb')" >"$T/out" 2>"$T/err"
+rc=$?
+[ "$rc" -eq 2 ] && grep -F "collbench: error: --run-id 'a\\nb': 1 to 63 of" "$T/err" >/dev/null ||
+    fail "a --run-id with a newline: exit $rc ($(cat "$T/err"))"
 ct_mpirun 2 -C allreduce -b 1K -e 1K --size-budget 0.1 --quiet --run-id run-utf8 \
     --csv "$bad_csv" --json "$T/r.json" >"$T/out" 2>"$T/err" || fail "exit $?: $(cat "$T/err")"
 

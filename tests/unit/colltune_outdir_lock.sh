@@ -1,7 +1,8 @@
 #!/bin/sh
 # An output directory is one run's at a time (issue 15, E3): while another
-# process holds DIR/.lock, colltune plot --out DIR and regress --plot DIR
-# exit 2 naming the holder's pid and write nothing there; once it is gone,
+# process holds DIR/.lock, colltune plot --out DIR, regress --plot DIR and
+# health --out DIR exit 2 naming the holder's pid and write nothing there;
+# once it is gone,
 # they run.  (Two real sweeps and tunes at once: tests/mpi/colltune_lock.sh.)
 set -u
 : "${top_builddir:?run through make check}"
@@ -44,6 +45,13 @@ cp "$CSV" "$T/h/r2/results.csv"
 rc=$?
 [ "$rc" -eq 2 ] || fail "regress --plot into a locked directory: exit $rc, want 2 ($(cat "$T/err"))"
 grep -qF "$D is in use by pid $pid" "$T/err" || fail "regress: $(cat "$T/err")"
+
+# health --out D: refused before any launch (it used to launch into D/job).
+"$CT" health --out "$D" --np 2 --collbench /bin/false >"$T/o" 2>"$T/err"
+rc=$?
+[ "$rc" -eq 2 ] || fail "health into a locked directory: exit $rc, want 2 ($(cat "$T/err"))"
+grep -qF "$D is in use by pid $pid" "$T/err" || fail "health: $(cat "$T/err")"
+[ -z "$(ls "$D")" ] || fail "health wrote into a locked directory: $(ls "$D")"
 
 kill "$holder"
 wait "$holder" 2>/dev/null

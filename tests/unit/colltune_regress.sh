@@ -169,6 +169,24 @@ expect 2 "a single run" "$T/one"
 expect 2 "this is a run directory" "$T/one/r1"
 expect 2 "HISTORY" --window 3
 expect 2 "No such file" "$T/nosuch"
+# Runs are ordered by their date: one that is not a date is refused, not
+# sorted to the end and judged "the newest".
+mkdir -p "$T/baddate"
+json_run "$T/baddate/r1" 01 1
+json_run "$T/baddate/r2" 02 1
+sed 's/"start_time": *"[^"]*"/"start_time": "yesterday-ish"/' "$T/baddate/r1/results.json" >"$T/x.json"
+mv "$T/x.json" "$T/baddate/r1/results.json"
+expect 2 "r1/results.json: start_time 'yesterday-ish' is not YYYY-MM-DDTHH:MM:SSZ" "$T/baddate"
+mkdir -p "$T/badtime"
+csv_run "$T/badtime/r1" 01 1
+csv_run "$T/badtime/r2" 02 1
+awk -F, -v OFS=, 'NR == 2 { $2 = "not a time" } { print }' "$T/badtime/r2/results.csv" >"$T/x.csv"
+mv "$T/x.csv" "$T/badtime/r2/results.csv"
+expect 2 "r2/results.csv:2: column time: 'not a time' is not YYYY-MM-DDTHH:MM:SSZ" "$T/badtime"
+csv_run "$T/badtime/r2" 02 1
+awk -F, -v OFS=, 'NR == 2 { $2 = "2026-01-40T00:00:00Z" } { print }' "$T/badtime/r1/results.csv" >"$T/x.csv"
+mv "$T/x.csv" "$T/badtime/r1/results.csv"
+expect 2 "r1/results.csv:2: column time: '2026-01-40T00:00:00Z'" "$T/badtime"
 
 B="$T/bad"
 for d in 01 02 03; do csv_run "$B/r$d" "$d" 1; done

@@ -203,7 +203,7 @@ int ct_run_once_dir(const ct_run_dir_t *a, const char *dir, const ct_launcher_t 
     st = ct_argv_append(&args, (char *const *)ours, 4);
     if (st == CT_OK)
         st = ct_argv_append(&args, a->cb_args, a->ncb_args);
-    ct_run_once_t spec = ct_run_once_spec(a->lo, l, collbench, &args, out, errf);
+    ct_run_once_t spec = ct_run_once_spec(a->lo, l, collbench, &args, csv, out, errf);
     ct_trial_result_t r;
     ct_argv_t ran = CT_ARGV_INIT;
     if (st == CT_OK)
@@ -227,6 +227,11 @@ int ct_run_once_dir(const ct_run_dir_t *a, const char *dir, const ct_launcher_t 
         else if (r.term_signal != 0)
             fprintf(stderr, "colltune %s: crash: the run ended with signal %d\n", cmd,
                     r.term_signal);
+        else if (r.outcome == CT_TRIAL_FAILURE && r.exit_code == CT_EXIT_WRONG)
+            fprintf(stderr,
+                    "colltune %s: the launch failed: exit 1 with no wrong result in the "
+                    "results (the launcher could not start the ranks?)\n",
+                    cmd);
         if (r.strays)
             fprintf(stderr, "colltune %s: killed processes the launcher left behind\n", cmd);
         if (r.outcome != CT_TRIAL_OK)

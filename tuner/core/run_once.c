@@ -2,7 +2,23 @@
 
 #include <stdio.h>
 
+#include "ct_results_read.h"
+
 extern char **environ;
+
+/* Whether the results at csv hold a row with #wrong > 0: what collbench's
+ * exit 1 says. */
+static int ct_run_once_csv_wrong(const char *csv)
+{
+    ct_results_t rows = {0};
+    char err[512];
+    int wrong = 0;
+    (void)ct_results_read(csv, &rows, NULL, err, sizeof err);
+    for (size_t i = 0; i < rows.n && !wrong; i++)
+        wrong = rows.v[i].wrong > 0;
+    ct_results_free(&rows);
+    return wrong;
+}
 
 ct_status_t ct_run_once(const ct_run_once_t *spec, ct_trial_result_t *r, ct_argv_t *ran_p,
                         char *err, size_t errlen)
@@ -24,6 +40,9 @@ ct_status_t ct_run_once(const ct_run_once_t *spec, ct_trial_result_t *r, ct_argv
         .grace_s = spec->grace_s,
     };
     st = ct_trial_run(&ts, r, err, errlen);
+    if (st == CT_OK && r->outcome == CT_TRIAL_WRONG && spec->csv_path != NULL &&
+        !ct_run_once_csv_wrong(spec->csv_path))
+        r->outcome = CT_TRIAL_FAILURE;
     if (st == CT_OK && ran_p != NULL) {
         *ran_p = launch.argv;
         launch.argv = (ct_argv_t)CT_ARGV_INIT;
@@ -40,14 +59,17 @@ void ct_run_once_reason(const ct_run_once_t *spec, const ct_trial_result_t *r, c
         snprintf(buf, len, "killed after the trial timeout (%g s)", spec->timeout_s);
     else if (r->term_signal != 0)
         snprintf(buf, len, "ended by signal %d", r->term_signal);
+    else if (r->outcome == CT_TRIAL_FAILURE && r->exit_code == CT_EXIT_WRONG)
+        snprintf(buf, len, "the launch failed (exit 1 with no wrong result in its results), see %s",
+                 spec->stderr_path);
     else if (r->outcome != CT_TRIAL_OK)
         snprintf(buf, len, "collbench %s (exit %d), see %s", ct_trial_outcome_name(r->outcome),
                  r->exit_code, spec->stderr_path);
 }
 
 ct_run_once_t ct_run_once_spec(const ct_launch_opts_t *lo, const ct_launcher_t *l,
-                               const char *collbench, const ct_argv_t *args, const char *out,
-                               const char *errf)
+                               const char *collbench, const ct_argv_t *args, const char *csv,
+                               const char *out, const char *errf)
 {
     return (ct_run_once_t){
         .launcher = l,
@@ -60,6 +82,7 @@ ct_run_once_t ct_run_once_spec(const ct_launch_opts_t *lo, const ct_launcher_t *
         .nargs = args->n,
         .stdout_path = out,
         .stderr_path = errf,
+        .csv_path = csv,
         .timeout_s = lo->timeout_s,
         .grace_s = lo->grace_s,
     };

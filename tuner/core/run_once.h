@@ -29,6 +29,11 @@ typedef struct {
     char *const *args; /* collbench's arguments */
     size_t nargs;
     const char *stdout_path, *stderr_path;
+    /* The results CSV the run writes (its --csv), or NULL.  collbench's
+     * exit 1 means #wrong > 0, but mpirun also exits 1 when it cannot
+     * start the ranks (more ranks than slots): an exit 1 with no wrong
+     * row in this file is the launch's failure (CT_TRIAL_FAILURE). */
+    const char *csv_path;
     double timeout_s, grace_s;
 } ct_run_once_t;
 
@@ -37,8 +42,8 @@ typedef struct {
  * arguments, its output into out and errf.  A caller with settings of its
  * own (a tune's configuration) replaces env and mca after. */
 ct_run_once_t ct_run_once_spec(const ct_launch_opts_t *lo, const ct_launcher_t *l,
-                               const char *collbench, const ct_argv_t *args, const char *out,
-                               const char *errf);
+                               const char *collbench, const ct_argv_t *args, const char *csv,
+                               const char *out, const char *errf);
 
 /* Builds the launch from colltune's environment and runs it.  CT_OK
  * whenever it ran, whatever its outcome (in r); an error with err when it

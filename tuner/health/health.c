@@ -332,6 +332,10 @@ static int ct_health_run(ct_health_args_t *a)
             fprintf(stderr, "colltune health: --out %s: %s\n", a->run.out, err);
             return ct_status_exit_code(st);
         }
+        /* D itself, as sweep and tune lock theirs: its job/ and pairs/
+         * runs and health.md/.json must not mix with another's (E3). */
+        if (ct_outdir_lock(a->run.out, "health") != 0)
+            return CT_EXIT_USAGE;
     }
     ct_health_rows_t job = {0}, pairs = {0};
     int rc = CT_EXIT_OK;

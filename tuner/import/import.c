@@ -117,28 +117,6 @@ typedef struct {
     int nlogs;
 } ct_import_args_t;
 
-/* DATE as YYYY-MM-DD or YYYY-MM-DDTHH:MM:SSZ, a real calendar date, into
- * buf in the schema's form (ISO 8601 UTC); 0, or -1. */
-static int ct_import_date(const char *date, char *buf, size_t len)
-{
-    static const int mdays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
-    int y, mo, d, h = 0, mi = 0, se = 0, n = 0;
-    if (strlen(date) == 10) {
-        if (sscanf(date, "%4d-%2d-%2d%n", &y, &mo, &d, &n) != 3 || n != 10)
-            return -1;
-    } else if (strlen(date) != 20 ||
-               sscanf(date, "%4d-%2d-%2dT%2d:%2d:%2dZ%n", &y, &mo, &d, &h, &mi, &se, &n) != 6 ||
-               n != 20) {
-        return -1;
-    }
-    int leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
-    if (y < 1970 || mo < 1 || mo > 12 || d < 1 || d > mdays[mo - 1] + (mo == 2 && leap) || h > 23 ||
-        mi > 59 || se > 60 || date[4] != '-' || date[7] != '-')
-        return -1;
-    int w = snprintf(buf, len, "%04d-%02d-%02dT%02d:%02d:%02dZ", y, mo, d, h, mi, se);
-    return w > 0 && (size_t)w < len ? 0 : -1;
-}
-
 /* Options and LOGs mix; the shared parser (cli.h) sees only the options.
  * Returns -1 to go on, else the exit code. */
 static int ct_import_parse(int argc, char **argv, ct_import_args_t *a, ct_import_t *im)
@@ -204,7 +182,7 @@ static int ct_import_parse(int argc, char **argv, ct_import_args_t *a, ct_import
             a->run_id = value;
             break;
         case CT_IMPORT_DATE:
-            if (ct_import_date(value, im->date, sizeof im->date) != 0) {
+            if (ct_result_time_parse(value, im->date, sizeof im->date) != 0) {
                 fprintf(stderr,
                         "colltune import: --date %s: YYYY-MM-DD or YYYY-MM-DDTHH:MM:SSZ (UTC), a "
                         "real date\n",

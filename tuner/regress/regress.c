@@ -119,6 +119,14 @@ static int ct_reg_read_run(const char *history, const char *name, ct_reg_run_t *
         return 0;
     if (path == json) {
         const char *d = json_string_value(json_object_get(run->meta, "start_time"));
+        /* Runs are ordered by it: a date that is not one would sort the
+         * run to either end and make it "the newest". */
+        if (d != NULL && !ct_result_time_ok(d)) {
+            snprintf(err, errlen, "%.400s: start_time '%.40s' is not YYYY-MM-DDTHH:MM:SSZ (UTC)",
+                     path, d);
+            *st = CT_ERR_PARSE;
+            return 0;
+        }
         snprintf(run->date, sizeof run->date, "%s", d ? d : "");
     }
     /* no metadata (an imported run): the earliest row's time */

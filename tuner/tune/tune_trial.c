@@ -151,7 +151,7 @@ static ct_status_t ct_tune_trial_launch(ct_tune_runner_t *x, const ct_tune_scope
     }
     if (st == CT_OK) {
         ct_tune_launch_t spec =
-            ct_run_once_spec(x->lo, &x->launcher, x->collbench, &args, out, errf);
+            ct_run_once_spec(x->lo, &x->launcher, x->collbench, &args, csv, out, errf);
         spec.env = env; /* the user's settings with the configuration's over them */
         spec.nenv = nenv;
         spec.mca = mca;
@@ -299,7 +299,7 @@ ct_status_t ct_tune_trial(ct_tune_runner_t *x, ct_tune_scope_t *sc, size_t ci, l
          * and nothing could be compared with them anyway (E8). */
         ct_run_once_tail("tune", errf, 10);
         fprintf(stderr,
-                "colltune tune: the defaults' trial failed (%s, collbench exit %d): every "
+                "colltune tune: the defaults' trial failed (%s; exit %d): every "
                 "configuration would; stopping (the journal is intact)\n",
                 k->reason ? k->reason : ct_journal_status_name(k->status), o.exit_code);
         return o.exit_code == CT_EXIT_USAGE ? CT_ERR_USAGE : CT_ERR_IO;
