@@ -61,9 +61,10 @@ grep -q '^# ' "$T/ok/mca-params.conf" || fail "mca-params.conf has no header"
 # --cvars), where the site's file alone leaves the site's algorithm.
 names=$(awk -F' *= *' '!/^#/ && NF == 2 { printf "%s%s", sep, $1; sep = "," }' "$T/ok/mca-params.conf")
 [ -n "$names" ] || fail "mca-params.conf sets nothing"
-in_force() { # FILES JSON: collbench 1 MiB broadcast with FILES, --cvars NAMES
+show="$names,coll_tuned_bcast_algorithm,coll_tuned_dynamic_rules_filename"
+in_force() { # FILES JSON: collbench 1 MiB broadcast with FILES, --cvars $show
     CT_MPIRUN_ARGS="--mca mca_base_param_files $1" ct_mpirun 2 -C broadcast -b 1M -e 1M \
-        --quiet --cvars "$names" --json "$2" >/dev/null 2>"$T/cb.err" ||
+        --quiet --cvars "$show" --json "$2" >/dev/null 2>"$T/cb.err" ||
         fail "collbench with $1: exit $? ($(cat "$T/cb.err"))"
 }
 in_force "$T/ok/mca-params.conf,$site" "$T/tuned.json"
@@ -75,8 +76,20 @@ awk -F' *= *' '!/^#/ && NF == 2 { print $1, $2 }' "$T/ok/mca-params.conf" | whil
 done || exit 1
 [ "$(json_get "$T/site.json" cvars.coll_tuned_bcast_algorithm.value)" = 3 ] ||
     fail "the site's file alone does not force pipeline (the test's premise)"
-[ "$(json_get "$T/tuned.json" cvars.coll_tuned_bcast_algorithm.value)" != 3 ] ||
-    fail "with the written files the site's pipeline is still in force"
+# The tune measured 256 KiB-1 MiB: the choice is a rules file, which Open
+# MPI consults before a forced algorithm, and which hands every size
+# outside that span back (algorithm 0: the site's forced pipeline there,
+# an 8-byte or a 16 MiB broadcast untouched), not a forced algorithm for
+# every size (issue 16).
+rules="$T/ok/coll-tuned-rules.conf"
+[ "$(json_get "$T/tuned.json" cvars.coll_tuned_dynamic_rules_filename.value)" = "$rules" ] ||
+    fail "the written rules file is not the one in force"
+grep -q '^coll_tuned_bcast_algorithm *=' "$T/ok/mca-params.conf" &&
+    fail "a broadcast algorithm forced for every size from a 256K-1M tune"
+awk '!/^#/ && NF == 4 { print $1, $2 }' "$rules" >"$T/rules"
+[ "$(head -1 "$T/rules")" = "0 0" ] || fail "sizes below 256K not handed back: $(cat "$rules")"
+[ "$(sed -n 2p "$T/rules" | cut -d' ' -f1)" = 262144 ] || fail "the rule does not start at 256K: $(cat "$rules")"
+[ "$(tail -1 "$T/rules")" = "1048577 0" ] || fail "sizes above 1M not handed back: $(cat "$rules")"
 echo "by hand: with the written files in force: $names"
 
 # 3. --resume of the finished tune: nothing runs, the same verdicts.

@@ -480,6 +480,7 @@ static void test_measured_span(const char *dir)
         CH("coll_tuned_bcast_algorithm_max_requests", "4", CT_VIA_MCA, CT_COLL_BROADCAST, 8192,
            65536),
         CH("NCCL_ALGO", "tree", CT_VIA_ENV, CT_COLL_BROADCAST, ANY, ANY),
+        CH("coll_tuned_use_dynamic_rules", "1", CT_VIA_MCA, CT_COLL_ALLREDUCE, 8192, 65536),
     };
     r = RESULT(part, "nccl");
     CT_CHECK(&tally, ct_emit_cannot_carry(&r, &part[0]) != NULL); /* no NCCL_PROTO beside it */
@@ -488,6 +489,7 @@ static void test_measured_span(const char *dir)
     CT_CHECK(&tally, ct_emit_cannot_carry(&r, &part[3]) != NULL);
     CT_CHECK(&tally, ct_emit_cannot_carry(&r, &part[4]) != NULL);
     CT_CHECK(&tally, ct_emit_cannot_carry(&r, &part[5]) == NULL); /* every size */
+    CT_CHECK(&tally, ct_emit_cannot_carry(&r, &part[6]) == NULL); /* decides nothing alone */
     /* Marked so, it is left out: only the broadcast NCCL_ALGO for every
      * size and the allreduce rule are written. */
     for (size_t i = 0; i < sizeof part / sizeof part[0]; i++)
@@ -499,7 +501,10 @@ static void test_measured_span(const char *dir)
     free(env);
     CT_CHECK(&tally, access(path, F_OK) == 0);
     snprintf(path, sizeof path, "%s/mca-params.conf", dir);
-    CT_CHECK(&tally, access(path, F_OK) != 0);
+    char *mp = slurp(path);
+    CT_CHECK(&tally, mp && strstr(mp, "coll_tuned_use_dynamic_rules = 1") != NULL);
+    CT_CHECK(&tally, mp && strstr(mp, "btl_vader") == NULL && strstr(mp, "max_requests") == NULL);
+    free(mp);
     clear_dir(dir);
 }
 

@@ -15,6 +15,10 @@ const char *ct_emit_cannot_carry(const ct_tune_result_t *r, const ct_tune_choice
 {
     if (ct_emit_full_range(c))
         return NULL;
+    /* Written whenever a coll/tuned choice is, and alone it changes no
+     * decision (without rules or a forced algorithm 4.1 decides as before). */
+    if (c->via == CT_VIA_MCA && strcmp(c->name, "coll_tuned_use_dynamic_rules") == 0)
+        return NULL;
     if (c->via == CT_VIA_MCA) {
         const ct_coll_name_t *cn = ct_coll_name_of_tuned_var(c->name);
         if (cn != NULL && cn->tuned.alg != NULL &&
