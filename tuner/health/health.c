@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "ct_num.h"
 #include "command.h"
 #include "config.h"
 #include "ct_json.h"
@@ -112,7 +113,7 @@ static void ct_health_usage(FILE *f)
 
 static int ct_health_parse(int argc, char **argv, ct_health_args_t *a)
 {
-    ct_cli_iter_t it = {"health", argc, argv, 1};
+    ct_cli_iter_t it = CT_CLI_ITER("health", argc, argv);
     const char *value;
     int id;
     a->params = ct_health_default_params();
@@ -126,7 +127,6 @@ static int ct_health_parse(int argc, char **argv, ct_health_args_t *a)
         if ((id = ct_cli_next(&it, ct_health_opts, CT_HEALTH_NOPTS, &value)) <= 0)
             break;
         ct_status_t st = CT_OK;
-        char *end = NULL;
         switch (id) {
         case CT_HEALTH_OUT: a->run.out = value; break;
         case CT_HEALTH_REPORT: a->report = 1; break;
@@ -135,8 +135,8 @@ static int ct_health_parse(int argc, char **argv, ct_health_args_t *a)
         case CT_HEALTH_FORCE: a->run.force = 1; break;
         case CT_HEALTH_Z:
         case CT_HEALTH_RATIO: {
-            double v = strtod(value, &end);
-            if (*value == '\0' || *end != '\0' || !(v > (id == CT_HEALTH_Z ? 0 : 1)) || v > 1e6) {
+            double v = 0; /* "0x10" and " 2" are no numbers here (E24) */
+            if (ct_num_parse(value, &v) != CT_OK || !(v > (id == CT_HEALTH_Z ? 0 : 1)) || v > 1e6) {
                 fprintf(stderr, "colltune health: --%s %s: a number above %s\n",
                         id == CT_HEALTH_Z ? "z-max" : "min-ratio", value,
                         id == CT_HEALTH_Z ? "0" : "1");

@@ -143,7 +143,7 @@ static int ct_import_date(const char *date, char *buf, size_t len)
  * Returns -1 to go on, else the exit code. */
 static int ct_import_parse(int argc, char **argv, ct_import_args_t *a, ct_import_t *im)
 {
-    ct_cli_iter_t it = {"import", argc, argv, 1};
+    ct_cli_iter_t it = CT_CLI_ITER("import", argc, argv);
     const char *value;
     for (;;) {
         while (it.next < argc && argv[it.next][0] != '-')
@@ -175,7 +175,7 @@ static int ct_import_parse(int argc, char **argv, ct_import_args_t *a, ct_import
             }
             break;
         case CT_IMPORT_NP:
-            if (ct_cli_long("import", "--np", value, 1, 1L << 30, &im->np) != CT_OK)
+            if (ct_cli_long("import", "np", value, 1, 1L << 30, &im->np) != CT_OK)
                 return CT_EXIT_USAGE;
             break;
         case CT_IMPORT_COLL:

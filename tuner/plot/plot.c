@@ -113,7 +113,7 @@ static void ct_plot_defaults(ct_plot_args_t *a)
 
 static int ct_plot_parse(int argc, char **argv, ct_plot_args_t *a)
 {
-    ct_cli_iter_t it = {"plot", argc, argv, 1};
+    ct_cli_iter_t it = CT_CLI_ITER("plot", argc, argv);
     const char *value;
     int id;
     ct_plot_defaults(a);

@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "ct_num.h"
 #include "command.h"
 #include "ct_tmpname.h"
 #include "ct_path.h"
@@ -209,7 +210,7 @@ typedef struct {
 
 static int ct_reg_parse(int argc, char **argv, ct_reg_args_t *a)
 {
-    ct_cli_iter_t it = {"regress", argc, argv, 1};
+    ct_cli_iter_t it = CT_CLI_ITER("regress", argc, argv);
     const char *value;
     int id;
     a->window = CT_REGRESS_WINDOW;
@@ -230,10 +231,9 @@ static int ct_reg_parse(int argc, char **argv, ct_reg_args_t *a)
         if ((id = ct_cli_next(&it, ct_reg_opts, CT_REG_NOPTS, &value)) <= 0)
             break;
         long k;
-        char *end;
         switch (id) {
         case CT_REG_WINDOW:
-            if (ct_cli_long("regress", "--window", value, CT_REGRESS_MIN_BASE, 64, &k) != CT_OK)
+            if (ct_cli_long("regress", "window", value, CT_REGRESS_MIN_BASE, 64, &k) != CT_OK)
                 return CT_EXIT_USAGE;
             a->window = (size_t)k;
             break;
@@ -253,8 +253,10 @@ static int ct_reg_parse(int argc, char **argv, ct_reg_args_t *a)
                 return CT_EXIT_USAGE;
             break;
         case CT_REG_THRESHOLD:
-            a->threshold = strtod(value, &end) / 100;
-            if (end == value || *end != '\0' || !(a->threshold >= 0 && a->threshold < 10)) {
+            if (ct_num_parse(value, &a->threshold) != CT_OK)
+                a->threshold = -1; /* "0x10" is no percentage (E24) */
+            a->threshold /= 100;
+            if (!(a->threshold >= 0 && a->threshold < 10)) {
                 fprintf(stderr, "colltune regress: --threshold %s: a percentage, 0 to 1000\n",
                         value);
                 return CT_EXIT_USAGE;

