@@ -90,6 +90,20 @@ refused "colltune regress: --threshold 0x10: a percentage" regress --threshold 0
 refused "colltune health: --z-max 0x10: a number above 0" health --report --z-max 0x10 x.json
 refused "colltune health: --min-ratio  2: a number above 1" health --report --min-ratio ' 2' x.json
 
+# --- tune ---
+
+# --collectives names no collective, or has an empty item: the space's
+# matching ones were tuned and the rest dropped without a word.
+refused "colltune tune: --collectives 'allreduce,bcastt': unknown collective 'bcastt' (allreduce, allgather, alltoall, broadcast, reduce_scatter, all)" \
+    tune --space "$SPACE" --out "$T/t" --np 2 --collectives allreduce,bcastt
+refused "colltune tune: --collectives 'allreduce,,broadcast': an empty item" \
+    tune --space "$SPACE" --out "$T/t" --np 2 --collectives allreduce,,broadcast
+# The hint for --csv is not "use --collectives".
+refused "collbench argument --csv is tune's to set (each trial's results go to DIR/trials/)" \
+    tune --space "$SPACE" --out "$T/t" --np 2 -- --csv x.csv
+lacks "use --collectives"
+[ ! -e "$T/t" ] || fail "a refused tune made its --out"
+
 [ "$failures" -eq 0 ] || {
     echo "$failures checks failed" >&2
     exit 1
