@@ -104,6 +104,21 @@ refused "collbench argument --csv is tune's to set (each trial's results go to D
 lacks "use --collectives"
 [ ! -e "$T/t" ] || fail "a refused tune made its --out"
 
+# --- space files ---
+
+# The first bad line is the one named, even when a later line is bad too.
+printf 'junk[space]\nname = x\n[var a]\nvalues = 1\n' >bad1.ini
+refused "bad1.ini:1: line: not [section], NAME = VALUE or a comment" \
+    tune --space bad1.ini --out "$T/t" --np 2
+# A UTF-8 byte order mark (an editor's) before [space] is no error.
+printf '\357\273\277[space]\nname = x\n[var coll_tuned_allreduce_algorithm]\nscope = allreduce\nvalues = 1, 2\n' >bom.ini
+refused "colltune tune: --out /dev/null: exists and is not a directory" \
+    tune --space bom.ini --out /dev/null --np 2
+lacks "bom.ini"
+# An empty name.
+printf '[space]\nname =\n[var coll_tuned_allreduce_algorithm]\nscope = allreduce\nvalues = 1, 2\n' >noname.ini
+refused "noname.ini:2: name: empty (the space needs a name)" tune --space noname.ini --out "$T/t" --np 2
+
 [ "$failures" -eq 0 ] || {
     echo "$failures checks failed" >&2
     exit 1
