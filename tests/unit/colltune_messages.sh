@@ -119,6 +119,22 @@ lacks "bom.ini"
 printf '[space]\nname =\n[var coll_tuned_allreduce_algorithm]\nscope = allreduce\nvalues = 1, 2\n' >noname.ini
 refused "noname.ini:2: name: empty (the space needs a name)" tune --space noname.ini --out "$T/t" --np 2
 
+# --- --weights ---
+
+: >empty.w
+refused "empty.w: weight: no entry has a positive weight" \
+    tune --space "$SPACE" --weights empty.w --out "$T/t" --np 2
+lacks "empty.w:0:"
+printf '# only a comment\n' >comment.w
+refused "comment.w: weight: no entry has a positive weight" \
+    tune --space "$SPACE" --weights comment.w --out "$T/t" --np 2
+printf 'allreduce 64K 0x10\n' >hex.w
+refused "hex.w:1: weight: '0x10' is not a non-negative number" \
+    tune --space "$SPACE" --weights hex.w --out "$T/t" --np 2
+printf 'allreduse 64K 1\n' >coll.w
+refused "coll.w:1: collective: unknown 'allreduse' (allreduce, allgather, alltoall, broadcast, reduce_scatter)" \
+    tune --space "$SPACE" --weights coll.w --out "$T/t" --np 2
+
 [ "$failures" -eq 0 ] || {
     echo "$failures checks failed" >&2
     exit 1
