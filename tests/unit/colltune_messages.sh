@@ -135,6 +135,17 @@ printf 'allreduse 64K 1\n' >coll.w
 refused "coll.w:1: collective: unknown 'allreduse' (allreduce, allgather, alltoall, broadcast, reduce_scatter)" \
     tune --space "$SPACE" --weights coll.w --out "$T/t" --np 2
 
+# --- JSON: a key given twice ---
+
+# jansson keeps the last: here the schema colltune-results/1 read a
+# version 2 document.
+sed 's|"schema": "colltune-results/2",|"schema": "colltune-results/2", "schema": "colltune-results/1",|' \
+    "$JSON" >dup.json
+refused "dup.json:2: duplicate object key near '\"schema\"'" plot --gnuplot /bin/true --out "$T/p" dup.json
+refused "dup.json:2: duplicate object key" health --report dup.json
+sed 's/"size":1024,/"size":1024,"size":2048,/' "$NJSON" >ndup.json
+refused "ndup.json:5: not valid JSON: duplicate object key near '\"size\"'" import --out i.csv --force ndup.json
+
 [ "$failures" -eq 0 ] || {
     echo "$failures checks failed" >&2
     exit 1

@@ -65,7 +65,7 @@ static ct_status_t ct_njson_half(ct_import_t *im, long idx, json_t *res, const c
 ct_status_t ct_import_nccl_json(ct_import_t *im)
 {
     json_error_t jerr;
-    json_t *doc = json_loadb(im->text, im->len, 0, &jerr);
+    json_t *doc = json_loadb(im->text, im->len, JSON_REJECT_DUPLICATES, &jerr); /* E24 */
     if (doc == NULL) {
         /* A cut document (a killed run) is not JSON at all: nothing to save. */
         /* jansson says line -1 when it cannot tell (E23: "FILE:-1:") */
