@@ -146,6 +146,24 @@ refused "dup.json:2: duplicate object key" health --report dup.json
 sed 's/"size":1024,/"size":1024,"size":2048,/' "$NJSON" >ndup.json
 refused "ndup.json:5: not valid JSON: duplicate object key near '\"size\"'" import --out i.csv --force ndup.json
 
+# --- import: nccl-tests JSON ---
+
+sed 's/"ngpus":2/"ngpus":0/' "$NJSON" >ngpus.json
+refused "ngpus.json: config.ngpus: 0 is not a positive count" import --out i.csv --force ngpus.json
+lacks "cannot compute busbw"
+sed 's/"size":1024/"size":-1024/' "$NJSON" >size.json
+run import --out i.csv --force size.json
+grep -qF "size.json: results[0].size: -1024 is not a byte count" "$T/err" || fail "import size.json: $(cat "$T/err")"
+sed 's/"type":"float"/"type":"floatt"/' "$NJSON" >type.json
+refused "type.json: results[0].type: 'floatt' is not a datatype (int8, uint8," import --out i.csv --force type.json
+sed 's/"time":12.000000/"time":-12/' "$NJSON" >time.json
+run import --out i.csv --force time.json
+grep -qF "time.json: results[0].out_of_place.time: -12 is not a positive time" "$T/err" ||
+    fail "import time.json: $(cat "$T/err")"
+# OSU: hexadecimal is no latency.
+printf '# OSU MPI Allreduce Latency Test v5.9\n# Size       Avg Latency(us)\n4   0x10\n' >hex.osu
+refused "hex.osu:3: latency '0x10' is not a positive number" import --out i.csv --force --np 2 hex.osu
+
 [ "$failures" -eq 0 ] || {
     echo "$failures checks failed" >&2
     exit 1
