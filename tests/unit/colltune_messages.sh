@@ -164,6 +164,26 @@ grep -qF "time.json: results[0].out_of_place.time: -12 is not a positive time" "
 printf '# OSU MPI Allreduce Latency Test v5.9\n# Size       Avg Latency(us)\n4   0x10\n' >hex.osu
 refused "hex.osu:3: latency '0x10' is not a positive number" import --out i.csv --force --np 2 hex.osu
 
+# --- health --report ---
+
+# hreport BYTES US: a results.json with one cell on two hosts, a's time US.
+hreport() {
+    printf '{"schema": "colltune-results/2", "nnodes": 2, "results": [{"collective": "allreduce", "placement": "in-place", "bytes": %s, "per_host": [{"hostname": "a", "median_us": %s}, {"hostname": "b", "median_us": 2}]}]}\n' "$1" "$2"
+}
+# A time of -1 or 0 was dropped: "no timings", exit 0.
+hreport 8 -1 >neg.json
+refused "neg.json: results[0].per_host[0].median_us: -1 is not a positive time" health --report neg.json
+hreport 8 0 >zero.json
+refused "zero.json: results[0].per_host[0].median_us: 0 is not a positive time" health --report zero.json
+hreport -8 1 >bytes.json
+refused "bytes.json: results[0].bytes: -8 is not a positive byte count" health --report bytes.json
+# A run's options with --report were ignored.
+hreport 8 1 >ok.json
+refused "colltune health: --np: a run's option; --report runs nothing" health --report --np 2 ok.json
+refused "colltune health: --no-pairs: a run's option; --report runs nothing" health --report ok.json --no-pairs
+# Which files hold no per-host timings.
+refused "colltune health: $JSON: no per-host or pair timings" health --report "$JSON"
+
 [ "$failures" -eq 0 ] || {
     echo "$failures checks failed" >&2
     exit 1
