@@ -184,6 +184,20 @@ refused "colltune health: --no-pairs: a run's option; --report runs nothing" hea
 # Which files hold no per-host timings.
 refused "colltune health: $JSON: no per-host or pair timings" health --report "$JSON"
 
+# --- regress ---
+
+for r in r1 r2 r3; do mkdir -p "h/$r" && cp "$CSV" "h/$r/results.csv"; done
+# A run whose results are a header alone sorted as the oldest and was
+# judged as such; it is skipped, saying so.
+head -1 "$CSV" >h/r3/results.csv
+run regress h
+[ "$rc" -eq 0 ] || fail "regress h: exit $rc ($(cat "$T/err"))"
+grep -qF "h/r3/results.csv: no rows, skipped" "$T/err" || fail "regress h: $(cat "$T/err")"
+# --md's reason.
+refused "colltune regress: --md $T: is a directory" regress --md "$T" h
+refused "colltune regress: --md $T/none/x.md: directory $T/none: No such file or directory" \
+    regress --md "$T/none/x.md" h
+
 [ "$failures" -eq 0 ] || {
     echo "$failures checks failed" >&2
     exit 1
