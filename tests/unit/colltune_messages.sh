@@ -198,6 +198,14 @@ refused "colltune regress: --md $T: is a directory" regress --md "$T" h
 refused "colltune regress: --md $T/none/x.md: directory $T/none: No such file or directory" \
     regress --md "$T/none/x.md" h
 
+# --- plot ---
+
+refused "colltune plot: --small-max 0: not a size of at least 1 byte" \
+    plot --gnuplot /bin/true --small-max 0 --out "$T/p" "$CSV"
+# Which input holds no rows ("no rows to plot in the inputs").
+head -1 "$CSV" >hdr.csv
+refused "colltune plot: hdr.csv: holds no rows to plot" plot --gnuplot /bin/true --out "$T/p" hdr.csv
+
 [ "$failures" -eq 0 ] || {
     echo "$failures checks failed" >&2
     exit 1
