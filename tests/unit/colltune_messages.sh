@@ -80,6 +80,12 @@ refused "colltune regress: --md given twice" regress --md a.md --md b.md "$T"
 # to the next check).
 refused "colltune sweep: --out DIR is required" sweep --np 2 --env A=1 --env B=2 --mca a=1 \
     --mca b=2 --launcher-arg -x --launcher-arg -y
+# --env and --mca say what a name may hold.
+refused "colltune sweep: --env '=x': the environment variable name is empty" sweep --out "$T/s" --np 2 --env =x
+refused "colltune sweep: --env '1A' is not a valid environment variable name (letters, digits and _, not first a digit)" \
+    sweep --out "$T/s" --np 2 --env 1A=x
+refused "colltune sweep: --mca 'a-b' is not a valid MCA parameter name (letters, digits and _)" \
+    sweep --out "$T/s" --np 2 --mca a-b=1
 # Numbers: hexadecimal, white space and '+' (--timeout 0x10 ran for 16 s).
 refused "colltune sweep: --timeout '0x10': want seconds" sweep --out "$T/s" --np 2 --timeout 0x10
 refused "colltune sweep: --grace ' 5': want seconds" sweep --out "$T/s" --np 2 --grace ' 5'
