@@ -162,6 +162,9 @@ run import --out i.csv --force size.json
 grep -qF "size.json: results[0].size: -1024 is not a byte count" "$T/err" || fail "import size.json: $(cat "$T/err")"
 sed 's/"type":"float"/"type":"floatt"/' "$NJSON" >type.json
 refused "type.json: results[0].type: 'floatt' is not a datatype (int8, uint8," import --out i.csv --force type.json
+# ... and which log gave no row at all ("no row could be imported").
+refused "colltune import: type.json: no row could be imported; i.csv not written" \
+    import --out i.csv --force type.json
 sed 's/"time":12.000000/"time":-12/' "$NJSON" >time.json
 run import --out i.csv --force time.json
 grep -qF "time.json: results[0].out_of_place.time: -12 is not a positive time" "$T/err" ||

@@ -278,7 +278,15 @@ static int ct_import_run(ct_import_args_t *a, ct_import_t *im)
         }
     }
     if (st == CT_OK && im->rows == 0) {
-        fprintf(stderr, "colltune import: no row could be imported\n");
+        /* from which logs (E23); nothing is written */
+        if (a->nlogs == 1)
+            fprintf(stderr, "colltune import: %s: no row could be imported; %s not written\n",
+                    a->logs[0], a->out);
+        else
+            fprintf(stderr,
+                    "colltune import: %s and the %d other logs: no row could be imported; %s not "
+                    "written\n",
+                    a->logs[0], a->nlogs - 1, a->out);
         st = CT_ERR_PARSE;
     }
     int werr = ferror(im->out);
