@@ -211,6 +211,9 @@ refused "colltune regress: --md $T/none/x.md: directory $T/none: No such file or
 
 refused "colltune plot: --small-max 0: not a size of at least 1 byte" \
     plot --gnuplot /bin/true --small-max 0 --out "$T/p" "$CSV"
+# A results CSV's numbers are decimal (a busbw 0x10 was 16 GB/s).
+{ sed -n 1,2p "$CSV"; sed -n 3p "$CSV" | awk -F, -v OFS=, '{ $20 = "0x10"; print }'; } >hex.csv
+refused "hex.csv:3: column busbw_gbps: '0x10' is not a number" plot --gnuplot /bin/true --out "$T/p" hex.csv
 # Which input holds no rows ("no rows to plot in the inputs").
 head -1 "$CSV" >hdr.csv
 refused "colltune plot: hdr.csv: holds no rows to plot" plot --gnuplot /bin/true --out "$T/p" hdr.csv
