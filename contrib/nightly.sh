@@ -31,8 +31,11 @@
 #                "-b 8 -e 16M -f 2")
 #   TIMEOUT      the sweep's --timeout in seconds (default 3600)
 #   SWEEP_ARGS   more colltune sweep options, split at spaces (e.g.
-#                "--mca mpi_yield_when_idle=1 --hostfile /etc/hosts.mpi")
-#   REGRESS_ARGS more colltune regress options (e.g. "--window 12")
+#                "--mca mpi_yield_when_idle=1 --hostfile /etc/hosts.mpi"); not
+#                --out, --np, --launcher or --timeout: colltune refuses an
+#                option given twice (NP, LAUNCHER and TIMEOUT set them)
+#   REGRESS_ARGS more colltune regress options (e.g. "--window 12"); not
+#                --md or --plot, which this script gives
 #   FAILED       where failed runs go (default "$HISTORY.failed")
 set -u
 

@@ -2,14 +2,15 @@
 #include "options.h"
 #include "ct_result.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
-#include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "backend/backend.h"
+#include "ct_num.h"
 #include "ct_size.h"
 #include "cvars.h"
 
@@ -175,7 +176,10 @@ static ct_status_t ct_options_int(const char *flag, const char *text, long lo, l
     char *end = NULL;
     errno = 0;
     long v = strtol(text, &end, 10);
-    if (errno || end == text || *end != '\0' || v < lo || v > hi)
+    /* strtol also skips white space and takes '+' (issue 15, E24) */
+    int digits =
+        isdigit((unsigned char)text[0]) || (text[0] == '-' && isdigit((unsigned char)text[1]));
+    if (!digits || errno || *end != '\0' || v < lo || v > hi)
         return ct_options_fail(err, errlen, "%s: '%s' is not an integer in [%ld, %ld]", flag, text,
                                lo, hi);
     *out = (int)v;
@@ -185,10 +189,9 @@ static ct_status_t ct_options_int(const char *flag, const char *text, long lo, l
 static ct_status_t ct_options_double(const char *flag, const char *text, double lo, double hi,
                                      double *out, char *err, size_t errlen)
 {
-    char *end = NULL;
-    errno = 0;
-    double v = strtod(text, &end);
-    if (errno || end == text || *end != '\0' || !isfinite(v) || v < lo || v > hi)
+    double v = 0;
+    /* decimal only: strtod took "0x10" and " 1" (issue 15, E24) */
+    if (ct_num_parse(text, &v) != CT_OK || v < lo || v > hi)
         return ct_options_fail(err, errlen, "%s: '%s' is not a number in [%g, %g]", flag, text, lo,
                                hi);
     *out = v;
@@ -211,7 +214,7 @@ static ct_status_t ct_options_fraction(const char *flag, const char *text, doubl
     char buf[64];
     size_t len = strlen(text);
     int percent = len > 0 && text[len - 1] == '%';
-    double v;
+    double v = 0;
 
     if (len >= sizeof buf)
         return ct_options_fail(err, errlen, "%s: '%s' is too long", flag, text);
@@ -238,6 +241,11 @@ static ct_status_t ct_options_list(const char *flag, const char *text, ct_item_p
         return ct_options_fail(err, errlen, "%s: list '%s' is too long", flag, text);
     strcpy(buf, text);
     *n = 0;
+    /* strtok_r skips an empty item: "allreduce,,broadcast" lost one
+     * without a word (issue 15, E24) */
+    size_t len = strlen(buf);
+    if (len > 0 && (buf[0] == ',' || buf[len - 1] == ',' || strstr(buf, ",,") != NULL))
+        return ct_options_fail(err, errlen, "%s: '%s': an empty item", flag, text);
     char *save = NULL;
     for (char *item = strtok_r(buf, ",", &save); item; item = strtok_r(NULL, ",", &save))
         if (parse_one(item, out, n, err, errlen) != CT_OK)

@@ -92,7 +92,9 @@ ct_status_t ct_input_json(const char *path, long long max_bytes, json_t **doc_p,
     if (st != CT_OK)
         return st;
     json_error_t je;
-    json_t *doc = json_loadf(f, 0, &je);
+    /* A key given twice: jansson would keep the last, without a word
+     * (issue 15, E24: a second "schema" was read instead of the first). */
+    json_t *doc = json_loadf(f, JSON_REJECT_DUPLICATES, &je);
     fclose(f);
     if (doc == NULL) {
         snprintf(err, errlen, "%s:%d: %s", path, je.line > 0 ? je.line : 1, je.text);

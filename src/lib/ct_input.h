@@ -37,8 +37,9 @@ ct_status_t ct_input_open(const char *path, long long max_bytes, FILE **fp_p, ch
 ct_status_t ct_input_slurp(const char *path, long long max_bytes, int text, char **buf_p,
                            size_t *len_p, char *err, size_t errlen);
 
-/* A JSON document, after ct_input_open's checks.  CT_ERR_USAGE as there,
- * or CT_ERR_PARSE with err "PATH:LINE: jansson's reason". */
+/* A JSON document, after ct_input_open's checks; a key given twice in an
+ * object is an error.  CT_ERR_USAGE as there, or CT_ERR_PARSE with err
+ * "PATH:LINE: jansson's reason". */
 ct_status_t ct_input_json(const char *path, long long max_bytes, json_t **doc_p, char *err,
                           size_t errlen);
 

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "ct_csv.h"
+#include "ct_num.h"
 
 typedef enum {
     CT_FIELD_STR,
@@ -173,8 +174,8 @@ static ct_status_t ct_result_parse_field(const ct_field_t *f, const char *text, 
         return CT_OK;
     }
     case CT_FIELD_DBL: {
-        double v = strtod(text, &end);
-        if (errno || end == text || *end != '\0' || !isfinite(v)) {
+        double v = 0; /* decimal: strtod took "0x10" (issue 15, E24) */
+        if (ct_num_parse(text, &v) != CT_OK) {
             snprintf(err, errlen, "column %s: '%s' is not a number", f->name, text);
             return CT_ERR_PARSE;
         }

@@ -36,6 +36,16 @@ rc=$?
 [ "$rc" -eq 3 ] || fail "--np 64 on 2 slots: exit $rc, want 3 ($(cat "$T/err"))"
 grep -q "the launch failed (exit 1 with no wrong result" "$T/err" || fail "--np 64: $(cat "$T/err")"
 [ "$(wc -l <"$T/slots/journal.jsonl")" -eq 1 ] || fail "--np 64 ran on: $(cat "$T/slots/journal.jsonl")"
+# Wrong results at the defaults themselves (the fault shim corrupts every
+# allreduce): nothing to tune against; exit 1 after the first trial (it
+# said "nothing decided", exit 0).
+shim="$top_builddir/tests/tools/.libs/libfault_shim.so"
+timeout 120 "$CT" tune --space "$space" --out "$T/wrongdef" "$@" --strategy exhaustive \
+    --env "LD_PRELOAD=$shim" --env FAULT_SHIM_MODE=corrupt -- -b 1K -e 1K >"$T/out" 2>"$T/err"
+rc=$?
+[ "$rc" -eq 1 ] || fail "wrong results at the defaults: exit $rc, want 1 ($(cat "$T/err"))"
+grep -q "the defaults' trial gave wrong results" "$T/err" || fail "wrong defaults: $(cat "$T/err")"
+[ "$(wc -l <"$T/wrongdef/journal.jsonl")" -eq 1 ] || fail "wrong defaults ran on: $(cat "$T/wrongdef/journal.jsonl")"
 timeout 120 "$CT" sweep --out "$T/sweep-slots" --np 64 --timeout 60 -- -C allreduce -b 8 -e 8 \
     >"$T/out" 2>"$T/err"
 rc=$?

@@ -94,9 +94,15 @@ for sig in INT TERM; do
 done
 
 # 4. Exit statuses keep collbench's meaning; anything else is a failure (3),
-# a signal a crash (3).  The prefix "sh -c 'CODE'" gets collbench's path as $0.
+# a signal a crash (3).  The prefix "sh -c 'CODE'" gets collbench's path as
+# $0 and sweep's --csv PATH as $1 $2.  Exit 1 is "wrong" when the results
+# hold a row with #wrong > 0 (collbench's meaning); without one it is the
+# launch's failure (mpirun exits 1 when it cannot start the ranks).
+awk -F, -v OFS=, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "wrong") w = i }
+    NR == 2 { $w = 1 } { print }' "$top_srcdir/tests/unit/plot_results.csv" >"$T/wrong.csv"
 n=0
-for pair in "exit 0:0:ok" "exit 1:1:wrong" "exit 2:2:bad-input" "exit 3:3:failure" \
+for pair in "exit 0:0:ok" "cp $T/wrong.csv \"\$2\"; exit 1:1:wrong" "exit 1:3:failure" \
+    "exit 2:2:bad-input" "exit 3:3:failure" \
     "exit 77:77:unavailable" "exit 124:124:timeout" "exit 5:3:failure" \
     "kill -SEGV \$\$:3:crash" "exit 139:3:crash"; do
     code=${pair%%:*}

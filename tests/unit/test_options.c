@@ -260,6 +260,23 @@ int main(void)
     EXPECT_USAGE("--batch-us", "-5", "--batch-us", "-5");
     EXPECT_USAGE("-i", NULL, "-b", "1K", "-e", "4K", "-i", "0");
     EXPECT_USAGE("-o", NULL, "-o", ",");
+    /* Issue 15, E24: an empty list item was skipped without a word, and
+     * strtod/strtol took hexadecimal, white space and '+'. */
+    EXPECT_USAGE("-C: 'allreduce,,broadcast': an empty item", NULL, "-C", "allreduce,,broadcast");
+    EXPECT_USAGE("-o: 'sum,': an empty item", NULL, "-o", "sum,");
+    EXPECT_USAGE("-d: ',float': an empty item", NULL, "-d", ",float");
+    EXPECT_USAGE("--batch-us: '0x10' is not a number", NULL, "--batch-us", "0x10");
+    EXPECT_USAGE("--target-ci: '0x1p-6' is not a number", NULL, "--target-ci", "0x1p-6");
+    EXPECT_USAGE("--size-budget: ' 1' is not a number", NULL, "--size-budget", " 1");
+    EXPECT_USAGE("--min-time", "infinity", "--min-time", "infinity");
+    EXPECT_USAGE("-n: ' 5' is not an integer", NULL, "-n", " 5");
+    EXPECT_USAGE("-w: '+5' is not an integer", NULL, "-w", "+5");
+    EXPECT_USAGE("-T", "0x10", "-T", "0x10");
+    {
+        ct_options_t o;
+        PARSE_OK(&o, "--batch-us", "2.5e1", "--target-ci", ".5%", "-r", "0");
+        CT_CHECK(&tally, o.batch_us == 25.0 && o.target_ci == 0.005 && o.root == 0);
+    }
 
     /* D12: precise messages.  'all' inside a -C list means every
      * collective, once each; -o/-d say 'all' does not combine. */

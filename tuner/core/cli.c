@@ -1,9 +1,11 @@
 #include "cli.h"
 
+#include <ctype.h>
 #include <errno.h>
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "ct_num.h"
 
 void ct_cli_print_options(FILE *f, const ct_cli_opt_t *opts, size_t n)
 {
@@ -58,6 +60,22 @@ int ct_cli_next(ct_cli_iter_t *it, const ct_cli_opt_t *opts, size_t n, const cha
                     opts[i].arg);
             return CT_CLI_ERROR;
         }
+        if (*value != NULL && **value == '\0') {
+            /* An empty path went on to a launch that mpirun ended with
+             * signal 6 (--collbench '', --launcher-arg ''), or to a search
+             * of PATH (--gnuplot '') (issue 15, E23). */
+            fprintf(stderr, "colltune %s: --%s: an empty value (want %s)\n", it->cmd, opts[i].name,
+                    opts[i].arg);
+            return CT_CLI_ERROR;
+        }
+        unsigned long long bit = i < 64 ? 1ull << i : 0;
+        if (opts[i].arg != NULL && (it->seen & bit) &&
+            strstr(opts[i].help, "(repeatable)") == NULL) {
+            fprintf(stderr, "colltune %s: --%s given twice (the second: '%s'): give it once\n",
+                    it->cmd, opts[i].name, *value);
+            return CT_CLI_ERROR;
+        }
+        it->seen |= bit;
         return opts[i].id;
     }
     fprintf(stderr, "colltune %s: unknown option '%.*s' (colltune %s --help lists them)\n", it->cmd,
@@ -71,7 +89,9 @@ ct_status_t ct_cli_long(const char *cmd, const char *flag, const char *value, lo
     char *end = NULL;
     errno = 0;
     long v = strtol(value, &end, 10);
-    if (*value == '\0' || *end != '\0' || errno != 0 || v < min || v > max) {
+    /* strtol also skips white space and takes '+': " 2" is no count */
+    if (!(isdigit((unsigned char)*value) || (*value == '-' && isdigit((unsigned char)value[1]))) ||
+        *end != '\0' || errno != 0 || v < min || v > max) {
         fprintf(stderr, "colltune %s: --%s '%s': want a whole number from %ld to %ld\n", cmd, flag,
                 value, min, max);
         return CT_ERR_USAGE;
@@ -83,10 +103,9 @@ ct_status_t ct_cli_long(const char *cmd, const char *flag, const char *value, lo
 ct_status_t ct_cli_seconds(const char *cmd, const char *flag, const char *value, double min,
                            double *out)
 {
-    char *end = NULL;
-    errno = 0;
-    double v = strtod(value, &end);
-    if (*value == '\0' || *end != '\0' || errno != 0 || !isfinite(v) || v < min) {
+    double v = 0;
+    /* "0x10" was 16 s to strtod (issue 15, E24) */
+    if (ct_num_parse(value, &v) != CT_OK || v < min) {
         fprintf(stderr, "colltune %s: --%s '%s': want seconds, at least %g\n", cmd, flag, value,
                 min);
         return CT_ERR_USAGE;

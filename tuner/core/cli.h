@@ -25,7 +25,13 @@ typedef struct {
     int argc;
     char **argv; /* argv[0] is the subcommand */
     int next;    /* index of the next argument to look at */
+    /* The options given so far, by their index in the table (64 at
+     * most): a second --np 3 after --np 2 is refused, not taken. */
+    unsigned long long seen;
 } ct_cli_iter_t;
+
+/* An iterator over argv for subcommand cmd. */
+#define CT_CLI_ITER(cmd, argc, argv) ((ct_cli_iter_t){(cmd), (argc), (argv), 1, 0})
 
 #define CT_CLI_END 0
 #define CT_CLI_ERROR (-1)
@@ -36,9 +42,12 @@ void ct_cli_print_options(FILE *f, const ct_cli_opt_t *opts, size_t n);
 
 /* The next option's id, with *value set to its value (NULL for a flag).
  * CT_CLI_END at "--" (it->next then indexes the first argument after it)
- * or at the end; CT_CLI_HELP at "--help" or "-h"; CT_CLI_ERROR, with a message on stderr, on an unknown
- * option, a missing value, a value given to a flag, or an argument that is
- * not an option. */
+ * or at the end; CT_CLI_HELP at "--help" or "-h"; CT_CLI_ERROR, with a
+ * message on stderr, on an unknown option, a missing value, a value given
+ * to a flag, an empty value (no option takes one: a path, a name or a
+ * number), an option with a value given twice unless its help says
+ * "(repeatable)" (issue 15, E24: the second one used to win unnoticed), or
+ * an argument that is not an option. */
 int ct_cli_next(ct_cli_iter_t *it, const ct_cli_opt_t *opts, size_t n, const char **value);
 
 /*
@@ -50,7 +59,9 @@ int ct_cli_next(ct_cli_iter_t *it, const ct_cli_opt_t *opts, size_t n, const cha
  */
 int ct_cli_finish(int id, void (*usage)(FILE *));
 
-/* Whole numbers and seconds; CT_ERR_USAGE with a message on stderr
+/* Whole numbers (decimal digits, an optional '-') and seconds (a decimal
+ * number: ct_num.h, no hexadecimal, inf or white space); flag is the
+ * option's name without "--".  CT_ERR_USAGE with a message on stderr
  * naming the flag when value is not one, or outside [min, max]. */
 ct_status_t ct_cli_long(const char *cmd, const char *flag, const char *value, long min, long max,
                         long *out);

@@ -80,8 +80,14 @@ ct_status_t ct_launch_var_parse(const char *arg, int is_mca, ct_launch_var_t *va
         return CT_ERR_USAGE;
     }
     size_t len = (size_t)(eq - arg);
-    if (len == 0 || len >= sizeof var->name) {
-        snprintf(err, errlen, "'%s': %s name is empty or too long", arg, what);
+    /* which of the two, and what a name may hold (issue 15, E23) */
+    if (len == 0) {
+        snprintf(err, errlen, "'%s': the %s name is empty", arg, what);
+        return CT_ERR_USAGE;
+    }
+    if (len >= sizeof var->name) {
+        snprintf(err, errlen, "'%.40s...': the %s name has %zu characters, at most %zu", arg, what,
+                 len, sizeof var->name - 1);
         return CT_ERR_USAGE;
     }
     for (size_t i = 0; i < len; i++) {
@@ -89,7 +95,8 @@ ct_status_t ct_launch_var_parse(const char *arg, int is_mca, ct_launch_var_t *va
         int ok = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_' ||
                  (c >= '0' && c <= '9' && (i > 0 || is_mca));
         if (!ok) {
-            snprintf(err, errlen, "'%.*s' is not a valid %s name", (int)len, arg, what);
+            snprintf(err, errlen, "'%.*s' is not a valid %s name (letters, digits and _%s)",
+                     (int)len, arg, what, is_mca ? "" : ", not first a digit");
             return CT_ERR_USAGE;
         }
     }

@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "ct_num.h"
 #include "command.h"
 #include "config.h"
 #include "ct_json.h"
@@ -112,21 +113,25 @@ static void ct_health_usage(FILE *f)
 
 static int ct_health_parse(int argc, char **argv, ct_health_args_t *a)
 {
-    ct_cli_iter_t it = {"health", argc, argv, 1};
+    ct_cli_iter_t it = CT_CLI_ITER("health", argc, argv);
     const char *value;
     int id;
     a->params = ct_health_default_params();
     a->files = calloc((size_t)argc + 1, sizeof *a->files);
     if (a->files == NULL)
         return CT_EXIT_FAILURE;
+    const char *run_opt = NULL; /* the first option only a run reads */
     for (;;) {
         /* --report: file names and options mix */
         while (a->report && it.next < argc && argv[it.next][0] != '-')
             a->files[a->nfiles++] = argv[it.next++];
         if ((id = ct_cli_next(&it, ct_health_opts, CT_HEALTH_NOPTS, &value)) <= 0)
             break;
+        for (size_t i = 0; run_opt == NULL && i < CT_HEALTH_NOPTS; i++)
+            if (ct_health_opts[i].id == id &&
+                (id >= CT_LOPT_NP || id == CT_HEALTH_NO_JOB || id == CT_HEALTH_NO_PAIRS))
+                run_opt = ct_health_opts[i].name;
         ct_status_t st = CT_OK;
-        char *end = NULL;
         switch (id) {
         case CT_HEALTH_OUT: a->run.out = value; break;
         case CT_HEALTH_REPORT: a->report = 1; break;
@@ -135,8 +140,8 @@ static int ct_health_parse(int argc, char **argv, ct_health_args_t *a)
         case CT_HEALTH_FORCE: a->run.force = 1; break;
         case CT_HEALTH_Z:
         case CT_HEALTH_RATIO: {
-            double v = strtod(value, &end);
-            if (*value == '\0' || *end != '\0' || !(v > (id == CT_HEALTH_Z ? 0 : 1)) || v > 1e6) {
+            double v = 0; /* "0x10" and " 2" are no numbers here (E24) */
+            if (ct_num_parse(value, &v) != CT_OK || !(v > (id == CT_HEALTH_Z ? 0 : 1)) || v > 1e6) {
                 fprintf(stderr, "colltune health: --%s %s: a number above %s\n",
                         id == CT_HEALTH_Z ? "z-max" : "min-ratio", value,
                         id == CT_HEALTH_Z ? "0" : "1");
@@ -157,6 +162,15 @@ static int ct_health_parse(int argc, char **argv, ct_health_args_t *a)
     if (rc != CT_EXIT_OK)
         return rc;
     if (a->report) {
+        if (run_opt != NULL) {
+            /* it was ignored: --report --np 8 judged the files as they are
+             * (issue 15, E24) */
+            fprintf(stderr,
+                    "colltune health: --%s: a run's option; --report runs nothing (it reads "
+                    "RESULTS.json)\n",
+                    run_opt);
+            return CT_EXIT_USAGE;
+        }
         while (it.next < argc)
             a->files[a->nfiles++] = argv[it.next++];
         if (a->nfiles == 0) {
@@ -323,6 +337,18 @@ static int ct_health_write(const ct_health_args_t *a, const ct_health_report_t *
     return 0;
 }
 
+/* Appends ", path" (path alone first) to buf; "..." once it is full. */
+static void ct_health_note(char *buf, size_t len, const char *path)
+{
+    size_t used = strlen(buf);
+    if (used + strlen(path) + 8 >= len) {
+        if (used + 5 < len && (used < 3 || strcmp(buf + used - 3, "...") != 0))
+            snprintf(buf + used, len - used, ", ...");
+        return;
+    }
+    snprintf(buf + used, len - used, "%s%s", used ? ", " : "", path);
+}
+
 static int ct_health_run(ct_health_args_t *a)
 {
     char err[1024];
@@ -339,8 +365,10 @@ static int ct_health_run(ct_health_args_t *a)
     }
     ct_health_rows_t job = {0}, pairs = {0};
     int rc = CT_EXIT_OK;
+    char inputs[1024] = ""; /* the files read, for a message */
     if (a->report) {
         for (size_t i = 0; i < a->nfiles && rc == CT_EXIT_OK; i++) {
+            ct_health_note(inputs, sizeof inputs, a->files[i]);
             ct_status_t st = ct_health_read(a->files[i], &job, &pairs, err, sizeof err);
             if (st != CT_OK) {
                 fprintf(stderr, "colltune health: %s\n", err);
@@ -360,6 +388,7 @@ static int ct_health_run(ct_health_args_t *a)
                 continue;
             rc = ct_health_launch(a, &l, names[k], k ? "--pairs" : NULL, json, sizeof json);
             if (rc == CT_EXIT_OK) {
+                ct_health_note(inputs, sizeof inputs, json);
                 ct_status_t st = ct_health_read(json, &job, &pairs, err, sizeof err);
                 if (st != CT_OK) {
                     fprintf(stderr, "colltune health: %s\n", err);
@@ -376,8 +405,10 @@ static int ct_health_run(ct_health_args_t *a)
     if (rc == CT_EXIT_OK) {
         int have_job = job.n > 0, have_pairs = pairs.n > 0;
         if (!have_job && !have_pairs) {
-            fprintf(stderr, "colltune health: no per-host or pair timings in the results (a "
-                            "collbench older than per_host, or one host)\n");
+            fprintf(stderr,
+                    "colltune health: %s: no per-host or pair timings (a collbench older than "
+                    "per_host, or one host)\n",
+                    inputs);
             rc = CT_EXIT_USAGE;
         } else {
             printf("colltune health: %ld host%s; a host is SLOW at >= %.2fx the others' median "

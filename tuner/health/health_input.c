@@ -2,6 +2,7 @@
  * health_input.c - per-host and per-pair timings out of results.json.
  */
 #include <jansson.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -65,6 +66,12 @@ ct_status_t ct_health_read(const char *path, ct_health_rows_t *job, ct_health_ro
             st = CT_ERR_PARSE;
             break;
         }
+        if (row.bytes < 1) {
+            snprintf(err, errlen, "%s: results[%zu].bytes: %lld is not a positive byte count", path,
+                     i, row.bytes);
+            st = CT_ERR_PARSE;
+            break;
+        }
         if (json_is_integer(w) && json_integer_value(w) > 0) {
             job->wrong++;
             continue;
@@ -79,6 +86,14 @@ ct_status_t ct_health_read(const char *path, ct_health_rows_t *job, ct_health_ro
                 break;
             }
             row.us = json_number_value(us);
+            if (!(row.us > 0) || !isfinite(row.us)) {
+                /* it was dropped: "no timings" and exit 0 (issue 15, E24) */
+                snprintf(err, errlen,
+                         "%s: results[%zu].per_host[%zu].median_us: %g is not a positive time",
+                         path, i, k, row.us);
+                st = CT_ERR_PARSE;
+                break;
+            }
             st = ct_health_push(job, &row);
         }
     }
@@ -95,11 +110,21 @@ ct_status_t ct_health_read(const char *path, ct_health_rows_t *job, ct_health_ro
             st = CT_ERR_PARSE;
             break;
         }
+        row.us = json_number_value(us);
+        if (row.bytes < 1 || !(row.us > 0) || !isfinite(row.us)) {
+            if (row.bytes < 1)
+                snprintf(err, errlen, "%s: pairs[%zu].bytes: %lld is not a positive byte count",
+                         path, i, row.bytes);
+            else
+                snprintf(err, errlen, "%s: pairs[%zu].median_us: %g is not a positive time", path,
+                         i, row.us);
+            st = CT_ERR_PARSE;
+            break;
+        }
         if (json_is_integer(w) && json_integer_value(w) > 0) {
             pairs->wrong++;
             continue;
         }
-        row.us = json_number_value(us);
         st = ct_health_push(pairs, &row);
     }
     if (st == CT_ERR_NOMEM)

@@ -121,7 +121,7 @@ typedef struct {
  * Returns -1 to go on, else the exit code. */
 static int ct_import_parse(int argc, char **argv, ct_import_args_t *a, ct_import_t *im)
 {
-    ct_cli_iter_t it = {"import", argc, argv, 1};
+    ct_cli_iter_t it = CT_CLI_ITER("import", argc, argv);
     const char *value;
     for (;;) {
         while (it.next < argc && argv[it.next][0] != '-')
@@ -153,7 +153,7 @@ static int ct_import_parse(int argc, char **argv, ct_import_args_t *a, ct_import
             }
             break;
         case CT_IMPORT_NP:
-            if (ct_cli_long("import", "--np", value, 1, 1L << 30, &im->np) != CT_OK)
+            if (ct_cli_long("import", "np", value, 1, 1L << 30, &im->np) != CT_OK)
                 return CT_EXIT_USAGE;
             break;
         case CT_IMPORT_COLL:
@@ -256,7 +256,15 @@ static int ct_import_run(ct_import_args_t *a, ct_import_t *im)
         }
     }
     if (st == CT_OK && im->rows == 0) {
-        fprintf(stderr, "colltune import: no row could be imported\n");
+        /* from which logs (E23); nothing is written */
+        if (a->nlogs == 1)
+            fprintf(stderr, "colltune import: %s: no row could be imported; %s not written\n",
+                    a->logs[0], a->out);
+        else
+            fprintf(stderr,
+                    "colltune import: %s and the %d other logs: no row could be imported; %s not "
+                    "written\n",
+                    a->logs[0], a->nlogs - 1, a->out);
         st = CT_ERR_PARSE;
     }
     int werr = ferror(im->out);

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "ct_dtype.h"
+#include "ct_num.h"
 #include "import.h"
 
 #define CT_NCCL_MAX_WORDS 64
@@ -233,28 +234,24 @@ static ct_status_t ct_nccl_row(ct_import_t *im, long ln, char **w, int n, ct_ncc
     for (int h = first; h < 2; h++) {
         const ct_nccl_half_t *c = &l->half[h];
         int off = h == 1 ? shift : 0;
-        char *end;
         out[h] = row;
         snprintf(out[h].placement, sizeof out[h].placement, "%s",
                  h == 0 ? "out-of-place" : "in-place");
         time_text[h] = w[c->time - off];
         busbw_text[h] = w[c->busbw - off];
-        double us = strtod(time_text[h], &end);
-        if (end == time_text[h] || *end != '\0' || !(us > 0.0))
+        double us = 0, wrong = 0, lo = 0, hi = 0; /* decimal only: no 0x10 (E24) */
+        if (ct_num_parse(time_text[h], &us) != CT_OK || !(us > 0.0))
             return ct_import_bad(im, ln, "time '%s' is not a positive number", time_text[h]);
         ct_import_row_time(&out[h], us);
         if (c->wrong >= 0 && strcmp(w[c->wrong - off], "N/A") != 0) {
-            double wrong = strtod(w[c->wrong - off], &end);
-            if (end == w[c->wrong - off] || *end != '\0' ||
+            if (ct_num_parse(w[c->wrong - off], &wrong) != CT_OK ||
                 !(wrong >= 0 && wrong <= CT_IMPORT_MAX_COUNT))
                 return ct_import_bad(im, ln, "#wrong '%s' is not a count", w[c->wrong - off]);
             out[h].wrong = (long long)wrong;
         }
         if (c->imin >= 0 && c->imax >= 0) {
-            double lo = strtod(w[c->imin - off], &end);
-            int bad = end == w[c->imin - off] || *end != '\0';
-            double hi = strtod(w[c->imax - off], &end);
-            bad |= end == w[c->imax - off] || *end != '\0';
+            int bad = ct_num_parse(w[c->imin - off], &lo) != CT_OK;
+            bad |= ct_num_parse(w[c->imax - off], &hi) != CT_OK;
             if (bad || !(lo > 0.0) || hi < lo)
                 return ct_import_bad(im, ln, "i_min '%s' / i_max '%s' are not times",
                                      w[c->imin - off], w[c->imax - off]);

@@ -24,6 +24,59 @@ static long long ct_json_ll(json_t *obj, const char *key, long long dflt)
     return json_is_integer(v) ? (long long)json_integer_value(v) : dflt;
 }
 
+/* A member's value as a message shows it: 12, -1.5, 'text', null, or
+ * "missing". */
+static const char *ct_njson_text(json_t *v, char *buf, size_t len)
+{
+    if (v == NULL)
+        snprintf(buf, len, "missing");
+    else if (json_is_integer(v))
+        snprintf(buf, len, "%" JSON_INTEGER_FORMAT, json_integer_value(v));
+    else if (json_is_real(v))
+        snprintf(buf, len, "%g", json_real_value(v));
+    else if (json_is_string(v))
+        snprintf(buf, len, "'%.40s'", json_string_value(v));
+    else
+        snprintf(buf, len, "%s", json_is_null(v) ? "null" : "not a number");
+    return buf;
+}
+
+/* config.key, a positive count (1 when absent); -1 with a message when it
+ * is something else: an "ngpus" of 0 gave 0 ranks, and one "cannot
+ * compute busbw" per row (issue 15, E23). */
+static int ct_njson_count(ct_import_t *im, json_t *config, const char *key, long long *out)
+{
+    json_t *v = json_object_get(config, key);
+    *out = 1;
+    if (v == NULL)
+        return 0;
+    if (json_is_integer(v) && json_integer_value(v) >= 1 && json_integer_value(v) <= (1 << 20)) {
+        *out = (long long)json_integer_value(v);
+        return 0;
+    }
+    char text[64];
+    fprintf(stderr, "colltune import: %s: config.%s: %s is not a positive count\n", im->path, key,
+            ct_njson_text(v, text, sizeof text));
+    return -1;
+}
+
+/* results[i].key, a byte or element count, into *out; else a message
+ * naming the member (these said "no size, count or known type"). */
+static ct_status_t ct_njson_bytes(ct_import_t *im, size_t i, json_t *r, const char *key,
+                                  const char *what, long long *out)
+{
+    json_t *v = json_object_get(r, key);
+    if (json_is_integer(v) && json_integer_value(v) >= 0 &&
+        (double)json_integer_value(v) <= CT_IMPORT_MAX_COUNT) {
+        *out = (long long)json_integer_value(v);
+        return CT_OK;
+    }
+    char text[64];
+    *out = -1;
+    return ct_import_bad(im, 0, "results[%zu].%s: %s is not %s", i, key,
+                         ct_njson_text(v, text, sizeof text), what);
+}
+
 /* One half of results[i]; *emitted counts rows written. */
 static ct_status_t ct_njson_half(ct_import_t *im, long idx, json_t *res, const char *key,
                                  const ct_result_t *base)
@@ -31,12 +84,16 @@ static ct_status_t ct_njson_half(ct_import_t *im, long idx, json_t *res, const c
     json_t *h = json_object_get(res, key);
     if (json_is_null(h) || h == NULL)
         return CT_OK; /* not measured (in-place-only tests) */
-    json_t *tm = json_object_get(h, "time");
-    if (tm == NULL)
-        tm = json_object_get(h, "cpu_time");
+    const char *tkey = json_object_get(h, "time") != NULL ? "time" : "cpu_time";
+    json_t *tm = json_object_get(h, tkey);
     json_t *bus = json_object_get(h, "bus_bw"), *wrong = json_object_get(h, "nwrong");
-    if (!json_is_number(tm) || !json_is_number(bus) || !(json_number_value(tm) > 0.0))
-        return ct_import_bad(im, 0, "results[%ld].%s: no numeric time and bus_bw", idx, key);
+    char text[64];
+    if (!json_is_number(tm) || !(json_number_value(tm) > 0.0))
+        return ct_import_bad(im, 0, "results[%ld].%s.%s: %s is not a positive time", idx, key, tkey,
+                             ct_njson_text(tm, text, sizeof text));
+    if (!json_is_number(bus))
+        return ct_import_bad(im, 0, "results[%ld].%s.bus_bw: %s is not a number", idx, key,
+                             ct_njson_text(bus, text, sizeof text));
     ct_result_t row = *base;
     snprintf(row.placement, sizeof row.placement, "%s",
              strcmp(key, "out_of_place") == 0 ? "out-of-place" : "in-place");
@@ -65,7 +122,7 @@ static ct_status_t ct_njson_half(ct_import_t *im, long idx, json_t *res, const c
 ct_status_t ct_import_nccl_json(ct_import_t *im)
 {
     json_error_t jerr;
-    json_t *doc = json_loadb(im->text, im->len, 0, &jerr);
+    json_t *doc = json_loadb(im->text, im->len, JSON_REJECT_DUPLICATES, &jerr); /* E24 */
     if (doc == NULL) {
         /* A cut document (a killed run) is not JSON at all: nothing to save. */
         /* jansson says line -1 when it cannot tell (E23: "FILE:-1:") */
@@ -120,7 +177,13 @@ ct_status_t ct_import_nccl_json(ct_import_t *im)
     }
     snprintf(base.collective, sizeof base.collective, "%s", coll);
     json_t *devices = json_object_get(config, "devices");
-    long long per_proc = ct_json_ll(config, "nthreads", 1) * ct_json_ll(config, "ngpus", 1);
+    long long nthreads, ngpus;
+    if (ct_njson_count(im, config, "nthreads", &nthreads) != 0 ||
+        ct_njson_count(im, config, "ngpus", &ngpus) != 0) {
+        json_decref(doc);
+        return CT_ERR_PARSE;
+    }
+    long long per_proc = nthreads * ngpus;
     base.nranks = json_is_array(devices) ? (long long)json_array_size(devices) * per_proc : 0;
     if (base.nranks == 0)
         base.nranks = im->np;
@@ -157,10 +220,19 @@ ct_status_t ct_import_nccl_json(ct_import_t *im)
         const char *root = json_string_value(json_object_get(r, "root"));
         ct_dtype_t dt;
         ct_op_t op;
-        row.bytes = ct_json_ll(r, "size", -1);
-        row.count = ct_json_ll(r, "count", -1);
-        if (row.bytes < 0 || row.count < 0 || type == NULL || ct_dtype_parse(type, &dt) != CT_OK) {
-            st = ct_import_bad(im, 0, "results[%zu]: no size, count or known type", i);
+        if ((st = ct_njson_bytes(im, i, r, "size", "a byte count", &row.bytes)) != CT_OK ||
+            row.bytes < 0)
+            continue;
+        if ((st = ct_njson_bytes(im, i, r, "count", "an element count", &row.count)) != CT_OK ||
+            row.count < 0)
+            continue;
+        if (type == NULL || ct_dtype_parse(type, &dt) != CT_OK) {
+            char text[64], names[160] = "";
+            for (int k = 0; k < CT_DTYPE_COUNT; k++)
+                snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", k ? ", " : "",
+                         ct_dtype_name((ct_dtype_t)k));
+            st = ct_import_bad(im, 0, "results[%zu].type: %s is not a datatype (%s)", i,
+                               ct_njson_text(json_object_get(r, "type"), text, sizeof text), names);
             continue;
         }
         snprintf(row.dtype, sizeof row.dtype, "%s", ct_dtype_name(dt));

@@ -16,6 +16,7 @@
 #include <strings.h>
 
 #include "ct_dtype.h"
+#include "ct_num.h"
 #include "import.h"
 
 #define CT_OSU_MAX_COLS 16
@@ -153,15 +154,13 @@ static ct_status_t ct_osu_row(ct_import_t *im, long ln, char *line, ct_osu_test_
     ct_dtype_t dt;
     if (ct_dtype_parse(t->dtype, &dt) == CT_OK)
         row.count = row.bytes / (long long)ct_dtype_size(dt);
-    double us = strtod(w[t->avg], &end);
-    if (end == w[t->avg] || *end != '\0' || !(us > 0.0))
+    double us = 0; /* decimal: "0x10" is no latency (issue 15, E24) */
+    if (ct_num_parse(w[t->avg], &us) != CT_OK || !(us > 0.0))
         return ct_import_bad(im, ln, "latency '%s' is not a positive number", w[t->avg]);
     ct_import_row_time(&row, us);
     if (t->min >= 0 && t->max >= 0) {
-        row.min_us = strtod(w[t->min], &end);
-        int bad = end == w[t->min] || *end != '\0';
-        row.max_us = strtod(w[t->max], &end);
-        bad |= end == w[t->max] || *end != '\0';
+        int bad = ct_num_parse(w[t->min], &row.min_us) != CT_OK;
+        bad |= ct_num_parse(w[t->max], &row.max_us) != CT_OK;
         if (bad || row.min_us > us || row.max_us < us)
             return ct_import_bad(im, ln, "min '%s' / max '%s' do not bracket the average",
                                  w[t->min], w[t->max]);

@@ -25,8 +25,9 @@ EXTRA_DIST += tests/unit/colltune_import.sh $(IMPORT_SAMPLES)
 # Hostile input (issue 15): every reader of a user file refuses /dev/zero,
 # FIFOs, directories and NUL bytes at once (src/lib/ct_input.c; E2, E17);
 # no subcommand writes over one of its inputs (E11, E14, E15); a signal
-# during an import leaves neither a temporary file nor --out (E17).
+# during an import leaves neither a temporary file nor --out (E17); every
+# bad option value and file field is named, exit 2 (E23, E24).
 IMPORT_HOSTILE_TESTS = tests/unit/colltune_inputs.sh tests/unit/colltune_output_is_input.sh \
-	tests/unit/colltune_import_signal.sh
+	tests/unit/colltune_import_signal.sh tests/unit/colltune_messages.sh
 TESTS += $(IMPORT_HOSTILE_TESTS)
 EXTRA_DIST += $(IMPORT_HOSTILE_TESTS)

@@ -114,7 +114,7 @@ static void ct_plot_defaults(ct_plot_args_t *a)
 
 static int ct_plot_parse(int argc, char **argv, ct_plot_args_t *a)
 {
-    ct_cli_iter_t it = {"plot", argc, argv, 1};
+    ct_cli_iter_t it = CT_CLI_ITER("plot", argc, argv);
     const char *value;
     int id;
     ct_plot_defaults(a);
@@ -166,8 +166,11 @@ static int ct_plot_parse(int argc, char **argv, ct_plot_args_t *a)
             break;
         }
         case CT_PLOT_SMALL:
-            if (ct_size_parse(value, &a->small_max) != CT_OK) {
-                fprintf(stderr, "colltune plot: --small-max %s: not a size (64K, 1M, ...)\n",
+            /* 0 drew no latency plot, without a word (issue 15, E24) */
+            if (ct_size_parse(value, &a->small_max) != CT_OK || a->small_max == 0) {
+                fprintf(stderr,
+                        "colltune plot: --small-max %s: not a size of at least 1 byte (64K, 1M, "
+                        "...)\n",
                         value);
                 id = CT_CLI_ERROR;
             }
@@ -572,7 +575,14 @@ static int ct_plot_run(ct_plot_args_t *a)
         }
     }
     if (rc == CT_EXIT_OK && rows.n == 0 && tune.n == 0) {
-        fprintf(stderr, "colltune plot: no rows to plot in the inputs\n");
+        /* which inputs (E23: "in the inputs") */
+        if (a->ninputs == 0)
+            fprintf(stderr, "colltune plot: --tune %s: holds no rows to plot\n", a->tune);
+        else if (a->ninputs == 1)
+            fprintf(stderr, "colltune plot: %s: holds no rows to plot\n", a->inputs[0]);
+        else
+            fprintf(stderr, "colltune plot: %s and the %zu other inputs: hold no rows to plot\n",
+                    a->inputs[0], a->ninputs - 1);
         rc = CT_EXIT_USAGE;
     }
     if (rc == CT_EXIT_OK) {

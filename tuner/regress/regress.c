@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "ct_num.h"
 #include "command.h"
 #include "ct_tmpname.h"
 #include "ct_path.h"
@@ -100,7 +101,8 @@ static int ct_reg_is_file(const char *p)
     return stat(p, &st) == 0 && S_ISREG(st.st_mode);
 }
 
-/* Reads one run directory; 1 when it holds no results (skipped). */
+/* Reads one run directory; 1 when it holds no results (skipped: err says
+ * why). */
 static int ct_reg_read_run(const char *history, const char *name, ct_reg_run_t *run, char *err,
                            size_t errlen, ct_status_t *st)
 {
@@ -111,12 +113,23 @@ static int ct_reg_read_run(const char *history, const char *name, ct_reg_run_t *
     snprintf(json, sizeof json, "%s/results.json", run->dir);
     snprintf(csv, sizeof csv, "%s/results.csv", run->dir);
     const char *path = ct_reg_is_file(json) ? json : ct_reg_is_file(csv) ? csv : NULL;
-    if (path == NULL)
+    if (path == NULL) {
+        snprintf(err, errlen, "%s: no results.json or results.csv, skipped", run->dir);
         return 1;
+    }
     /* A results.json's document is the run's metadata: read once. */
     *st = ct_results_read(path, &run->rows, &run->meta, err, errlen);
     if (*st != CT_OK)
         return 0;
+    if (run->rows.n == 0) {
+        /* A failed run's header alone had no date, sorted first and moved
+         * the newest run's baseline (issue 15, E24). */
+        snprintf(err, errlen, "%s: no rows, skipped", path);
+        ct_results_free(&run->rows);
+        json_decref(run->meta);
+        run->meta = NULL;
+        return 1;
+    }
     if (path == json) {
         const char *d = json_string_value(json_object_get(run->meta, "start_time"));
         /* Runs are ordered by it: a date that is not one would sort the
@@ -157,9 +170,9 @@ static ct_status_t ct_reg_read_history(const char *history, ct_reg_runs_t *runs)
          * results. */
         if ((st = ct_vec_reserve(&runs->v, &cap, runs->n + 1, sizeof *runs->v)) != CT_OK)
             break;
-        char err[512] = "";
+        char err[PATH_MAX + 64] = "";
         if (ct_reg_read_run(history, e->d_name, &runs->v[runs->n], err, sizeof err, &st) == 1) {
-            fprintf(stderr, "colltune regress: %s: no results.json or results.csv, skipped\n", p);
+            fprintf(stderr, "colltune regress: %s\n", err);
             continue;
         }
         runs->n++;
@@ -217,7 +230,7 @@ typedef struct {
 
 static int ct_reg_parse(int argc, char **argv, ct_reg_args_t *a)
 {
-    ct_cli_iter_t it = {"regress", argc, argv, 1};
+    ct_cli_iter_t it = CT_CLI_ITER("regress", argc, argv);
     const char *value;
     int id;
     a->window = CT_REGRESS_WINDOW;
@@ -238,10 +251,9 @@ static int ct_reg_parse(int argc, char **argv, ct_reg_args_t *a)
         if ((id = ct_cli_next(&it, ct_reg_opts, CT_REG_NOPTS, &value)) <= 0)
             break;
         long k;
-        char *end;
         switch (id) {
         case CT_REG_WINDOW:
-            if (ct_cli_long("regress", "--window", value, CT_REGRESS_MIN_BASE, 64, &k) != CT_OK)
+            if (ct_cli_long("regress", "window", value, CT_REGRESS_MIN_BASE, 64, &k) != CT_OK)
                 return CT_EXIT_USAGE;
             a->window = (size_t)k;
             break;
@@ -261,8 +273,10 @@ static int ct_reg_parse(int argc, char **argv, ct_reg_args_t *a)
                 return CT_EXIT_USAGE;
             break;
         case CT_REG_THRESHOLD:
-            a->threshold = strtod(value, &end) / 100;
-            if (end == value || *end != '\0' || !(a->threshold >= 0 && a->threshold < 10)) {
+            if (ct_num_parse(value, &a->threshold) != CT_OK)
+                a->threshold = -1; /* "0x10" is no percentage (E24) */
+            a->threshold /= 100;
+            if (!(a->threshold >= 0 && a->threshold < 10)) {
                 fprintf(stderr, "colltune regress: --threshold %s: a percentage, 0 to 1000\n",
                         value);
                 return CT_EXIT_USAGE;
@@ -296,8 +310,15 @@ static int ct_reg_check_out(const char *path)
     char *slash = strrchr(dir, '/');
     if (slash)
         *(slash == dir ? slash + 1 : slash) = '\0';
-    if ((stat(path, &st) == 0 && !S_ISREG(st.st_mode)) || access(slash ? dir : ".", W_OK) != 0) {
-        fprintf(stderr, "colltune regress: --md %s: not a writable file path\n", path);
+    /* Why, not "not a writable file path" (issue 15, E23). */
+    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+        fprintf(stderr, "colltune regress: --md %s: is %s, not a regular file\n", path,
+                ct_path_kind(st.st_mode));
+        return -1;
+    }
+    if (access(slash ? dir : ".", W_OK) != 0) {
+        fprintf(stderr, "colltune regress: --md %s: directory %s: %s\n", path, slash ? dir : ".",
+                strerror(errno));
         return -1;
     }
     return 0;

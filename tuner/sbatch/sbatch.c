@@ -236,7 +236,7 @@ static int ct_sb_check(ct_sb_args_t *a)
 
 static int ct_sb_parse(int argc, char **argv, ct_sb_args_t *a)
 {
-    ct_cli_iter_t it = {"sbatch", argc, argv, 1};
+    ct_cli_iter_t it = CT_CLI_ITER("sbatch", argc, argv);
     const char *value;
     int id = CT_CLI_END;
     ct_sbatch_job_t *j = &a->job;

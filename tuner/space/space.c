@@ -61,6 +61,7 @@ typedef struct {
     unsigned seen; /* KEY_* set in this section */
     int bound_line;
     ct_status_t status;
+    int fail_line; /* the line status and err name */
     char *err;
     size_t errlen;
     int default_via_set;
@@ -80,6 +81,7 @@ static ct_status_t ct_space_fail(ct_space_parser_t *p, int line, const char *fie
     va_end(ap);
     snprintf(p->err, p->errlen, "%s:%d: %s: %s", p->path, line, field, why);
     p->status = CT_ERR_USAGE;
+    p->fail_line = line;
     return p->status;
 }
 
@@ -333,13 +335,20 @@ static char *ct_space_read_line(char *str, int num, void *stream)
                       "longer than %d characters (continue a list on indented lines)", num - 3);
         return NULL;
     }
-    p->indented = p->buf[0] == ' ' || p->buf[0] == '\t';
-    char *t = p->buf;
+    char *line = p->buf;
+    if (p->line == 1 && strncmp(line, "\xEF\xBB\xBF", 3) == 0) {
+        /* A UTF-8 byte order mark, an editor's: "[space]" behind it was
+         * no header, and line 2 "outside any section" (issue 15, E23). */
+        line += 3;
+        len -= 3;
+    }
+    p->indented = line[0] == ' ' || line[0] == '\t';
+    char *t = line;
     while (isspace((unsigned char)*t))
         t++;
     /* inih sees the header too (it ends a continuation), but the section
      * is ours: the handler ignores inih's view of it. */
-    memcpy(str, p->buf, (size_t)len + 1);
+    memcpy(str, line, (size_t)len + 1);
     if (*t == '[' && ct_space_section(p, t) != CT_OK)
         return NULL;
     return str;
@@ -685,8 +694,11 @@ static ct_status_t ct_space_key_constraint(ct_space_parser_t *p, const char *nam
 static ct_status_t ct_space_key_space(ct_space_parser_t *p, const char *name, const char *value)
 {
     ct_space_t *s = p->space;
-    if (strcmp(name, "name") == 0)
+    if (strcmp(name, "name") == 0) {
+        if (*value == '\0') /* it names the tune in its report and journal */
+            return ct_space_fail(p, p->line, name, "empty (the space needs a name)");
         return (s->name = ct_strdup(value)) ? CT_OK : (p->status = CT_ERR_NOMEM);
+    }
     if (strcmp(name, "describe") == 0)
         return (s->describe = ct_strdup(value)) ? CT_OK : (p->status = CT_ERR_NOMEM);
     if (strcmp(name, "via") == 0) {
@@ -761,8 +773,13 @@ ct_status_t ct_space_load(const char *path, ct_space_t *space_p, char *err, size
         return CT_ERR_USAGE;
     }
     int rc = ini_parse_stream(ct_space_read_line, &p, ct_space_handler, &p);
-    if (rc > 0 && p.status == CT_OK) /* inih's own complaint: no '=' */
+    /* inih's own complaint (no '='), unless a line before it failed: inih
+     * reads on after its first one, so a later line's message named a
+     * line past the first bad one (issue 15, E23). */
+    if (rc > 0 && (p.status == CT_OK || (p.status == CT_ERR_USAGE && rc < p.fail_line))) {
+        p.status = CT_OK;
         ct_space_fail(&p, rc, "line", "not [section], NAME = VALUE or a comment");
+    }
     if (p.status == CT_OK && ferror(p.fp))
         ct_space_fail(&p, p.line, "file", "read error");
     ct_space_end_section(&p);

@@ -108,7 +108,7 @@ static int ct_sweep_parse_scales(const char *value, ct_sweep_args_t *a)
 
 static int ct_sweep_parse(int argc, char **argv, ct_sweep_args_t *a)
 {
-    ct_cli_iter_t it = {"sweep", argc, argv, 1};
+    ct_cli_iter_t it = CT_CLI_ITER("sweep", argc, argv);
     const char *value;
     int id;
 
@@ -130,7 +130,7 @@ static int ct_sweep_parse(int argc, char **argv, ct_sweep_args_t *a)
             }
             break;
         case CT_SWEEP_RPN:
-            st = ct_cli_long("sweep", "--ranks-per-node", value, 1, 1L << 20, &a->ranks_per_node);
+            st = ct_cli_long("sweep", "ranks-per-node", value, 1, 1L << 20, &a->ranks_per_node);
             break;
         default: ct_launch_opts_apply(&a->lo, id, value, &st); break;
         }

@@ -141,9 +141,43 @@ typedef struct {
     size_t ncb_args;
 } ct_tune_args_t;
 
+/* --collectives: "all", or collbench's collectives (aliases too), comma
+ * separated.  A name the space did not tune was dropped without a word,
+ * so "allreduce,bcastt" tuned allreduce alone (issue 15, E24). */
+static int ct_tune_check_collectives(const char *list)
+{
+    if (strcmp(list, "all") == 0)
+        return CT_EXIT_OK;
+    for (const char *p = list;;) {
+        size_t n = strcspn(p, ",");
+        char word[64];
+        const ct_coll_name_t *c = NULL;
+        if (n == 0) {
+            fprintf(stderr, "colltune tune: --collectives '%s': an empty item\n", list);
+            return CT_EXIT_USAGE;
+        }
+        if (n < sizeof word) {
+            memcpy(word, p, n);
+            word[n] = '\0';
+            c = ct_coll_name_find(word);
+        }
+        if (c == NULL || c->id == CT_COLL_NONE) {
+            char names[128];
+            ct_coll_name_list(", ", names, sizeof names);
+            fprintf(stderr,
+                    "colltune tune: --collectives '%s': unknown collective '%.*s' (%s, all)\n",
+                    list, (int)n, p, names);
+            return CT_EXIT_USAGE;
+        }
+        if (p[n] == '\0')
+            return CT_EXIT_OK;
+        p += n + 1;
+    }
+}
+
 static int ct_tune_parse(int argc, char **argv, ct_tune_args_t *a)
 {
-    ct_cli_iter_t it = {"tune", argc, argv, 1};
+    ct_cli_iter_t it = CT_CLI_ITER("tune", argc, argv);
     const char *value;
     int id;
     long v;
@@ -205,6 +239,8 @@ static int ct_tune_parse(int argc, char **argv, ct_tune_args_t *a)
         fprintf(stderr, "colltune tune: --space FILE and --out DIR are required\n");
         return CT_EXIT_USAGE;
     }
+    if (a->collectives != NULL && ct_tune_check_collectives(a->collectives) != CT_EXIT_OK)
+        return CT_EXIT_USAGE;
     if (ct_launch_opts_check(&a->lo) != CT_EXIT_OK)
         return CT_EXIT_USAGE;
     if (a->plan.strategy == CT_TUNE_RANDOM && a->plan.budget == 0) {
@@ -217,10 +253,10 @@ static int ct_tune_parse(int argc, char **argv, ct_tune_args_t *a)
         for (size_t k = 0; k < 4; k++) {
             size_t len = strlen(taken[k]);
             if (strncmp(arg, taken[k], len) == 0 && (arg[len] == '\0' || arg[len] == '=')) {
-                fprintf(stderr,
-                        "colltune tune: collbench argument %s is tune's to set (use "
-                        "--collectives)\n",
-                        taken[k]);
+                fprintf(stderr, "colltune tune: collbench argument %s is tune's to set (%s)\n",
+                        taken[k],
+                        k < 2 ? "use --collectives"
+                              : "each trial's results go to DIR/trials/"); /* E23 */
                 return CT_EXIT_USAGE;
             }
         }

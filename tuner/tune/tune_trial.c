@@ -293,7 +293,17 @@ ct_status_t ct_tune_trial(ct_tune_runner_t *x, ct_tune_scope_t *sc, size_t ci, l
     if (st != CT_OK)
         return st;
     const ct_trial_t *k = &s->trials[s->ntrials - 1];
-    if (cfg->baseline && k->status != CT_JOURNAL_OK && k->status != CT_JOURNAL_WRONG) {
+    if (cfg->baseline && k->status == CT_JOURNAL_WRONG) {
+        /* Wrong results at the libraries' own defaults: nothing to tune
+         * against, and a broken library to report, not "done". */
+        ct_run_once_tail("tune", errf, 10);
+        fprintf(stderr,
+                "colltune tune: the defaults' trial gave wrong results (#wrong > 0 in %s): the "
+                "library is broken at its defaults; stopping (the journal is intact)\n",
+                csv);
+        return CT_ERR_WRONG;
+    }
+    if (cfg->baseline && k->status != CT_JOURNAL_OK) {
         /* The libraries' defaults failed: a reason every trial shares (bad
          * collbench arguments, a launcher that cannot start the ranks),
          * and nothing could be compared with them anyway (E8). */

@@ -3,7 +3,6 @@
  */
 #include "tune_weights.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +10,7 @@
 
 #include "ct_input.h"
 #include "ct_names.h"
+#include "ct_num.h"
 #include "ct_size.h"
 
 void ct_tune_weights_free(ct_tune_weights_t *w)
@@ -40,8 +40,11 @@ static ct_status_t ct_tune_weights_line(ct_tune_weights_t *out, char *text, int 
     ct_tune_weight_t e = {NULL, 0, 0, line};
     if (n == 3) {
         const ct_coll_name_t *c = ct_coll_name_find(words[0]);
-        if (c == NULL) {
-            snprintf(err, errlen, "%s:%d: collective: unknown '%s'", out->path, line, words[0]);
+        if (c == NULL || c->id == CT_COLL_NONE) {
+            char names[128];
+            ct_coll_name_list(", ", names, sizeof names);
+            snprintf(err, errlen, "%s:%d: collective: unknown '%s' (%s)", out->path, line, words[0],
+                     names);
             return CT_ERR_USAGE;
         }
         e.coll = c->name;
@@ -53,10 +56,8 @@ static ct_status_t ct_tune_weights_line(ct_tune_weights_t *out, char *text, int 
         return CT_ERR_USAGE;
     }
     e.bytes = (long long)bytes;
-    char *end;
-    errno = 0;
-    e.weight = strtod(words[n - 1], &end);
-    if (errno != 0 || *end != '\0' || end == words[n - 1] || !isfinite(e.weight) || e.weight < 0) {
+    /* decimal only: strtod took "0x10" (issue 15, E24) */
+    if (ct_num_parse(words[n - 1], &e.weight) != CT_OK || e.weight < 0) {
         snprintf(err, errlen, "%s:%d: weight: '%s' is not a non-negative number", out->path, line,
                  words[n - 1]);
         return CT_ERR_USAGE;
@@ -100,7 +101,9 @@ ct_status_t ct_tune_weights_load(const char *path, ct_tune_weights_t *out, char 
     for (size_t i = 0; st == CT_OK && i < out->n; i++)
         total += out->w[i].weight;
     if (st == CT_OK && !(total > 0)) {
-        snprintf(err, errlen, "%s:%d: weight: no entry has a positive weight", path, line);
+        /* the whole file's fault: no line to name (an empty one was ":0:") */
+        snprintf(err, errlen, "%s: weight: no entry has a positive weight%s", path,
+                 out->n == 0 ? " (it has no [COLLECTIVE] SIZE WEIGHT line)" : "");
         st = CT_ERR_USAGE;
     }
     if (st == CT_ERR_NOMEM)
