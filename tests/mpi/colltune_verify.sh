@@ -13,11 +13,11 @@
 #     and collbench run by hand with the written files, not the tune's
 #     variables, has their values in force (read back through MPI_T).
 #  2. A recommendation the files cannot deliver is dropped: with the slow
-#     pipeline forced by OMPI_MCA_coll_tuned_bcast_algorithm{,_segmentsize}
-#     in the environment colltune and mpirun run in (as a site's module
-#     file might export), the search still finds the gain (mpirun's --mca
-#     beats that environment), but a parameter file loses to it, so the
-#     A/B with the files shows none: nothing is verified or written.
+#     pipeline forced and a rules file of the site's named by OMPI_MCA_*
+#     variables in the environment colltune and mpirun run in (as a site's
+#     module file might export), the search still finds the gain (mpirun's
+#     --mca beats that environment), but a parameter file loses to it, so
+#     the A/B with the files shows none: nothing is verified or written.
 #  3. --resume on a finished tune runs nothing and decides the same.
 . "$top_srcdir/tests/mpi/lib.sh"
 
@@ -86,7 +86,7 @@ rules="$T/ok/coll-tuned-rules.conf"
     fail "the written rules file is not the one in force"
 grep -q '^coll_tuned_bcast_algorithm *=' "$T/ok/mca-params.conf" &&
     fail "a broadcast algorithm forced for every size from a 256K-1M tune"
-awk '!/^#/ && NF == 4 { print $1, $2 }' "$rules" >"$T/rules"
+awk '/^[0-9]+ [0-9]+ [0-9]+ [0-9]+$/ { print $1, $2 }' "$rules" >"$T/rules"
 [ "$(head -1 "$T/rules")" = "0 0" ] || fail "sizes below 256K not handed back: $(cat "$rules")"
 [ "$(sed -n 2p "$T/rules" | cut -d' ' -f1)" = 262144 ] || fail "the rule does not start at 256K: $(cat "$rules")"
 [ "$(tail -1 "$T/rules")" = "1048577 0" ] || fail "sizes above 1M not handed back: $(cat "$rules")"
@@ -99,8 +99,17 @@ timeout 60 "$CT" tune --out "$T/ok" "$@" --resume -- -b 256K -e 1M -f 4 >"$T/out
 [ "$(wc -l <"$T/ok/journal.jsonl")" -eq "$lines" ] || fail "resume ran trials"
 [ "$(json_get "$r" choices.0.verified)" = true ] || fail "resume changed the verdict"
 
-# 2. the environment outranks the file: dropped, nothing written.
-OMPI_MCA_coll_tuned_bcast_algorithm=3 OMPI_MCA_coll_tuned_bcast_algorithm_segmentsize=1024 \
+# 2. the environment outranks the file: dropped, nothing written.  The
+# site's module exports the slow pipeline and a rules file of its own
+# that hands broadcast back to the forced algorithm (algorithm 0 at every
+# size): mpirun's --mca beats the environment, so the search finds the
+# gain, but the written mca-params.conf cannot name its rules file over
+# the environment's, so the A/B with the files shows none.
+printf '%s\n' '1 # collectives' '7 # bcast' '1 # comm sizes' '2 1 # comm size, rules' '0 0 0 0' \
+    >"$T/site-rules.conf"
+OMPI_MCA_coll_tuned_use_dynamic_rules=1 OMPI_MCA_coll_tuned_bcast_algorithm=3 \
+    OMPI_MCA_coll_tuned_bcast_algorithm_segmentsize=1024 \
+    OMPI_MCA_coll_tuned_dynamic_rules_filename="$T/site-rules.conf" \
     timeout 150 "$CT" tune --out "$T/drop" "$@" -- -b 256K -e 1M -f 4 >"$T/out" 2>"$T/err"
 rc=$?
 [ "$rc" -eq 0 ] || fail "tune (drop): exit $rc ($(cat "$T/err"))"
