@@ -167,15 +167,25 @@ static ct_status_t ct_nccl_ready(ct_import_t *im, long ln, ct_nccl_test_t *t, in
 /* Whether every column the layout names lies among a row's n words, the
  * halves from first on shifted left by shift: a header odd enough to
  * match a row's word count by chance must not index past it. */
+/* The timestamp's first column in a row: the blank out-of-place half
+ * moves it left by shift when it comes after that half. */
+static int ct_nccl_ts_col(const ct_nccl_layout_t *l, int shift)
+{
+    return l->timestamp > l->half[0].time ? l->timestamp - shift : l->timestamp;
+}
+
 static int ct_nccl_fits(const ct_nccl_layout_t *l, int n, int first, int shift)
 {
-    int lead[] = {l->size,  l->count, l->type,
-                  l->redop, l->root,  l->timestamp >= 0 ? l->timestamp + 1 : -1};
+    int lead[] = {l->size, l->count, l->type, l->redop, l->root};
     if (l->size < 0 || l->count < 0 || l->type < 0)
         return 0; /* no header this row can be read by */
     for (size_t i = 0; i < sizeof lead / sizeof lead[0]; i++)
         if (lead[i] >= n)
             return 0;
+    /* A date and a time: two columns (a fuzzed header put it where the
+     * blank half's shift read before the row). */
+    if (l->timestamp >= 0 && (ct_nccl_ts_col(l, shift) < 0 || ct_nccl_ts_col(l, shift) + 1 >= n))
+        return 0;
     for (int h = first; h < 2; h++) {
         const ct_nccl_half_t *c = &l->half[h];
         int off = h == 1 ? shift : 0;
@@ -225,8 +235,8 @@ static ct_status_t ct_nccl_row(ct_import_t *im, long ln, char **w, int n, ct_ncc
     if (l->root >= 0 && (!ct_nccl_is_int(w[l->root], &row.root)))
         return ct_import_bad(im, ln, "root '%s' is not a rank", w[l->root]);
     if (l->timestamp >= 0)
-        snprintf(row.time, sizeof row.time, "%sT%s", w[l->timestamp - shift],
-                 w[l->timestamp - shift + 1]);
+        snprintf(row.time, sizeof row.time, "%sT%s", w[ct_nccl_ts_col(l, shift)],
+                 w[ct_nccl_ts_col(l, shift) + 1]);
 
     /* Check both halves before writing either: a row is all or nothing. */
     ct_result_t out[2];
