@@ -199,6 +199,22 @@ static ct_status_t ct_options_setting(const char *arg, const char *p, size_t len
     return CT_OK;
 }
 
+/* Whether a and b set the same names to the same values, in any order. */
+static int ct_options_same_config(const ct_config_t *a, const ct_config_t *b)
+{
+    if (a->n != b->n)
+        return 0;
+    for (int i = 0; i < a->n; i++) {
+        int found = 0;
+        for (int j = 0; j < b->n && !found; j++)
+            found = strcmp(a->s[i].name, b->s[j].name) == 0 &&
+                    strcmp(a->s[i].value, b->s[j].value) == 0;
+        if (!found)
+            return 0;
+    }
+    return 1;
+}
+
 /* --config NAME=VALUE[,NAME=VALUE...]: one more configuration. */
 static ct_status_t ct_options_config(const char *arg, ct_options_t *o, char *err, size_t errlen)
 {
@@ -220,6 +236,11 @@ static ct_status_t ct_options_config(const char *arg, ct_options_t *o, char *err
             break;
         p++;
     }
+    /* The same settings would get the same config_id: two rows alike. */
+    for (int k = 0; k < o->nconfigs; k++)
+        if (ct_options_same_config(&o->configs[k], cfg))
+            return ct_options_fail(
+                err, errlen, "--config '%s': the same settings as configuration %d", arg, k + 1);
     o->nconfigs++;
     return CT_OK;
 }
