@@ -141,6 +141,27 @@ static ct_status_t ct_configs_make(ct_world_t *world, ct_configs_t *c, int k,
     return st != CT_OK ? st : dst;
 }
 
+/* Writes the start-up values back and reads them again: a communicator
+ * made later (by collbench or the library) gets what it would have. */
+static ct_status_t ct_configs_restore(const ct_configs_t *c, char *err, size_t errlen)
+{
+    char names[CT_CVARS_MAX * 96];
+    ct_cvars_t now;
+    ct_status_t st = ct_configs_write(c, NULL, err, errlen);
+    if (st == CT_OK) {
+        ct_configs_names(c, names, sizeof names);
+        st = ct_cvars_read(names, &now, err, errlen);
+    }
+    for (size_t i = 0; st == CT_OK && i < now.n; i++)
+        if (strcmp(now.v[i].value, c->startup.v[i].value) != 0) {
+            snprintf(err, errlen,
+                     "--config: %s reads %s after its start-up value %s was written back",
+                     now.v[i].name, now.v[i].value, c->startup.v[i].value);
+            st = CT_ERR_BACKEND;
+        }
+    return st;
+}
+
 /* coll/tuned ignores a forced algorithm unless dynamic rules are on. */
 static void ct_configs_note_dynamic(const ct_options_t *opts)
 {
@@ -196,7 +217,7 @@ ct_status_t ct_configs_create(ct_world_t *world, const ct_options_t *opts,
         st = ct_configs_agree(
             world, ct_configs_make(world, c, k, opts, run_config_id, err, sizeof err), err);
     if (st == CT_OK)
-        st = ct_configs_agree(world, ct_configs_write(c, NULL, err, sizeof err), err);
+        st = ct_configs_agree(world, ct_configs_restore(c, err, sizeof err), err);
     if (st != CT_OK) {
         ct_configs_free(c);
         return st;

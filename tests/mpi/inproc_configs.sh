@@ -69,6 +69,14 @@ rc=$?
 grep -q 'coll_tuned_no_such_thing=1: the MPI library has no such control variable' "$T/c.err" ||
     fail "(c) message: $(cat "$T/c.err")"
 
+# A variable that is not an integer (opal_signal, a string of scope all here) is refused too.
+CT_MPIRUN_ARGS=$DYN ct_mpirun 2 -C broadcast -b 8 -e 8 --config opal_signal=6 \
+    >"$T/c2.out" 2>"$T/c2.err"
+rc=$?
+[ $rc -eq 2 ] || fail "(c) string variable: exit $rc, want 2"
+grep -q 'opal_signal=6: MPI_T type string: collbench writes integer variables only' \
+    "$T/c2.err" || fail "(c) string variable: $(cat "$T/c2.err")"
+
 # (d) without dynamic rules the algorithm is still writable (MPI_T scope
 # all), but coll/tuned ignores it: collbench runs and says so.
 ct_mpirun 2 -C broadcast -b 8 -e 8 --config coll_tuned_bcast_algorithm=6 \
