@@ -374,22 +374,26 @@ static ct_status_t ct_engine_placements(const ct_engine_t *e, const ct_task_t *t
 }
 
 /* Measures one size, every configuration in turn (0, 1, ...), so that
- * configurations interleave across sizes. */
+ * configurations interleave across sizes; -T bounds each one's. */
 static ct_status_t ct_engine_size(ct_engine_t *e, const ct_task_t *t, const ct_buffers_t *b,
                                   size_t bytes, long long *wrong_p)
 {
     ct_coll_counts_t c;
-    char what[160];
+    char what[192];
     ct_status_t st = CT_OK;
     int nconfigs = e->configs ? e->configs->n : 1;
 
     t->coll->counts(bytes, ct_dtype_size(t->dtype), ct_world_size(e->world), &c);
-    snprintf(what, sizeof what, "%s %s %s at %zu B", t->coll->name, ct_dtype_name(t->dtype),
-             t->coll->uses_op ? ct_op_name(t->op) : "none", bytes);
-    ct_watchdog_arm(e->watchdog, what);
-    for (int k = 0; k < nconfigs && st == CT_OK; k++)
+    for (int k = 0; k < nconfigs && st == CT_OK; k++) {
+        int n =
+            snprintf(what, sizeof what, "%s %s %s at %zu B", t->coll->name, ct_dtype_name(t->dtype),
+                     t->coll->uses_op ? ct_op_name(t->op) : "none", bytes);
+        if (e->configs && n > 0 && (size_t)n < sizeof what)
+            snprintf(what + n, sizeof what - (size_t)n, " (configuration %d)", k);
+        ct_watchdog_arm(e->watchdog, what);
         st = ct_engine_placements(e, t, b, &c, k, wrong_p);
-    ct_watchdog_disarm(e->watchdog);
+        ct_watchdog_disarm(e->watchdog);
+    }
     if (st == CT_OK)
         st = ct_engine_reports_agree(e);
     return st;

@@ -69,7 +69,8 @@ rc=$?
 grep -q 'coll_tuned_no_such_thing=1: the MPI library has no such control variable' "$T/c.err" ||
     fail "(c) message: $(cat "$T/c.err")"
 
-# A variable that is not an integer (opal_signal, a string of scope all here) is refused too.
+# A variable that is not an integer is refused too (opal_signal: a string,
+# not readonly).
 CT_MPIRUN_ARGS=$DYN ct_mpirun 2 -C broadcast -b 8 -e 8 --config opal_signal=6 \
     >"$T/c2.out" 2>"$T/c2.err"
 rc=$?
