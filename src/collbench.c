@@ -16,6 +16,7 @@
 
 #include "backend/backend.h"
 #include "config.h"
+#include "configs.h"
 #include "ct_tuning_env.h"
 #include "cvars.h"
 #include "engine.h"
@@ -82,6 +83,7 @@ static int collbench_run(ct_world_t *world, const ct_options_t *opts, int argc, 
     ct_reports_t *active = rank0 ? &reports : NULL;
     ct_run_ident_t ident;
     ct_cvars_t cvars;
+    ct_configs_t *configs = NULL;
     void *ctx = NULL;
     char why[512] = "";
     ct_status_t st;
@@ -99,10 +101,18 @@ static int collbench_run(ct_world_t *world, const ct_options_t *opts, int argc, 
     if (ct_tuning_env_collect(environ, &env) != CT_OK || ct_rankinfo_gather(world, &ranks) != CT_OK)
         return CT_EXIT_FAILURE;
     collbench_ident(world, opts, &env, &ident);
+    /* --config: checked, and its communicators made, before any output. */
+    st = ct_configs_create(world, opts, ident.config_id, &configs);
+    if (st != CT_OK) {
+        ct_tuning_env_free(&env);
+        free(ranks);
+        return ct_status_exit_code(st);
+    }
 
     /* -T covers start-up too: the output files' checks (which must never
      * block, but a hung file system can) and NCCL's bootstrap. */
     if (ct_watchdog_create(opts->timeout_s, &watchdog) != CT_OK) {
+        ct_configs_free(configs);
         ct_tuning_env_free(&env);
         free(ranks);
         return CT_EXIT_FAILURE;
@@ -115,6 +125,7 @@ static int collbench_run(ct_world_t *world, const ct_options_t *opts, int argc, 
         .ranks = ranks,
         .env = &env,
         .cvars = &cvars,
+        .configs = configs,
         .argc = argc,
         .argv = argv,
     };
@@ -125,6 +136,7 @@ static int collbench_run(ct_world_t *world, const ct_options_t *opts, int argc, 
     ct_watchdog_disarm(watchdog);
     ct_world_allreduce_long(world, &bad_output, 1, CT_REDUCE_MIN);
     if (bad_output != CT_OK) {
+        ct_configs_free(configs);
         ct_watchdog_destroy(watchdog);
         ct_tuning_env_free(&env);
         free(ranks);
@@ -133,6 +145,8 @@ static int collbench_run(ct_world_t *world, const ct_options_t *opts, int argc, 
 
     ct_watchdog_arm(watchdog, "opening the backend");
     st = ops->open(world, &config, &ctx, why, sizeof why);
+    if (st == CT_OK && configs)
+        st = ct_configs_open(configs, ops, &config);
     ct_watchdog_disarm(watchdog);
     if (st != CT_OK) {
         char upper[16];
@@ -142,6 +156,7 @@ static int collbench_run(ct_world_t *world, const ct_options_t *opts, int argc, 
         upper[i] = '\0';
         fprintf(stderr, "%s backend unavailable: %s\n", upper, why);
         ct_reports_close(active);
+        ct_configs_free(configs);
         ct_watchdog_destroy(watchdog);
         ct_tuning_env_free(&env);
         free(ranks);
@@ -158,6 +173,7 @@ static int collbench_run(ct_world_t *world, const ct_options_t *opts, int argc, 
         .ident = &ident,
         .reports = active,
         .watchdog = watchdog,
+        .configs = configs,
         .sync = ct_measure_sync_mode(opts, ops),
     };
     /* The floor is measured in every mode; window mode also needs the clock. */
@@ -180,6 +196,7 @@ static int collbench_run(ct_world_t *world, const ct_options_t *opts, int argc, 
     ct_reports_close(active);
     ct_clocksync_destroy(engine.clock);
     ct_watchdog_destroy(watchdog);
+    ct_configs_free(configs);
     ops->close(ctx);
     ct_tuning_env_free(&env);
     free(ranks);

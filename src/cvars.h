@@ -37,4 +37,17 @@ typedef struct {
  * Not collective; call it after ct_world_init. */
 ct_status_t ct_cvars_read(const char *list, ct_cvars_t *out, char *err, size_t errlen);
 
+/* --config NAME=VALUE, checked on this process: the library has name, of
+ * an integer type, in a scope that allows writing at run time (not
+ * constant or readonly), and value written reads back.  The value in
+ * force before (with its scope) goes to *startup and is written back.
+ * CT_ERR_USAGE with a message naming "--config NAME=VALUE" otherwise.
+ * Not collective; call it after ct_world_init. */
+ct_status_t ct_cvars_probe(const char *name, const char *value, ct_cvar_t *startup, char *err,
+                           size_t errlen);
+
+/* Writes value (decimal text) to the integer variable name, on this
+ * process.  CT_ERR_BACKEND, with a message, when MPI_T refuses. */
+ct_status_t ct_cvars_write(const char *name, const char *value, char *err, size_t errlen);
+
 #endif

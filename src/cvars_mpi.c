@@ -3,8 +3,12 @@
  * MPI_T_finalize after MPI_Finalize when handles are still allocated. */
 #include "cvars.h"
 
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
 #include <mpi.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -29,6 +33,8 @@ static ct_status_t ct_cvars_format(MPI_T_cvar_handle h, MPI_Datatype dt, int cou
     union {
         int i;
         unsigned u;
+        long l;
+        long long ll;
         unsigned long ul;
         unsigned long long ull;
         double d;
@@ -44,6 +50,10 @@ static ct_status_t ct_cvars_format(MPI_T_cvar_handle h, MPI_Datatype dt, int cou
         snprintf(c->value, sizeof c->value, "%d", buf.i);
     else if (dt == MPI_UNSIGNED)
         snprintf(c->value, sizeof c->value, "%u", buf.u);
+    else if (dt == MPI_LONG)
+        snprintf(c->value, sizeof c->value, "%ld", buf.l);
+    else if (dt == MPI_LONG_LONG)
+        snprintf(c->value, sizeof c->value, "%lld", buf.ll);
     else if (dt == MPI_UNSIGNED_LONG)
         snprintf(c->value, sizeof c->value, "%lu", buf.ul);
     else if (dt == MPI_UNSIGNED_LONG_LONG || dt == MPI_COUNT)
@@ -121,4 +131,200 @@ ct_status_t ct_cvars_read(const char *list, ct_cvars_t *out, char *err, size_t e
     }
     MPI_T_finalize();
     return st;
+}
+
+/* An integer variable's storage, whatever its MPI type. */
+typedef union {
+    int i;
+    unsigned u;
+    long l;
+    unsigned long ul;
+    long long ll;
+    unsigned long long ull;
+} ct_cvar_int_t;
+
+/* Whether dt is an integer type this file writes; *is_signed says which. */
+static int ct_cvars_int_type(MPI_Datatype dt, int *is_signed)
+{
+    *is_signed = dt == MPI_INT || dt == MPI_LONG || dt == MPI_LONG_LONG;
+    return *is_signed || dt == MPI_UNSIGNED || dt == MPI_UNSIGNED_LONG ||
+           dt == MPI_UNSIGNED_LONG_LONG || dt == MPI_COUNT;
+}
+
+static const char *ct_cvars_type_name(MPI_Datatype dt)
+{
+    if (dt == MPI_DOUBLE)
+        return "double";
+    if (dt == MPI_C_BOOL)
+        return "bool";
+    if (dt == MPI_CHAR)
+        return "string";
+    return "not an integer";
+}
+
+/* text, decimal, into *v as dt stores it; 0 when it is no such value. */
+static int ct_cvars_parse_int(const char *text, MPI_Datatype dt, int is_signed, ct_cvar_int_t *v)
+{
+    char *end = NULL;
+    errno = 0;
+    memset(v, 0, sizeof *v);
+    if (!(isdigit((unsigned char)text[0]) || (is_signed && text[0] == '-')))
+        return 0;
+    if (is_signed) {
+        long long x = strtoll(text, &end, 10);
+        if (errno || *end || (dt == MPI_INT && (x < INT_MIN || x > INT_MAX)) ||
+            (dt == MPI_LONG && (x < LONG_MIN || x > LONG_MAX)))
+            return 0;
+        if (dt == MPI_INT)
+            v->i = (int)x;
+        else if (dt == MPI_LONG)
+            v->l = (long)x;
+        else
+            v->ll = x;
+        return 1;
+    }
+    unsigned long long x = strtoull(text, &end, 10);
+    if (errno || *end || (dt == MPI_UNSIGNED && x > UINT_MAX) ||
+        (dt == MPI_UNSIGNED_LONG && x > ULONG_MAX))
+        return 0;
+    if (dt == MPI_UNSIGNED)
+        v->u = (unsigned)x;
+    else if (dt == MPI_UNSIGNED_LONG)
+        v->ul = (unsigned long)x;
+    else
+        v->ull = x;
+    return 1;
+}
+
+/* The variable behind name, for writing: a handle (free it) and its type
+ * and scope.  CT_ERR_USAGE, naming "--config NAME=VALUE", when the library
+ * has no such variable or MPI_T cannot handle it. */
+static ct_status_t ct_cvars_open(const char *name, const char *value, MPI_T_cvar_handle *h,
+                                 MPI_Datatype *dt, int *scope, char *err, size_t errlen)
+{
+    int idx, verbosity, bind, count, namelen = 0, desclen = 0;
+    MPI_T_enum enumtype;
+
+    if (MPI_T_cvar_get_index(name, &idx) != MPI_SUCCESS) {
+        snprintf(err, errlen,
+                 "--config %s=%s: the MPI library has no such control variable (ompi_info --all "
+                 "lists them; a component's exist only when it is opened)",
+                 name, value);
+        return CT_ERR_USAGE;
+    }
+    if (MPI_T_cvar_get_info(idx, NULL, &namelen, &verbosity, dt, &enumtype, NULL, &desclen, &bind,
+                            scope) != MPI_SUCCESS ||
+        bind != MPI_T_BIND_NO_OBJECT ||
+        MPI_T_cvar_handle_alloc(idx, NULL, h, &count) != MPI_SUCCESS) {
+        snprintf(err, errlen, "--config %s=%s: MPI_T cannot handle it", name, value);
+        return CT_ERR_USAGE;
+    }
+    return CT_OK;
+}
+
+/* Why name cannot be written at run time, or NULL when it can. */
+static const char *ct_cvars_unwritable(int scope)
+{
+    if (scope == MPI_T_SCOPE_READONLY)
+        return "a launch setting (mpirun --mca), not one collbench can change at run time";
+    if (scope == MPI_T_SCOPE_CONSTANT)
+        return "a constant of the library build, not one collbench can change";
+    return NULL;
+}
+
+/* Writes value to h, reads it back, compares, and restores *startup. */
+static ct_status_t ct_cvars_try_write(MPI_T_cvar_handle h, MPI_Datatype dt, const char *name,
+                                      const char *value, ct_cvar_t *startup, char *err,
+                                      size_t errlen)
+{
+    int is_signed;
+    ct_cvar_int_t want, before;
+    ct_cvar_t after;
+
+    ct_cvars_int_type(dt, &is_signed);
+    if (!ct_cvars_parse_int(value, dt, is_signed, &want)) {
+        snprintf(err, errlen, "--config %s=%s: not a value of its MPI_T type (%s integer)", name,
+                 value, is_signed ? "a signed" : "an unsigned");
+        return CT_ERR_USAGE;
+    }
+    if (MPI_T_cvar_read(h, &before) != MPI_SUCCESS || ct_cvars_format(h, dt, 1, startup) != CT_OK) {
+        snprintf(err, errlen, "--config %s=%s: MPI_T cannot read it", name, value);
+        return CT_ERR_USAGE;
+    }
+    snprintf(after.value, sizeof after.value, "?");
+    int wrote = MPI_T_cvar_write(h, &want) == MPI_SUCCESS;
+    if (wrote)
+        (void)ct_cvars_format(h, dt, 1, &after);
+    (void)MPI_T_cvar_write(h, &before);
+    char canon[32];
+    if (is_signed)
+        snprintf(canon, sizeof canon, "%lld", strtoll(value, NULL, 10));
+    else
+        snprintf(canon, sizeof canon, "%llu", strtoull(value, NULL, 10));
+    if (!wrote || strcmp(after.value, canon) != 0) {
+        snprintf(err, errlen, "--config %s=%s: MPI_T %s (scope %s)", name, value,
+                 wrote ? "wrote it but reads back another value"
+                       : "refused the write (a value outside its range or enumeration?)",
+                 startup->scope);
+        return CT_ERR_USAGE;
+    }
+    return CT_OK;
+}
+
+ct_status_t ct_cvars_probe(const char *name, const char *value, ct_cvar_t *startup, char *err,
+                           size_t errlen)
+{
+    int provided, scope, is_signed;
+    MPI_Datatype dt;
+    MPI_T_cvar_handle h;
+
+    memset(startup, 0, sizeof *startup);
+    snprintf(startup->name, sizeof startup->name, "%s", name);
+    if (MPI_T_init_thread(MPI_THREAD_SINGLE, &provided) != MPI_SUCCESS) {
+        snprintf(err, errlen, "--config: MPI_T_init_thread failed");
+        return CT_ERR_BACKEND;
+    }
+    ct_status_t st = ct_cvars_open(name, value, &h, &dt, &scope, err, errlen);
+    if (st == CT_OK) {
+        startup->scope = ct_cvars_scope_name(scope);
+        /* The scope first: a launch setting is one whatever its type. */
+        if (ct_cvars_unwritable(scope)) {
+            snprintf(err, errlen, "--config %s=%s: MPI_T scope %s: %s", name, value, startup->scope,
+                     ct_cvars_unwritable(scope));
+            st = CT_ERR_USAGE;
+        } else if (!ct_cvars_int_type(dt, &is_signed)) {
+            snprintf(err, errlen,
+                     "--config %s=%s: MPI_T type %s: collbench writes integer variables only", name,
+                     value, ct_cvars_type_name(dt));
+            st = CT_ERR_USAGE;
+        } else
+            st = ct_cvars_try_write(h, dt, name, value, startup, err, errlen);
+        MPI_T_cvar_handle_free(&h);
+    }
+    MPI_T_finalize();
+    return st;
+}
+
+ct_status_t ct_cvars_write(const char *name, const char *value, char *err, size_t errlen)
+{
+    int provided, scope, is_signed;
+    MPI_Datatype dt;
+    MPI_T_cvar_handle h;
+    ct_cvar_int_t v;
+
+    if (MPI_T_init_thread(MPI_THREAD_SINGLE, &provided) != MPI_SUCCESS) {
+        snprintf(err, errlen, "--config: MPI_T_init_thread failed");
+        return CT_ERR_BACKEND;
+    }
+    ct_status_t st = ct_cvars_open(name, value, &h, &dt, &scope, err, errlen);
+    if (st == CT_OK) {
+        if (!ct_cvars_int_type(dt, &is_signed) || !ct_cvars_parse_int(value, dt, is_signed, &v) ||
+            MPI_T_cvar_write(h, &v) != MPI_SUCCESS) {
+            snprintf(err, errlen, "--config %s=%s: MPI_T_cvar_write failed", name, value);
+            st = CT_ERR_BACKEND;
+        }
+        MPI_T_cvar_handle_free(&h);
+    }
+    MPI_T_finalize();
+    return st == CT_OK ? CT_OK : CT_ERR_BACKEND;
 }

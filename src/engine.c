@@ -330,47 +330,70 @@ static ct_status_t ct_engine_reports_agree(ct_engine_t *e)
     return failed ? CT_ERR_IO : CT_OK;
 }
 
-/* Measures one size in both placements and reports each as a row. */
-static ct_status_t ct_engine_size(ct_engine_t *e, const ct_task_t *t, const ct_buffers_t *b,
-                                  size_t bytes, long long *wrong_p)
+/* Measures one size of configuration k (configs.h; 0 without --config) in
+ * both placements, on k's backend context, and reports each as a row. */
+static ct_status_t ct_engine_placements(const ct_engine_t *e, const ct_task_t *t,
+                                        const ct_buffers_t *b, const ct_coll_counts_t *c, int k,
+                                        long long *wrong_p)
 {
-    ct_coll_counts_t c;
-    ct_measure_env_t env = {e->world, e->ops, e->ctx, e->opts, e->sync, e->clock};
-    char what[160];
+    ct_engine_t ek = *e;
+    ek.ctx = ct_configs_ctx(e->configs, k, e->ctx);
+    ct_measure_env_t env = {e->world, e->ops, ek.ctx, e->opts, e->sync, e->clock};
+    const ct_config_run_t *cfg = e->configs ? &e->configs->v[k] : NULL;
     ct_status_t st = CT_OK;
-
-    t->coll->counts(bytes, ct_dtype_size(t->dtype), ct_world_size(e->world), &c);
-    snprintf(what, sizeof what, "%s %s %s at %zu B", t->coll->name, ct_dtype_name(t->dtype),
-             t->coll->uses_op ? ct_op_name(t->op) : "none", bytes);
-    ct_watchdog_arm(e->watchdog, what);
 
     for (int in_place = 0; in_place < 2 && st == CT_OK; in_place++) {
         ct_placed_call_t pc;
         ct_measurement_t m;
         ct_result_t r;
         long long wrong = -1;
-        ct_place_call(e, t, &c, b, in_place, &pc);
+        ct_place_call(&ek, t, c, b, in_place, &pc);
         int checks =
             in_place && (e->ops->inplace_unchecked & (1u << t->coll->id)) ? 0 : e->opts->check;
-        for (int k = 0; k < checks && st == CT_OK; k++) {
+        for (int v = 0; v < checks && st == CT_OK; v++) {
             long long w = 0;
-            st = ct_validate(e, t, &c, b, &pc, &w);
+            st = ct_validate(&ek, t, c, b, &pc, &w);
             wrong = (wrong < 0 ? 0 : wrong) + w;
         }
         if (st == CT_OK)
             st = ct_measure_call(&env, &pc.call, &m);
         if (st != CT_OK)
             break;
-        ct_engine_fill_result(e, t, &c, in_place, &m, wrong, &r);
+        ct_engine_fill_result(&ek, t, c, in_place, &m, wrong, &r);
+        if (cfg)
+            snprintf(r.config_id, sizeof r.config_id, "%s", cfg->config_id);
         *wrong_p += wrong > 0 ? wrong : 0;
         /* Each rank's own median to rank 0, for the per-host summaries:
          * one double per rank, outside the timed region. */
         ct_world_gather(e->world, &m.own_median, sizeof m.own_median, e->rank_medians, 0);
         /* Inside the watchdog: an output that blocks is a hang too. */
-        ct_report_row_t row = {&r, &m, in_place, e->rank_medians};
+        ct_report_row_t row = {&r, &m, in_place, e->rank_medians, k, cfg ? cfg->label : NULL};
         ct_reports_row(e->reports, &row);
     }
-    ct_watchdog_disarm(e->watchdog);
+    return st;
+}
+
+/* Measures one size, every configuration in turn (0, 1, ...), so that
+ * configurations interleave across sizes; -T bounds each one's. */
+static ct_status_t ct_engine_size(ct_engine_t *e, const ct_task_t *t, const ct_buffers_t *b,
+                                  size_t bytes, long long *wrong_p)
+{
+    ct_coll_counts_t c;
+    char what[192];
+    ct_status_t st = CT_OK;
+    int nconfigs = e->configs ? e->configs->n : 1;
+
+    t->coll->counts(bytes, ct_dtype_size(t->dtype), ct_world_size(e->world), &c);
+    for (int k = 0; k < nconfigs && st == CT_OK; k++) {
+        int n =
+            snprintf(what, sizeof what, "%s %s %s at %zu B", t->coll->name, ct_dtype_name(t->dtype),
+                     t->coll->uses_op ? ct_op_name(t->op) : "none", bytes);
+        if (e->configs && n > 0 && (size_t)n < sizeof what)
+            snprintf(what + n, sizeof what - (size_t)n, " (configuration %d)", k);
+        ct_watchdog_arm(e->watchdog, what);
+        st = ct_engine_placements(e, t, b, &c, k, wrong_p);
+        ct_watchdog_disarm(e->watchdog);
+    }
     if (st == CT_OK)
         st = ct_engine_reports_agree(e);
     return st;

@@ -14,6 +14,7 @@
 
 #include "backend/backend.h"
 #include "clocksync.h"
+#include "configs.h"
 #include "ct_result.h"
 #include "measure.h"
 #include "options.h"
@@ -30,9 +31,11 @@ typedef struct {
     ct_reports_t *reports; /* rank 0: the outputs, and the rank that prints
                                 messages; other ranks: NULL */
     ct_watchdog_t *watchdog;
-    ct_sync_mode_t sync;   /* resolved timing mode (ct_measure_sync_mode) */
-    ct_clocksync_t *clock; /* common clock and p2p floor, every rank */
-    double *rank_medians;  /* set by ct_engine_run on the world's rank 0: the
+    ct_sync_mode_t sync;         /* resolved timing mode (ct_measure_sync_mode) */
+    ct_clocksync_t *clock;       /* common clock and p2p floor, every rank */
+    const ct_configs_t *configs; /* --config: each size runs every
+                                    configuration in turn; NULL: none */
+    double *rank_medians;        /* set by ct_engine_run on the world's rank 0: the
                               rows' per-rank medians (ct_report_row_t) */
 } ct_engine_t;
 

@@ -21,6 +21,7 @@ enum {
     CT_OPT_JSON,
     CT_OPT_RUN_ID,
     CT_OPT_CVARS,
+    CT_OPT_CONFIG,
     CT_OPT_TARGET_CI,
     CT_OPT_SIZE_BUDGET,
     CT_OPT_MIN_TIME,
@@ -68,6 +69,9 @@ static const ct_option_info_t ct_option_table[] = {
     {"run-id", CT_OPT_RUN_ID, "ID", "run id recorded in CSV/JSON [time-host-pid]"},
     {"cvars", CT_OPT_CVARS, "LIST",
      "MPI_T control variables whose values in force the JSON records (names, comma-separated)"},
+    {"config", CT_OPT_CONFIG, "NAME=VALUE,...",
+     "also measure with these MPI_T control variables written (repeatable, at most 16; "
+     "configuration 0 is the start-up values)"},
     {"target-ci", CT_OPT_TARGET_CI, "PCT",
      "adaptive: stop when the median's 95% CI is within PCT [2%]"},
     {"size-budget", CT_OPT_SIZE_BUDGET, "SEC",
@@ -167,6 +171,77 @@ static ct_status_t ct_options_cvars(const char *arg, const char **out, char *err
     if (names > CT_CVARS_MAX)
         return ct_options_fail(err, errlen, "--cvars: %zu names, at most %d", names, CT_CVARS_MAX);
     *out = arg;
+    return CT_OK;
+}
+
+/* One NAME=VALUE of --config ARG into *set; a duplicate name of cfg is
+ * refused. */
+static ct_status_t ct_options_setting(const char *arg, const char *p, size_t len,
+                                      const ct_config_t *cfg, ct_setting_t *set, char *err,
+                                      size_t errlen)
+{
+    size_t nlen = strspn(p, "abcdefghijklmnopqrstuvwxyz0123456789_");
+    if (nlen == 0 || nlen >= sizeof set->name || nlen >= len || p[nlen] != '=')
+        return ct_options_fail(err, errlen,
+                               "--config '%s': NAME=VALUE pairs, comma-separated, names of "
+                               "[a-z0-9_] (up to 95 characters)",
+                               arg);
+    size_t vlen = len - nlen - 1;
+    if (vlen == 0 || vlen >= sizeof set->value)
+        return ct_options_fail(err, errlen,
+                               "--config '%s': %.*s: the value must be 1 to %zu characters", arg,
+                               (int)nlen, p, sizeof set->value - 1);
+    snprintf(set->name, sizeof set->name, "%.*s", (int)nlen, p);
+    snprintf(set->value, sizeof set->value, "%.*s", (int)vlen, p + nlen + 1);
+    for (int i = 0; i < cfg->n; i++)
+        if (strcmp(cfg->s[i].name, set->name) == 0)
+            return ct_options_fail(err, errlen, "--config '%s': %s is set twice", arg, set->name);
+    return CT_OK;
+}
+
+/* Whether a and b set the same names to the same values, in any order. */
+static int ct_options_same_config(const ct_config_t *a, const ct_config_t *b)
+{
+    if (a->n != b->n)
+        return 0;
+    for (int i = 0; i < a->n; i++) {
+        int found = 0;
+        for (int j = 0; j < b->n && !found; j++)
+            found = strcmp(a->s[i].name, b->s[j].name) == 0 &&
+                    strcmp(a->s[i].value, b->s[j].value) == 0;
+        if (!found)
+            return 0;
+    }
+    return 1;
+}
+
+/* --config NAME=VALUE[,NAME=VALUE...]: one more configuration. */
+static ct_status_t ct_options_config(const char *arg, ct_options_t *o, char *err, size_t errlen)
+{
+    if (o->nconfigs == CT_CONFIGS_MAX)
+        return ct_options_fail(err, errlen, "--config '%s': at most %d configurations", arg,
+                               CT_CONFIGS_MAX);
+    ct_config_t *cfg = &o->configs[o->nconfigs];
+    memset(cfg, 0, sizeof *cfg);
+    for (const char *p = arg;;) {
+        size_t len = strcspn(p, ",");
+        if (cfg->n == CT_CONFIG_SETTINGS_MAX)
+            return ct_options_fail(err, errlen, "--config '%s': at most %d settings", arg,
+                                   CT_CONFIG_SETTINGS_MAX);
+        if (ct_options_setting(arg, p, len, cfg, &cfg->s[cfg->n], err, errlen) != CT_OK)
+            return CT_ERR_USAGE;
+        cfg->n++;
+        p += len;
+        if (*p == '\0')
+            break;
+        p++;
+    }
+    /* The same settings would get the same config_id: two rows alike. */
+    for (int k = 0; k < o->nconfigs; k++)
+        if (ct_options_same_config(&o->configs[k], cfg))
+            return ct_options_fail(
+                err, errlen, "--config '%s': the same settings as configuration %d", arg, k + 1);
+    o->nconfigs++;
     return CT_OK;
 }
 
@@ -409,6 +484,7 @@ static ct_status_t ct_options_apply(ct_options_t *o, int id, const char *arg, ch
         o->run_id = arg;
         return CT_OK;
     case CT_OPT_CVARS: return ct_options_cvars(arg, &o->cvars, err, errlen);
+    case CT_OPT_CONFIG: return ct_options_config(arg, o, err, errlen);
     case CT_OPT_TARGET_CI:
         return ct_options_fraction("--target-ci", arg, &o->target_ci, err, errlen);
     case CT_OPT_SIZE_BUDGET:
@@ -497,6 +573,13 @@ static ct_status_t ct_options_check(const ct_options_t *o, char *err, size_t err
     if (o->min_samples > o->max_samples)
         return ct_options_fail(err, errlen, "--min-samples %d is greater than --max-samples %d",
                                o->min_samples, o->max_samples);
+    if (o->nconfigs && strcmp(o->backend, "mpi") != 0)
+        return ct_options_fail(err, errlen,
+                               "--config: MPI_T control variables configure the MPI library; "
+                               "the %s backend cannot run them",
+                               o->backend);
+    if (o->nconfigs && o->pairs)
+        return ct_options_fail(err, errlen, "--config: not with --pairs");
     return CT_OK;
 }
 

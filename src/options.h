@@ -30,6 +30,19 @@ typedef enum {
     CT_SYNC_BATCH = 2,    /* k back-to-back calls per sample */
 } ct_sync_mode_t;
 
+/* --config: one configuration's MPI_T control variables (configs.h). */
+#define CT_CONFIGS_MAX 16         /* --config options */
+#define CT_CONFIG_SETTINGS_MAX 16 /* NAME=VALUE pairs in one */
+typedef struct {
+    char name[96];
+    char value[32];
+} ct_setting_t;
+
+typedef struct {
+    ct_setting_t s[CT_CONFIG_SETTINGS_MAX];
+    int n;
+} ct_config_t;
+
 typedef struct {
     size_t min_bytes, max_bytes;
     size_t step_bytes;
@@ -54,7 +67,10 @@ typedef struct {
     const char *json_path;
     const char *run_id;
     const char *cvars; /* --cvars: MPI_T variables to record, comma-separated */
-    double target_ci;  /* relative half-width of the median's 95% CI */
+    /* --config: configurations 1..nconfigs (0 is the start-up values) */
+    ct_config_t configs[CT_CONFIGS_MAX];
+    int nconfigs;
+    double target_ci; /* relative half-width of the median's 95% CI */
     double size_budget_s;
     double min_time_s; /* adaptive: least measuring time per size */
     int min_samples;

@@ -151,7 +151,8 @@ static void ct_pairs_report(const ct_pairs_env_t *env, const ct_pairs_hosts_t *h
                 ct_reports_coll_begin(env->reports, coll);
                 open_coll = coll;
             }
-            ct_report_row_t row = {&mine[i].result, &mine[i].measurement, mine[i].in_place, NULL};
+            ct_report_row_t row = {
+                &mine[i].result, &mine[i].measurement, mine[i].in_place, NULL, 0, NULL};
             ct_reports_row(env->reports, &row);
         }
         if (open_coll)

@@ -24,6 +24,7 @@
 #include "ct_path.h"
 #include "ct_result.h"
 #include "ct_tuning_env.h"
+#include "configs.h"
 #include "cvars.h"
 #include "measure.h"
 #include "options.h"
@@ -47,7 +48,8 @@ typedef struct {
     const ct_run_ident_t *ident;
     const ct_rankinfo_t *ranks; /* world-size entries */
     const ct_tuning_env_t *env;
-    const ct_cvars_t *cvars; /* --cvars, read on rank 0 (n is 0 without it) */
+    const ct_cvars_t *cvars;     /* --cvars, read on rank 0 (n is 0 without it) */
+    const ct_configs_t *configs; /* --config, or NULL */
     int argc;
     char **argv;
     ct_sync_mode_t sync; /* resolved timing mode; set with backend_ctx */
@@ -62,6 +64,9 @@ typedef struct {
     /* Each rank's own median, in rank order (world-size entries), or NULL
      * (rows of --pairs, whose ranks are a pair's) */
     const double *rank_medians;
+    int config;               /* --config: the configuration's index; else 0 */
+    const char *config_label; /* --config: its settings ("start-up values"
+                                 for 0); NULL without --config */
 } ct_report_row_t;
 
 /* --pairs: the rows that follow, up to the next pair, are this pair's. */

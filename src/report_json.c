@@ -268,6 +268,31 @@ static json_t *ct_report_cvars(const ct_cvars_t *cvars)
     return j;
 }
 
+/* --config: [{"index", "config_id", "settings": {NAME: VALUE}, "cvars"}],
+ * the cvars as MPI_T read them back when the configuration's communicator
+ * was created. */
+static json_t *ct_report_configs(const ct_configs_t *configs)
+{
+    json_t *list = json_array();
+    int bad = list == NULL;
+    for (int k = 0; k < configs->n && !bad; k++) {
+        const ct_config_run_t *c = &configs->v[k];
+        json_t *o = json_object(), *settings = json_object();
+        for (int i = 0; c->config && i < c->config->n && settings; i++)
+            bad |= ct_json_set(settings, c->config->s[i].name, ct_json_str(c->config->s[i].value));
+        bad |= ct_json_set(o, "index", json_integer(k));
+        bad |= ct_json_set(o, "config_id", ct_json_str(c->config_id));
+        bad |= ct_json_set(o, "settings", settings);
+        bad |= ct_json_set(o, "cvars", ct_report_cvars(&c->cvars));
+        bad |= ct_json_append(list, o);
+    }
+    if (bad) {
+        json_decref(list);
+        return NULL;
+    }
+    return list;
+}
+
 /* "rank_medians_us" is written up to this many ranks; per_host always. */
 #define CT_REPORT_MAX_RANK_MEDIANS 256
 
@@ -393,6 +418,8 @@ static json_t *ct_report_body(const ct_json_report_t *j, ct_status_t run_status)
     bad |= ct_json_set(doc, "environment", ct_report_environment(run->env));
     if (run->opts->cvars)
         bad |= ct_json_set(doc, "cvars", ct_report_cvars(run->cvars));
+    if (run->configs)
+        bad |= ct_json_set(doc, "configs", ct_report_configs(run->configs));
     bad |= ct_json_set(doc, "options", ct_report_options(run->opts));
     bad |= ct_json_set(doc, "timing", timing);
     bad |= ct_json_set(doc, "results", json_incref(j->results));

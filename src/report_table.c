@@ -176,6 +176,8 @@ static ct_status_t ct_table_report_row(void *state, const ct_report_row_t *row)
     const ct_result_t *r = row->result;
     ct_table_half_t *half = row->in_place ? &t->line.in_place : &t->line.out_of_place;
 
+    if (!row->in_place && row->config_label)
+        fprintf(t->fp, "# Configuration %d: %s\n", row->config, row->config_label);
     if (!row->in_place) {
         memset(&t->line, 0, sizeof t->line);
         t->line.bytes = (size_t)r->bytes;

@@ -22,7 +22,11 @@ void ct_world_finalize(ct_world_t *world);
 /* Collective: the ranks that pass one color >= 0 form a new world, ranked
  * by key; a rank passing color < 0 gets NULL.  Free with ct_world_free. */
 ct_status_t ct_world_split(ct_world_t *world, int color, int key, ct_world_t **sub_p);
-void ct_world_free(ct_world_t *sub); /* a world from ct_world_split; NULL: nothing */
+/* Collective: a duplicate of world's communicator (MPI_Comm_dup), which
+ * takes the library's settings in force now (configs.h).  Free with
+ * ct_world_free. */
+ct_status_t ct_world_dup(ct_world_t *world, ct_world_t **dup_p);
+void ct_world_free(ct_world_t *sub); /* a world from ct_world_split or _dup; NULL: nothing */
 
 /* Local queries (not collective). */
 int ct_world_rank(const ct_world_t *world);

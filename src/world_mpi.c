@@ -144,6 +144,22 @@ ct_status_t ct_world_split(ct_world_t *world, int color, int key, ct_world_t **s
     return CT_OK;
 }
 
+ct_status_t ct_world_dup(ct_world_t *world, ct_world_t **dup_p)
+{
+    MPI_Comm comm;
+    *dup_p = NULL;
+    CT_WORLD_MPI(world, MPI_Comm_dup, (world->comm, &comm));
+    struct ct_world *w = calloc(1, sizeof *w);
+    if (w == NULL) {
+        fprintf(stderr, "collbench: rank %d: out of memory duplicating the world\n", world->rank);
+        ct_world_abort(world, CT_EXIT_FAILURE);
+    }
+    w->comm = comm; /* inherits MPI_ERRORS_RETURN */
+    ct_world_describe(w);
+    *dup_p = w;
+    return CT_OK;
+}
+
 void ct_world_free(ct_world_t *sub)
 {
     if (sub == NULL)

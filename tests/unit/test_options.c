@@ -109,6 +109,7 @@ int main(void)
     CT_CHECK(&tally, o.nccl_library == NULL && o.cudart_library == NULL);
     CT_CHECK(&tally, !o.pairs && o.pairs_rounds == 0);
     CT_CHECK(&tally, o.cvars == NULL);
+    CT_CHECK(&tally, o.nconfigs == 0);
 
     /* --pairs; --pairs-rounds limits the rounds and implies --pairs. */
     PARSE_OK(&o, "--pairs");
@@ -321,6 +322,34 @@ int main(void)
     EXPECT_USAGE("--cvars", "'a,,b'", "--cvars", "a,,b");
     EXPECT_USAGE("--cvars", "'pml,'", "--cvars", "pml,");
     EXPECT_USAGE("--cvars", "'PML'", "--cvars", "PML");
+
+    /* --config NAME=VALUE[,...], repeatable: configurations 1, 2, ... */
+    PARSE_OK(&o, "--config",
+             "coll_tuned_bcast_algorithm=3,coll_tuned_bcast_algorithm_segmentsize=1024", "--config",
+             "coll_tuned_bcast_algorithm=6");
+    CT_CHECK(&tally, o.nconfigs == 2 && o.configs[0].n == 2 && o.configs[1].n == 1);
+    CT_CHECK_STR(&tally, o.configs[0].s[1].name, "coll_tuned_bcast_algorithm_segmentsize");
+    CT_CHECK_STR(&tally, o.configs[0].s[1].value, "1024");
+    CT_CHECK_STR(&tally, o.configs[1].s[0].value, "6");
+    EXPECT_USAGE("--config", "'a'", "--config", "a");
+    EXPECT_USAGE("--config", "'a='", "--config", "a=");
+    EXPECT_USAGE("--config", "'=1'", "--config", "=1");
+    EXPECT_USAGE("--config", "'A=1'", "--config", "A=1");
+    EXPECT_USAGE("--config", "'a=1,'", "--config", "a=1,");
+    EXPECT_USAGE("--config", "'a=1,,b=2'", "--config", "a=1,,b=2");
+    EXPECT_USAGE("set twice", "'a=1,a=2'", "--config", "a=1,a=2");
+    EXPECT_USAGE("--config", "nccl", "--backend", "nccl", "--config", "a=1");
+    EXPECT_USAGE("--config", "--pairs", "--pairs", "--config", "a=1");
+    EXPECT_USAGE("same settings as configuration 1", "'b=2,a=1'", "--config", "a=1,b=2", "--config",
+                 "b=2,a=1");
+    /* The same name in two configurations is what --config is for. */
+    PARSE_OK(&o, "--config", "a=1", "--config", "a=2");
+    CT_CHECK(&tally, o.nconfigs == 2);
+    EXPECT_USAGE("at most 16", NULL, "--config", "a=1", "--config", "a=2", "--config", "a=3",
+                 "--config", "a=4", "--config", "a=5", "--config", "a=6", "--config", "a=7",
+                 "--config", "a=8", "--config", "a=9", "--config", "a=10", "--config", "a=11",
+                 "--config", "a=12", "--config", "a=13", "--config", "a=14", "--config", "a=15",
+                 "--config", "a=16", "--config", "a=17");
 
     return CT_DONE(&tally);
 }
