@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "ct_hash.h"
+#include "ct_vec.h"
 
 /* The start-up entry of name, or NULL. */
 static const ct_cvar_t *ct_configs_startup(const ct_configs_t *c, const char *name)
@@ -97,7 +98,7 @@ static void ct_configs_id(const char *run_config_id, const ct_config_t *cfg, cha
 {
     ct_config_t sorted = *cfg;
     uint64_t h = ct_hash_string(CT_HASH_INIT, run_config_id);
-    qsort(sorted.s, (size_t)sorted.n, sizeof sorted.s[0], ct_configs_cmp);
+    ct_vec_sort(sorted.s, (size_t)sorted.n, sizeof sorted.s[0], ct_configs_cmp);
     for (int i = 0; i < sorted.n; i++) {
         h = ct_hash_string(h, "\n");
         h = ct_hash_string(h, sorted.s[i].name);
