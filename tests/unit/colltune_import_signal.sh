@@ -28,16 +28,24 @@ while [ "$i" -lt 20 ]; do
     i=$((i + 1))
 done
 
-for sig in TERM INT; do
-    rm -f "$T/out.csv"
+# start_import SIG LOG...: an import in the background ($pid), once its
+# temporary file exists.
+start_import() {
+    what=$1
+    shift
     "$CT" import --out "$T/out.csv" "$@" >/dev/null 2>"$T/err" &
     pid=$!
     n=0
     until ls "$T"/out.csv.*.tmp >/dev/null 2>&1; do
         n=$((n + 1))
-        [ "$n" -lt 400 ] || fail "$sig: the import never made its temporary file"
+        [ "$n" -lt 400 ] || fail "$what: the import never made its temporary file"
         sleep 0.01
     done
+}
+
+for sig in TERM INT; do
+    rm -f "$T/out.csv"
+    start_import "$sig" "$@"
     kill -"$sig" "$pid"
     wait "$pid"
     rc=$?
@@ -48,14 +56,7 @@ done
 
 # SIGKILL cannot be waited for: the temporary file stays, and the next
 # import to that --out removes it (a dead pid of this host's).
-"$CT" import --out "$T/out.csv" "$@" >/dev/null 2>"$T/err" &
-pid=$!
-n=0
-until ls "$T"/out.csv.*.tmp >/dev/null 2>&1; do
-    n=$((n + 1))
-    [ "$n" -lt 400 ] || fail "KILL: the import never made its temporary file"
-    sleep 0.01
-done
+start_import KILL "$@"
 kill -KILL "$pid"
 wait "$pid"
 ls "$T"/out.csv.*."$pid".tmp >/dev/null 2>&1 || fail "KILL: no temporary file of pid $pid left to clean"
