@@ -209,7 +209,10 @@ ct_status_t ct_configs_create(ct_world_t *world, const ct_options_t *opts,
         fprintf(stderr, "collbench: out of memory for --config\n");
         ct_world_abort(world, CT_EXIT_FAILURE);
     }
-    ct_status_t st = ct_configs_agree(world, ct_configs_probe(c, opts, err, sizeof err), err);
+    ct_status_t st = ct_cvars_hold(err, sizeof err);
+    c->held = st == CT_OK;
+    st =
+        ct_configs_agree(world, st == CT_OK ? ct_configs_probe(c, opts, err, sizeof err) : st, err);
     if (st == CT_OK && ct_world_rank(world) == 0)
         ct_configs_note_dynamic(opts);
     ct_configs_zero(c, run_config_id);
@@ -253,6 +256,8 @@ void ct_configs_free(ct_configs_t *c)
             c->ops->close(c->v[k].ctx);
         ct_world_free(c->v[k].world);
     }
+    if (c->held)
+        ct_cvars_release();
     free(c);
 }
 

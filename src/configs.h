@@ -34,6 +34,7 @@ typedef struct {
     int n;              /* 1 + --config options */
     ct_cvars_t startup; /* every name any configuration sets, at start-up */
     const ct_backend_ops_t *ops;
+    int held; /* an MPI_T session open until ct_configs_free (cvars.h) */
 } ct_configs_t;
 
 /* Collective, before any output is opened: checks every --config setting

@@ -32,6 +32,12 @@ typedef struct {
     size_t n;
 } ct_cvars_t;
 
+/* Keeps an MPI_T session open until ct_cvars_release (call that before
+ * MPI_Finalize): the calls below then cost microseconds, not the half
+ * second Open MPI 4.1 spends when its last MPI_T session closes. */
+ct_status_t ct_cvars_hold(char *err, size_t errlen);
+void ct_cvars_release(void);
+
 /* Reads, on this process, each variable of list (names, comma-separated).
  * CT_ERR_USAGE, naming the variable, when the library has no such one.
  * Not collective; call it after ct_world_init. */

@@ -1,6 +1,9 @@
-/* cvars.h over MPI_T (MPI 3.0).  Each read opens and closes its own MPI_T
- * session, so nothing is left to finalize at exit: Open MPI 4.1 crashes in
- * MPI_T_finalize after MPI_Finalize when handles are still allocated. */
+/* cvars.h over MPI_T (MPI 3.0).  Each call opens and closes its own MPI_T
+ * session (ct_cvars_begin/ct_cvars_end), so nothing is left to finalize at
+ * exit: Open MPI 4.1 crashes in MPI_T_finalize after MPI_Finalize when
+ * handles are still allocated.  ct_cvars_hold keeps a session open across
+ * calls: closing the last one costs Open MPI 4.1 about 0.5 s (it unloads
+ * and later reloads its components), which made each --config cost 1.5 s. */
 #include "cvars.h"
 
 #include <ctype.h>
@@ -76,30 +79,44 @@ static ct_status_t ct_cvars_format(MPI_T_cvar_handle h, MPI_Datatype dt, int cou
     return CT_OK;
 }
 
+/* The variable behind name: a handle (free it), its type, scope and
+ * count.  CT_ERR_USAGE when the library has no such variable,
+ * CT_ERR_BACKEND when MPI_T cannot handle it (bound to an object, or no
+ * handle). */
+static ct_status_t ct_cvars_lookup(const char *name, MPI_T_cvar_handle *h, MPI_Datatype *dt,
+                                   int *scope, int *count)
+{
+    int idx, verbosity, bind, namelen = 0, desclen = 0;
+    MPI_T_enum enumtype;
+
+    if (MPI_T_cvar_get_index(name, &idx) != MPI_SUCCESS)
+        return CT_ERR_USAGE;
+    if (MPI_T_cvar_get_info(idx, NULL, &namelen, &verbosity, dt, &enumtype, NULL, &desclen, &bind,
+                            scope) != MPI_SUCCESS ||
+        bind != MPI_T_BIND_NO_OBJECT || MPI_T_cvar_handle_alloc(idx, NULL, h, count) != MPI_SUCCESS)
+        return CT_ERR_BACKEND;
+    return CT_OK;
+}
+
+#define CT_CVARS_NO_SUCH                                                                           \
+    "the MPI library has no such control variable (ompi_info --all lists them; a component's "     \
+    "exist only when it is opened)"
+
 static ct_status_t ct_cvars_read_one(const char *name, ct_cvar_t *c, char *err, size_t errlen)
 {
-    int idx, verbosity, bind, scope, count, namelen = 0, desclen = 0;
+    int scope, count;
     MPI_Datatype dt;
-    MPI_T_enum enumtype;
     MPI_T_cvar_handle h;
 
     snprintf(c->name, sizeof c->name, "%s", name);
-    if (MPI_T_cvar_get_index(name, &idx) != MPI_SUCCESS) {
-        snprintf(err, errlen,
-                 "--cvars %s: the MPI library has no such control variable (ompi_info --all "
-                 "lists them; a component's exist only when it is opened)",
-                 name);
-        return CT_ERR_USAGE;
-    }
-    if (MPI_T_cvar_get_info(idx, NULL, &namelen, &verbosity, &dt, &enumtype, NULL, &desclen, &bind,
-                            &scope) != MPI_SUCCESS ||
-        bind != MPI_T_BIND_NO_OBJECT ||
-        MPI_T_cvar_handle_alloc(idx, NULL, &h, &count) != MPI_SUCCESS) {
-        snprintf(err, errlen, "--cvars %s: MPI_T cannot read it", name);
+    ct_status_t st = ct_cvars_lookup(name, &h, &dt, &scope, &count);
+    if (st != CT_OK) {
+        snprintf(err, errlen, "--cvars %s: %s", name,
+                 st == CT_ERR_USAGE ? CT_CVARS_NO_SUCH : "MPI_T cannot read it");
         return CT_ERR_USAGE;
     }
     c->scope = ct_cvars_scope_name(scope);
-    ct_status_t st = ct_cvars_format(h, dt, count, c);
+    st = ct_cvars_format(h, dt, count, c);
     MPI_T_cvar_handle_free(&h);
     if (st != CT_OK)
         snprintf(err, errlen, "--cvars %s: MPI_T cannot read it (type or size not supported)",
@@ -107,15 +124,29 @@ static ct_status_t ct_cvars_read_one(const char *name, ct_cvar_t *c, char *err, 
     return st == CT_OK ? CT_OK : CT_ERR_USAGE;
 }
 
-ct_status_t ct_cvars_read(const char *list, ct_cvars_t *out, char *err, size_t errlen)
+/* Opens an MPI_T session for one call; what: the option, for the message. */
+static ct_status_t ct_cvars_begin(const char *what, char *err, size_t errlen)
 {
     int provided;
-    out->n = 0;
     if (MPI_T_init_thread(MPI_THREAD_SINGLE, &provided) != MPI_SUCCESS) {
-        snprintf(err, errlen, "--cvars: MPI_T_init_thread failed");
+        snprintf(err, errlen, "%s: MPI_T_init_thread failed", what);
         return CT_ERR_BACKEND;
     }
-    ct_status_t st = CT_OK;
+    return CT_OK;
+}
+
+static void ct_cvars_end(void) { MPI_T_finalize(); }
+
+ct_status_t ct_cvars_hold(char *err, size_t errlen) { return ct_cvars_begin("MPI_T", err, errlen); }
+
+void ct_cvars_release(void) { ct_cvars_end(); }
+
+ct_status_t ct_cvars_read(const char *list, ct_cvars_t *out, char *err, size_t errlen)
+{
+    out->n = 0;
+    ct_status_t st = ct_cvars_begin("--cvars", err, errlen);
+    if (st != CT_OK)
+        return st;
     for (const char *p = list; *p && st == CT_OK;) {
         size_t len = strcspn(p, ",");
         char name[96];
@@ -129,7 +160,7 @@ ct_status_t ct_cvars_read(const char *list, ct_cvars_t *out, char *err, size_t e
         if (*p == ',')
             p++;
     }
-    MPI_T_finalize();
+    ct_cvars_end();
     return st;
 }
 
@@ -202,24 +233,12 @@ static int ct_cvars_parse_int(const char *text, MPI_Datatype dt, int is_signed, 
 static ct_status_t ct_cvars_open(const char *name, const char *value, MPI_T_cvar_handle *h,
                                  MPI_Datatype *dt, int *scope, char *err, size_t errlen)
 {
-    int idx, verbosity, bind, count, namelen = 0, desclen = 0;
-    MPI_T_enum enumtype;
-
-    if (MPI_T_cvar_get_index(name, &idx) != MPI_SUCCESS) {
-        snprintf(err, errlen,
-                 "--config %s=%s: the MPI library has no such control variable (ompi_info --all "
-                 "lists them; a component's exist only when it is opened)",
-                 name, value);
-        return CT_ERR_USAGE;
-    }
-    if (MPI_T_cvar_get_info(idx, NULL, &namelen, &verbosity, dt, &enumtype, NULL, &desclen, &bind,
-                            scope) != MPI_SUCCESS ||
-        bind != MPI_T_BIND_NO_OBJECT ||
-        MPI_T_cvar_handle_alloc(idx, NULL, h, &count) != MPI_SUCCESS) {
-        snprintf(err, errlen, "--config %s=%s: MPI_T cannot handle it", name, value);
-        return CT_ERR_USAGE;
-    }
-    return CT_OK;
+    int count;
+    ct_status_t st = ct_cvars_lookup(name, h, dt, scope, &count);
+    if (st != CT_OK)
+        snprintf(err, errlen, "--config %s=%s: %s", name, value,
+                 st == CT_ERR_USAGE ? CT_CVARS_NO_SUCH : "MPI_T cannot handle it");
+    return st == CT_OK ? CT_OK : CT_ERR_USAGE;
 }
 
 /* Why name cannot be written at run time, or NULL when it can. */
@@ -274,17 +293,16 @@ static ct_status_t ct_cvars_try_write(MPI_T_cvar_handle h, MPI_Datatype dt, cons
 ct_status_t ct_cvars_probe(const char *name, const char *value, ct_cvar_t *startup, char *err,
                            size_t errlen)
 {
-    int provided, scope, is_signed;
+    int scope, is_signed;
     MPI_Datatype dt;
     MPI_T_cvar_handle h;
 
     memset(startup, 0, sizeof *startup);
     snprintf(startup->name, sizeof startup->name, "%s", name);
-    if (MPI_T_init_thread(MPI_THREAD_SINGLE, &provided) != MPI_SUCCESS) {
-        snprintf(err, errlen, "--config: MPI_T_init_thread failed");
-        return CT_ERR_BACKEND;
-    }
-    ct_status_t st = ct_cvars_open(name, value, &h, &dt, &scope, err, errlen);
+    ct_status_t st = ct_cvars_begin("--config", err, errlen);
+    if (st != CT_OK)
+        return st;
+    st = ct_cvars_open(name, value, &h, &dt, &scope, err, errlen);
     if (st == CT_OK) {
         startup->scope = ct_cvars_scope_name(scope);
         /* The scope first: a launch setting is one whatever its type. */
@@ -301,22 +319,21 @@ ct_status_t ct_cvars_probe(const char *name, const char *value, ct_cvar_t *start
             st = ct_cvars_try_write(h, dt, name, value, startup, err, errlen);
         MPI_T_cvar_handle_free(&h);
     }
-    MPI_T_finalize();
+    ct_cvars_end();
     return st;
 }
 
 ct_status_t ct_cvars_write(const char *name, const char *value, char *err, size_t errlen)
 {
-    int provided, scope, is_signed;
+    int scope, is_signed;
     MPI_Datatype dt;
     MPI_T_cvar_handle h;
     ct_cvar_int_t v;
 
-    if (MPI_T_init_thread(MPI_THREAD_SINGLE, &provided) != MPI_SUCCESS) {
-        snprintf(err, errlen, "--config: MPI_T_init_thread failed");
-        return CT_ERR_BACKEND;
-    }
-    ct_status_t st = ct_cvars_open(name, value, &h, &dt, &scope, err, errlen);
+    ct_status_t st = ct_cvars_begin("--config", err, errlen);
+    if (st != CT_OK)
+        return st;
+    st = ct_cvars_open(name, value, &h, &dt, &scope, err, errlen);
     if (st == CT_OK) {
         if (!ct_cvars_int_type(dt, &is_signed) || !ct_cvars_parse_int(value, dt, is_signed, &v) ||
             MPI_T_cvar_write(h, &v) != MPI_SUCCESS) {
@@ -325,6 +342,6 @@ ct_status_t ct_cvars_write(const char *name, const char *value, char *err, size_
         }
         MPI_T_cvar_handle_free(&h);
     }
-    MPI_T_finalize();
+    ct_cvars_end();
     return st == CT_OK ? CT_OK : CT_ERR_BACKEND;
 }

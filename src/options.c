@@ -70,7 +70,7 @@ static const ct_option_info_t ct_option_table[] = {
     {"cvars", CT_OPT_CVARS, "LIST",
      "MPI_T control variables whose values in force the JSON records (names, comma-separated)"},
     {"config", CT_OPT_CONFIG, "NAME=VALUE,...",
-     "also measure with these MPI_T control variables written (repeatable, at most 16; "
+     "also measure with these MPI_T control variables written (repeatable, at most 64; "
      "configuration 0 is the start-up values)"},
     {"target-ci", CT_OPT_TARGET_CI, "PCT",
      "adaptive: stop when the median's 95% CI is within PCT [2%]"},

@@ -31,7 +31,7 @@ typedef enum {
 } ct_sync_mode_t;
 
 /* --config: one configuration's MPI_T control variables (configs.h). */
-#define CT_CONFIGS_MAX 16         /* --config options */
+#define CT_CONFIGS_MAX 64         /* --config options */
 #define CT_CONFIG_SETTINGS_MAX 16 /* NAME=VALUE pairs in one */
 typedef struct {
     char name[96];
