@@ -1,8 +1,14 @@
 #!/bin/sh
 # colltune tune end to end at np=2, through the real mpirun and collbench:
 #  - a tiny exhaustive tune (three allreduce algorithms, 64K..256K, two
-#    launches each) finishes: one journal line per trial, one trial
-#    directory per trial, report.json/report.md name the trials;
+#    launches each) with the algorithm as a launch setting (apply =
+#    launch) finishes: one journal line per trial, one trial directory per
+#    trial, report.json/report.md name the trials;
+#  - the same in-process (the algorithm a run-time variable, the default):
+#    one shared launch per launch index measures all four configurations
+#    (collbench --config), each journaled as its own trial in its group;
+#    a run-time variable collbench cannot write (READONLY) makes the
+#    shared launch fail, and its configurations run one per launch;
 #  - the default strategy (halving) on the same space finishes too and
 #    gives its finalists at least two full launches;
 #  - a configuration that fails (the fault shim, LD_PRELOADed by one value
@@ -18,9 +24,12 @@ set -- --np 2 --launcher-arg --oversubscribe --launcher-arg --bind-to --launcher
     --launcher-arg --mca --launcher-arg orte_tmpdir_base --launcher-arg "$T/tmp" \
     --mca mpi_yield_when_idle=1 --timeout 60
 space="$top_srcdir/tests/mpi/tune_tiny.ini"
+# The same space with the algorithm a launch setting: a launch per trial.
+sed 's/^scope = allreduce$/scope = allreduce\napply = launch/' "$space" >"$T/tiny_launch.ini"
+grep -q '^apply = launch' "$T/tiny_launch.ini" || fail "tiny_launch.ini: $(cat "$T/tiny_launch.ini")"
 
 # 1. exhaustive: baseline + 3 algorithms, 2 launches = 8 trials.
-timeout 120 "$CT" tune --space "$space" --out "$T/ex" "$@" --strategy exhaustive --launches 2 \
+timeout 120 "$CT" tune --space "$T/tiny_launch.ini" --out "$T/ex" "$@" --strategy exhaustive --launches 2 \
     -- -b 64K -e 256K -f 2 >"$T/out" 2>"$T/err"
 rc=$?
 [ "$rc" -eq 0 ] || fail "exhaustive: exit $rc ($(cat "$T/err"))"
@@ -58,6 +67,49 @@ ls "$T/ex" | grep -q tmp && fail "temp files left: $(ls -a "$T/ex")"
 first1=$(grep -n '"launch": *1' "$T/search.jsonl" | head -1 | cut -d: -f1)
 last0=$(grep -n '"launch": *0' "$T/search.jsonl" | tail -1 | cut -d: -f1)
 [ "$last0" -lt "$first1" ] || fail "launches not interleaved"
+grep -q '"group"' "$T/search.jsonl" && fail "a launch setting was searched in shared launches"
+
+# 1b. in-process: the same 8 trials from 2 shared launches of 4 configurations.
+timeout 120 "$CT" tune --space "$space" --out "$T/ip" "$@" --strategy exhaustive --launches 2 \
+    -- -b 64K -e 256K -f 2 >"$T/out" 2>"$T/err"
+rc=$?
+[ "$rc" -eq 0 ] || fail "in-process: exit $rc ($(cat "$T/err"))"
+grep -v '"scope": *"verify"' "$T/ip/journal.jsonl" >"$T/ip.jsonl"
+[ "$(wc -l <"$T/ip.jsonl")" -eq 8 ] || fail "in-process journal lines: $(wc -l <"$T/ip.jsonl")"
+[ "$(grep -c '"status": *"ok"' "$T/ip.jsonl")" -eq 8 ] || fail "in-process: not all ok"
+[ "$(grep -c '"group": *"allreduce-' "$T/ip.jsonl")" -eq 8 ] || fail "in-process: groups"
+[ "$(sed -n 's/.*"group": *"\([^"]*\)".*/\1/p' "$T/ip.jsonl" | sort -u | wc -l)" -eq 2 ] ||
+    fail "in-process: want 2 shared launches: $(cat "$T/ip.jsonl")"
+[ "$(ls "$T/ip/trials" | grep -vc '^verify-')" -eq 2 ] || fail "in-process dirs: $(ls "$T/ip/trials")"
+[ "$(json_get "$T/ip/report.json" launches_shared)" -eq 2 ] || fail "launches_shared"
+[ "$(json_get "$T/ip/report.json" cells.0.default_launches)" -eq 2 ] || fail "ip default launches"
+# Each configuration's own rows: the three algorithms and the defaults differ.
+d=$(ls "$T/ip/trials" | grep -v '^verify-' | head -1)
+[ "$(grep -c ',out-of-place,' "$T/ip/trials/$d/results.csv")" -eq 12 ] ||
+    fail "shared launch rows: $(cat "$T/ip/trials/$d/results.csv")"
+grep -q -- '--config' "$T/ip/trials/$d/collbench.err" 2>/dev/null &&
+    fail "collbench refused a --config: $(cat "$T/ip/trials/$d/collbench.err")"
+# A variable declared run-time that MPI_T cannot write: the shared launch
+# fails (collbench exit 2) and its configurations run one per launch.
+cat >"$T/ro.ini" <<EOS
+[space]
+name = ro
+via = mca
+
+[var coll_tuned_use_dynamic_rules]
+scope = global
+values = 1
+apply = runtime
+EOS
+timeout 120 "$CT" tune --space "$T/ro.ini" --out "$T/ro" "$@" --collectives allreduce \
+    --strategy exhaustive --launches 1 -- -b 1K -e 1K >"$T/out" 2>"$T/err"
+rc=$?
+[ "$rc" -eq 0 ] || fail "read-only run-time variable: exit $rc ($(cat "$T/err"))"
+grep -q 'failed.*one per launch' "$T/err" || fail "no fallback message: $(cat "$T/err")"
+grep -q 'readonly' "$T/err" || fail "collbench's reason not shown: $(cat "$T/err")"
+[ "$(grep -v '"scope": *"verify"' "$T/ro/journal.jsonl" | grep -c '"status": *"ok"')" -eq 2 ] ||
+    fail "fallback trials: $(cat "$T/ro/journal.jsonl")"
+
 # Without --resume, a directory with a journal is refused.
 "$CT" tune --space "$space" --out "$T/ex" "$@" -- -b 64K -e 64K 2>"$T/err"
 [ $? -eq 2 ] || fail "reuse of --out without --resume not refused"

@@ -3,8 +3,9 @@
 #  - SIGKILL of colltune mid-tune (the journal has >= 2 lines), then
 #    --resume: the finished trials are not run again (the journal's lines
 #    before the kill are kept as they were, no (scope, key, launch) twice,
-#    one trial directory per trial) and the outputs are whole (report.json
-#    parses, no temp file left).
+#    one trial directory per launch: a shared launch of the in-process
+#    search (a journal "group") or a trial of its own) and the outputs are
+#    whole (report.json parses, no temp file left).
 # SIGINT is colltune_tune_sigint.sh.
 . "$top_srcdir/tests/mpi/lib.sh"
 
@@ -32,7 +33,11 @@ check_done() {
     dups=$(sed 's/.*"key": *"\([0-9a-f]*\)", *"scope": *"\([a-z_]*\)".*"launch": *\([0-9]*\).*/\2-\1-\3/' \
         "$1/journal.jsonl" | sort | uniq -d)
     [ -z "$dups" ] || fail "$1: trials run twice: $dups"
-    [ "$(ls "$1/trials" | wc -l)" -eq "$total" ] || fail "$1: trial dirs $(ls "$1/trials" | wc -l)"
+    groups=$(sed -n 's/.*"group": *"\([^"]*\)".*/\1/p' "$1/journal.jsonl" | sort -u | wc -l)
+    alone=$(grep -vc '"group"' "$1/journal.jsonl")
+    [ "$groups" -ge 3 ] || fail "$1: $groups shared launches, want one per launch index"
+    [ "$(ls "$1/trials" | wc -l)" -eq $((groups + alone)) ] ||
+        fail "$1: trial dirs $(ls "$1/trials" | wc -l), want $groups shared + $alone"
     [ "$(json_get "$1/report.json" trials.#)" -eq "$total" ] || fail "$1: report.json is not whole"
     [ -s "$1/report.md" ] || fail "$1: no report.md"
     ls -a "$1" | grep -q '\.tmp' && fail "$1: temp files left: $(ls -a "$1")"

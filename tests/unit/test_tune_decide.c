@@ -43,18 +43,64 @@ static void test_pick(ct_test_tally_t *t)
     double c[] = {40, 41};  /* fastest, but failed elsewhere */
     double d[] = {99, 101}; /* no gain */
     ct_tune_cand_t cands[] = {
-        {base, 2, 0, 0}, {a, 2, 2, 0}, {b, 2, 1, 0}, {c, 2, 1, 1}, {d, 2, 1, 0},
+        {.us = base, .n = 2, .nchanged = 0, .excluded = 0},
+        {.us = a, .n = 2, .nchanged = 2, .excluded = 0},
+        {.us = b, .n = 2, .nchanged = 1, .excluded = 0},
+        {.us = c, .n = 2, .nchanged = 1, .excluded = 1},
+        {.us = d, .n = 2, .nchanged = 1, .excluded = 0},
     };
     CT_CHECK(t, ct_tune_pick(cands, 5) == 2); /* b: tied with a, simpler */
     CT_CHECK(t, ct_tune_pick(cands, 2) == 1);
-    ct_tune_cand_t none[] = {{base, 2, 0, 0}, {d, 2, 1, 0}};
+    ct_tune_cand_t none[] = {{.us = base, .n = 2, .nchanged = 0, .excluded = 0},
+                             {.us = d, .n = 2, .nchanged = 1, .excluded = 0}};
     CT_CHECK(t, ct_tune_pick(none, 2) == 0); /* the default stays */
-    ct_tune_cand_t only_bad[] = {{base, 2, 0, 0}, {c, 2, 1, 1}};
+    ct_tune_cand_t only_bad[] = {{.us = base, .n = 2, .nchanged = 0, .excluded = 0},
+                                 {.us = c, .n = 2, .nchanged = 1, .excluded = 1}};
     CT_CHECK(t, ct_tune_pick(only_bad, 2) == 0);
     /* Clearly faster than the tied pair: wins despite more changes. */
     double e[] = {30, 31};
-    ct_tune_cand_t far[] = {{base, 2, 0, 0}, {b, 2, 1, 0}, {e, 2, 3, 0}};
+    ct_tune_cand_t far[] = {{.us = base, .n = 2, .nchanged = 0, .excluded = 0},
+                            {.us = b, .n = 2, .nchanged = 1, .excluded = 0},
+                            {.us = e, .n = 2, .nchanged = 3, .excluded = 0}};
     CT_CHECK(t, ct_tune_pick(far, 3) == 2);
+}
+
+/* The paired rule (in-process search): shared launches decide. */
+static void test_paired(ct_test_tally_t *t)
+{
+    const char *g3[] = {"L0", "L1", "L2"};
+    double base[] = {100, 100, 100}, blo[] = {98, 98, 98}, bhi[] = {102, 102, 102};
+    double win[] = {80, 85, 120}, wlo[] = {79, 84, 118}, whi[] = {81, 86, 122};
+    ct_tune_cand_t b = {base, blo, bhi, g3, 3, 0, 0};
+    ct_tune_cand_t c = {win, wlo, whi, g3, 3, 1, 0};
+    size_t np = 0;
+    /* Wins 2 of 3 shared launches, median ratio 0.85: a gain. */
+    CT_CHECK(t, ct_tune_beats(&c, &b, &np) == 1 && np == 3);
+    /* Across launches the same numbers are no significant gain (120 > 100). */
+    CT_CHECK(t, !ct_tune_significant(win, 3, base, 3));
+    /* Overlapping intervals: not a win in that launch, so 1 of 3. */
+    double whi2[] = {81, 99, 122};
+    ct_tune_cand_t c2 = {win, wlo, whi2, g3, 3, 1, 0};
+    CT_CHECK(t, ct_tune_beats(&c2, &b, NULL) == 0);
+    /* Only 4% faster in every launch: below the margin. */
+    double near[] = {96, 96, 96}, nlo[] = {95, 95, 95}, nhi[] = {97, 97, 97};
+    ct_tune_cand_t c3 = {near, nlo, nhi, g3, 3, 1, 0};
+    CT_CHECK(t, ct_tune_beats(&c3, &b, NULL) == 0);
+    /* Unknown intervals (NaN): the medians decide. */
+    double nan3[] = {NAN, NAN, NAN};
+    ct_tune_cand_t c4 = {win, nan3, nan3, g3, 3, 1, 0};
+    CT_CHECK(t, ct_tune_beats(&c4, &b, NULL) == 1);
+    /* Two shared launches only: the across-launch rule decides. */
+    const char *g2[] = {"L0", "L1", ""};
+    ct_tune_cand_t c5 = {win, wlo, whi, g2, 3, 1, 0};
+    CT_CHECK(t, ct_tune_beats(&c5, &b, &np) == 0 && np == 2);
+    /* The baseline beats a candidate by the same rule. */
+    double slow[] = {130, 140, 150}, slo[] = {128, 138, 148}, shi[] = {132, 142, 152};
+    ct_tune_cand_t c6 = {slow, slo, shi, g3, 3, 1, 0};
+    CT_CHECK(t, ct_tune_beats(&b, &c6, NULL) == 1 && ct_tune_beats(&c6, &b, NULL) == 0);
+    /* ct_tune_pick uses it. */
+    ct_tune_cand_t all[] = {b, c3, c};
+    CT_CHECK(t, ct_tune_pick(all, 3) == 2);
 }
 
 static void test_merge(ct_test_tally_t *t)
@@ -115,6 +161,7 @@ int main(void)
     ct_test_tally_t t = {0, 0};
     test_rule(&t);
     test_pick(&t);
+    test_paired(&t);
     test_merge(&t);
     test_mann_whitney(&t);
     return CT_DONE(&t);

@@ -44,6 +44,7 @@ enum {
     KEY_SUM = 1 << 13,
     KEY_MIN = 1 << 14,
     KEY_MAX = 1 << 15,
+    KEY_APPLY = 1 << 16,
 };
 
 typedef enum { SEC_NONE, SEC_SPACE, SEC_VAR, SEC_CONSTRAINT } ct_section_t;
@@ -139,6 +140,14 @@ static ct_status_t ct_space_end_var(ct_space_parser_t *p)
         return ct_space_fail(p, p->sec_line, v->name, "a fixed variable needs value=");
     for (size_t i = 0; i < v->nrequires; i++)
     v->requires[i].via = v->via; /* via= may come after requires= */
+    if (v->runtime == 1 && v->via != CT_VIA_MCA)
+        return ct_space_fail(p, p->sec_line, "apply",
+                             "%s: only an MPI control variable (via = mca) is set at run time",
+                             v->name);
+    if (v->runtime == 0)
+        v->runtime = v->via == CT_VIA_MCA && ct_space_known_runtime(v->name);
+    else if (v->runtime < 0)
+        v->runtime = 0;
     int known;
     if (ct_space_known_scope(v->name, &known, why, sizeof why) != CT_OK)
         return ct_space_fail(p, p->sec_line, v->name, "%s", why);
@@ -619,6 +628,12 @@ static ct_status_t ct_space_key_var(ct_space_parser_t *p, const char *name, cons
         return ct_space_key_max_ranks(p, v, value);
     if (strcmp(name, "when") == 0 && var)
         return ct_space_key_when(p, v, value);
+    if (strcmp(name, "apply") == 0 && var) {
+        if (strcmp(value, "runtime") != 0 && strcmp(value, "launch") != 0)
+            return ct_space_fail(p, p->line, "apply", "\"%s\" is not runtime or launch", value);
+        v->runtime = strcmp(value, "runtime") == 0 ? 1 : -1; /* -1: launch, given */
+        return CT_OK;
+    }
     return ct_space_fail(p, p->line, name, "unknown key in [%s %s]", ct_space_kind_word(v->kind),
                          v->name);
 }
@@ -722,6 +737,7 @@ static unsigned ct_space_key_bit(const char *name)
         {"when", KEY_WHEN},         {"value", KEY_VALUE},
         {"product", KEY_PRODUCT},   {"sum", KEY_SUM},
         {"min", KEY_MIN},           {"max", KEY_MAX},
+        {"apply", KEY_APPLY},
     };
     for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
         if (strcmp(keys[i].name, name) == 0)

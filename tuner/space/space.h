@@ -62,6 +62,10 @@ typedef struct {
     char **when_values;
     size_t nwhen;
     char *describe;
+    /* apply = runtime: set inside a launch (collbench --config, MPI_T),
+     * so one launch measures many of its values; launch: a launch each.
+     * Default: runtime for the names ct_space_known_runtime knows. */
+    int runtime;
 } ct_space_var_t;
 
 typedef enum { CT_CONSTRAINT_PRODUCT, CT_CONSTRAINT_SUM } ct_constraint_op_t;

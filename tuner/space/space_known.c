@@ -310,3 +310,11 @@ long ct_space_known_max_ranks(const char *name, const char *value, const char **
     *why_p = NULL;
     return 0;
 }
+
+int ct_space_known_runtime(const char *name)
+{
+    if (strncmp(name, "coll_tuned_", 11) != 0)
+        return 0;
+    const char *alg = strstr(name + 11, "_algorithm");
+    return alg != NULL && (alg[10] == '\0' || alg[10] == '_');
+}

@@ -24,6 +24,15 @@ ct_status_t ct_space_known_check(const char *name, const char *value, char *why,
  * with the reason in why. */
 ct_status_t ct_space_known_scope(const char *name, int *scope_p, char *why, size_t whylen);
 
+/* Whether name is an MPI control variable that Open MPI reads when a
+ * communicator is created, so that collbench --config can change it
+ * between communicators of one launch: coll/tuned's forced algorithm and
+ * the segment size, fan-outs, radix and request limit beside it
+ * (coll_tuned_<coll>_algorithm[_*]).  coll_tuned_use_dynamic_rules and
+ * coll_tuned_dynamic_rules_filename are not: READONLY in Open MPI 4.1.4,
+ * they are read at MPI_Init (open-mpi/ompi#12866). */
+int ct_space_known_runtime(const char *name);
+
 /* The most ranks name=value is valid at (0: no limit) and why. */
 long ct_space_known_max_ranks(const char *name, const char *value, const char **why_p);
 

@@ -131,14 +131,20 @@ static void ct_tune_ev_fill(const ct_tune_state_t *s, const ct_tune_scope_t *sc,
                     : NULL;
             if (row != NULL) {
                 l->us[l->n] = row->median_us;
+                l->lo[l->n] = row->ci_low_us;
+                l->hi[l->n] = row->ci_high_us;
+                l->group[l->n] = t->group;
                 l->bw[l->n++] = row->busbw_gbps;
             }
         }
         ct_tune_launches_t *w = ev->weighted ? &ev->weighted_us[ci] : NULL;
         double wt =
             w != NULL && w->n < CT_TUNE_MAX_LAUNCHES ? ct_tune_weighted_us(s->weights, t) : 0;
-        if (wt > 0)
+        if (wt > 0) {
+            w->lo[w->n] = w->hi[w->n] = wt; /* no interval: the pairing compares medians */
+            w->group[w->n] = t->group;
             w->us[w->n++] = wt;
+        }
     }
 }
 

@@ -23,6 +23,8 @@ typedef struct {
     size_t n;
     double us[CT_TUNE_MAX_LAUNCHES];
     double bw[CT_TUNE_MAX_LAUNCHES];
+    double lo[CT_TUNE_MAX_LAUNCHES], hi[CT_TUNE_MAX_LAUNCHES]; /* its 95% CI; NaN: unknown */
+    const char *group[CT_TUNE_MAX_LAUNCHES]; /* the shared launch ("": its own); borrowed */
 } ct_tune_launches_t;
 
 /* One collective x size the baseline measured. */

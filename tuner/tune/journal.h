@@ -13,7 +13,7 @@
  *
  * Record members (documented in tuner/spaces/README.md): key, scope,
  * config (NAME -> {value, via}), launch, status, reason, exit_code,
- * wall_s, rows [{collective, bytes, placement, median_us, ci_low_us,
+ * wall_s, group (optional), rows [{collective, bytes, placement, median_us, ci_low_us,
  * ci_high_us, busbw_gbps, samples, wrong}].
  */
 #ifndef CT_JOURNAL_H
@@ -66,6 +66,10 @@ typedef struct {
     int exit_code;
     double wall_s;
     long nranks, nnodes; /* the scale collbench saw (results.csv); 0: unknown */
+    /* The launch it was measured in when that launch measured several
+     * configurations (collbench --config): trials with the same group ran
+     * side by side in one process, so they pair.  "": a launch of its own. */
+    char group[64];
     ct_trial_row_t *rows;
     size_t nrows;
 } ct_trial_t;
@@ -83,6 +87,12 @@ ct_status_t ct_trial_set_config(ct_trial_t *trial, const ct_space_config_t *conf
  * for a bad file, CT_ERR_USAGE with "path: reason" for one that cannot be
  * opened. */
 ct_status_t ct_trial_read_csv(ct_trial_t *trial, const char *path, char *err, size_t errlen);
+/* The same, for the rows of configuration config (0, 1, ...: collbench
+ * --config's numbering) of a launch that measured several; -1: every row.
+ * A configuration the file has no rows of gets none. */
+#define CT_TRIAL_MAX_CONFIGS 65
+ct_status_t ct_trial_read_csv_config(ct_trial_t *trial, const char *path, long config, char *err,
+                                     size_t errlen);
 void ct_trial_free(ct_trial_t *trial);
 
 /* An open journal, for appending. */

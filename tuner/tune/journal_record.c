@@ -78,7 +78,25 @@ void ct_trial_free(ct_trial_t *trial)
  * shares (ct_results_read), so the journal accepts and refuses the same
  * files as import, plot and regress; a trial keeps only what the search
  * needs of each row. */
-ct_status_t ct_trial_read_csv(ct_trial_t *trial, const char *path, char *err, size_t errlen)
+/* The config_id of configuration k in res: collbench measures every size
+ * in configuration 0, 1, ... in turn, so the ids first appear in that
+ * order.  NULL when res has fewer. */
+static const char *ct_trial_config_id(const ct_results_t *res, long k)
+{
+    const char *seen[CT_TRIAL_MAX_CONFIGS];
+    long n = 0;
+    for (size_t i = 0; i < res->n && n <= k; i++) {
+        long j = 0;
+        while (j < n && strcmp(seen[j], res->v[i].config_id) != 0)
+            j++;
+        if (j == n && n < CT_TRIAL_MAX_CONFIGS)
+            seen[n++] = res->v[i].config_id;
+    }
+    return k < n ? seen[k] : NULL;
+}
+
+ct_status_t ct_trial_read_csv_config(ct_trial_t *trial, const char *path, long config, char *err,
+                                     size_t errlen)
 {
     ct_results_t res = {0};
     ct_status_t st = ct_results_read(path, &res, NULL, err, errlen);
@@ -91,9 +109,13 @@ ct_status_t ct_trial_read_csv(ct_trial_t *trial, const char *path, char *err, si
         ct_results_free(&res);
         return st;
     }
+    const char *id = config >= 0 ? ct_trial_config_id(&res, config) : NULL;
+    size_t n = 0;
     for (size_t i = 0; i < res.n; i++) {
         const ct_result_t *r = &res.v[i];
-        ct_trial_row_t *row = &rows[i];
+        if (config >= 0 && (id == NULL || strcmp(r->config_id, id) != 0))
+            continue;
+        ct_trial_row_t *row = &rows[n++];
         snprintf(row->collective, sizeof row->collective, "%s", r->collective);
         snprintf(row->placement, sizeof row->placement, "%s", r->placement);
         row->bytes = r->bytes;
@@ -109,9 +131,14 @@ ct_status_t ct_trial_read_csv(ct_trial_t *trial, const char *path, char *err, si
     }
     free(trial->rows);
     trial->rows = rows;
-    trial->nrows = res.n;
+    trial->nrows = n;
     ct_results_free(&res);
     return CT_OK;
+}
+
+ct_status_t ct_trial_read_csv(ct_trial_t *trial, const char *path, char *err, size_t errlen)
+{
+    return ct_trial_read_csv_config(trial, path, -1, err, errlen);
 }
 
 json_t *ct_trial_json(const ct_trial_t *trial)
@@ -134,6 +161,8 @@ json_t *ct_trial_json(const ct_trial_t *trial)
     bad |= ct_json_set(obj, "wall_s", ct_json_real(trial->wall_s));
     bad |= ct_json_set(obj, "nranks", json_integer(trial->nranks));
     bad |= ct_json_set(obj, "nnodes", json_integer(trial->nnodes));
+    if (trial->group[0])
+        bad |= ct_json_set(obj, "group", ct_json_str(trial->group));
     for (size_t i = 0; i < trial->nrows && rows; i++) {
         const ct_trial_row_t *r = &trial->rows[i];
         json_t *row = json_object();
@@ -281,6 +310,9 @@ ct_status_t ct_trial_from_json(const json_t *obj, ct_trial_t *trial_p, char *why
         const json_t *nr = json_object_get(obj, "nranks"), *nn = json_object_get(obj, "nnodes");
         t.nranks = json_is_integer(nr) ? (long)json_integer_value(nr) : 0;
         t.nnodes = json_is_integer(nn) ? (long)json_integer_value(nn) : 0;
+        /* Optional: only a trial measured inside a shared launch has one. */
+        if (json_object_get(obj, "group") != NULL)
+            bad = ct_get_str(obj, "group", t.group, sizeof t.group, why, whylen);
     }
     const json_t *reason = bad ? NULL : json_object_get(obj, "reason");
     if (!bad && reason && !json_is_null(reason)) {

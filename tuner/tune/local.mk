@@ -11,6 +11,7 @@ tuner_tune_libcttune_la_SOURCES = \
 	tuner/tune/tune_choices.c tuner/tune/tune_choices.h \
 	tuner/tune/tune_decide.c tuner/tune/tune_decide.h \
 	tuner/tune/tune_decision.c tuner/tune/tune_decision.h \
+	tuner/tune/tune_inproc.c tuner/tune/tune_inproc.h \
 	tuner/tune/tune_launch.c tuner/tune/tune_launch.h \
 	tuner/tune/tune_report.c tuner/tune/tune_report.h \
 	tuner/tune/tune_search.c tuner/tune/tune_search.h \

@@ -36,6 +36,7 @@
 #include "tune.h"
 #include "tune_choices.h"
 #include "tune_decide.h"
+#include "tune_inproc.h"
 #include "tune_report.h"
 #include "tune_search.h"
 #include "tune_trial.h"
@@ -70,7 +71,8 @@ static const ct_cli_opt_t ct_tune_opts[] = {
     {CT_TUNE_BUDGET, "budget", "N", "at most N trials in all (resumed ones count)"},
     {CT_TUNE_BUDGET_S, "budget-s", "SEC", "start no trial after SEC seconds"},
     {CT_TUNE_LAUNCHES, "launches", "N",
-     "launches per configuration (exhaustive, random) or per finalist (halving); default 2"},
+     "launches per configuration (exhaustive, random) or per finalist (halving); default 2, 3 "
+     "with run-time variables"},
     {CT_TUNE_SEED, "seed", "N", "random strategy: the subset's seed (default 1)"},
     {CT_TUNE_WEIGHTS, "weights", "FILE",
      "message-size profile ([COLLECTIVE] SIZE WEIGHT lines) that decides global settings"},
@@ -102,10 +104,17 @@ static void ct_tune_usage(FILE *f)
                "  halving     one short launch each, keep half (each size's fastest first),\n"
                "              more launches for survivors, baseline always kept; finalists\n"
                "              get at least 2 full launches\n\n"
+               "run-time variables (space: apply = runtime; coll/tuned algorithms by\n"
+               "default) share launches: one collbench launch measures every such\n"
+               "configuration of a scope side by side with the defaults (collbench\n"
+               "--config); the other variables get a launch each.\n\n"
                "decision: a candidate replaces the default only when, over >= 2 launches\n"
                "each, its launch medians are lower by a one-sided Mann-Whitney test at\n"
                "p <= 0.05 (with 2 launches each: every one lower) and its median is >= 5%%\n"
-               "lower; otherwise \"no significant gain\".  Ties go to fewer changes.\n\n"
+               "lower; where both ran in >= 3 shared launches, it must instead be >= 5%%\n"
+               "faster (95%% intervals apart) in a majority of them and >= 5%% faster in\n"
+               "the median ratio; otherwise \"no significant gain\".  Ties go to fewer\n"
+               "changes.\n\n"
                "verification: the files for the choices are written to DIR/verify/ and run\n"
                "against the defaults in --verify-pairs interleaved pairs of fresh launches\n"
                "(the tuned side reads the files themselves: --mca mca_base_param_files,\n"
@@ -137,6 +146,7 @@ typedef struct {
     long verify_pairs;
     int rules_json;
     int extend_ranges;
+    int launches_given;
     char **cb_args;
     size_t ncb_args;
 } ct_tune_args_t;
@@ -210,6 +220,7 @@ static int ct_tune_parse(int argc, char **argv, ct_tune_args_t *a)
         case CT_TUNE_LAUNCHES:
             st = ct_cli_long("tune", "launches", value, 1, CT_TUNE_MAX_LAUNCHES / 2,
                              &a->plan.launches);
+            a->launches_given = 1;
             break;
         case CT_TUNE_SEED:
             st = ct_cli_long("tune", "seed", value, 0, LONG_MAX, &v);
@@ -300,8 +311,22 @@ static ct_status_t ct_tune_run_one(void *user, size_t scope_i, size_t ci, long l
                                    int short_run, size_t done, size_t total, int *stop)
 {
     ct_tune_runner_t *x = user;
-    return ct_tune_trial(x, &x->s->scopes[scope_i], ci, launch, short_run, 1, done, total, stop);
+    ct_tune_state_t *s = x->s;
+    ct_tune_scope_t *sc = &s->scopes[scope_i];
+    *stop = 0;
+    if (!sc->inproc || sc->configs.configs[ci].skip != NULL || sc->excluded[ci] ||
+        ct_tune_journaled(s, sc, ci, launch))
+        return ct_tune_trial(x, sc, ci, launch, short_run, 1, done, total, stop);
+    /* The in-process search: queued, run at the round's end. */
+    if (s->plan_budget > 0 && (long)(s->ran + s->resumed + x->npending) >= s->plan_budget) {
+        s->budget_hit = 1;
+        *stop = 1;
+        return CT_OK;
+    }
+    return ct_tune_inproc_queue(x, scope_i, ci, launch, short_run);
 }
+
+static ct_status_t ct_tune_flush(void *user, int *stop) { return ct_tune_inproc_flush(user, stop); }
 
 static ct_status_t ct_tune_scopes(ct_tune_args_t *a, ct_tune_state_t *s, const ct_space_t *space)
 {
@@ -326,6 +351,7 @@ static ct_status_t ct_tune_scopes(ct_tune_args_t *a, ct_tune_state_t *s, const c
             return st;
         }
         s->nscopes++;
+        sc->inproc = ct_tune_inproc_scope(space, sc);
         sc->excluded = calloc(sc->configs.n, sizeof *sc->excluded);
         sc->alive = calloc(sc->configs.n, sizeof *sc->alive);
         if (sc->excluded == NULL || sc->alive == NULL)
@@ -582,7 +608,17 @@ static ct_status_t ct_tune_loop(ct_tune_ctx_t *x, const ct_space_t *space, const
     ct_trial_stop_set(&set);
     sigprocmask(SIG_BLOCK, &set, &old);
     int stop = 0;
-    ct_status_t st = ct_tune_search(&x->a->plan, x->s, ct_tune_run_one, &x->run, &stop);
+    ct_status_t st =
+        ct_tune_search(&x->a->plan, x->s, ct_tune_run_one, ct_tune_flush, &x->run, &stop);
+    /* A stop (the budget, an interrupt) leaves queued trials: run the
+     * budget's (they were counted), drop an interrupt's. */
+    if (st == CT_OK && stop == 1) {
+        int s2 = 0;
+        st = ct_tune_inproc_flush(&x->run, &s2);
+        if (s2 == 130)
+            stop = 130;
+    }
+    x->run.npending = 0;
     if (x->run.tty)
         fputc('\n', stderr);
     if (st == CT_OK && stop == 130) {
@@ -723,6 +759,11 @@ static int ct_tune_main_run(ct_tune_args_t *a)
     int rc = CT_EXIT_OK;
 
     st = ct_tune_scopes(a, &s, &space);
+    /* Shared launches are cheap, and a choice must win in a majority of
+     * at least CT_TUNE_MIN_PAIRED of them (tune_decide.h). */
+    for (size_t k = 0; st == CT_OK && !a->launches_given && k < s.nscopes; k++)
+        if (s.scopes[k].inproc)
+            a->plan.launches = CT_TUNE_MIN_PAIRED;
     char jpath[4096];
     if (st == CT_OK)
         st = ct_tune_open_out(a, &s, space.name, &x.run.journal, jpath, sizeof jpath);
@@ -736,6 +777,7 @@ static int ct_tune_main_run(ct_tune_args_t *a)
     }
     if (x.run.journal.fd >= 0)
         ct_journal_close(&x.run.journal);
+    free(x.run.pending);
     ct_tune_state_free(&s);
     ct_space_free(&space);
     ct_tune_weights_free(&weights);

@@ -25,6 +25,7 @@ typedef struct {
     int *alive;                 /* per configuration: still a candidate (halving) */
     long next_launch;           /* halving: the launch index its next round runs */
     const char *colls;          /* collbench -C for its trials; NULL: its own or the tune's */
+    int inproc;                 /* it has run-time variables: shared launches (tune_inproc.h) */
 } ct_tune_scope_t;
 
 typedef struct {
@@ -41,8 +42,9 @@ typedef struct {
     int extend_ranges;                /* --extend-ranges (tune_decision.h, ct_tune_reach_t) */
     /* tallies for the report */
     size_t ran, resumed, skipped, failed;
-    long plan_budget;     /* --budget: 0 none */
-    double plan_budget_s; /* --budget-s: 0 none */
+    size_t launches_shared; /* launches that measured several configurations */
+    long plan_budget;       /* --budget: 0 none */
+    double plan_budget_s;   /* --budget-s: 0 none */
     int budget_hit;
     double wall_s;
     double start;

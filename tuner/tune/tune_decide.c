@@ -1,5 +1,8 @@
 #include "tune_decide.h"
 
+#include <math.h>
+#include <string.h>
+
 #include "ct_stats.h"
 
 double ct_tune_min(const double *v, size_t n)
@@ -41,12 +44,45 @@ double ct_tune_search_alpha(size_t ncand, size_t nbase)
     return pmin > CT_TUNE_SEARCH_ALPHA ? pmin : CT_TUNE_SEARCH_ALPHA;
 }
 
+/* The launch of base in the same group as cand's launch i, or -1. */
+static long ct_tune_partner(const ct_tune_cand_t *cand, size_t i, const ct_tune_cand_t *base)
+{
+    const char *g = cand->group ? cand->group[i] : NULL;
+    if (g == NULL || g[0] == '\0' || base->group == NULL)
+        return -1;
+    for (size_t j = 0; j < base->n; j++)
+        if (base->group[j] != NULL && strcmp(base->group[j], g) == 0)
+            return (long)j;
+    return -1;
+}
+
+int ct_tune_beats(const ct_tune_cand_t *cand, const ct_tune_cand_t *base, size_t *paired_p)
+{
+    double ratio[64];
+    size_t np = 0, wins = 0;
+    for (size_t i = 0; i < cand->n && np < 64; i++) {
+        long j = ct_tune_partner(cand, i, base);
+        if (j < 0 || !(base->us[j] > 0))
+            continue;
+        double c = cand->us[i], b = base->us[j];
+        double chi = cand->hi ? cand->hi[i] : NAN, blo = base->lo ? base->lo[j] : NAN;
+        int apart = isnan(chi) || isnan(blo) || chi < blo;
+        wins += c <= (1.0 - CT_TUNE_MARGIN) * b && apart;
+        ratio[np++] = c / b;
+    }
+    if (paired_p != NULL)
+        *paired_p = np;
+    if (np >= CT_TUNE_MIN_PAIRED)
+        return 2 * wins > np && ct_stats_median(ratio, np) <= 1.0 - CT_TUNE_MARGIN;
+    return ct_tune_significant(cand->us, cand->n, base->us, base->n);
+}
+
 size_t ct_tune_pick(const ct_tune_cand_t *c, size_t n)
 {
     size_t best = 0;
     double best_med = 0;
     for (size_t i = 1; i < n; i++) {
-        if (c[i].excluded || !ct_tune_significant(c[i].us, c[i].n, c[0].us, c[0].n))
+        if (c[i].excluded || !ct_tune_beats(&c[i], &c[0], NULL))
             continue;
         double m = ct_stats_median(c[i].us, c[i].n);
         if (best == 0 || m < best_med) {
@@ -60,7 +96,7 @@ size_t ct_tune_pick(const ct_tune_cand_t *c, size_t n)
     double lo = ct_tune_min(c[best].us, c[best].n), hi = ct_tune_max(c[best].us, c[best].n);
     size_t pick = best;
     for (size_t i = 1; i < n; i++) {
-        if (i == best || c[i].excluded || !ct_tune_significant(c[i].us, c[i].n, c[0].us, c[0].n))
+        if (i == best || c[i].excluded || !ct_tune_beats(&c[i], &c[0], NULL))
             continue;
         double ilo = ct_tune_min(c[i].us, c[i].n), ihi = ct_tune_max(c[i].us, c[i].n);
         if (ilo > hi || ihi < lo)

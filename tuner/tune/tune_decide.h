@@ -53,13 +53,36 @@ int ct_tune_significant(const double *cand, size_t ncand, const double *base, si
  * or the smallest p those counts allow when that is larger. */
 double ct_tune_search_alpha(size_t ncand, size_t nbase);
 
-/* One contender in a bucket: its launch medians there. */
+/* One contender in a bucket: its launch medians there, each launch's 95%
+ * CI of its median (NULL or NaN: unknown) and the shared launch it ran in
+ * (NULL, or "" for a launch of its own). */
 typedef struct {
     const double *us;
+    const double *lo, *hi;
+    const char *const *group;
     size_t n;
     size_t nchanged; /* variables it sets beyond the baseline */
     int excluded;    /* failed somewhere: never a winner */
 } ct_tune_cand_t;
+
+/*
+ * The paired rule, for the in-process search (tune_inproc.h): where a
+ * candidate and the baseline ran in the same launches (the same group),
+ * at least CT_TUNE_MIN_PAIRED of them, each shared launch is one paired
+ * comparison: the candidate wins it when its median is at least
+ * CT_TUNE_MARGIN below the baseline's and their 95% confidence intervals
+ * do not overlap (where collbench gave them).  The candidate is a
+ * significant gain when it wins a strict majority of the shared launches
+ * and the median over them of its time over the baseline's is at least
+ * CT_TUNE_MARGIN below 1.  With fewer shared launches the rule above
+ * (ct_tune_significant, across launches) decides.
+ */
+#define CT_TUNE_MIN_PAIRED 3
+
+/* 1 when cand beats base: by the paired rule where they share at least
+ * CT_TUNE_MIN_PAIRED launches, else by ct_tune_significant.  *paired_p
+ * (when not NULL) gets how many launches they share. */
+int ct_tune_beats(const ct_tune_cand_t *cand, const ct_tune_cand_t *base, size_t *paired_p);
 
 /* The winner among c[0..n): c[0] is the baseline, returned when no other
  * is a significant gain. */

@@ -28,17 +28,21 @@ static void ct_tune_summary(const ct_tune_launches_t *l, double *us, double *lo,
     *bw = ct_tune_report_median(l->bw, l->n);
 }
 
+/* Configuration i's launches l as a contender. */
+static ct_tune_cand_t ct_tune_cand_of(const ct_tune_evidence_t *ev, const ct_tune_launches_t *l,
+                                      size_t i)
+{
+    ct_tune_cand_t c = {l->us, l->lo, l->hi, l->group, l->n, ev->nchanged[i], ev->excluded[i]};
+    return c;
+}
+
 /* ct_tune_pick over every configuration's launches l[ci] (cand: room for
  * nconfigs). */
 static size_t ct_tune_pick_of(const ct_tune_evidence_t *ev, const ct_tune_launches_t *l,
                               ct_tune_cand_t *cand)
 {
-    for (size_t i = 0; i < ev->nconfigs; i++) {
-        cand[i].us = l[i].us;
-        cand[i].n = l[i].n;
-        cand[i].nchanged = ev->nchanged[i];
-        cand[i].excluded = ev->excluded[i];
-    }
+    for (size_t i = 0; i < ev->nconfigs; i++)
+        cand[i] = ct_tune_cand_of(ev, &l[i], i);
     return ct_tune_pick(cand, ev->nconfigs);
 }
 
@@ -128,9 +132,12 @@ static ct_status_t ct_tune_decide_global(const ct_tune_evidence_t *ev, const ct_
     for (size_t k = 0; k < ev->ncells && st == CT_OK; k++) {
         const ct_tune_launches_t *l = ev->cells[k].cfg;
         wins[d->cells[k].winner]++;
-        for (size_t i = 1; i < ev->nconfigs; i++)
-            if (l[i].n == 0 || ct_tune_significant(l[0].us, l[0].n, l[i].us, l[i].n))
+        ct_tune_cand_t base = ct_tune_cand_of(ev, &l[0], 0);
+        for (size_t i = 1; i < ev->nconfigs; i++) {
+            ct_tune_cand_t ci = ct_tune_cand_of(ev, &l[i], i);
+            if (l[i].n == 0 || ct_tune_beats(&base, &ci, NULL))
                 loses[i] = 1;
+        }
     }
     for (size_t i = 1; i < ev->nconfigs && st == CT_OK; i++)
         if (wins[i] > 0 && !loses[i] && (pick == 0 || wins[i] > wins[pick]))

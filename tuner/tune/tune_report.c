@@ -221,21 +221,27 @@ static void ct_tune_report_head(const ct_tune_state_t *s, ct_tune_buf_t *md)
     ct_tune_bprintf(md,
                     "Space `%s` (%s), %ld ranks, strategy `%s`.\n\n"
                     "Trials: %zu run now, %zu from the journal (--resume), %zu skipped as "
-                    "invalid, %zu failed (excluded); wall time %.1f s%s.\n\n",
+                    "invalid, %zu failed (excluded); %zu launches measured several "
+                    "configurations side by side (run-time variables, collbench --config); "
+                    "wall time %.1f s%s.\n\n",
                     s->space->name, s->space->path, s->nranks, s->strategy, s->ran, s->resumed,
-                    s->skipped, s->failed, s->wall_s,
+                    s->skipped, s->failed, s->launches_shared, s->wall_s,
                     s->budget_hit ? "; the budget ran out before the search was done" : "");
     ct_tune_bprintf(md,
                     "Rule: a candidate replaces the default in a collective x size only when, "
                     "over >= %d independent launches each, its launch medians are lower by a "
                     "one-sided exact Mann-Whitney test at p <= 0.05 (where the launch counts "
                     "cannot reach that, as 2 against 2, every launch lower) and its median is "
-                    ">= %.0f%% lower; "
+                    ">= %.0f%% lower. Where the candidate and the default ran side by side in "
+                    ">= %d shared launches, those decide instead: it must win a strict majority "
+                    "of them (median >= the margin lower, 95%% intervals apart) and its median "
+                    "time over the default's across them must be >= the margin below 1; "
                     "otherwise the default stays (no significant gain). Objective: latency "
                     "(median time) below %lld bytes, busbw from there.%s\n\n"
                     "Every choice is then verified by an interleaved A/B with the emitted "
                     "files (below); only verified choices are written to the files.\n\n",
-                    CT_TUNE_MIN_LAUNCHES, CT_TUNE_MARGIN * 100, CT_TUNE_LATENCY_MAX_BYTES,
+                    CT_TUNE_MIN_LAUNCHES, CT_TUNE_MARGIN * 100, CT_TUNE_MIN_PAIRED,
+                    CT_TUNE_LATENCY_MAX_BYTES,
                     s->weights ? " Global settings: the lowest weighted time per launch "
                                  "under --weights, by the same rule."
                                : " Global settings: the configuration that wins the most "
@@ -411,16 +417,21 @@ static int ct_tune_report_doc(const ct_tune_report_in_t *in, json_t *doc, json_t
     bad |= ct_json_set(doc, "strategy", ct_json_str(s->strategy));
     bad |= ct_json_set(
         doc, "rule",
-        json_pack("{s:i, s:f, s:s, s:I}", "min_launches", CT_TUNE_MIN_LAUNCHES, "margin",
-                  CT_TUNE_MARGIN, "test",
+        json_pack("{s:i, s:i, s:f, s:s, s:s, s:I}", "min_launches", CT_TUNE_MIN_LAUNCHES,
+                  "min_shared_launches", CT_TUNE_MIN_PAIRED, "margin", CT_TUNE_MARGIN, "test",
                   "one-sided exact Mann-Whitney over launch medians at p <= 0.05 (or complete "
                   "separation where the counts cannot reach it) and median gain >= "
                   "margin",
+                  "paired_test",
+                  "with >= min_shared_launches shared launches: wins (median >= margin lower, "
+                  "95% intervals apart) in a strict majority of them and median ratio <= "
+                  "1 - margin",
                   "latency_below_bytes", (json_int_t)CT_TUNE_LATENCY_MAX_BYTES));
     bad |= ct_json_set(doc, "trials_run", json_integer((json_int_t)s->ran));
     bad |= ct_json_set(doc, "trials_resumed", json_integer((json_int_t)s->resumed));
     bad |= ct_json_set(doc, "trials_skipped", json_integer((json_int_t)s->skipped));
     bad |= ct_json_set(doc, "trials_failed", json_integer((json_int_t)s->failed));
+    bad |= ct_json_set(doc, "launches_shared", json_integer((json_int_t)s->launches_shared));
     bad |= ct_json_set(doc, "budget_exhausted", json_boolean(s->budget_hit));
     bad |= ct_json_set(doc, "wall_s", ct_json_real(s->wall_s));
     bad |= ct_json_set(doc, "nnodes", json_integer(result->nnodes));

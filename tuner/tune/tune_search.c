@@ -27,6 +27,7 @@ typedef struct {
 typedef struct {
     ct_tune_state_t *s;
     ct_tune_trial_fn fn;
+    ct_tune_flush_fn flush;
     void *user;
     size_t done;
     int stop;
@@ -51,6 +52,9 @@ static ct_status_t ct_tune_phase(ct_tune_run_t *r, const ct_tune_pair_t *p, size
                 return st;
             r->done++;
         }
+        ct_status_t st = r->flush ? r->flush(r->user, &r->stop) : CT_OK;
+        if (st != CT_OK || r->stop)
+            return st;
     }
     return CT_OK;
 }
@@ -242,9 +246,9 @@ static ct_status_t ct_tune_halving(const ct_tune_plan_t *plan, ct_tune_run_t *r)
 }
 
 ct_status_t ct_tune_search(const ct_tune_plan_t *plan, ct_tune_state_t *s, ct_tune_trial_fn fn,
-                           void *user, int *stop)
+                           ct_tune_flush_fn flush, void *user, int *stop)
 {
-    ct_tune_run_t r = {s, fn, user, 0, 0};
+    ct_tune_run_t r = {s, fn, flush, user, 0, 0};
     ct_status_t st = ct_tune_skips(&r);
     size_t n;
     ct_tune_pair_t *p = NULL;

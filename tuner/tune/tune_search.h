@@ -38,6 +38,10 @@ typedef struct {
 typedef ct_status_t (*ct_tune_trial_fn)(void *user, size_t scope, size_t config, long launch,
                                         int short_run, size_t done, size_t total, int *stop);
 
+/* Runs what the callback queued (the in-process search, tune_inproc.h):
+ * called after every round of trials. */
+typedef ct_status_t (*ct_tune_flush_fn)(void *user, int *stop);
+
 const char *ct_tune_strategy_name(ct_tune_strategy_t strategy);
 
 /* The configurations of one scope that plan searches, into *out_p: every
@@ -51,6 +55,6 @@ ct_status_t ct_tune_scope_configs(const ct_tune_plan_t *plan, const ct_space_t *
 
 /* Runs plan over s's scopes; *stop as the callback last set it. */
 ct_status_t ct_tune_search(const ct_tune_plan_t *plan, ct_tune_state_t *s, ct_tune_trial_fn fn,
-                           void *user, int *stop);
+                           ct_tune_flush_fn flush, void *user, int *stop);
 
 #endif

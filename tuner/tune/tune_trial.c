@@ -50,6 +50,11 @@ static const ct_trial_t *ct_tune_find(const ct_tune_state_t *s, const ct_tune_sc
     return NULL;
 }
 
+int ct_tune_journaled(const ct_tune_state_t *s, const ct_tune_scope_t *sc, size_t ci, long launch)
+{
+    return ct_tune_find(s, sc, ci, launch) != NULL;
+}
+
 /* After a trial: the best gain over the baseline seen so far, for the
  * progress line (one launch each: a hint, not a decision). */
 static void ct_tune_track_best(ct_tune_runner_t *x, const ct_tune_scope_t *sc, size_t ci)
@@ -107,11 +112,10 @@ static ct_status_t ct_tune_skip(ct_tune_runner_t *x, ct_tune_scope_t *sc, size_t
     return st;
 }
 
-/* Launches collbench once for sc's configuration cfg: the user's
- * settings, then the configuration's, which win. */
-static ct_status_t ct_tune_trial_launch(ct_tune_runner_t *x, const ct_tune_scope_t *sc,
-                                        const ct_space_config_t *cfg, int short_run,
-                                        const char *const paths[3], ct_tune_outcome_t *o)
+ct_status_t ct_tune_trial_launch(ct_tune_runner_t *x, const ct_tune_scope_t *sc,
+                                 const ct_space_config_t *cfg, const ct_argv_t *extra,
+                                 const char *budget, const char *const paths[3],
+                                 ct_tune_outcome_t *o)
 {
     ct_tune_state_t *s = x->s;
     const char *csv = paths[0], *out = paths[1], *errf = paths[2];
@@ -144,9 +148,10 @@ static ct_status_t ct_tune_trial_launch(ct_tune_runner_t *x, const ct_tune_scope
         st = ct_argv_append(&args, (char *const *)ours, 6);
         if (st == CT_OK)
             st = ct_argv_append(&args, x->cb_args, x->ncb_args);
-        /* A short launch: halving's first look at every candidate. */
-        const char *quick[] = {"--size-budget", "0.05"};
-        if (st == CT_OK && short_run)
+        if (st == CT_OK && extra != NULL)
+            st = ct_argv_append(&args, extra->v, extra->n);
+        const char *quick[] = {"--size-budget", budget};
+        if (st == CT_OK && budget != NULL)
             st = ct_argv_append(&args, (char *const *)quick, 2);
     }
     if (st == CT_OK) {
@@ -166,11 +171,11 @@ static ct_status_t ct_tune_trial_launch(ct_tune_runner_t *x, const ct_tune_scope
     return st;
 }
 
-/* Journals and keeps the finished trial of sc's configuration ci: its
- * rows from csv, or why it failed (which excludes the configuration). */
-static ct_status_t ct_tune_trial_record(ct_tune_runner_t *x, ct_tune_scope_t *sc, size_t ci,
-                                        long launch, const char *csv, ct_tune_outcome_t *o)
+ct_status_t ct_tune_trial_record(ct_tune_runner_t *x, ct_tune_scope_t *sc, size_t ci, long launch,
+                                 const char *csv, long config, const char *group,
+                                 const ct_tune_outcome_t *o_in)
 {
+    ct_tune_outcome_t oc = *o_in, *o = &oc;
     ct_tune_state_t *s = x->s;
     const ct_space_config_t *cfg = &sc->configs.configs[ci];
     char err[512];
@@ -182,8 +187,15 @@ static ct_status_t ct_tune_trial_record(ct_tune_runner_t *x, ct_tune_scope_t *sc
     t.exit_code = o->exit_code;
     t.wall_s = o->wall_s;
     t.status = o->status;
+    snprintf(t.group, sizeof t.group, "%s", group ? group : "");
+    /* Exit 1 of a shared launch: only a configuration with a wrong row
+     * is wrong. */
+    if (config >= 0 && t.status == CT_JOURNAL_WRONG) {
+        t.status = CT_JOURNAL_OK;
+        oc.reason[0] = '\0';
+    }
     if (st == CT_OK && t.status == CT_JOURNAL_OK) {
-        if (ct_trial_read_csv(&t, csv, err, sizeof err) != CT_OK) {
+        if (ct_trial_read_csv_config(&t, csv, config, err, sizeof err) != CT_OK) {
             t.status = CT_JOURNAL_CRASH;
             snprintf(o->reason, sizeof o->reason, "%.250s", err);
         } else {
@@ -281,7 +293,7 @@ ct_status_t ct_tune_trial(ct_tune_runner_t *x, ct_tune_scope_t *sc, size_t ci, l
 
     const char *const paths[3] = {csv, out, errf};
     ct_tune_outcome_t o;
-    ct_status_t st = ct_tune_trial_launch(x, sc, cfg, short_run, paths, &o);
+    ct_status_t st = ct_tune_trial_launch(x, sc, cfg, NULL, short_run ? "0.05" : NULL, paths, &o);
     if (st != CT_OK)
         return st;
     if (o.interrupted) {
@@ -289,7 +301,7 @@ ct_status_t ct_tune_trial(ct_tune_runner_t *x, ct_tune_scope_t *sc, size_t ci, l
         return CT_OK; /* an interrupted trial is not finished: not journaled */
     }
 
-    st = ct_tune_trial_record(x, sc, ci, launch, csv, &o);
+    st = ct_tune_trial_record(x, sc, ci, launch, csv, -1, NULL, &o);
     if (st != CT_OK)
         return st;
     const ct_trial_t *k = &s->trials[s->ntrials - 1];

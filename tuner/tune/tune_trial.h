@@ -13,8 +13,17 @@
 
 #include "journal.h"
 #include "launch_opts.h"
+#include "argv.h"
 #include "launcher.h"
 #include "tune.h"
+#include "tune_launch.h"
+
+/* A trial the in-process search queued (tune_inproc.h). */
+typedef struct {
+    size_t scope, ci;
+    long launch;
+    int short_run;
+} ct_tune_pending_t;
 
 typedef struct {
     ct_tune_state_t *s;
@@ -28,7 +37,9 @@ typedef struct {
     int tty;
     double best_speedup; /* the progress line's hint */
     char best[256];
-    double trial_time; /* sum of wall times of trials run now */
+    double trial_time;          /* sum of wall times of trials run now */
+    ct_tune_pending_t *pending; /* queued by the in-process search */
+    size_t npending, pending_cap;
 } ct_tune_runner_t;
 
 /* Runs one trial of sc's configuration ci at launch (unless journaled or
@@ -38,6 +49,26 @@ typedef struct {
  * done and total are for the progress line. */
 ct_status_t ct_tune_trial(ct_tune_runner_t *x, ct_tune_scope_t *sc, size_t ci, long launch,
                           int short_run, int budgeted, size_t done, size_t total, int *stop);
+
+/* Launches collbench once through the launcher for sc with cfg's
+ * settings over the user's (they win), extra arguments after the user's
+ * collbench arguments (NULL: none) and a --size-budget (NULL: collbench's
+ * own); paths: results.csv, collbench.txt, collbench.err. */
+ct_status_t ct_tune_trial_launch(ct_tune_runner_t *x, const ct_tune_scope_t *sc,
+                                 const ct_space_config_t *cfg, const ct_argv_t *extra,
+                                 const char *budget, const char *const paths[3],
+                                 ct_tune_outcome_t *o);
+
+/* Journals and keeps the finished trial of sc's configuration ci at
+ * launch: its rows from csv (config: collbench --config's index of it in
+ * a shared launch, whose group names it; -1 and NULL for a launch of its
+ * own), or why it failed (which excludes the configuration). */
+ct_status_t ct_tune_trial_record(ct_tune_runner_t *x, ct_tune_scope_t *sc, size_t ci, long launch,
+                                 const char *csv, long config, const char *group,
+                                 const ct_tune_outcome_t *o);
+
+/* Whether s has the trial of sc's configuration ci at launch. */
+int ct_tune_journaled(const ct_tune_state_t *s, const ct_tune_scope_t *sc, size_t ci, long launch);
 
 /* Appends t to s->trials, taking what it owns (t is zeroed). */
 ct_status_t ct_tune_keep(ct_tune_state_t *s, ct_trial_t *t);
