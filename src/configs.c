@@ -266,7 +266,8 @@ ct_status_t ct_configs_open(ct_configs_t *c, const ct_backend_ops_t *ops,
         }
         /* Restored whatever open() said: nothing after it sees k's values. */
         if (c->kind->at_open) {
-            ct_status_t rst = ct_configs_agree(r->world, ct_configs_restore(c, err, sizeof err), err);
+            ct_status_t rst =
+                ct_configs_agree(r->world, ct_configs_restore(c, err, sizeof err), err);
             st = st != CT_OK ? st : rst;
         }
     }

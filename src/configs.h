@@ -37,8 +37,8 @@ typedef struct {
 
 typedef struct {
     ct_config_run_t v[CT_CONFIGS_MAX + 1];
-    int n;              /* 1 + --config options */
-    ct_cvars_t startup; /* every name any configuration sets, at start-up */
+    int n;                         /* 1 + --config options */
+    ct_cvars_t startup;            /* every name any configuration sets, at start-up */
     const ct_configs_kind_t *kind; /* the backend's (ops->configs) */
     const ct_backend_ops_t *ops;
     int held; /* the kind's hold (an MPI_T session) until ct_configs_free */

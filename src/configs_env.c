@@ -37,8 +37,7 @@
 /* The names NCCL 2.28 (and colltune's tuner plugin) read again for every
  * communicator; see the comment above. */
 static const char *const ct_configs_env_per_comm[] = {
-    "NCCL_ALGO",
-    "NCCL_PROTO",
+    "NCCL_ALGO", "NCCL_PROTO",
     "NCCL_TUNER_CONFIG_FILE", /* tuner/plugin/context.h: CT_PLUGIN_CONFIG_ENV */
 };
 
@@ -96,8 +95,7 @@ static ct_status_t ct_configs_env_write(const char *name, const char *value, cha
     return CT_ERR_BACKEND;
 }
 
-static ct_status_t ct_configs_env_read(const char *list, ct_cvars_t *out, char *err,
-                                       size_t errlen)
+static ct_status_t ct_configs_env_read(const char *list, ct_cvars_t *out, char *err, size_t errlen)
 {
     out->n = 0;
     for (const char *p = list; *p;) {
@@ -128,9 +126,8 @@ static void ct_configs_env_note(const ct_options_t *opts)
             const char *n = opts->configs[k].s[i].name;
             size_t len = strlen(n);
             const char *seen = strstr(names, n);
-            if (ct_configs_env_is_per_comm(n) ||
-                (seen && (seen[len] == '\0' || seen[len] == ',') &&
-                 (seen == names || seen[-1] == ',')))
+            if (ct_configs_env_is_per_comm(n) || (seen && (seen[len] == '\0' || seen[len] == ',') &&
+                                                  (seen == names || seen[-1] == ',')))
                 continue;
             int w = snprintf(names + used, sizeof names - used, "%s%s", used ? "," : "", n);
             if (w < 0 || (size_t)w >= sizeof names - used)

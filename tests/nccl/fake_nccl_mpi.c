@@ -23,7 +23,9 @@
  *   - FAKE_NCCL_INIT_LOG=PATH: every init appends "comm=N NCCL_ALGO=...
  *     NCCL_PROTO=... NCCL_TUNER_CONFIG_FILE=..." ("(unset)" where unset) to
  *     PATH.RANK, N counting this process's communicators from 0, and every
- *     destroy "comm=N destroyed calls=C" (its collective calls);
+ *     destroy "comm=N destroyed calls=C" (its collective calls) and the
+ *     same three variables as they are then (at the end of the run: the
+ *     start-up environment, if collbench restored it);
  *   - FAKE_NCCL_SLOW_ALGO=NAME with FAKE_NCCL_SLOW_US=US: a communicator
  *     whose NCCL_ALGO was NAME at its init sleeps US microseconds in every
  *     collective call, a timing factor of its own that the table shows.
@@ -46,9 +48,9 @@ typedef struct {
     MPI_Comm comm;
     int rank;
     int nranks;
-    int index;        /* this process's communicators, from 0 */
-    long slow_us;     /* sleep per collective call (FAKE_NCCL_SLOW_ALGO) */
-    long long calls;  /* collective calls made on it */
+    int index;       /* this process's communicators, from 0 */
+    long slow_us;    /* sleep per collective call (FAKE_NCCL_SLOW_ALGO) */
+    long long calls; /* collective calls made on it */
 } fake_comm_t;
 
 static int fake_ncomms;
@@ -188,8 +190,11 @@ int ncclCommInitRank(fake_comm_t **comm_p, int nranks, fake_unique_id_t id, int 
 
 int ncclCommDestroy(fake_comm_t *c)
 {
-    char line[128];
-    snprintf(line, sizeof line, "comm=%d destroyed calls=%lld", c->index, c->calls);
+    char line[4096];
+    snprintf(line, sizeof line,
+             "comm=%d destroyed calls=%lld NCCL_ALGO=%s NCCL_PROTO=%s NCCL_TUNER_CONFIG_FILE=%s",
+             c->index, c->calls, fake_env("NCCL_ALGO"), fake_env("NCCL_PROTO"),
+             fake_env("NCCL_TUNER_CONFIG_FILE"));
     fake_log(c->rank, line);
     MPI_Comm_free(&c->comm);
     free(c);
