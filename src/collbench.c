@@ -102,7 +102,7 @@ static int collbench_run(ct_world_t *world, const ct_options_t *opts, int argc, 
         return CT_EXIT_FAILURE;
     collbench_ident(world, opts, &env, &ident);
     /* --config: checked, and its communicators made, before any output. */
-    st = ct_configs_create(world, opts, ident.config_id, &configs);
+    st = ct_configs_create(world, ops, opts, ident.config_id, &configs);
     if (st != CT_OK) {
         ct_tuning_env_free(&env);
         free(ranks);

@@ -27,7 +27,7 @@ static ct_status_t ct_configs_probe(ct_configs_t *c, const ct_options_t *opts, c
         for (int i = 0; i < opts->configs[k].n; i++) {
             const ct_setting_t *s = &opts->configs[k].s[i];
             ct_cvar_t probed;
-            ct_status_t st = ct_cvars_probe(s->name, s->value, &probed, err, errlen);
+            ct_status_t st = c->kind->probe(s->name, s->value, &probed, err, errlen);
             if (st != CT_OK)
                 return st;
             if (ct_configs_startup(c, s->name))
@@ -53,13 +53,14 @@ static ct_status_t ct_configs_agree(ct_world_t *world, ct_status_t st, const cha
     return (ct_status_t)worst;
 }
 
-/* The value configuration cfg gives name (its own, or the start-up one). */
+/* The value configuration cfg gives name (its own, or the start-up one;
+ * NULL: the start-up environment did not set it). */
 static const char *ct_configs_value(const ct_config_t *cfg, const ct_cvar_t *startup)
 {
     for (int i = 0; cfg && i < cfg->n; i++)
         if (strcmp(cfg->s[i].name, startup->name) == 0)
             return cfg->s[i].value;
-    return startup->value;
+    return startup->unset ? NULL : startup->value;
 }
 
 /* Writes every named variable to cfg's value (NULL: the start-up ones). */
@@ -67,7 +68,7 @@ static ct_status_t ct_configs_write(const ct_configs_t *c, const ct_config_t *cf
                                     size_t errlen)
 {
     for (size_t i = 0; i < c->startup.n; i++) {
-        ct_status_t st = ct_cvars_write(c->startup.v[i].name,
+        ct_status_t st = c->kind->write(c->startup.v[i].name,
                                         ct_configs_value(cfg, &c->startup.v[i]), err, errlen);
         if (st != CT_OK)
             return st;
@@ -75,7 +76,7 @@ static ct_status_t ct_configs_write(const ct_configs_t *c, const ct_config_t *cf
     return CT_OK;
 }
 
-/* The settings' names, comma-separated, for ct_cvars_read. */
+/* The settings' names, comma-separated, for the kind's read. */
 static void ct_configs_names(const ct_configs_t *c, char *buf, size_t buflen)
 {
     size_t used = 0;
@@ -119,24 +120,36 @@ static void ct_configs_label(const ct_config_t *cfg, char *buf, size_t buflen)
     }
 }
 
-/* Configuration k >= 1: its values written, a duplicate of world, and what
- * MPI_T reads back then. */
+/* Configuration k's values in force, and what the kind reads back then
+ * into r->cvars. */
+static ct_status_t ct_configs_apply(const ct_configs_t *c, ct_config_run_t *r, char *err,
+                                    size_t errlen)
+{
+    char names[CT_CVARS_MAX * 96];
+    ct_status_t st = ct_configs_write(c, r->config, err, errlen);
+    if (st == CT_OK) {
+        ct_configs_names(c, names, sizeof names);
+        st = c->kind->read(names, &r->cvars, err, errlen);
+    }
+    return st;
+}
+
+/* Configuration k >= 1: its id and label, a duplicate of world, and (a
+ * kind read at communicator creation) its values written around the
+ * duplicate and read back. */
 static ct_status_t ct_configs_make(ct_world_t *world, ct_configs_t *c, int k,
                                    const ct_options_t *opts, const char *run_config_id, char *err,
                                    size_t errlen)
 {
     ct_config_run_t *r = &c->v[k];
-    char names[CT_CVARS_MAX * 96];
+    ct_status_t st = CT_OK;
 
     r->index = k;
     r->config = &opts->configs[k - 1];
     ct_configs_id(run_config_id, r->config, r->config_id, sizeof r->config_id);
     ct_configs_label(r->config, r->label, sizeof r->label);
-    ct_status_t st = ct_configs_write(c, r->config, err, errlen);
-    if (st == CT_OK) {
-        ct_configs_names(c, names, sizeof names);
-        st = ct_cvars_read(names, &r->cvars, err, errlen);
-    }
+    if (!c->kind->at_open)
+        st = ct_configs_apply(c, r, err, errlen);
     /* Collective whatever this rank's verdict: the others are in it. */
     ct_status_t dst = ct_world_dup(world, &r->world);
     return st != CT_OK ? st : dst;
@@ -151,41 +164,18 @@ static ct_status_t ct_configs_restore(const ct_configs_t *c, char *err, size_t e
     ct_status_t st = ct_configs_write(c, NULL, err, errlen);
     if (st == CT_OK) {
         ct_configs_names(c, names, sizeof names);
-        st = ct_cvars_read(names, &now, err, errlen);
+        st = c->kind->read(names, &now, err, errlen);
     }
     for (size_t i = 0; st == CT_OK && i < now.n; i++)
-        if (strcmp(now.v[i].value, c->startup.v[i].value) != 0) {
+        if (strcmp(now.v[i].value, c->startup.v[i].value) != 0 ||
+            now.v[i].unset != c->startup.v[i].unset) {
             snprintf(err, errlen,
                      "--config: %s reads %s after its start-up value %s was written back",
-                     now.v[i].name, now.v[i].value, c->startup.v[i].value);
+                     now.v[i].name, now.v[i].unset ? "(unset)" : now.v[i].value,
+                     c->startup.v[i].unset ? "(unset)" : c->startup.v[i].value);
             st = CT_ERR_BACKEND;
         }
     return st;
-}
-
-/* coll/tuned ignores a forced algorithm unless dynamic rules are on. */
-static void ct_configs_note_dynamic(const ct_options_t *opts)
-{
-    const char *algo = NULL;
-    for (int k = 0; k < opts->nconfigs && !algo; k++)
-        for (int i = 0; i < opts->configs[k].n && !algo; i++) {
-            const char *n = opts->configs[k].s[i].name;
-            size_t len = strlen(n);
-            if (strncmp(n, "coll_tuned_", 11) == 0 && len > 10 &&
-                strcmp(n + len - 10, "_algorithm") == 0)
-                algo = n;
-        }
-    ct_cvars_t dyn;
-    char err[256];
-    if (algo == NULL || opts->quiet ||
-        ct_cvars_read("coll_tuned_use_dynamic_rules", &dyn, err, sizeof err) != CT_OK ||
-        strcmp(dyn.v[0].value, "false") != 0)
-        return;
-    fprintf(stderr,
-            "collbench: note: --config sets %s, but coll_tuned_use_dynamic_rules is false: "
-            "coll/tuned ignores a forced algorithm without it (mpirun --mca "
-            "coll_tuned_use_dynamic_rules 1)\n",
-            algo);
 }
 
 static void ct_configs_zero(ct_configs_t *c, const char *run_config_id)
@@ -197,30 +187,39 @@ static void ct_configs_zero(ct_configs_t *c, const char *run_config_id)
     r->cvars = c->startup;
 }
 
-ct_status_t ct_configs_create(ct_world_t *world, const ct_options_t *opts,
-                              const char *run_config_id, ct_configs_t **out)
+ct_status_t ct_configs_create(ct_world_t *world, const ct_backend_ops_t *ops,
+                              const ct_options_t *opts, const char *run_config_id,
+                              ct_configs_t **out)
 {
     char err[1024] = "";
     *out = NULL;
     if (opts->nconfigs == 0)
         return CT_OK;
+    if (ops->configs == NULL) {
+        /* ct_options_parse refuses this; a caller that did not parse. */
+        if (ct_world_rank(world) == 0)
+            fprintf(stderr, "collbench: error: --config: the %s backend has no configurations\n",
+                    ops->name);
+        return CT_ERR_USAGE;
+    }
     ct_configs_t *c = calloc(1, sizeof *c);
     if (c == NULL) {
         fprintf(stderr, "collbench: out of memory for --config\n");
         ct_world_abort(world, CT_EXIT_FAILURE);
     }
-    ct_status_t st = ct_cvars_hold(err, sizeof err);
-    c->held = st == CT_OK;
+    c->kind = ops->configs;
+    ct_status_t st = c->kind->hold ? c->kind->hold(err, sizeof err) : CT_OK;
+    c->held = st == CT_OK && c->kind->hold != NULL;
     st =
         ct_configs_agree(world, st == CT_OK ? ct_configs_probe(c, opts, err, sizeof err) : st, err);
-    if (st == CT_OK && ct_world_rank(world) == 0)
-        ct_configs_note_dynamic(opts);
+    if (st == CT_OK && ct_world_rank(world) == 0 && c->kind->note)
+        c->kind->note(opts);
     ct_configs_zero(c, run_config_id);
     c->n = 1;
     for (int k = 1; st == CT_OK && k <= opts->nconfigs; k++, c->n++)
         st = ct_configs_agree(
             world, ct_configs_make(world, c, k, opts, run_config_id, err, sizeof err), err);
-    if (st == CT_OK)
+    if (st == CT_OK && !c->kind->at_open)
         st = ct_configs_agree(world, ct_configs_restore(c, err, sizeof err), err);
     if (st != CT_OK) {
         ct_configs_free(c);
@@ -230,21 +229,49 @@ ct_status_t ct_configs_create(ct_world_t *world, const ct_options_t *opts,
     return CT_OK;
 }
 
+/* A kind read at communicator creation (at_open): the start-up values
+ * again, now that configuration 0's open() has run.  NCCL's first init
+ * puts NCCL_CONF_FILE's (or ~/.nccl.conf's, /etc/nccl.conf's) values into
+ * the environment where it had none, so those are what configuration 0
+ * ran with and what every configuration's unnamed variables must be. */
+static ct_status_t ct_configs_reread(ct_configs_t *c, char *err, size_t errlen)
+{
+    char names[CT_CVARS_MAX * 96];
+    ct_configs_names(c, names, sizeof names);
+    ct_status_t st = c->kind->read(names, &c->startup, err, errlen);
+    if (st == CT_OK)
+        c->v[0].cvars = c->startup;
+    return st;
+}
+
 ct_status_t ct_configs_open(ct_configs_t *c, const ct_backend_ops_t *ops,
                             const ct_backend_config_t *bc)
 {
-    char why[512] = "";
+    char why[512] = "", err[1024] = "";
+    ct_world_t *world = c->n > 1 ? c->v[1].world : NULL;
+    ct_status_t st = CT_OK;
     c->ops = ops;
-    for (int k = 1; k < c->n; k++) {
-        ct_status_t st = ops->open(c->v[k].world, bc, &c->v[k].ctx, why, sizeof why);
-        if (st != CT_OK) {
-            if (ct_world_rank(c->v[k].world) == 0)
-                fprintf(stderr, "collbench: error: --config %s: the %s backend: %s\n",
-                        c->v[k].label, ops->name, why);
-            return st;
+    if (c->kind->at_open && world)
+        st = ct_configs_agree(world, ct_configs_reread(c, err, sizeof err), err);
+    for (int k = 1; st == CT_OK && k < c->n; k++) {
+        ct_config_run_t *r = &c->v[k];
+        /* Every rank enters open() or none does: it is collective. */
+        if (c->kind->at_open)
+            st = ct_configs_agree(r->world, ct_configs_apply(c, r, err, sizeof err), err);
+        if (st == CT_OK) {
+            st = ops->open(r->world, bc, &r->ctx, why, sizeof why);
+            if (st != CT_OK && ct_world_rank(r->world) == 0)
+                fprintf(stderr, "collbench: error: --config %s: the %s backend: %s\n", r->label,
+                        ops->name, why);
+        }
+        /* Restored whatever open() said: nothing after it sees k's values. */
+        if (c->kind->at_open) {
+            ct_status_t rst =
+                ct_configs_agree(r->world, ct_configs_restore(c, err, sizeof err), err);
+            st = st != CT_OK ? st : rst;
         }
     }
-    return CT_OK;
+    return st;
 }
 
 void ct_configs_free(ct_configs_t *c)
@@ -256,8 +283,8 @@ void ct_configs_free(ct_configs_t *c)
             c->ops->close(c->v[k].ctx);
         ct_world_free(c->v[k].world);
     }
-    if (c->held)
-        ct_cvars_release();
+    if (c->held && c->kind->release)
+        c->kind->release();
     free(c);
 }
 

@@ -1,20 +1,25 @@
 /*
- * configs.h - several MPI_T configurations in one launch (--config).
+ * configs.h - several configurations in one launch (--config).
  *
  * Configuration 0 is the values in force at start-up and runs on the
- * run's own world.  Each --config k writes its control variables (and
- * every variable another configuration names, back to its start-up
- * value), then duplicates the world: Open MPI's coll/tuned reads its
+ * run's own world and backend.  Each --config k gets a duplicate of the
+ * world and a backend context of its own, made while k's settings are in
+ * force (and every setting another configuration names is at its start-up
+ * value); the start-up values are written back right after.  What a
+ * setting is, and whether it must be in force at the duplicate or at the
+ * backend's open(), is the backend's kind (configs_kind.h): MPI_T control
+ * variables around MPI_Comm_dup for mpi (Open MPI's coll/tuned reads its
  * forced algorithm, segment size and fan-outs when a communicator is
- * created, so the duplicate keeps k's values after the start-up values are
- * written back.  The engine then runs configuration k's collectives on
- * that communicator, through a backend context of its own.  MPI-free
- * interface over world.h, cvars.h and the backend table.
+ * created), NCCL_* environment variables around ncclCommInitRank for
+ * nccl.  The engine then runs configuration k's collectives on that
+ * context.  MPI-free interface over world.h, configs_kind.h and the
+ * backend table.
  */
 #ifndef CT_CONFIGS_H
 #define CT_CONFIGS_H
 
 #include "backend/backend.h"
+#include "configs_kind.h"
 #include "cvars.h"
 #include "options.h"
 #include "world.h"
@@ -26,26 +31,33 @@ typedef struct {
     const ct_config_t *config; /* the option's settings; NULL for 0 */
     ct_world_t *world;         /* the duplicate; NULL for 0 (the run's world) */
     void *ctx;                 /* the backend on world; NULL for 0 */
-    ct_cvars_t cvars;          /* every named variable, read back at creation */
+    ct_cvars_t cvars;          /* every named variable, read back at creation
+                                  (the kind's read; for 0 the start-up values) */
 } ct_config_run_t;
 
 typedef struct {
     ct_config_run_t v[CT_CONFIGS_MAX + 1];
-    int n;              /* 1 + --config options */
-    ct_cvars_t startup; /* every name any configuration sets, at start-up */
+    int n;                         /* 1 + --config options */
+    ct_cvars_t startup;            /* every name any configuration sets, at start-up */
+    const ct_configs_kind_t *kind; /* the backend's (ops->configs) */
     const ct_backend_ops_t *ops;
-    int held; /* an MPI_T session open until ct_configs_free (cvars.h) */
+    int held; /* the kind's hold (an MPI_T session) until ct_configs_free */
 } ct_configs_t;
 
 /* Collective, before any output is opened: checks every --config setting
- * on every rank (cvars.h: ct_cvars_probe), then creates each
- * configuration's communicator and restores the start-up values.  *out is
- * NULL without --config.  CT_ERR_USAGE (exit 2, every rank, one message)
- * when a setting cannot run. */
-ct_status_t ct_configs_create(ct_world_t *world, const ct_options_t *opts,
-                              const char *run_config_id, ct_configs_t **out);
+ * on every rank (ops->configs->probe), then creates each configuration's
+ * communicator (a kind applied at creation: with its values written, and
+ * the start-up values restored).  *out is NULL without --config.
+ * CT_ERR_USAGE (exit 2, every rank, one message) when a setting cannot
+ * run. */
+ct_status_t ct_configs_create(ct_world_t *world, const ct_backend_ops_t *ops,
+                              const ct_options_t *opts, const char *run_config_id,
+                              ct_configs_t **out);
 
-/* Collective: opens the backend on each configuration's communicator. */
+/* Collective, after ops->open on the run's world: opens the backend on each
+ * configuration's communicator (a kind applied at open: with its values in
+ * force, read back into v[k].cvars, and the start-up values restored after
+ * each open(), whether it succeeded or not). */
 ct_status_t ct_configs_open(ct_configs_t *configs, const ct_backend_ops_t *ops,
                             const ct_backend_config_t *bc);
 

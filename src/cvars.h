@@ -24,7 +24,9 @@ typedef struct {
     char value[1024]; /* in force, as text: decimal, "true"/"false", or the string */
     ct_cvar_kind_t kind;
     const char *scope; /* MPI_T's: "constant", "readonly", "local", "group",
-                           "group_eq", "all", "all_eq" */
+                           "group_eq", "all", "all_eq"; NULL for an
+                           environment variable (configs_env.c) */
+    int unset;         /* an environment variable that is not set (value "") */
 } ct_cvar_t;
 
 typedef struct {

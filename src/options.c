@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "backend/backend.h"
+#include "configs_kind.h"
 #include "ct_num.h"
 #include "ct_size.h"
 #include "cvars.h"
@@ -70,8 +71,9 @@ static const ct_option_info_t ct_option_table[] = {
     {"cvars", CT_OPT_CVARS, "LIST",
      "MPI_T control variables whose values in force the JSON records (names, comma-separated)"},
     {"config", CT_OPT_CONFIG, "NAME=VALUE,...",
-     "also measure with these MPI_T control variables written (repeatable, at most 64; "
-     "configuration 0 is the start-up values)"},
+     "also measure with these settings: MPI_T control variables (mpi) or NCCL_* environment "
+     "variables set at ncclCommInitRank (nccl) (repeatable, at most 64; configuration 0 is the "
+     "start-up values)"},
     {"target-ci", CT_OPT_TARGET_CI, "PCT",
      "adaptive: stop when the median's 95% CI is within PCT [2%]"},
     {"size-budget", CT_OPT_SIZE_BUDGET, "SEC",
@@ -180,11 +182,12 @@ static ct_status_t ct_options_setting(const char *arg, const char *p, size_t len
                                       const ct_config_t *cfg, ct_setting_t *set, char *err,
                                       size_t errlen)
 {
-    size_t nlen = strspn(p, "abcdefghijklmnopqrstuvwxyz0123456789_");
+    /* The backend's kind checks the name further (ct_options_check). */
+    size_t nlen = strspn(p, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_");
     if (nlen == 0 || nlen >= sizeof set->name || nlen >= len || p[nlen] != '=')
         return ct_options_fail(err, errlen,
                                "--config '%s': NAME=VALUE pairs, comma-separated, names of "
-                               "[a-z0-9_] (up to 95 characters)",
+                               "[A-Za-z0-9_] (up to 95 characters)",
                                arg);
     size_t vlen = len - nlen - 1;
     if (vlen == 0 || vlen >= sizeof set->value)
@@ -573,11 +576,16 @@ static ct_status_t ct_options_check(const ct_options_t *o, char *err, size_t err
     if (o->min_samples > o->max_samples)
         return ct_options_fail(err, errlen, "--min-samples %d is greater than --max-samples %d",
                                o->min_samples, o->max_samples);
-    if (o->nconfigs && strcmp(o->backend, "mpi") != 0)
-        return ct_options_fail(err, errlen,
-                               "--config: MPI_T control variables configure the MPI library; "
-                               "the %s backend cannot run them",
+    const ct_configs_kind_t *kind = o->nconfigs ? ct_backend_find(o->backend)->configs : NULL;
+    if (o->nconfigs && kind == NULL)
+        return ct_options_fail(err, errlen, "--config: the %s backend has no configurations",
                                o->backend);
+    /* What a name can be depends on the backend, known only now. */
+    for (int k = 0; k < o->nconfigs; k++)
+        for (int i = 0; i < o->configs[k].n; i++)
+            if (kind->check(o->configs[k].s[i].name, o->configs[k].s[i].value, err, errlen) !=
+                CT_OK)
+                return CT_ERR_USAGE;
     if (o->nconfigs && o->pairs)
         return ct_options_fail(err, errlen, "--config: not with --pairs");
     return CT_OK;

@@ -30,12 +30,14 @@ typedef enum {
     CT_SYNC_BATCH = 2,    /* k back-to-back calls per sample */
 } ct_sync_mode_t;
 
-/* --config: one configuration's MPI_T control variables (configs.h). */
+/* --config: one configuration's settings (configs.h): MPI_T control
+ * variables for the mpi backend, NCCL_* environment variables for nccl
+ * (configs_kind.h).  A value can be a rules file's path. */
 #define CT_CONFIGS_MAX 64         /* --config options */
 #define CT_CONFIG_SETTINGS_MAX 16 /* NAME=VALUE pairs in one */
 typedef struct {
     char name[96];
-    char value[32];
+    char value[256];
 } ct_setting_t;
 
 typedef struct {

@@ -268,9 +268,27 @@ static json_t *ct_report_cvars(const ct_cvars_t *cvars)
     return j;
 }
 
-/* --config: [{"index", "config_id", "settings": {NAME: VALUE}, "cvars"}],
- * the cvars as MPI_T read them back when the configuration's communicator
- * was created. */
+/* The environment variables a configuration's communicator was made
+ * with: {"NCCL_ALGO": "Ring", "NCCL_PROTO": null}, null where unset. */
+static json_t *ct_report_config_env(const ct_cvars_t *env)
+{
+    json_t *j = json_object();
+    int bad = j == NULL;
+    for (size_t i = 0; i < env->n && !bad; i++)
+        bad |= ct_json_set(j, env->v[i].name,
+                           env->v[i].unset ? json_null() : ct_json_str(env->v[i].value));
+    if (bad) {
+        json_decref(j);
+        return NULL;
+    }
+    return j;
+}
+
+/* --config: [{"index", "config_id", "settings": {NAME: VALUE}, RECORD}],
+ * RECORD what the backend's kind read back when the configuration's
+ * communicator was created: "cvars" as MPI_T reads them (mpi), or
+ * "environment" as getenv read it right before ncclCommInitRank (nccl,
+ * which has no MPI_T). */
 static json_t *ct_report_configs(const ct_configs_t *configs)
 {
     json_t *list = json_array();
@@ -283,7 +301,9 @@ static json_t *ct_report_configs(const ct_configs_t *configs)
         bad |= ct_json_set(o, "index", json_integer(k));
         bad |= ct_json_set(o, "config_id", ct_json_str(c->config_id));
         bad |= ct_json_set(o, "settings", settings);
-        bad |= ct_json_set(o, "cvars", ct_report_cvars(&c->cvars));
+        bad |= ct_json_set(o, configs->kind->record,
+                           configs->kind->scoped ? ct_report_cvars(&c->cvars)
+                                                 : ct_report_config_env(&c->cvars));
         bad |= ct_json_append(list, o);
     }
     if (bad) {

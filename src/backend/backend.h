@@ -33,6 +33,8 @@ typedef struct {
     int root;
 } ct_backend_call_t;
 
+struct ct_configs_kind; /* configs_kind.h */
+
 typedef struct ct_backend_ops {
     const char *name;
     int host_memory;
@@ -44,6 +46,9 @@ typedef struct ct_backend_ops {
      * why; the plan refuses larger sizes (exit 2) before allocating. */
     size_t max_count;
     const char *max_count_why;
+    /* --config: what a configuration's settings are and when they are put
+     * in force (configs_kind.h); NULL: the backend has no --config. */
+    const struct ct_configs_kind *configs;
 
     /* Collective: all ranks agree before returning.  On CT_ERR_UNAVAILABLE,
      * why holds the reason every rank prints. */

@@ -15,6 +15,7 @@
  * the timed calls never copy.
  */
 #include "backend.h"
+#include "configs_kind.h"
 #include "mpi_check.h"
 
 #include <limits.h>
@@ -225,6 +226,8 @@ const ct_backend_ops_t ct_backend_mpi = {
     .max_count = INT_MAX,
     .max_count_why = "an MPI count is an int, and Open MPI 4.1 has no large-count MPI_*_c "
                      "calls",
+    /* --config writes MPI_T control variables around MPI_Comm_dup. */
+    .configs = &ct_configs_mpit,
     .open = ct_mpi_open,
     .close = ct_mpi_close,
     .supports = ct_mpi_supports,

@@ -41,8 +41,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "nccl_loader.h"
+#include "configs_kind.h"
 #include "ct_vec.h"
+#include "nccl_loader.h"
 
 #define CT_NCCL_REASON_MAX 256
 #define CT_NCCL_HOST_MAX 64
@@ -670,6 +671,9 @@ const ct_backend_ops_t ct_backend_nccl = {
     .host_memory = 0,
     /* Grouped send/recv on one buffer races: NCCL has no in-place alltoall. */
     .inplace_unchecked = 1u << CT_COLL_ALLTOALL,
+    /* --config sets NCCL_* environment variables around open(), whose
+     * ncclCommInitRank reads NCCL_ALGO and NCCL_PROTO (configs_env.c). */
+    .configs = &ct_configs_env,
     .open = ct_nccl_open,
     .close = ct_nccl_close,
     .supports = ct_nccl_supports,

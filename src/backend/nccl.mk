@@ -19,3 +19,9 @@ EXTRA_DIST += tests/mpi/nccl_unavailable.sh tests/nccl/stub_nccl.c tests/nccl/st
 # memory (built with mpicc by the test) and the host-memory libcudart.
 TESTS += tests/mpi/nccl_fake.sh
 EXTRA_DIST += tests/mpi/nccl_fake.sh tests/nccl/fake_nccl_mpi.c
+
+# --config with the nccl backend, over the same doubles: each
+# configuration's NCCL_* environment at its own ncclCommInitRank, the rows
+# per configuration, the JSON records, a non-NCCL name refused.
+TESTS += tests/mpi/nccl_configs.sh
+EXTRA_DIST += tests/mpi/nccl_configs.sh

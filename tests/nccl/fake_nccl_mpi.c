@@ -13,10 +13,30 @@
  *
  * Built by the test with mpicc -shared -fPIC; it joins the MPI library that
  * collbench already initialised.
+ *
+ * collbench --config for NCCL (tests/mpi/nccl_configs.sh): real NCCL reads
+ * NCCL_ALGO and NCCL_PROTO from the environment in ncclCommInitRank, and
+ * there is no GPU here to show that it did.  So this double, standing in
+ * for NCCL, reads them (and the tuner plugin's NCCL_TUNER_CONFIG_FILE) the
+ * same way, at init, once per communicator, and makes what each
+ * communicator saw observable:
+ *   - FAKE_NCCL_INIT_LOG=PATH: every init appends "comm=N NCCL_ALGO=...
+ *     NCCL_PROTO=... NCCL_TUNER_CONFIG_FILE=..." ("(unset)" where unset) to
+ *     PATH.RANK, N counting this process's communicators from 0, and every
+ *     destroy "comm=N destroyed calls=C" (its collective calls) and the
+ *     same three variables as they are then (at the end of the run: the
+ *     start-up environment, if collbench restored it);
+ *   - FAKE_NCCL_SLOW_ALGO=NAME with FAKE_NCCL_SLOW_US=US: a communicator
+ *     whose NCCL_ALGO was NAME at its init sleeps US microseconds in every
+ *     collective call, a timing factor of its own that the table shows.
+ * Neither says anything about what real NCCL does with these values.
  */
+#define _POSIX_C_SOURCE 200809L
 #include <mpi.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 enum { OK = 0, SYSTEM_ERROR = 2, INVALID_ARGUMENT = 4, INVALID_USAGE = 5 };
 
@@ -28,7 +48,12 @@ typedef struct {
     MPI_Comm comm;
     int rank;
     int nranks;
+    int index;       /* this process's communicators, from 0 */
+    long slow_us;    /* sleep per collective call (FAKE_NCCL_SLOW_ALGO) */
+    long long calls; /* collective calls made on it */
 } fake_comm_t;
+
+static int fake_ncomms;
 
 typedef struct {
     int is_send;
@@ -82,6 +107,52 @@ static void fake_divide(void *buf, size_t count, int dt, int n)
 
 static int fake_mpi(int rc) { return rc == MPI_SUCCESS ? OK : SYSTEM_ERROR; }
 
+/* Appends one line to FAKE_NCCL_INIT_LOG.rank, if set. */
+static void fake_log(int rank, const char *line)
+{
+    const char *base = getenv("FAKE_NCCL_INIT_LOG");
+    char path[4096];
+    if (base == NULL || snprintf(path, sizeof path, "%s.%d", base, rank) >= (int)sizeof path)
+        return;
+    FILE *fp = fopen(path, "a");
+    if (fp) {
+        fprintf(fp, "%s\n", line);
+        fclose(fp);
+    }
+}
+
+static const char *fake_env(const char *name)
+{
+    const char *v = getenv(name);
+    return v ? v : "(unset)";
+}
+
+/* What NCCL would read from the environment at init (see the top). */
+static void fake_init_env(fake_comm_t *c)
+{
+    char line[4096];
+    const char *algo = getenv("NCCL_ALGO");
+    const char *slow = getenv("FAKE_NCCL_SLOW_ALGO");
+    const char *us = getenv("FAKE_NCCL_SLOW_US");
+    c->index = fake_ncomms++;
+    c->slow_us = algo && slow && us && strcmp(algo, slow) == 0 ? strtol(us, NULL, 10) : 0;
+    snprintf(line, sizeof line, "comm=%d NCCL_ALGO=%s NCCL_PROTO=%s NCCL_TUNER_CONFIG_FILE=%s",
+             c->index, fake_env("NCCL_ALGO"), fake_env("NCCL_PROTO"),
+             fake_env("NCCL_TUNER_CONFIG_FILE"));
+    fake_log(c->rank, line);
+}
+
+/* Every collective call: counted, and slowed on a slow communicator. */
+static void fake_call(fake_comm_t *c)
+{
+    c->calls++;
+    if (c->slow_us > 0) {
+        struct timespec ts = {c->slow_us / 1000000, (c->slow_us % 1000000) * 1000};
+        while (nanosleep(&ts, &ts) != 0)
+            ;
+    }
+}
+
 int ncclGetVersion(int *version)
 {
     *version = 22809;
@@ -112,12 +183,19 @@ int ncclCommInitRank(fake_comm_t **comm_p, int nranks, fake_unique_id_t id, int 
     }
     c->rank = rank;
     c->nranks = nranks;
+    fake_init_env(c);
     *comm_p = c;
     return OK;
 }
 
 int ncclCommDestroy(fake_comm_t *c)
 {
+    char line[4096];
+    snprintf(line, sizeof line,
+             "comm=%d destroyed calls=%lld NCCL_ALGO=%s NCCL_PROTO=%s NCCL_TUNER_CONFIG_FILE=%s",
+             c->index, c->calls, fake_env("NCCL_ALGO"), fake_env("NCCL_PROTO"),
+             fake_env("NCCL_TUNER_CONFIG_FILE"));
+    fake_log(c->rank, line);
     MPI_Comm_free(&c->comm);
     free(c);
     return OK;
@@ -136,6 +214,7 @@ int ncclAllReduce(const void *send, void *recv, size_t count, int dt, int op, fa
     MPI_Datatype t = fake_type(dt, &ts);
     MPI_Op o = fake_op(op, dt);
     (void)stream;
+    fake_call(c);
     if (t == MPI_DATATYPE_NULL || o == MPI_OP_NULL)
         return INVALID_ARGUMENT;
     int rc = fake_mpi(
@@ -151,6 +230,7 @@ int ncclAllGather(const void *send, void *recv, size_t count, int dt, fake_comm_
     size_t ts;
     MPI_Datatype t = fake_type(dt, &ts);
     (void)stream;
+    fake_call(c);
     if (t == MPI_DATATYPE_NULL)
         return INVALID_ARGUMENT;
     int in_place = send == (char *)recv + (size_t)c->rank * count * ts;
@@ -167,6 +247,7 @@ int ncclReduceScatter(const void *send, void *recv, size_t count, int dt, int op
     MPI_Datatype t = fake_type(dt, &ts);
     MPI_Op o = fake_op(op, dt);
     (void)stream;
+    fake_call(c);
     if (t == MPI_DATATYPE_NULL || o == MPI_OP_NULL)
         return INVALID_ARGUMENT;
     size_t bytes = count * ts * (size_t)c->nranks;
@@ -187,6 +268,7 @@ int ncclBroadcast(const void *send, void *recv, size_t count, int dt, int root, 
     size_t ts;
     MPI_Datatype t = fake_type(dt, &ts);
     (void)stream;
+    fake_call(c);
     if (t == MPI_DATATYPE_NULL || root < 0 || root >= c->nranks)
         return INVALID_ARGUMENT;
     if (c->rank == root && send != recv)

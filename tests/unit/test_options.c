@@ -339,6 +339,19 @@ int main(void)
     EXPECT_USAGE("--config", "'a=1,,b=2'", "--config", "a=1,,b=2");
     EXPECT_USAGE("set twice", "'a=1,a=2'", "--config", "a=1,a=2");
     EXPECT_USAGE("--config", "nccl", "--backend", "nccl", "--config", "a=1");
+    /* nccl: NCCL_* environment variables (configs_env.c), whatever the
+     * order of --backend and --config; a value can be a rules file's path. */
+    PARSE_OK(&o, "--config", "NCCL_ALGO=Ring,NCCL_PROTO=LL", "--backend", "nccl", "--config",
+             "NCCL_ALGO=allreduce:tree;broadcast:ring,NCCL_TUNER_CONFIG_FILE=/a/rules/file/path/"
+             "longer/than/thirty-one/characters/nccl_tuner.conf");
+    CT_CHECK(&tally, o.nconfigs == 2 && o.configs[1].n == 2);
+    CT_CHECK_STR(&tally, o.configs[1].s[0].value, "allreduce:tree;broadcast:ring");
+    EXPECT_USAGE("UCX_TLS is not an NCCL environment variable", "'UCX_TLS=tcp'", "--backend",
+                 "nccl", "--config", "NCCL_ALGO=Ring,UCX_TLS=tcp");
+    EXPECT_USAGE("NCCL_ is not an NCCL environment variable", "'NCCL_=1'", "--backend", "nccl",
+                 "--config", "NCCL_=1");
+    EXPECT_USAGE("MPI_T control variable names are [a-z0-9_]", "'NCCL_ALGO=Ring'", "--config",
+                 "NCCL_ALGO=Ring");
     EXPECT_USAGE("--config", "--pairs", "--pairs", "--config", "a=1");
     EXPECT_USAGE("same settings as configuration 1", "'b=2,a=1'", "--config", "a=1,b=2", "--config",
                  "b=2,a=1");
