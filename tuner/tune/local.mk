@@ -40,6 +40,12 @@ tests_unit_test_tune_decide_LDADD = $(TUNER_TUNE_LIBS)
 tests_unit_test_tune_evidence_CPPFLAGS = $(TUNE_UNIT_CPPFLAGS)
 tests_unit_test_tune_evidence_LDADD = $(TUNER_TUNE_LIBS)
 
+# A tune journal's evidence as text, for the benches (bench/inproc-agreement).
+check_PROGRAMS += tests/tools/journal_medians
+tests_tools_journal_medians_SOURCES = tests/tools/journal_medians.c
+tests_tools_journal_medians_CPPFLAGS = $(TUNE_UNIT_CPPFLAGS)
+tests_tools_journal_medians_LDADD = $(TUNER_TUNE_LIBS)
+
 # End to end through mpirun: a tiny tune, a failing configuration, SIGKILL
 # and --resume, SIGINT and --resume, the random strategy on a small space
 # and on one too large to list.

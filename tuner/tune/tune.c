@@ -77,7 +77,8 @@ static const ct_cli_opt_t ct_tune_opts[] = {
     {CT_TUNE_WEIGHTS, "weights", "FILE",
      "message-size profile ([COLLECTIVE] SIZE WEIGHT lines) that decides global settings"},
     {CT_TUNE_VERIFY_PAIRS, "verify-pairs", "N",
-     "A/B pairs of fresh launches that verify the emitted files (default 5, at least 5)"},
+     "A/B pairs of fresh launches that verify the emitted files (default 5, at least 5; 0: "
+     "search and report only, no file written)"},
     {CT_TUNE_RULES_JSON, "rules-json", NULL,
      "also write coll-tuned-rules.json (Open MPI 6's JSON rules format)"},
     {CT_TUNE_EXTEND_RANGES, "extend-ranges", NULL,
@@ -231,8 +232,17 @@ static int ct_tune_parse(int argc, char **argv, ct_tune_args_t *a)
         case CT_TUNE_RULES_JSON: a->rules_json = 1; break;
         case CT_TUNE_EXTEND_RANGES: a->extend_ranges = 1; break;
         case CT_TUNE_VERIFY_PAIRS:
-            st = ct_cli_long("tune", "verify-pairs", value, CT_TUNE_VERIFY_MIN_PAIRS,
-                             CT_TUNE_MAX_LAUNCHES / 2, &a->verify_pairs);
+            st = ct_cli_long("tune", "verify-pairs", value, 0, CT_TUNE_MAX_LAUNCHES / 2,
+                             &a->verify_pairs);
+            /* 0: the search and its report only (nothing is written); else
+             * enough pairs for the test to reach p <= 0.05. */
+            if (st == CT_OK && a->verify_pairs > 0 && a->verify_pairs < CT_TUNE_VERIFY_MIN_PAIRS) {
+                fprintf(stderr,
+                        "colltune tune: --verify-pairs %ld: want 0 (no verification, no "
+                        "files) or at least %d\n",
+                        a->verify_pairs, CT_TUNE_VERIFY_MIN_PAIRS);
+                st = CT_ERR_USAGE;
+            }
             break;
         default: ct_launch_opts_apply(&a->lo, id, value, &st); break;
         }
@@ -487,7 +497,7 @@ static ct_status_t ct_tune_finish(ct_tune_ctx_t *x, const ct_space_t *space, int
     size_t writable = 0;
     for (size_t i = 0; i < result.nchoices; i++)
         writable += result.choices[i].unwritable == NULL;
-    if (st == CT_OK && writable > 0) {
+    if (st == CT_OK && writable > 0 && x->a->verify_pairs > 0) {
         st = ct_tune_verify_run(x, &result, &v, stop, err, sizeof err);
         if (st == CT_OK && *stop == 0) {
             verified = 1;

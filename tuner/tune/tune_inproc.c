@@ -13,6 +13,7 @@
 #include "ct_vec.h"
 #include "outdir.h"
 #include "run_once.h"
+#include "space_known.h"
 
 int ct_tune_inproc_scope(const ct_space_t *space, const ct_tune_scope_t *sc)
 {
@@ -30,11 +31,17 @@ ct_status_t ct_tune_inproc_queue(ct_tune_runner_t *x, size_t scope_i, size_t ci,
     return CT_VEC_PUSH(x->pending, x->npending, x->pending_cap, &p);
 }
 
-/* Whether set is a run-time variable's, or a requires= of one (in scope). */
+/* Whether name goes to --config: a run-time variable of the space, or a
+ * name Open MPI reads per communicator that a requires= sets along with
+ * one (tune_verify.ini's segment size 0 beside an algorithm): that belongs
+ * to the configuration, not to the launch, or configuration 0 would get it
+ * too. */
 static int ct_tune_runtime_var(const ct_space_t *space, const char *name)
 {
     long i = ct_space_find(space, name);
-    return i >= 0 && space->vars[i].kind == CT_SPACE_VAR && space->vars[i].runtime;
+    if (i >= 0 && space->vars[i].kind == CT_SPACE_VAR)
+        return space->vars[i].runtime;
+    return i < 0 && ct_space_known_runtime(name);
 }
 
 static int ct_tune_runtime_require(const ct_space_t *space, int scope,
@@ -89,6 +96,8 @@ static ct_status_t ct_tune_split(const ct_space_t *space, int scope, const ct_sp
         if (v->kind != CT_SPACE_VAR || !v->runtime || v->scope != scope)
             continue;
         for (size_t k = 0; k < v->nrequires; k++) {
+            if (ct_tune_runtime_var(space, v->requires[k].name))
+                continue;
             size_t j = 0;
             while (j < sp->launch.n && strcmp(sp->launch.settings[j].name, v->requires[k].name))
                 j++;
@@ -163,7 +172,7 @@ static ct_status_t ct_tune_shared_record(ct_tune_runner_t *x, const ct_tune_shar
         if (st == CT_OK && g->sc->configs.configs[g->anchor->ci].baseline &&
             k->status == CT_JOURNAL_WRONG) {
             fprintf(stderr,
-                    "colltune tune: the defaults gave wrong results (#wrong > 0 in %s): the "
+                    "colltune tune: the defaults' trial gave wrong results (#wrong > 0 in %s): the "
                     "library is broken at its defaults; stopping (the journal is intact)\n",
                     csv);
             return CT_ERR_WRONG;
