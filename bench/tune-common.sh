@@ -45,8 +45,8 @@ ct_launcher_words=(--bind-to none --oversubscribe --mca orte_tmpdir_base "$tmp")
 # shellcheck disable=SC2206
 [ -n "${MPIRUN_ARGS:-}" ] && ct_launcher_words+=($MPIRUN_ARGS)
 
-ct_tune() {  # $1 out dir, $2 strategy, $3 log
-    local args=(tune --space "$SPACE" --out "$1" --launcher "$MPIRUN" --np "$NP"
+ct_tune() {  # $1 out dir, $2 strategy, $3 log, [$4 space file: $SPACE]
+    local args=(tune --space "${4:-$SPACE}" --out "$1" --launcher "$MPIRUN" --np "$NP"
                 --mca "mpi_yield_when_idle=$YIELD" --timeout "$TIMEOUT"
                 --collectives "$COLLS" --strategy "$2")
     local w
@@ -83,16 +83,26 @@ ct_launch_one() {  # $1 param files (or empty), $2 csv, $3 log
             print $col["collective"], $col["bytes"], $col["median_us"] }' "$2"
 }
 
-# ct_search_cost DIR: "trials wall_s" of the search (scope != verify).
+# ct_search_cost DIR: "trials wall_s" of the search (scope != verify); a
+# shared launch's trials (one "group", the in-process search) carry its
+# wall time each and count once.
 ct_search_cost() {
-    local r=$1/report.json n i s=0 k=0 scope w
+    local r=$1/report.json n i s=0 k=0 scope w g
+    local -A seen=()
     n=$(jget "$r" trials.#)
     for ((i = 0; i < n; i++)); do
         scope=$(jget "$r" "trials.$i.scope")
         [ "$scope" = verify ] && continue
+        g=$(jget "$r" "trials.$i.group" 2>/dev/null) || g=
+        if [ -n "$g" ]; then
+            k=$((k + 1))
+            [ -n "${seen[$g]:-}" ] && continue
+            seen[$g]=1
+        else
+            k=$((k + 1))
+        fi
         w=$(jget "$r" "trials.$i.wall_s")
         s=$(awk -v a="$s" -v b="$w" 'BEGIN { printf "%.3f", a + b }')
-        k=$((k + 1))
     done
     echo "$k $s"
 }

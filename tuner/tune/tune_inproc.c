@@ -231,6 +231,7 @@ static ct_status_t ct_tune_shared_run(ct_tune_runner_t *x, const ct_tune_shared_
         return CT_OK;
     }
     x->s->launches_shared++;
+    x->trial_time += o.wall_s;
     return ct_tune_shared_record(x, g, paths[0], group, &o);
 }
 

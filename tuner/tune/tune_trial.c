@@ -214,7 +214,8 @@ ct_status_t ct_tune_trial_record(ct_tune_runner_t *x, ct_tune_scope_t *sc, size_
         fprintf(stderr, "colltune tune: %s\n", err);
     if (st == CT_OK) {
         s->ran++;
-        x->trial_time += o->wall_s;
+        if (group == NULL) /* a shared launch's time is counted once, by its runner */
+            x->trial_time += o->wall_s;
         if (t.status != CT_JOURNAL_OK) {
             s->failed++;
             sc->excluded[ci] = 1;
