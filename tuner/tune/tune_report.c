@@ -390,7 +390,13 @@ static json_t *ct_tune_report_trials(const ct_tune_state_t *s)
             json_pack("{s:s, s:s, s:I, s:s, s:s?, s:f}", "scope", t->scope, "key", t->key, "launch",
                       (json_int_t)t->launch, "status", ct_journal_status_name(t->status), "reason",
                       t->reason, "wall_s", t->wall_s);
-        bad = ct_json_append(trials, j) != 0;
+        /* A shared launch's name: its trials' wall_s is the launch's, once. */
+        if (j != NULL && t->group[0])
+            bad = ct_json_set(j, "group", ct_json_str(t->group)) != 0;
+        if (bad)
+            json_decref(j);
+        else
+            bad = ct_json_append(trials, j) != 0;
     }
     if (bad) {
         json_decref(trials);

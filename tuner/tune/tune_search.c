@@ -143,7 +143,7 @@ static void ct_tune_sort_by(size_t *idx, size_t n, const double *score)
  * not lost), then by the overall score: the geometric mean over buckets
  * of its median time over the baseline's.  Leaders beyond the half are
  * cut by score too, so every round halves. */
-static ct_status_t ct_tune_halve(ct_tune_state_t *s, ct_tune_scope_t *sc)
+static ct_status_t ct_tune_halve(ct_tune_state_t *s, ct_tune_scope_t *sc, long round)
 {
     size_t n = sc->configs.n, m = 0;
     for (size_t ci = 1; ci < n; ci++) {
@@ -154,6 +154,11 @@ static ct_status_t ct_tune_halve(ct_tune_state_t *s, ct_tune_scope_t *sc)
     if (m <= 2)
         return CT_OK;
     size_t keep_n = (m + 1) / 2;
+    /* In-process, the first look compared every candidate with the
+     * defaults in one process (tune_inproc.h), a sharper look than one
+     * launch each: its cut keeps a quarter (at least 2). */
+    if (sc->inproc && round == 1)
+        keep_n = (m + 3) / 4 < 2 ? 2 : (m + 3) / 4;
     int *leader = calloc(n, sizeof *leader);
     double *score = calloc(n, sizeof *score);
     size_t *order = calloc(n, sizeof *order);
@@ -218,7 +223,7 @@ static ct_status_t ct_tune_halving(const ct_tune_plan_t *plan, ct_tune_run_t *r)
         size_t extra = 0;
         for (size_t k = 0; k < s->nscopes && st == CT_OK; k++) {
             ct_tune_scope_t *sc = &s->scopes[k];
-            st = ct_tune_halve(s, sc);
+            st = ct_tune_halve(s, sc, round);
             size_t m = 0;
             for (size_t ci = 1; ci < sc->configs.n; ci++)
                 m += sc->alive[ci] && !sc->excluded[ci];

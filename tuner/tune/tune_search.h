@@ -11,7 +11,9 @@
  *   random      the baseline and a seeded random subset of the others that
  *               fits --budget, interleaved the same way;
  *   halving     successive halving: every candidate one short launch
- *               (collbench --size-budget 0.05), then per round keep half
+ *               (collbench --size-budget 0.05; in-process, shared launches
+ *               at 0.02, and the first cut keeps a quarter), then per
+ *               round keep half
  *               (each size bucket's fastest first, then by the geometric
  *               mean of time over the baseline's; the baseline always
  *               kept) and give the survivors one more full launch, until at most 2 candidates are left per scope and
