@@ -150,6 +150,10 @@ ct_status_t ct_tune_trial_launch(ct_tune_runner_t *x, const ct_tune_scope_t *sc,
             st = ct_argv_append(&args, x->cb_args, x->ncb_args);
         if (st == CT_OK && extra != NULL)
             st = ct_argv_append(&args, extra->v, extra->n);
+        /* The user's --size-budget, when given, wins over the search's. */
+        for (size_t i = 0; budget != NULL && i < x->ncb_args; i++)
+            if (strncmp(x->cb_args[i], "--size-budget", 13) == 0)
+                budget = NULL;
         const char *quick[] = {"--size-budget", budget};
         if (st == CT_OK && budget != NULL)
             st = ct_argv_append(&args, (char *const *)quick, 2);
