@@ -108,6 +108,8 @@ static void test_malformed(void)
     check_bad("duplicate_key.ini", 7, "default", "given twice");
     check_bad("wrong_scope.ini", 5, "scope", "affects only allreduce");
     check_bad("bad_scope.ini", 5, "scope", "\"scatter\" is not one of global, allreduce");
+    check_bad("bad_apply_env.ini", 4, "apply", "only an MPI control variable");
+    check_bad("bad_apply_word.ini", 8, "apply", "is not runtime or launch");
 
     char err[512];
     ct_space_t space;
@@ -115,8 +117,25 @@ static void test_malformed(void)
     CT_CHECK(&tally, strstr(err, "/nonexistent/x.ini: cannot read") != NULL);
 }
 
+/* A variable's apply (space.h: runtime), or -1 when the space lacks it. */
+static int runtime_of(const char *file, const char *name)
+{
+    ct_space_t space;
+    int r = -1;
+    if (load("tuner/spaces", file, &space)) {
+        long i = ct_space_find(&space, name);
+        r = i < 0 ? -1 : space.vars[i].runtime;
+        ct_space_free(&space);
+    }
+    return r;
+}
+
 static void test_shipped(void)
 {
+    CT_CHECK(&tally, runtime_of("nccl.ini", "NCCL_ALGO") == 1);
+    CT_CHECK(&tally, runtime_of("nccl.ini", "NCCL_PROTO") == 1);
+    CT_CHECK(&tally, runtime_of("nccl.ini", "NCCL_MIN_CTAS") == 0); /* once per process */
+    CT_CHECK(&tally, runtime_of("openmpi-transport.ini", "pml") == 0);
     static const char *const shipped[] = {"openmpi-coll.ini", "openmpi-transport.ini", "nccl.ini",
                                           "local.ini"};
     for (size_t i = 0; i < sizeof shipped / sizeof shipped[0]; i++) {
@@ -136,6 +155,9 @@ static void test_shipped(void)
     if (load("tuner/spaces", "openmpi-coll.ini", &space)) {
         CT_CHECK_STR(&tally, space.name, "openmpi-coll");
         CT_CHECK(&tally, ct_space_scopes(&space) == 0x3eu); /* five collectives, no global */
+        /* apply: coll/tuned's per-communicator variables run in-process. */
+        for (size_t i = 0; i < space.nvars; i++)
+            CT_CHECK(&tally, space.vars[i].runtime == 1);
         /* alltoall at 4 ranks: baseline, 5 (two_proc) skipped, 1 2 3, and
          * 4 (linear_sync) with max_requests 0, 4, 16. */
         ct_space_configs_t c;

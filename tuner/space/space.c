@@ -140,12 +140,17 @@ static ct_status_t ct_space_end_var(ct_space_parser_t *p)
         return ct_space_fail(p, p->sec_line, v->name, "a fixed variable needs value=");
     for (size_t i = 0; i < v->nrequires; i++)
     v->requires[i].via = v->via; /* via= may come after requires= */
-    if (v->runtime == 1 && v->via != CT_VIA_MCA)
+    /* collbench --config writes an MPI control variable through MPI_T, or
+     * (nccl backend) sets an NCCL_* variable around one communicator's
+     * ncclCommInitRank. */
+    int settable = v->via == CT_VIA_MCA || strncmp(v->name, "NCCL_", 5) == 0;
+    if (v->runtime == 1 && !settable)
         return ct_space_fail(p, p->sec_line, "apply",
-                             "%s: only an MPI control variable (via = mca) is set at run time",
+                             "%s: only an MPI control variable (via = mca) or an NCCL_* variable "
+                             "is set at run time",
                              v->name);
     if (v->runtime == 0)
-        v->runtime = v->via == CT_VIA_MCA && ct_space_known_runtime(v->name);
+        v->runtime = settable && ct_space_known_runtime(v->name);
     else if (v->runtime < 0)
         v->runtime = 0;
     int known;

@@ -313,6 +313,8 @@ long ct_space_known_max_ranks(const char *name, const char *value, const char **
 
 int ct_space_known_runtime(const char *name)
 {
+    if (strcmp(name, "NCCL_ALGO") == 0 || strcmp(name, "NCCL_PROTO") == 0)
+        return 1;
     if (strncmp(name, "coll_tuned_", 11) != 0)
         return 0;
     const char *alg = strstr(name + 11, "_algorithm");

@@ -30,7 +30,10 @@ ct_status_t ct_space_known_scope(const char *name, int *scope_p, char *why, size
  * the segment size, fan-outs, radix and request limit beside it
  * (coll_tuned_<coll>_algorithm[_*]).  coll_tuned_use_dynamic_rules and
  * coll_tuned_dynamic_rules_filename are not: READONLY in Open MPI 4.1.4,
- * they are read at MPI_Init (open-mpi/ompi#12866). */
+ * they are read at MPI_Init (open-mpi/ompi#12866).  And NCCL_ALGO and
+ * NCCL_PROTO, which NCCL 2.28 reads at every ncclCommInitRank
+ * (src/graph/tuning.cc, ncclTopoTuneModel), where most NCCL_* variables
+ * are read once per process (NCCL_PARAM's cache). */
 int ct_space_known_runtime(const char *name);
 
 /* The most ranks name=value is valid at (0: no limit) and why. */

@@ -48,12 +48,15 @@ tests_tools_journal_medians_LDADD = $(TUNER_TUNE_LIBS)
 
 # End to end through mpirun: a tiny tune, a failing configuration, SIGKILL
 # and --resume, SIGINT and --resume, the random strategy on a small space
-# and on one too large to list.
+# and on one too large to list; NCCL_ALGO searched in-process against the
+# NCCL test double.
 TESTS += tests/mpi/colltune_tune.sh tests/mpi/colltune_tune_resume.sh tests/mpi/colltune_verify.sh \
-	tests/mpi/colltune_tune_sigint.sh tests/mpi/colltune_tune_random.sh
+	tests/mpi/colltune_tune_sigint.sh tests/mpi/colltune_tune_random.sh \
+	tests/mpi/colltune_tune_nccl.sh
 EXTRA_DIST += tests/mpi/colltune_tune.sh tests/mpi/colltune_tune_resume.sh tests/mpi/tune_tiny.ini \
 	tests/mpi/colltune_verify.sh tests/mpi/tune_verify.ini \
-	tests/mpi/colltune_tune_sigint.sh tests/mpi/colltune_tune_random.sh
+	tests/mpi/colltune_tune_sigint.sh tests/mpi/colltune_tune_random.sh \
+	tests/mpi/colltune_tune_nccl.sh
 
 # Open MPI 4.1 really reads the emitted rules file (directly, and through
 # the emitted mca-params.conf), and UCX the emitted ucx.conf: a forced slow

@@ -65,7 +65,7 @@ typedef struct {
     ct_space_config_t launch; /* settings borrowed from the configuration or the space */
     char key[17];
     char runtime[1024]; /* "NAME=VALUE,..."; "" for configuration 0 */
-    int too_long;
+    int too_long;       /* no --config can carry it (too long, a comma): a launch of its own */
 } ct_tune_split_t;
 
 static ct_status_t ct_tune_split(const ct_space_t *space, int scope, const ct_space_config_t *cfg,
@@ -80,6 +80,9 @@ static ct_status_t ct_tune_split(const ct_space_t *space, int scope, const ct_sp
     for (size_t i = 0; i < cfg->n; i++) {
         const ct_space_setting_t *set = &cfg->settings[i];
         if (ct_tune_runtime_var(space, set->name)) {
+            /* collbench --config splits at commas ("LL,LL128" cannot go). */
+            if (strchr(set->value, ',') != NULL)
+                sp->too_long = 1;
             int n = snprintf(sp->runtime + used, sizeof sp->runtime - used, "%s%s=%s",
                              used ? "," : "", set->name, set->value);
             if (n < 0 || (size_t)n >= sizeof sp->runtime - used)
@@ -328,7 +331,7 @@ ct_status_t ct_tune_inproc_flush(ct_tune_runner_t *x, int *stop)
             if (splits[j].runtime[0] == '\0' && g.anchor == NULL)
                 g.anchor = q;
             else if (splits[j].too_long) {
-                /* --config text too long for collbench: a launch of its own. */
+                /* No --config can carry it: a launch of its own. */
                 st = ct_tune_inproc_alone(x, &q, 1, stop);
             } else {
                 members[nm] = q;
