@@ -15,21 +15,7 @@ unset COLLTUNE_NCCL_LIB COLLTUNE_CUDART_LIB STUB_CUDA_DEVICES CUDA_VISIBLE_DEVIC
     NCCL_ALGO NCCL_PROTO NCCL_TUNER_CONFIG_FILE NCCL_CONF_FILE
 
 ct_colltune_test
-MPICC_FAKE=
-for c in "${MPICC:-}" "$(dirname "$MPIRUN")/mpicc" mpicc; do
-    if [ -n "$c" ] && command -v "$c" >/dev/null 2>&1; then
-        MPICC_FAKE=$c
-        break
-    fi
-done
-[ -n "$MPICC_FAKE" ] || {
-    echo "SKIP: no mpicc to build the fake libnccl"
-    exit 77
-}
-"$MPICC_FAKE" -std=c11 -shared -fPIC -o "$T/libnccl-fake.so" "$top_srcdir/tests/nccl/fake_nccl_mpi.c" ||
-    fail "cannot build the fake libnccl"
-"$MPICC_FAKE" -std=c11 -shared -fPIC -o "$T/libcudart-stub.so" "$top_srcdir/tests/nccl/stub_cudart.c" ||
-    fail "cannot build the stub libcudart"
+ct_build_fake_nccl
 
 cat >"$T/algo.ini" <<EOS
 [space]

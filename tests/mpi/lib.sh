@@ -82,3 +82,25 @@ ct_journal_trials() {
     grep -v '^{"key":"[0-9a-f]*","scope":"verify"' "$1" |
         sed 's/^{"key":"\([0-9a-f]*\)","scope":"\([^"]*\)".*"launch":\([0-9]*\),"status".*/\2 \1 \3/'
 }
+
+# ct_build_fake_nccl: the NCCL test double (tests/nccl/fake_nccl_mpi.c,
+# NCCL's API over MPI on host memory: there is no GPU here) and the stub
+# CUDA runtime, built with mpicc into $T/libnccl-fake.so and
+# $T/libcudart-stub.so; SKIP (77) without an mpicc.
+ct_build_fake_nccl() {
+    mpicc_fake=
+    for c in "${MPICC:-}" "$(dirname "$MPIRUN")/mpicc" mpicc; do
+        if [ -n "$c" ] && command -v "$c" >/dev/null 2>&1; then
+            mpicc_fake=$c
+            break
+        fi
+    done
+    [ -n "$mpicc_fake" ] || {
+        echo "SKIP: no mpicc to build the fake libnccl"
+        exit 77
+    }
+    "$mpicc_fake" -std=c11 -shared -fPIC -o "$T/libnccl-fake.so" \
+        "$top_srcdir/tests/nccl/fake_nccl_mpi.c" || fail "cannot build the fake libnccl"
+    "$mpicc_fake" -std=c11 -shared -fPIC -o "$T/libcudart-stub.so" \
+        "$top_srcdir/tests/nccl/stub_cudart.c" || fail "cannot build the stub libcudart"
+}

@@ -20,21 +20,7 @@
 unset COLLTUNE_NCCL_LIB COLLTUNE_CUDART_LIB STUB_CUDA_DEVICES CUDA_VISIBLE_DEVICES \
     NCCL_ALGO NCCL_PROTO NCCL_TUNER_CONFIG_FILE NCCL_MIN_CTAS NCCL_CONF_FILE
 
-MPICC_FAKE=
-for c in "${MPICC:-}" "$(dirname "$MPIRUN")/mpicc" mpicc; do
-    if [ -n "$c" ] && command -v "$c" >/dev/null 2>&1; then
-        MPICC_FAKE=$c
-        break
-    fi
-done
-[ -n "$MPICC_FAKE" ] || {
-    echo "SKIP: no mpicc to build the fake libnccl"
-    exit 77
-}
-"$MPICC_FAKE" -std=c11 -shared -fPIC -o "$T/libnccl-fake.so" "$top_srcdir/tests/nccl/fake_nccl_mpi.c" ||
-    fail "cannot build the fake libnccl"
-"$MPICC_FAKE" -std=c11 -shared -fPIC -o "$T/libcudart-stub.so" "$top_srcdir/tests/nccl/stub_cudart.c" ||
-    fail "cannot build the stub libcudart"
+ct_build_fake_nccl
 
 # run NAME ARGS... : collbench --backend nccl at np 2 on the doubles, with
 # NCCL_PROTO=Simple at start-up; $rc, $T/NAME.out, $T/NAME.err, and the

@@ -4,7 +4,6 @@
 #include "tune_inproc.h"
 
 #include <errno.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -110,13 +109,6 @@ static ct_status_t ct_tune_split(const ct_space_t *space, int scope, const ct_sp
     }
     ct_space_config_key(sp->launch.settings, sp->launch.n, sp->key, sizeof sp->key);
     return CT_OK;
-}
-
-static int ct_tune_pending_interrupted(void)
-{
-    sigset_t pend;
-    sigpending(&pend);
-    return sigismember(&pend, SIGINT) || sigismember(&pend, SIGTERM);
 }
 
 /* One shared launch: members[0..n) of scope sc (queued trials, each with
@@ -274,7 +266,7 @@ static ct_status_t ct_tune_inproc_group(ct_tune_runner_t *x, ct_tune_shared_t *g
         g->n = take;
         if (g->chunk > 0)
             g->anchor = NULL; /* journaled with the first chunk */
-        if (ct_tune_pending_interrupted()) {
+        if (ct_tune_interrupted()) {
             *stop = 130;
             break;
         }

@@ -80,7 +80,7 @@ static void ct_tune_track_best(ct_tune_runner_t *x, const ct_tune_scope_t *sc, s
     }
 }
 
-static int ct_tune_interrupted(void)
+int ct_tune_interrupted(void)
 {
     sigset_t pend;
     sigpending(&pend);

@@ -73,6 +73,9 @@ int ct_tune_journaled(const ct_tune_state_t *s, const ct_tune_scope_t *sc, size_
 /* Appends t to s->trials, taking what it owns (t is zeroed). */
 ct_status_t ct_tune_keep(ct_tune_state_t *s, ct_trial_t *t);
 
+/* Whether SIGINT or SIGTERM is pending (blocked across the search). */
+int ct_tune_interrupted(void);
+
 /* Monotonic seconds. */
 double ct_tune_now(void);
 
