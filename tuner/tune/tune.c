@@ -328,8 +328,7 @@ static ct_status_t ct_tune_run_one(void *user, size_t scope_i, size_t ci, long l
         ct_tune_journaled(s, sc, ci, launch))
         return ct_tune_trial(x, sc, ci, launch, short_run, 1, done, total, stop);
     /* The in-process search: queued, run at the round's end. */
-    if (s->plan_budget > 0 && (long)(s->ran + s->resumed + x->npending) >= s->plan_budget) {
-        s->budget_hit = 1;
+    if (ct_tune_budget_spent(s, (long)(s->ran + s->resumed + x->npending))) {
         *stop = 1;
         return CT_OK;
     }

@@ -270,9 +270,7 @@ static ct_status_t ct_tune_inproc_group(ct_tune_runner_t *x, ct_tune_shared_t *g
             *stop = 130;
             break;
         }
-        const ct_tune_state_t *s = x->s;
-        if (s->plan_budget_s > 0 && ct_tune_now() - s->start >= s->plan_budget_s) {
-            x->s->budget_hit = 1;
+        if (ct_tune_budget_spent(x->s, -1)) {
             *stop = 1;
             break;
         }

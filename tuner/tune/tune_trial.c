@@ -50,6 +50,14 @@ static const ct_trial_t *ct_tune_find(const ct_tune_state_t *s, const ct_tune_sc
     return NULL;
 }
 
+int ct_tune_budget_spent(ct_tune_state_t *s, long trials)
+{
+    int spent = (trials >= 0 && s->plan_budget > 0 && trials >= s->plan_budget) ||
+                (s->plan_budget_s > 0 && ct_tune_now() - s->start >= s->plan_budget_s);
+    s->budget_hit |= spent;
+    return spent;
+}
+
 int ct_tune_journaled(const ct_tune_state_t *s, const ct_tune_scope_t *sc, size_t ci, long launch)
 {
     return ct_tune_find(s, sc, ci, launch) != NULL;
@@ -269,9 +277,7 @@ ct_status_t ct_tune_trial(ct_tune_runner_t *x, ct_tune_scope_t *sc, size_t ci, l
         return CT_OK;
     }
     /* The budget is the search's; the verification always runs. */
-    if (budgeted && ((s->plan_budget > 0 && (long)(s->ran + s->resumed) >= s->plan_budget) ||
-                     (s->plan_budget_s > 0 && ct_tune_now() - s->start >= s->plan_budget_s))) {
-        s->budget_hit = 1;
+    if (budgeted && ct_tune_budget_spent(s, (long)(s->ran + s->resumed))) {
         *stop = 1;
         return CT_OK;
     }

@@ -67,6 +67,11 @@ ct_status_t ct_tune_trial_record(ct_tune_runner_t *x, ct_tune_scope_t *sc, size_
                                  const char *csv, long config, const char *group,
                                  const ct_tune_outcome_t *o);
 
+/* Whether the search's --budget (trials: run, resumed and queued so far;
+ * -1 to look at the time alone) or --budget-s is spent; sets
+ * s->budget_hit when it is. */
+int ct_tune_budget_spent(ct_tune_state_t *s, long trials);
+
 /* Whether s has the trial of sc's configuration ci at launch. */
 int ct_tune_journaled(const ct_tune_state_t *s, const ct_tune_scope_t *sc, size_t ci, long launch);
 
