@@ -197,13 +197,6 @@ static ct_status_t ct_tune_shared_run(ct_tune_runner_t *x, const ct_tune_shared_
     *retry = 0;
     ct_status_t st = ct_tune_shared_paths(x, g, group, sizeof group, paths);
     ct_argv_t extra = CT_ARGV_INIT;
-    int user_sync = 0;
-    for (size_t i = 0; i < x->ncb_args; i++)
-        user_sync |= strncmp(x->cb_args[i], "--sync", 6) == 0;
-    if (st == CT_OK && !user_sync)
-        st = ct_argv_push(&extra, "--sync");
-    if (st == CT_OK && !user_sync)
-        st = ct_argv_push(&extra, CT_TUNE_INPROC_SYNC);
     for (size_t i = 0; i < g->n && st == CT_OK; i++) {
         st = ct_argv_push(&extra, "--config");
         if (st == CT_OK)

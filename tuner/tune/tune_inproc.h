@@ -39,13 +39,6 @@
  * samples than one across launches. */
 #define CT_TUNE_INPROC_BUDGET "0.05"
 #define CT_TUNE_INPROC_SHORT_BUDGET "0.02"
-/* collbench --sync of a shared launch (unless the collbench arguments
- * name one): barrier.  Window mode calibrates its window and resyncs the
- * clocks for every configuration x size, which on the emulated cluster at
- * 1 Gbit cost 17 s for 1-4 MiB allreduce against 3.4 s in barrier mode;
- * the configurations of a launch are compared with each other in one mode,
- * and the verification measures the written files the user's way. */
-#define CT_TUNE_INPROC_SYNC "barrier"
 
 /* Whether the space has a run-time variable in sc's scope. */
 int ct_tune_inproc_scope(const ct_space_t *space, const ct_tune_scope_t *sc);

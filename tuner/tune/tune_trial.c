@@ -158,13 +158,19 @@ ct_status_t ct_tune_trial_launch(ct_tune_runner_t *x, const ct_tune_scope_t *sc,
             st = ct_argv_append(&args, x->cb_args, x->ncb_args);
         if (st == CT_OK && extra != NULL)
             st = ct_argv_append(&args, extra->v, extra->n);
-        /* The user's --size-budget, when given, wins over the search's. */
-        for (size_t i = 0; budget != NULL && i < x->ncb_args; i++)
+        /* The user's --size-budget and --sync, when given, win. */
+        const char *sync = CT_TUNE_SYNC;
+        for (size_t i = 0; i < x->ncb_args; i++) {
             if (strncmp(x->cb_args[i], "--size-budget", 13) == 0)
                 budget = NULL;
-        const char *quick[] = {"--size-budget", budget};
+            if (strncmp(x->cb_args[i], "--sync", 6) == 0)
+                sync = NULL;
+        }
+        const char *quick[] = {"--size-budget", budget}, *mode[] = {"--sync", sync};
         if (st == CT_OK && budget != NULL)
             st = ct_argv_append(&args, (char *const *)quick, 2);
+        if (st == CT_OK && sync != NULL)
+            st = ct_argv_append(&args, (char *const *)mode, 2);
     }
     if (st == CT_OK) {
         ct_tune_launch_t spec =

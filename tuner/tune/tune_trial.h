@@ -50,10 +50,19 @@ typedef struct {
 ct_status_t ct_tune_trial(ct_tune_runner_t *x, ct_tune_scope_t *sc, size_t ci, long launch,
                           int short_run, int budgeted, size_t done, size_t total, int *stop);
 
+/* collbench --sync of every launch the tuner makes, search and
+ * verification (unless the user's collbench arguments name one): barrier.
+ * Window mode calibrates its window and resyncs the clocks for every
+ * configuration x size, which on the emulated cluster at 1 Gbit cost 17 s
+ * for a 1-4 MiB allreduce against 3.4 s in barrier mode; both sides of
+ * every comparison are measured in the same mode. */
+#define CT_TUNE_SYNC "barrier"
+
 /* Launches collbench once through the launcher for sc with cfg's
  * settings over the user's (they win), extra arguments after the user's
- * collbench arguments (NULL: none) and a --size-budget (NULL: collbench's
- * own); paths: results.csv, collbench.txt, collbench.err. */
+ * collbench arguments (NULL: none), --sync CT_TUNE_SYNC unless the user's
+ * name one, and a --size-budget (NULL: collbench's own; the user's wins);
+ * paths: results.csv, collbench.txt, collbench.err. */
 ct_status_t ct_tune_trial_launch(ct_tune_runner_t *x, const ct_tune_scope_t *sc,
                                  const ct_space_config_t *cfg, const ct_argv_t *extra,
                                  const char *budget, const char *const paths[3],
