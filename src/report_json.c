@@ -12,7 +12,6 @@
  * temporary file is gone; any failure removes it.
  */
 #define _GNU_SOURCE
-#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -28,6 +27,7 @@
 #include "ct_tmpname.h"
 #include "engine.h"
 #include "report.h"
+#include "transport.h"
 
 #define CT_STRINGIFY_(x) #x
 #define CT_STRINGIFY(x) CT_STRINGIFY_(x)
@@ -48,17 +48,31 @@ static const char *ct_report_json_sample(ct_sync_mode_t sync)
     }
 }
 
-static const char *ct_report_ucx_version(void)
+/* "transport": the pml and btl components mapped in this process and,
+ * with libucp loaded, UCX's configuration in force (transport.h). */
+static json_t *ct_report_transport(const ct_transport_t *t)
 {
-    /* RTLD_NOLOAD: report the UCX that MPI actually loaded, and never load
-     * one ourselves (its constructors read UCX_* and may warn). */
-    void *h = dlopen("libucp.so.0", RTLD_LAZY | RTLD_NOLOAD);
-    if (h == NULL)
+    json_t *j = json_object(), *ucx = t->ucx_version ? json_object() : json_null();
+    int bad = 0;
+    bad |= ct_json_set(j, "pml", t->pml[0] ? ct_json_str(t->pml) : json_null());
+    bad |= ct_json_set(j, "pml_evidence",
+                       ct_json_str(t->pml[0] ? "the pml component mapped after MPI_Init"
+                                             : "no mca_pml component mapped (not Open MPI, "
+                                               "or a static build)"));
+    bad |= ct_json_set(j, "btl_loaded", ct_json_str(t->btl));
+    for (size_t i = 0; i < t->nucx && ucx != NULL; i++) {
+        char name[160];
+        snprintf(name, sizeof name, "%s", t->ucx[i]);
+        char *eq = strchr(name, '=');
+        *eq = '\0';
+        bad |= ct_json_set(ucx, name, ct_json_str(eq + 1));
+    }
+    bad |= ct_json_set(j, "ucx_config", ucx);
+    if (bad) {
+        json_decref(j);
         return NULL;
-    const char *(*get)(void) = (const char *(*)(void))dlsym(h, "ucp_get_version_string");
-    const char *v = get ? get() : NULL;
-    dlclose(h);
-    return v;
+    }
+    return j;
 }
 
 static json_t *ct_report_options(const ct_options_t *o)
@@ -399,8 +413,10 @@ static json_t *ct_report_body(const ct_json_report_t *j, ct_status_t run_status)
     json_t *backend = json_object(), *timing = json_object();
     char end_time[32];
     int bad = 0;
+    ct_transport_t transport;
 
     ct_engine_utc_now(end_time, sizeof end_time);
+    ct_transport_read(&transport, NULL);
     /* Children are filled before they are attached: a failed attach frees
      * the child (jansson steals the reference either way). */
     for (int i = 0; i < run->argc; i++)
@@ -428,7 +444,8 @@ static json_t *ct_report_body(const ct_json_report_t *j, ct_status_t run_status)
     bad |= ct_json_set(doc, "colltune", tool);
     bad |=
         ct_json_set(doc, "mpi_library_version", ct_json_str(ct_world_library_version(run->world)));
-    bad |= ct_json_set(doc, "ucx_version", ct_json_str(ct_report_ucx_version()));
+    bad |= ct_json_set(doc, "ucx_version", ct_json_str(transport.ucx_version));
+    bad |= ct_json_set(doc, "transport", ct_report_transport(&transport));
     bad |= ct_json_set(doc, "backend", backend);
     bad |= ct_json_set(doc, "nranks", json_integer(ct_world_size(run->world)));
     bad |= ct_json_set(doc, "nnodes", json_integer(ct_world_nnodes(run->world)));

@@ -86,8 +86,17 @@ static ct_status_t ct_mca_write(const ct_emit_ctx_t *ctx, FILE *fp, char *err, s
     }
     for (size_t i = 0; i < r->nchoices; i++) {
         const ct_tune_choice_t *c = &r->choices[i];
-        if (ct_mca_line(r, c))
-            fprintf(fp, "%s = %s\n", c->name, c->value);
+        if (!ct_mca_line(r, c))
+            continue;
+        /* Debian's system file excludes pml ucx: only a file read before
+         * it can undo that (Open MPI takes a parameter's first setting). */
+        if (strcmp(c->name, "pml") == 0 && strcmp(c->value, "ucx") == 0)
+            fputs("# pml ucx: Debian's /etc/openmpi/openmpi-mca-params.conf says pml = ^ucx,\n"
+                  "# so this file must come before it in mca_base_param_files (or be\n"
+                  "# $HOME/.openmpi/mca-params.conf); without InfiniBand pml ucx also needs\n"
+                  "# pml_ucx_tls = any and pml_ucx_devices = any (below).\n",
+                  fp);
+        fprintf(fp, "%s = %s\n", c->name, c->value);
     }
     return CT_OK;
 }

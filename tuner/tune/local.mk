@@ -16,6 +16,7 @@ tuner_tune_libcttune_la_SOURCES = \
 	tuner/tune/tune_report.c tuner/tune/tune_report.h \
 	tuner/tune/tune_search.c tuner/tune/tune_search.h \
 	tuner/tune/tune_trial.c tuner/tune/tune_trial.h \
+	tuner/tune/tune_ucx_names.c tuner/tune/tune_ucx_names.h \
 	tuner/tune/tune_verify.c tuner/tune/tune_verify.h \
 	tuner/tune/tune_weights.c tuner/tune/tune_weights.h
 tuner_tune_libcttune_la_CPPFLAGS = $(TUNER_TUNE_CPPFLAGS)
@@ -71,3 +72,7 @@ EXTRA_DIST += tests/mpi/emitted_files_apply.sh
 TUNE_HOSTILE_TESTS = tests/mpi/colltune_tune_reliability.sh tests/unit/colltune_journal.sh
 TESTS += $(TUNE_HOSTILE_TESTS)
 EXTRA_DIST += $(TUNE_HOSTILE_TESTS)
+
+# A space's UCX_* names against the installed UCX (ucx_info -c).
+TESTS += tests/unit/colltune_ucx_names.sh
+EXTRA_DIST += tests/unit/colltune_ucx_names.sh
