@@ -2,9 +2,12 @@
  * emit_ucx.c - ucx.conf: UCX's INI configuration file.
  *
  * UCX 1.13 (ucs/config/parser.c) reads ucx.conf from its compiled-in
- * directory (/etc/ucx on Debian), from ../etc/ucx.conf beside libucs, and
- * from $UCX_CONFIG_DIR/ucx.conf; there is no variable naming the file
- * itself.  Lines are UCX_NAME=value; the environment wins over the file.
+ * directory (/etc/ucx on Debian), from ../etc/ucx.conf beside libucs, from
+ * $HOME, from $UCX_CONFIG_DIR and from the working directory, each over
+ * the ones before (checked here with ucp_config_read: a value in
+ * $UCX_CONFIG_DIR/ucx.conf wins over /etc/ucx's and $HOME's, whose other
+ * values stay); there is no variable naming the file itself.  Lines are
+ * UCX_NAME=value; the environment wins over every file.
  * A value the INI reader would cut or misread (a newline, ';' or '#',
  * which start comments) is refused.
  */
@@ -27,10 +30,12 @@ static int ct_ucx_wanted(const ct_tune_result_t *r)
 
 /* The header's install text (the entry carries it). */
 static const char *const ct_emit_ucx_install[] = {
-    "UCX reads ucx.conf from $UCX_CONFIG_DIR (and from /etc/ucx). On every rank:",
+    "UCX reads ucx.conf from /etc/ucx, $HOME and $UCX_CONFIG_DIR, each over the one",
+    "before, so a site's /etc/ucx/ucx.conf stays in force for what this file does",
+    "not set. On every rank:",
     "  export UCX_CONFIG_DIR=@DIR@",
-    "or copy it to /etc/ucx/ucx.conf.  Variables set in the environment win;",
-    "check with: UCX_CONFIG_DIR=@DIR@ ucx_info -c", NULL};
+    "Variables set in the environment win; check with: UCX_CONFIG_DIR=@DIR@ ucx_info -c",
+    NULL};
 
 static ct_status_t ct_ucx_write(const ct_emit_ctx_t *ctx, FILE *fp, char *err, size_t errlen)
 {

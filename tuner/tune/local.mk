@@ -76,3 +76,9 @@ EXTRA_DIST += $(TUNE_HOSTILE_TESTS)
 # A space's UCX_* names against the installed UCX (ucx_info -c).
 TESTS += tests/unit/colltune_ucx_names.sh
 EXTRA_DIST += tests/unit/colltune_ucx_names.sh
+
+# The transport layer against a planted bad site (pml ucx over TCP only):
+# found, verified with the written files over the site's, written, and in
+# force when run by hand (the JSON's "transport").
+TESTS += tests/mpi/colltune_tune_transport.sh
+EXTRA_DIST += tests/mpi/colltune_tune_transport.sh tests/mpi/tune_transport.ini
