@@ -2,18 +2,19 @@
  * overhead_ref.c - the simplest honest MPI timing loop, as a yardstick for
  * collbench (see bench/overhead).  Compiled by bench/overhead into a temp dir.
  *
- *   overhead_ref [ITERS [REPS [WARMUP]]]      defaults: 10000 21 1000
+ *   overhead_ref [ITERS [REPS [WARMUP [FLOATS]]]]   defaults: 10000 21 1000 2
  *
- * One repetition: MPI_Barrier; t0 = MPI_Wtime(); ITERS x MPI_Allreduce of 2
- * floats (sum, out-of-place); t1 = MPI_Wtime(); per-call time (t1-t0)/ITERS;
+ * One repetition: MPI_Barrier; t0 = MPI_Wtime(); ITERS x MPI_Allreduce of
+ * FLOATS floats (sum, out-of-place; bench/transport-tune uses 65536, 256 KiB); t1 = MPI_Wtime(); per-call time (t1-t0)/ITERS;
  * the max of that across ranks (a collective is done when its slowest rank
  * is).  The program repeats this REPS times in one process and prints, on
  * rank 0, one line:
  *
  *   ref_us MEDIAN min MIN max MAX reps REPS iters ITERS
  *
- * in microseconds.  The result is checked once at the end (sum of ones is
- * the rank count), so a broken run cannot pass for a fast one.
+ * in microseconds.  The result is checked once at the end (every element
+ * the sum of ones, the rank count), so a broken run cannot pass for a fast
+ * one.
  */
 #include <mpi.h>
 #include <stdio.h>
@@ -35,32 +36,38 @@ int main(int argc, char **argv)
     long iters = argc > 1 ? atol(argv[1]) : 10000;
     int reps = argc > 2 ? atoi(argv[2]) : 21;
     long warmup = argc > 3 ? atol(argv[3]) : 1000;
-    if (iters < 1 || reps < 1 || warmup < 0) {
+    long count = argc > 4 ? atol(argv[4]) : 2;
+    if (iters < 1 || reps < 1 || warmup < 0 || count < 1 || count > (1L << 28)) {
         if (rank == 0)
-            fprintf(stderr, "usage: overhead_ref [ITERS [REPS [WARMUP]]]\n");
+            fprintf(stderr, "usage: overhead_ref [ITERS [REPS [WARMUP [FLOATS]]]]\n");
         MPI_Abort(MPI_COMM_WORLD, 2);
     }
 
-    float sendbuf[2] = {1.0f, 1.0f}, recvbuf[2] = {0.0f, 0.0f};
+    float *sendbuf = malloc((size_t)count * sizeof *sendbuf);
+    float *recvbuf = calloc((size_t)count, sizeof *recvbuf);
     double *per_call = malloc((size_t)reps * sizeof *per_call);
-    if (!per_call)
+    if (!per_call || !sendbuf || !recvbuf)
         MPI_Abort(MPI_COMM_WORLD, 3);
+    for (long i = 0; i < count; i++)
+        sendbuf[i] = 1.0f;
 
     for (long i = 0; i < warmup; i++)
-        MPI_Allreduce(sendbuf, recvbuf, 2, MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD);
+        MPI_Allreduce(sendbuf, recvbuf, (int)count, MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD);
 
     for (int r = 0; r < reps; r++) {
         MPI_Barrier(MPI_COMM_WORLD);
         double t0 = MPI_Wtime();
         for (long i = 0; i < iters; i++)
-            MPI_Allreduce(sendbuf, recvbuf, 2, MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD);
+            MPI_Allreduce(sendbuf, recvbuf, (int)count, MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD);
         double t1 = MPI_Wtime();
         double local_us = (t1 - t0) * 1e6 / (double)iters, max_us = 0.0;
         MPI_Allreduce(&local_us, &max_us, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
         per_call[r] = max_us;
     }
 
-    int bad = recvbuf[0] != (float)size || recvbuf[1] != (float)size, anybad = 0;
+    int bad = 0, anybad = 0;
+    for (long i = 0; i < count; i++)
+        bad |= recvbuf[i] != (float)size;
     MPI_Allreduce(&bad, &anybad, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
 
     if (rank == 0) {
@@ -74,6 +81,8 @@ int main(int argc, char **argv)
                    per_call[reps - 1], reps, iters);
     }
     free(per_call);
+    free(sendbuf);
+    free(recvbuf);
     MPI_Finalize();
     return anybad ? 1 : 0;
 }
