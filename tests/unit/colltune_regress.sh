@@ -151,6 +151,22 @@ grep -qF "first faster run f15" "$T/out" || fail "faster: the first faster run n
 grep -qF "| FASTER |" "$T/fast.md" || fail "faster --md: no FASTER row"
 grep -qF "## Faster" "$T/fast.md" || fail "faster --md: no Faster section"
 
+# --- slower from the run on which the pml changed (collbench's JSON
+# "transport": the pml that really ran): the diagnosis names it ---
+P="$T/pml"
+pml_run() { # DIR DAY FACTOR PML
+    json_run "$1" "$2" "$3"
+    sed -i "s/^  \"ucx_version\": null,/  \"ucx_version\": null,\n  \"transport\": {\"pml\": \"$4\", \"btl_loaded\": \"self,tcp,vader\", \"ucx_config\": null},/" \
+        "$1/results.json"
+}
+for d in 01 02 03 04 05 06 07 08 09 10 11 12 13; do pml_run "$P/p$d" "$d" 1 ob1; done
+pml_run "$P/p14" 14 1.6 ucx
+pml_run "$P/p15" 15 1.6 ucx
+expect 1 "SLOWER" "$P"
+grep -qF "first slow run p14" "$T/out" || fail "pml: first slow run not named"
+grep -F "transport.pml" "$T/out" | grep -qF '"ob1"' || fail "pml: the change from ob1 not printed"
+grep -F "transport.pml" "$T/out" | grep -qF '"ucx"' || fail "pml: the change to ucx not printed"
+
 # --- imported runs (CSV only): accepted, the metadata change unknown ---
 I="$T/imp"
 for d in 01 02 03 04 05 06 07 08 09 10 11 12 13; do csv_run "$I/i$d" "$d" 1; done
