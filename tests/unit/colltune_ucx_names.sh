@@ -38,8 +38,10 @@ rc=$?
 grep -q "UCX_MAX_RNDV_RAILS" "$T/err" && fail "known UCX name refused: $(cat "$T/err")"
 grep -qF "$T/no-mpirun" "$T/err" || fail "known UCX name: did not reach the launcher check: $(cat "$T/err")"
 
-# The shipped transport space's names are all UCX 1.13's.
-timeout 60 "$CT" tune --space "$top_srcdir/tuner/spaces/openmpi-transport.ini" --out "$T/t" \
-    --np 2 --launcher "$T/no-mpirun" >/dev/null 2>"$T/err"
-grep -q "not a variable of the installed UCX" "$T/err" && fail "openmpi-transport.ini: $(cat "$T/err")"
+# The shipped spaces' UCX names are all UCX 1.13's.
+for sp in openmpi-transport ucx; do
+    timeout 60 "$CT" tune --space "$top_srcdir/tuner/spaces/$sp.ini" --out "$T/t" \
+        --np 2 --launcher "$T/no-mpirun" >/dev/null 2>"$T/err"
+    grep -qF "$T/no-mpirun" "$T/err" || fail "$sp.ini did not reach the launcher check: $(cat "$T/err")"
+done
 exit 0

@@ -137,7 +137,7 @@ static void test_shipped(void)
     CT_CHECK(&tally, runtime_of("nccl.ini", "NCCL_MIN_CTAS") == 0); /* once per process */
     CT_CHECK(&tally, runtime_of("openmpi-transport.ini", "pml") == 0);
     static const char *const shipped[] = {"openmpi-coll.ini", "openmpi-transport.ini", "nccl.ini",
-                                          "local.ini"};
+                                          "local.ini", "ucx.ini"};
     for (size_t i = 0; i < sizeof shipped / sizeof shipped[0]; i++) {
         ct_space_t space;
         if (!load("tuner/spaces", shipped[i], &space))
@@ -203,7 +203,26 @@ static void test_shipped(void)
             const char *pml = setting(&c.configs[i], "pml");
             if (pml && strcmp(pml, "ucx") == 0)
                 CT_CHECK_STR(&tally, setting(&c.configs[i], "pml_ucx_tls"), "any");
+            /* when =: UCX settings only under pml ucx, btl ones only under ob1. */
+            for (size_t k = 0; k < c.configs[i].n; k++) {
+                const char *name = c.configs[i].settings[k].name;
+                if (strncmp(name, "UCX_", 4) == 0)
+                    CT_CHECK(&tally, pml && strcmp(pml, "ucx") == 0);
+                if (strncmp(name, "btl", 3) == 0)
+                    CT_CHECK(&tally, pml && strcmp(pml, "ob1") == 0);
+            }
         }
+        /* pml has no default (sites set their own): ob1 with its btl
+         * settings all at their defaults is a candidate, not left out. */
+        int ob1_defaults = 0;
+        for (size_t i = 0; st == CT_OK && i < c.n; i++) {
+            const ct_space_config_t *k = &c.configs[i];
+            const char *pml = setting(k, "pml"), *btl = setting(k, "btl");
+            const char *copy = setting(k, "btl_vader_single_copy_mechanism");
+            ob1_defaults |= pml && strcmp(pml, "ob1") == 0 && btl &&
+                            strcmp(btl, "self,vader,tcp") == 0 && copy && strcmp(copy, "cma") == 0;
+        }
+        CT_CHECK(&tally, ob1_defaults);
         if (st == CT_OK)
             ct_space_configs_free(&c);
         long tls = ct_space_find(&space, "UCX_TLS");

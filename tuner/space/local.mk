@@ -17,6 +17,7 @@ spacesdir = $(pkgdatadir)/spaces
 dist_spaces_DATA = \
 	tuner/spaces/openmpi-coll.ini \
 	tuner/spaces/openmpi-transport.ini \
+	tuner/spaces/ucx.ini \
 	tuner/spaces/nccl.ini \
 	tuner/spaces/local.ini
 EXTRA_DIST += tuner/spaces/README.md
