@@ -38,6 +38,8 @@ static const char *ct_ucx_unknown(const ct_space_t *space, const char *text, int
     return NULL;
 }
 
+/* Whether the space names any UCX_* variable: against an empty listing
+ * every UCX_* name is unknown. */
 static int ct_ucx_named(const ct_space_t *space)
 {
     int line;
