@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "ct_input.h"
 #include "trial.h"
 
 /* Whether name is a "NAME=" line of the ucx_info output in text. */
@@ -62,18 +63,10 @@ static char *ct_ucx_info(const char *ucx_info)
     ct_trial_spec_t spec = {argv, NULL, out, errf, 60, 2};
     ct_trial_result_t res;
     char *text = NULL;
-    if (ct_trial_run(&spec, &res, err, sizeof err) == CT_OK && res.outcome == CT_TRIAL_OK) {
-        FILE *f = fopen(out, "r");
-        if (f != NULL && fseek(f, 0, SEEK_END) == 0) {
-            long n = ftell(f);
-            text = n >= 0 ? malloc((size_t)n + 1) : NULL;
-            rewind(f);
-            if (text != NULL)
-                text[fread(text, 1, (size_t)n, f)] = '\0';
-        }
-        if (f != NULL)
-            fclose(f);
-    }
+    size_t len;
+    if (ct_trial_run(&spec, &res, err, sizeof err) == CT_OK && res.outcome == CT_TRIAL_OK &&
+        ct_input_slurp(out, 1 << 24, 1, &text, &len, err, sizeof err) != CT_OK)
+        text = NULL;
     unlink(out);
     unlink(errf);
     return text;
