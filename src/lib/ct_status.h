@@ -25,6 +25,7 @@ enum {
     CT_EXIT_WRONG = 1,
     CT_EXIT_USAGE = 2,
     CT_EXIT_FAILURE = 3,
+    CT_EXIT_REFUSED = 4, /* the library refused some collective; the others ran */
     CT_EXIT_SKIP = 77,
     CT_EXIT_TIMEOUT = 124,
 };

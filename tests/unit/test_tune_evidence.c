@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ct_names.h"
 #include "ct_test.h"
 #include "evidence.h"
 #include "tune_decision.h"
@@ -23,7 +24,7 @@ static void fake_init(ct_fake_t *f, int scope, size_t ncells, size_t nconfigs)
     memset(f, 0, sizeof *f);
     static const long long sizes[] = {1024, 2048, 4096, 8192};
     for (size_t k = 0; k < ncells; k++)
-        f->cells[k] = (ct_tune_ev_cell_t){"allreduce", sizes[k], f->l[k]};
+        f->cells[k] = (ct_tune_ev_cell_t){"allreduce", "", sizes[k], f->l[k]};
     for (size_t i = 1; i < nconfigs; i++)
         f->nchanged[i] = 1;
     f->ev =
@@ -49,7 +50,7 @@ static void test_ranges(ct_test_tally_t *t)
         fake_set(&f.l[k][2], 98, 103);
     }
     ct_tune_decision_t d;
-    const ct_tune_reach_t reach = {2, 0};
+    const ct_tune_reach_t reach = {2, 0, 0};
     CT_CHECK(t, ct_tune_decide(&f.ev, &reach, &d) == CT_OK);
     CT_CHECK(t, d.ncells == 4);
     CT_CHECK(t, d.cells[0].winner == 1 && d.cells[0].significant && d.cells[1].winner == 1);
@@ -65,7 +66,7 @@ static void test_ranges(ct_test_tally_t *t)
                     d.picks[0].tuned_us == 60.5);
     ct_tune_decision_free(&d);
     /* --extend-ranges: from 0. */
-    const ct_tune_reach_t extend = {2, 1};
+    const ct_tune_reach_t extend = {2, 1, 0};
     CT_CHECK(t, ct_tune_decide(&f.ev, &extend, &d) == CT_OK);
     CT_CHECK(t, d.npicks == 1 && d.picks[0].min_bytes == 0 && d.picks[0].max_bytes == 4095);
     ct_tune_decision_free(&d);
@@ -99,7 +100,7 @@ static void test_global(ct_test_tally_t *t)
 {
     ct_fake_t f;
     fake_init(&f, -1, 3, 3);
-    const ct_tune_reach_t reach = {2, 0};
+    const ct_tune_reach_t reach = {2, 0, 0};
     for (size_t k = 0; k < 3; k++) {
         fake_set(&f.l[k][0], 100, 102);
         fake_set(&f.l[k][1], 60, 61);                              /* wins all three */
@@ -127,6 +128,38 @@ static void test_global(ct_test_tally_t *t)
     f.ev.ncells = 0;
     CT_CHECK(t, ct_tune_decide(&f.ev, &reach, &d) == CT_OK);
     CT_CHECK(t, d.ncells == 0 && d.npicks == 0);
+    ct_tune_decision_free(&d);
+}
+
+/* A global scope of NCCL_ALGO values is decided per collective: a value
+ * refused for broadcast (no broadcast samples) still wins allreduce, for
+ * allreduce's measured sizes only; alltoall, which NCCL runs as
+ * send/recv, gets no choice however fast it reads. */
+static void test_per_coll(ct_test_tally_t *t)
+{
+    ct_fake_t f;
+    fake_init(&f, -1, 4, 2);
+    f.cells[0] = (ct_tune_ev_cell_t){"allreduce", "float", 16384, f.l[0]};
+    f.cells[1] = (ct_tune_ev_cell_t){"allreduce", "float", 65536, f.l[1]};
+    f.cells[2] = (ct_tune_ev_cell_t){"broadcast", "float", 16384, f.l[2]};
+    f.cells[3] = (ct_tune_ev_cell_t){"alltoall", "float", 16384, f.l[3]};
+    for (size_t k = 0; k < 4; k++)
+        fake_set(&f.l[k][0], 100, 102);
+    fake_set(&f.l[0][1], 60, 61);
+    fake_set(&f.l[1][1], 60, 61);
+    fake_set(&f.l[3][1], 60, 61);
+    /* broadcast: refused, no samples of configuration 1 */
+    ct_tune_decision_t d;
+    const ct_tune_reach_t global = {2, 0, 0}, per_coll = {2, 0, 1};
+    /* Decided globally, it is unmeasured at broadcast: never set everywhere. */
+    CT_CHECK(t, ct_tune_decide(&f.ev, &global, &d) == CT_OK);
+    CT_CHECK(t, d.npicks == 0);
+    ct_tune_decision_free(&d);
+    CT_CHECK(t, ct_tune_decide(&f.ev, &per_coll, &d) == CT_OK);
+    const ct_coll_name_t *ar = ct_coll_name_find("allreduce");
+    CT_CHECK(t, ar != NULL && d.npicks == 1 && d.picks[0].config == 1 &&
+                    d.picks[0].coll == (int)ar->id && d.picks[0].min_bytes == 16384 &&
+                    d.picks[0].max_bytes == 65536);
     ct_tune_decision_free(&d);
 }
 
@@ -196,6 +229,7 @@ int main(void)
     ct_test_tally_t t = {0, 0};
     test_ranges(&t);
     test_global(&t);
+    test_per_coll(&t);
     test_index(&t);
     return CT_DONE(&t);
 }

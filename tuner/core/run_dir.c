@@ -239,7 +239,8 @@ int ct_run_once_dir(const ct_run_dir_t *a, const char *dir, const ct_launcher_t 
         fprintf(stderr, "colltune %s: %s (exit %d) after %.1f s; results in %s/\n", cmd,
                 ct_trial_outcome_name(r.outcome), rc, r.wall_s, dir);
     }
-    ct_run_dir_settle_old(cmd, dir, rc == CT_EXIT_OK || rc == CT_EXIT_WRONG);
+    ct_run_dir_settle_old(cmd, dir,
+                          rc == CT_EXIT_OK || rc == CT_EXIT_WRONG || rc == CT_EXIT_REFUSED);
     ct_argv_free(&ran);
     return rc;
 }

@@ -39,6 +39,7 @@ const char *ct_trial_outcome_name(ct_trial_outcome_t outcome)
     case CT_TRIAL_TIMEOUT: return "timeout";
     case CT_TRIAL_CRASH: return "crash";
     case CT_TRIAL_INTERRUPTED: return "interrupted";
+    case CT_TRIAL_REFUSED: return "refused";
     }
     return "?";
 }
@@ -52,6 +53,7 @@ int ct_trial_exit_code(ct_trial_outcome_t outcome)
     case CT_TRIAL_UNAVAILABLE: return CT_EXIT_SKIP;
     case CT_TRIAL_TIMEOUT: return CT_EXIT_TIMEOUT;
     case CT_TRIAL_INTERRUPTED: return 130;
+    case CT_TRIAL_REFUSED: return CT_EXIT_REFUSED;
     case CT_TRIAL_FAILURE:
     case CT_TRIAL_CRASH: break;
     }
@@ -127,6 +129,7 @@ static void ct_trial_classify(const siginfo_t *info, ct_trial_result_t *r)
         case CT_EXIT_USAGE: r->outcome = CT_TRIAL_BAD_INPUT; break;
         case CT_EXIT_SKIP: r->outcome = CT_TRIAL_UNAVAILABLE; break;
         case CT_EXIT_TIMEOUT: r->outcome = CT_TRIAL_TIMEOUT; break;
+        case CT_EXIT_REFUSED: r->outcome = CT_TRIAL_REFUSED; break;
         default:
             /* mpirun and shells report a rank killed by signal N as 128+N;
              * collbench itself never exits above 124. */

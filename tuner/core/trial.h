@@ -31,6 +31,7 @@ typedef enum {
     CT_TRIAL_TIMEOUT,     /* exit 124 (collbench -T), or our timeout killed it */
     CT_TRIAL_CRASH,       /* a signal ended it (or a launcher's 128+signal) */
     CT_TRIAL_INTERRUPTED, /* colltune got SIGINT/SIGTERM and passed it on */
+    CT_TRIAL_REFUSED,     /* exit 4: the library refused some collective; the rest ran */
 } ct_trial_outcome_t;
 
 typedef struct {

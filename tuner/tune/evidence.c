@@ -16,13 +16,15 @@ static int ct_tune_is(const ct_trial_t *t, const ct_tune_scope_t *sc, size_t ci)
     return strcmp(t->scope, sc->name) == 0 && strcmp(t->key, sc->configs.configs[ci].key) == 0;
 }
 
-/* The out-of-place row of t at (coll, bytes) that counts as a sample. */
+/* The out-of-place row of t at (coll, dtype, bytes) that counts as a
+ * sample; dtype NULL: any. */
 static const ct_trial_row_t *ct_tune_sample_row(const ct_trial_t *t, const char *coll,
-                                                long long bytes)
+                                                const char *dtype, long long bytes)
 {
     for (size_t r = 0; r < t->nrows; r++) {
         const ct_trial_row_t *row = &t->rows[r];
         if (row->bytes == bytes && strcmp(row->collective, coll) == 0 &&
+            (dtype == NULL || strcmp(row->dtype, dtype) == 0) &&
             strcmp(row->placement, "out-of-place") == 0 && row->median_us > 0)
             return row;
     }
@@ -37,7 +39,7 @@ size_t ct_tune_base_samples(const ct_tune_state_t *s, const ct_tune_scope_t *sc,
         const ct_trial_t *t = &s->trials[i];
         if (t->status != CT_JOURNAL_OK || !ct_tune_is(t, sc, 0))
             continue;
-        const ct_trial_row_t *row = ct_tune_sample_row(t, coll, bytes);
+        const ct_trial_row_t *row = ct_tune_sample_row(t, coll, NULL, bytes);
         if (row != NULL)
             us[n++] = row->median_us;
     }
@@ -69,13 +71,14 @@ static int ct_tune_cmp_cell(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* The cells: the baseline's distinct collectives (first seen first, at
- * most 16) and, per collective, its distinct sizes in ascending order
- * (every row counts, measured or not, as the report always listed them). */
+/* The cells: the baseline's distinct collective x dtype pairs (first
+ * seen first, at most 32) and, per pair, its distinct sizes in ascending
+ * order (every row counts, measured or not, as the report always listed
+ * them). */
 static ct_status_t ct_tune_ev_cells(const ct_tune_state_t *s, const ct_tune_scope_t *sc,
                                     ct_tune_evidence_t *ev)
 {
-    const char *colls[16];
+    const ct_trial_row_t *kinds[32];
     size_t nc = 0, cap = 0;
     for (size_t i = 0; i < s->ntrials; i++) {
         const ct_trial_t *t = &s->trials[i];
@@ -83,10 +86,11 @@ static ct_status_t ct_tune_ev_cells(const ct_tune_state_t *s, const ct_tune_scop
             continue;
         for (size_t r = 0; r < t->nrows; r++) {
             size_t k = 0;
-            while (k < nc && strcmp(colls[k], t->rows[r].collective) != 0)
+            while (k < nc && (strcmp(kinds[k]->collective, t->rows[r].collective) != 0 ||
+                              strcmp(kinds[k]->dtype, t->rows[r].dtype) != 0))
                 k++;
-            if (k == nc && nc < 16)
-                colls[nc++] = t->rows[r].collective;
+            if (k == nc && nc < 32)
+                kinds[nc++] = &t->rows[r];
         }
     }
     for (size_t k = 0; k < nc; k++) {
@@ -98,13 +102,14 @@ static ct_status_t ct_tune_ev_cells(const ct_tune_state_t *s, const ct_tune_scop
             for (size_t r = 0; r < t->nrows; r++) {
                 const ct_trial_row_t *row = &t->rows[r];
                 size_t j = first;
-                if (strcmp(row->collective, colls[k]) != 0)
+                if (strcmp(row->collective, kinds[k]->collective) != 0 ||
+                    strcmp(row->dtype, kinds[k]->dtype) != 0)
                     continue;
                 while (j < ev->ncells && ev->cells[j].bytes != row->bytes)
                     j++;
                 if (j < ev->ncells || ev->ncells - first >= CT_TUNE_EV_MAX_SIZES)
                     continue;
-                ct_tune_ev_cell_t cell = {colls[k], row->bytes, NULL};
+                ct_tune_ev_cell_t cell = {kinds[k]->collective, kinds[k]->dtype, row->bytes, NULL};
                 if (CT_VEC_PUSH(ev->cells, ev->ncells, cap, &cell) != CT_OK)
                     return CT_ERR_NOMEM;
             }
@@ -127,7 +132,8 @@ static void ct_tune_ev_fill(const ct_tune_state_t *s, const ct_tune_scope_t *sc,
             ct_tune_launches_t *l = &ev->cells[k].cfg[ci];
             const ct_trial_row_t *row =
                 l->n < CT_TUNE_MAX_LAUNCHES
-                    ? ct_tune_sample_row(t, ev->cells[k].coll, ev->cells[k].bytes)
+                    ? ct_tune_sample_row(t, ev->cells[k].coll, ev->cells[k].dtype,
+                                         ev->cells[k].bytes)
                     : NULL;
             if (row != NULL) {
                 l->us[l->n] = row->median_us;

@@ -27,9 +27,10 @@ typedef struct {
     const char *group[CT_TUNE_MAX_LAUNCHES]; /* the shared launch ("": its own); borrowed */
 } ct_tune_launches_t;
 
-/* One collective x size the baseline measured. */
+/* One collective x datatype x size the baseline measured. */
 typedef struct {
-    const char *coll; /* borrowed from the trials */
+    const char *coll;  /* borrowed from the trials */
+    const char *dtype; /* borrowed; "" from journals that did not record it */
     long long bytes;
     ct_tune_launches_t *cfg; /* per configuration */
 } ct_tune_ev_cell_t;
@@ -38,7 +39,8 @@ typedef struct ct_tune_evidence_s {
     int scope;                /* CT_SCOPE_GLOBAL or a ct_coll_id_t */
     int weighted;             /* --weights: weighted[] holds the weighted time per launch */
     size_t nconfigs;          /* [0] the baseline */
-    ct_tune_ev_cell_t *cells; /* collectives in the baseline's first-seen order, sizes sorted */
+    ct_tune_ev_cell_t *cells; /* collective x dtype in the baseline's first-seen order, sizes
+                                 sorted */
     size_t ncells;
     ct_tune_launches_t *weighted_us; /* per configuration, with weighted (us only) */
     size_t *nchanged;                /* per configuration: settings the baseline sets otherwise */

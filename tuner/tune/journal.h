@@ -13,8 +13,10 @@
  *
  * Record members (documented in tuner/spaces/README.md): key, scope,
  * config (NAME -> {value, via}), launch, status, reason, exit_code,
- * wall_s, group (optional), rows [{collective, bytes, placement, median_us, ci_low_us,
- * ci_high_us, busbw_gbps, samples, wrong}].
+ * wall_s, group (optional), rows [{collective, dtype (optional), bytes, placement,
+ * median_us, ci_low_us, ci_high_us, busbw_gbps, samples, wrong}], refused (optional:
+ * [{collective, dtype, reason}], what the library refused under this configuration
+ * while the other collectives ran).
  */
 #ifndef CT_JOURNAL_H
 #define CT_JOURNAL_H
@@ -45,6 +47,7 @@ typedef enum {
 /* One measured row of a trial, what the search needs of ct_result_t. */
 typedef struct {
     char collective[24];
+    char dtype[16]; /* "" in journals from before it was recorded */
     long long bytes;
     char placement[16];
     double median_us;
@@ -54,6 +57,13 @@ typedef struct {
     long long samples;
     long long wrong; /* -1: not checked */
 } ct_trial_row_t;
+
+/* One collective x dtype the library refused, and its message. */
+typedef struct {
+    char collective[24];
+    char dtype[16];
+    char *reason; /* owned */
+} ct_trial_refusal_t;
 
 typedef struct {
     char key[17];   /* ct_space_config_key of settings */
@@ -72,6 +82,12 @@ typedef struct {
     char group[64];
     ct_trial_row_t *rows;
     size_t nrows;
+    /* Collectives the library refused under this configuration (collbench
+     * exit 4: NCCL's invalid usage when NCCL_ALGO/NCCL_PROTO leave a call
+     * no algorithm): invalid for those collectives only, so the trial
+     * stays ok and its other rows count. */
+    ct_trial_refusal_t *refused;
+    size_t nrefused;
 } ct_trial_t;
 
 /* "ok", "wrong", "crash", "timeout", "unavailable", "bad-input",
@@ -89,10 +105,23 @@ ct_status_t ct_trial_set_config(ct_trial_t *trial, const ct_space_config_t *conf
 ct_status_t ct_trial_read_csv(ct_trial_t *trial, const char *path, char *err, size_t errlen);
 /* The same, for the rows of configuration config (0, 1, ...: collbench
  * --config's numbering) of a launch that measured several; -1: every row.
- * A configuration the file has no rows of gets none. */
+ * id: that configuration's config_id (ct_trial_read_json), or NULL or ""
+ * to take the ids in the order they first appear (wrong once a refused
+ * collective leaves a configuration out of the first rows).  A
+ * configuration the file has no rows of gets none. */
 #define CT_TRIAL_MAX_CONFIGS 65
-ct_status_t ct_trial_read_csv_config(ct_trial_t *trial, const char *path, long config, char *err,
-                                     size_t errlen);
+ct_status_t ct_trial_read_csv_config(ct_trial_t *trial, const char *path, long config,
+                                     const char *id, char *err, size_t errlen);
+/* What collbench's JSON (--json) at path says of configuration config
+ * (-1: a launch without --config): its "refused" entries into
+ * trial->refused, and its config_id into id (room for 24; "" without
+ * --config).  A missing file is CT_ERR_USAGE, a file that is not
+ * collbench's JSON CT_ERR_PARSE, each with err. */
+ct_status_t ct_trial_read_json(ct_trial_t *trial, const char *path, long config, char *id,
+                               char *err, size_t errlen);
+/* Appends one refusal (reason copied). */
+ct_status_t ct_trial_add_refusal(ct_trial_t *trial, const char *collective, const char *dtype,
+                                 const char *reason);
 void ct_trial_free(ct_trial_t *trial);
 
 /* An open journal, for appending. */

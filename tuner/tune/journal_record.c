@@ -66,11 +66,30 @@ ct_status_t ct_trial_set_config(ct_trial_t *trial, const ct_space_config_t *conf
     return CT_OK;
 }
 
+ct_status_t ct_trial_add_refusal(ct_trial_t *trial, const char *collective, const char *dtype,
+                                 const char *reason)
+{
+    ct_trial_refusal_t *r = realloc(trial->refused, (trial->nrefused + 1) * sizeof *r);
+    if (r == NULL)
+        return CT_ERR_NOMEM;
+    trial->refused = r;
+    r = &r[trial->nrefused];
+    snprintf(r->collective, sizeof r->collective, "%s", collective);
+    snprintf(r->dtype, sizeof r->dtype, "%s", dtype);
+    if ((r->reason = strdup(reason)) == NULL)
+        return CT_ERR_NOMEM;
+    trial->nrefused++;
+    return CT_OK;
+}
+
 void ct_trial_free(ct_trial_t *trial)
 {
     ct_trial_settings_free(trial);
     free(trial->reason);
     free(trial->rows);
+    for (size_t i = 0; i < trial->nrefused; i++)
+        free(trial->refused[i].reason);
+    free(trial->refused);
     memset(trial, 0, sizeof *trial);
 }
 
@@ -95,8 +114,8 @@ static const char *ct_trial_config_id(const ct_results_t *res, long k)
     return k < n ? seen[k] : NULL;
 }
 
-ct_status_t ct_trial_read_csv_config(ct_trial_t *trial, const char *path, long config, char *err,
-                                     size_t errlen)
+ct_status_t ct_trial_read_csv_config(ct_trial_t *trial, const char *path, long config,
+                                     const char *config_id, char *err, size_t errlen)
 {
     ct_results_t res = {0};
     ct_status_t st = ct_results_read(path, &res, NULL, err, errlen);
@@ -109,7 +128,9 @@ ct_status_t ct_trial_read_csv_config(ct_trial_t *trial, const char *path, long c
         ct_results_free(&res);
         return st;
     }
-    const char *id = config >= 0 ? ct_trial_config_id(&res, config) : NULL;
+    const char *id = config < 0                          ? NULL
+                     : config_id != NULL && config_id[0] ? config_id
+                                                         : ct_trial_config_id(&res, config);
     size_t n = 0;
     for (size_t i = 0; i < res.n; i++) {
         const ct_result_t *r = &res.v[i];
@@ -117,6 +138,7 @@ ct_status_t ct_trial_read_csv_config(ct_trial_t *trial, const char *path, long c
             continue;
         ct_trial_row_t *row = &rows[n++];
         snprintf(row->collective, sizeof row->collective, "%s", r->collective);
+        snprintf(row->dtype, sizeof row->dtype, "%s", r->dtype);
         snprintf(row->placement, sizeof row->placement, "%s", r->placement);
         row->bytes = r->bytes;
         row->median_us = r->median_us;
@@ -138,7 +160,66 @@ ct_status_t ct_trial_read_csv_config(ct_trial_t *trial, const char *path, long c
 
 ct_status_t ct_trial_read_csv(ct_trial_t *trial, const char *path, char *err, size_t errlen)
 {
-    return ct_trial_read_csv_config(trial, path, -1, err, errlen);
+    return ct_trial_read_csv_config(trial, path, -1, NULL, err, errlen);
+}
+
+/* The config_id of entry config of collbench's "configs" (its index). */
+static int ct_trial_json_config_id(const json_t *doc, long config, char *id, size_t idlen)
+{
+    const json_t *configs = json_object_get(doc, "configs"), *c;
+    size_t i;
+    json_array_foreach(configs, i, c)
+    {
+        const json_t *index = json_object_get(c, "index"), *cid = json_object_get(c, "config_id");
+        if (json_is_integer(index) && json_integer_value(index) == config && json_is_string(cid)) {
+            snprintf(id, idlen, "%s", json_string_value(cid));
+            return 0;
+        }
+    }
+    return -1;
+}
+
+ct_status_t ct_trial_read_json(ct_trial_t *trial, const char *path, long config, char *id,
+                               char *err, size_t errlen)
+{
+    json_error_t je;
+    id[0] = '\0';
+    json_t *doc = json_load_file(path, 0, &je);
+    if (doc == NULL) {
+        snprintf(err, errlen, "%s:%d: %s", path, je.line, je.text);
+        return je.line <= 0 ? CT_ERR_USAGE : CT_ERR_PARSE;
+    }
+    const json_t *refused = json_object_get(doc, "refused");
+    ct_status_t st = CT_OK;
+    if (!json_is_object(doc)) {
+        snprintf(err, errlen, "%s: not collbench's JSON (not an object)", path);
+        st = CT_ERR_PARSE;
+    } else if (config >= 0 && ct_trial_json_config_id(doc, config, id, 24) != 0) {
+        snprintf(err, errlen, "%s: no configuration %ld in its \"configs\"", path, config);
+        st = CT_ERR_PARSE;
+    }
+    /* Older collbench wrote no "refused": nothing was. */
+    size_t i;
+    const json_t *e;
+    json_array_foreach(refused, i, e)
+    {
+        const json_t *cfg = json_object_get(e, "config"), *coll = json_object_get(e, "collective"),
+                     *dtype = json_object_get(e, "dtype"), *msg = json_object_get(e, "message");
+        long k = json_is_integer(cfg) ? (long)json_integer_value(cfg) : -1;
+        if (st != CT_OK || k != config)
+            continue;
+        if (!json_is_string(coll) || !json_is_string(dtype)) {
+            snprintf(err, errlen, "%s: refused[%zu]: no collective or dtype", path, i);
+            st = CT_ERR_PARSE;
+            break;
+        }
+        st = ct_trial_add_refusal(trial, json_string_value(coll), json_string_value(dtype),
+                                  json_is_string(msg) ? json_string_value(msg) : "refused");
+        if (st == CT_ERR_NOMEM)
+            snprintf(err, errlen, "%s: out of memory", path);
+    }
+    json_decref(doc);
+    return st;
 }
 
 json_t *ct_trial_json(const ct_trial_t *trial)
@@ -167,6 +248,8 @@ json_t *ct_trial_json(const ct_trial_t *trial)
         const ct_trial_row_t *r = &trial->rows[i];
         json_t *row = json_object();
         bad |= ct_json_set(row, "collective", ct_json_str(r->collective));
+        if (r->dtype[0])
+            bad |= ct_json_set(row, "dtype", ct_json_str(r->dtype));
         bad |= ct_json_set(row, "bytes", json_integer(r->bytes));
         bad |= ct_json_set(row, "placement", ct_json_str(r->placement));
         bad |= ct_json_set(row, "median_us", ct_json_real(r->median_us));
@@ -178,6 +261,17 @@ json_t *ct_trial_json(const ct_trial_t *trial)
         bad |= ct_json_append(rows, row);
     }
     bad |= ct_json_set(obj, "rows", rows);
+    if (trial->nrefused > 0) {
+        json_t *refused = json_array();
+        for (size_t i = 0; i < trial->nrefused && refused; i++) {
+            json_t *e = json_object();
+            bad |= ct_json_set(e, "collective", ct_json_str(trial->refused[i].collective));
+            bad |= ct_json_set(e, "dtype", ct_json_str(trial->refused[i].dtype));
+            bad |= ct_json_set(e, "reason", ct_json_str(trial->refused[i].reason));
+            bad |= ct_json_append(refused, e);
+        }
+        bad |= ct_json_set(obj, "refused", refused);
+    }
     if (bad) {
         json_decref(obj);
         return NULL;
@@ -236,6 +330,10 @@ static int ct_trial_row_from_json(const json_t *r, ct_trial_row_t *row, char *wh
         snprintf(why, whylen, "rows: an element is not an object");
         return -1;
     }
+    /* dtype is optional: journals before it was recorded lack it. */
+    if (json_object_get(r, "dtype") != NULL &&
+        ct_get_str(r, "dtype", row->dtype, sizeof row->dtype, why, whylen))
+        return -1;
     return ct_get_str(r, "collective", row->collective, sizeof row->collective, why, whylen) ||
            ct_get_int(r, "bytes", &row->bytes, 0, why, whylen) ||
            ct_get_str(r, "placement", row->placement, sizeof row->placement, why, whylen) ||
@@ -336,6 +434,26 @@ ct_status_t ct_trial_from_json(const json_t *obj, ct_trial_t *trial_p, char *why
             snprintf(why, whylen, "out of memory");
         for (size_t i = 0; !bad && i < json_array_size(rows); i++, t.nrows++)
             bad = ct_trial_row_from_json(json_array_get(rows, i), &t.rows[i], why, whylen) != 0;
+    }
+    const json_t *refused = bad ? NULL : json_object_get(obj, "refused");
+    if (!bad && refused != NULL && !json_is_array(refused)) {
+        snprintf(why, whylen, "refused: not an array");
+        bad = 1;
+    }
+    for (size_t i = 0; !bad && i < json_array_size(refused); i++) {
+        const json_t *e = json_array_get(refused, i);
+        char coll[24], dtype[16];
+        const json_t *reason = json_object_get(e, "reason");
+        bad = !json_is_object(e) || ct_get_str(e, "collective", coll, sizeof coll, why, whylen) ||
+              ct_get_str(e, "dtype", dtype, sizeof dtype, why, whylen);
+        if (!bad && !json_is_string(reason)) {
+            snprintf(why, whylen, "refused: reason: %s", reason ? "not a string" : "missing");
+            bad = 1;
+        }
+        if (!bad && ct_trial_add_refusal(&t, coll, dtype, json_string_value(reason)) != CT_OK) {
+            snprintf(why, whylen, "out of memory");
+            bad = 1;
+        }
     }
     if (bad) {
         ct_trial_free(&t);

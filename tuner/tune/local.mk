@@ -26,7 +26,7 @@ TUNER_TUNE_LIBS = tuner/tune/libcttune.la tuner/emit/libctemit.la tuner/space/li
 	tuner/core/libctcore.la src/lib/libcolltune.la $(JANSSON_LIBS) $(INIH_LIBS) -lm
 
 TUNE_UNIT_TESTS = tests/unit/test_journal tests/unit/test_tune_weights tests/unit/test_tune_decide \
-	tests/unit/test_tune_evidence
+	tests/unit/test_tune_evidence tests/unit/test_tune_verify
 check_PROGRAMS += $(TUNE_UNIT_TESTS)
 TESTS += $(TUNE_UNIT_TESTS)
 TUNE_UNIT_CPPFLAGS = $(TUNER_TUNE_CPPFLAGS) -I$(top_srcdir)/tests/unit
@@ -40,6 +40,8 @@ tests_unit_test_tune_decide_LDADD = $(TUNER_TUNE_LIBS)
 # The evidence index on synthetic trials; decide on synthetic evidence.
 tests_unit_test_tune_evidence_CPPFLAGS = $(TUNE_UNIT_CPPFLAGS)
 tests_unit_test_tune_evidence_LDADD = $(TUNER_TUNE_LIBS)
+tests_unit_test_tune_verify_CPPFLAGS = $(TUNE_UNIT_CPPFLAGS)
+tests_unit_test_tune_verify_LDADD = $(TUNER_TUNE_LIBS)
 
 # A tune journal's evidence as text, for the benches (bench/inproc-agreement).
 check_PROGRAMS += tests/tools/journal_medians

@@ -379,55 +379,131 @@ static ct_status_t ct_tune_scopes(ct_tune_args_t *a, ct_tune_state_t *s, const c
     return CT_OK;
 }
 
-/* The A/B pairs on the verification's own scope, alternating which side
- * goes first; outside the search's budget. */
-static ct_status_t ct_tune_verify_pairs(ct_tune_ctx_t *x, ct_tune_scope_t *vsc, size_t pairs,
-                                        int *stop)
+/* The A/B pairs on the verification's own scopes, alternating which
+ * side goes first; outside the search's budget. */
+static ct_status_t ct_tune_verify_pairs(ct_tune_ctx_t *x, ct_tune_scope_t *vsc, size_t nvsc,
+                                        size_t pairs, int *stop)
 {
     ct_status_t st = CT_OK;
-    size_t total = 2 * pairs, done = 0;
+    size_t total = 2 * pairs * nvsc, done = 0;
     for (size_t p = 0; p < pairs && st == CT_OK && *stop == 0; p++)
-        for (size_t k = 0; k < 2 && st == CT_OK && *stop == 0; k++, done++)
-            st = ct_tune_trial(&x->run, vsc, p % 2 ? 1 - k : k, (long)p, 0, 0, done, total, stop);
+        for (size_t v = 0; v < nvsc && st == CT_OK && *stop == 0; v++)
+            for (size_t k = 0; k < 2 && st == CT_OK && *stop == 0; k++, done++)
+                st = ct_tune_trial(&x->run, &vsc[v], p % 2 ? 1 - k : k, (long)p, 0, 0, done, total,
+                                   stop);
     if (x->run.tty)
         fputc('\n', stderr);
     return st;
 }
 
+/* Whether collbench runs the NCCL backend (--backend nccl in its
+ * arguments): the A/B then also runs the framework datatypes. */
+static int ct_tune_backend_nccl(const ct_tune_args_t *a)
+{
+    for (size_t i = 0; i < a->ncb_args; i++) {
+        const char *arg = a->cb_args[i];
+        if (strcmp(arg, "--backend=nccl") == 0 ||
+            (strcmp(arg, "--backend") == 0 && i + 1 < a->ncb_args &&
+             strcmp(a->cb_args[i + 1], "nccl") == 0))
+            return 1;
+    }
+    return 0;
+}
+
+/* What failed or was refused in the A/B's launches, into buf ("" when
+ * every launch of both sides ran whole). */
+static void ct_tune_verify_failures(const ct_tune_state_t *s, const ct_tune_scope_t *vsc,
+                                    size_t nvsc, char *buf, size_t len)
+{
+    buf[0] = '\0';
+    for (size_t i = 0; i < s->ntrials && buf[0] == '\0'; i++) {
+        const ct_trial_t *t = &s->trials[i];
+        for (size_t v = 0; v < nvsc && buf[0] == '\0'; v++) {
+            if (strcmp(t->scope, vsc[v].name) != 0)
+                continue;
+            const char *side =
+                strcmp(t->key, vsc[v].configs.configs[1].key) == 0 ? "tuned" : "default";
+            if (t->status != CT_JOURNAL_OK)
+                snprintf(buf, len, "a %s launch of the A/B failed (%s: %s; see the journal)", side,
+                         ct_journal_status_name(t->status), t->reason ? t->reason : "-");
+            else if (t->nrefused > 0)
+                snprintf(buf, len, "the library refused the %s side's %s %s: %.300s", side,
+                         t->refused[0].collective, t->refused[0].dtype, t->refused[0].reason);
+        }
+    }
+}
+
+/* The collectives and sizes the search measured, from its decisions
+ * (malloc'ed into *sizes_p). */
+static ct_status_t ct_tune_searched(const ct_tune_state_t *s, const ct_tune_scope_decision_t *decs,
+                                    ct_tune_vsize_t **sizes_p, size_t *n_p)
+{
+    size_t n = 0;
+    for (size_t si = 0; si < s->nscopes; si++)
+        n += decs[si].ev.ncells;
+    ct_tune_vsize_t *v = calloc(n ? n : 1, sizeof *v);
+    if (v == NULL)
+        return CT_ERR_NOMEM;
+    n = 0;
+    for (size_t si = 0; si < s->nscopes; si++)
+        for (size_t k = 0; k < decs[si].ev.ncells; k++)
+            v[n++] = (ct_tune_vsize_t){decs[si].ev.cells[k].coll, decs[si].ev.cells[k].bytes};
+    *sizes_p = v;
+    *n_p = n;
+    return CT_OK;
+}
+
 /* Verifies result's choices (tune_verify.h): the candidate files, the
- * A/B on a scope of its own, and the verdicts into v.  *stop 130:
+ * A/B on scopes of its own, and the verdicts into v.  *stop 130:
  * interrupted during the A/B (v then judges nothing). */
 static ct_status_t ct_tune_verify_run(ct_tune_ctx_t *x, const ct_tune_result_t *result,
-                                      ct_tune_verify_t *v, int *stop, char *err, size_t errlen)
+                                      const ct_tune_scope_decision_t *decs, ct_tune_verify_t *v,
+                                      int *stop, char *err, size_t errlen)
 {
     ct_tune_state_t *s = x->s;
-    ct_tune_scope_t vsc;
-    char colls[256];
-    memset(&vsc, 0, sizeof vsc);
-    ct_tune_verify_colls(result, s->colls, colls, sizeof colls);
-    vsc.colls = colls;
-    ct_status_t st =
-        ct_tune_verify_setup(result, x->a->out, &x->a->lo, &s->scopes[0].configs.configs[0],
-                             (size_t)x->a->verify_pairs, &vsc, v, err, errlen);
+    ct_tune_scope_t vsc[CT_TUNE_VERIFY_MAX_SCOPES];
+    size_t nvsc = 0;
+    memset(vsc, 0, sizeof vsc);
+    ct_tune_vsize_t *searched = NULL;
+    size_t nsearched = 0;
+    ct_status_t st = ct_tune_searched(s, decs, &searched, &nsearched);
+    ct_tune_verify_in_t in = {x->a->out,
+                              &x->a->lo,
+                              &s->scopes[0].configs.configs[0],
+                              (size_t)x->a->verify_pairs,
+                              ct_tune_backend_nccl(x->a),
+                              searched,
+                              nsearched};
+    if (st == CT_OK)
+        st = ct_tune_verify_setup(result, &in, vsc, &nvsc, v, err, errlen);
     if (st == CT_OK) {
         fprintf(stderr,
-                "colltune tune: verifying %zu choices: %zu A/B pairs, the tuned side with "
-                "%s\n",
-                result->nchoices, v->pairs, v->how);
+                "colltune tune: verifying %zu choices: %zu A/B pairs x %zu kinds of launch "
+                "(every collective at %s B%s%s), the tuned side with %s\n",
+                result->nchoices, v->pairs, nvsc, v->sizes,
+                nvsc > 1 ? "; int8 and bfloat16 at " : "", nvsc > 1 ? v->check_sizes : "", v->how);
         if (v->note[0])
             fprintf(stderr, "colltune tune: note: %s\n", v->note);
-        st = ct_tune_verify_pairs(x, &vsc, v->pairs, stop);
+        st = ct_tune_verify_pairs(x, vsc, nvsc, v->pairs, stop);
     }
     if (st == CT_OK && *stop == 0) {
-        ct_tune_evidence_t ev;
-        st = ct_tune_evidence_build(s, &vsc, &ev);
+        ct_tune_evidence_t ev[CT_TUNE_VERIFY_MAX_SCOPES];
+        size_t nev = 0;
+        char failed[512];
+        ct_tune_verify_failures(s, vsc, nvsc, failed, sizeof failed);
+        for (; nev < nvsc && st == CT_OK; nev++)
+            st = ct_tune_evidence_build(s, &vsc[nev], &ev[nev]);
         if (st == CT_OK)
-            st = ct_tune_verify_judge(&ev, result, v);
-        ct_tune_evidence_free(&ev);
+            st = ct_tune_verify_judge(ev, nev, result, searched, nsearched, failed, v);
+        for (size_t e = 0; e < nev; e++)
+            ct_tune_evidence_free(&ev[e]);
     }
-    ct_space_configs_free(&vsc.configs);
-    free(vsc.excluded);
-    free(vsc.alive);
+    for (size_t k = 0; k < nvsc; k++) {
+        ct_space_configs_free(&vsc[k].configs);
+        free(vsc[k].excluded);
+        free(vsc[k].alive);
+    }
+    free(searched);
     return st;
 }
 
@@ -498,11 +574,15 @@ static ct_status_t ct_tune_finish(ct_tune_ctx_t *x, const ct_space_t *space, int
     for (size_t i = 0; i < result.nchoices; i++)
         writable += result.choices[i].unwritable == NULL;
     if (st == CT_OK && writable > 0 && x->a->verify_pairs > 0) {
-        st = ct_tune_verify_run(x, &result, &v, stop, err, sizeof err);
+        st = ct_tune_verify_run(x, &result, decs, &v, stop, err, sizeof err);
         if (st == CT_OK && *stop == 0) {
             verified = 1;
-            for (size_t i = 0; i < result.nchoices && i < v.nchoices; i++)
+            /* The verdicts, and each range cut to the part that held. */
+            for (size_t i = 0; i < result.nchoices && i < v.nchoices; i++) {
                 result.choices[i].verified = v.verified[i];
+                result.choices[i].min_bytes = v.min_bytes[i];
+                result.choices[i].max_bytes = v.max_bytes[i];
+            }
             s->wall_s = ct_tune_now() - s->start;
             rep.v = &v;
             st = ct_tune_report(&rep, err, sizeof err);

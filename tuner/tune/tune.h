@@ -25,6 +25,7 @@ typedef struct {
     int *alive;                 /* per configuration: still a candidate (halving) */
     long next_launch;           /* halving: the launch index its next round runs */
     const char *colls;          /* collbench -C for its trials; NULL: its own or the tune's */
+    const char *const *args;    /* collbench arguments after the user's (NULL-ended), or NULL */
     int inproc;                 /* it has run-time variables: shared launches (tune_inproc.h) */
 } ct_tune_scope_t;
 

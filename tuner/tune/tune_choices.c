@@ -37,29 +37,56 @@ static ct_status_t ct_tune_add_choice(ct_tune_result_t *r, const ct_space_settin
     return CT_OK;
 }
 
-/* One choice per setting the pick's configuration changes. */
+/* One choice per setting the pick's configuration changes, for the
+ * pick's collective (a global scope decided per collective) or the
+ * scope's. */
 static ct_status_t ct_tune_add_pick(ct_tune_result_t *r, const ct_tune_scope_t *sc,
                                     const ct_tune_dpick_t *p)
 {
     const ct_space_config_t *base = &sc->configs.configs[0], *c = &sc->configs.configs[p->config];
+    int scope = p->coll != CT_SCOPE_GLOBAL ? p->coll : sc->scope;
     for (size_t i = 0; i < c->n; i++) {
         if (ct_tune_in_base(base, &c->settings[i]))
             continue;
-        ct_status_t st = ct_tune_add_choice(r, &c->settings[i], sc->scope, p);
+        ct_status_t st = ct_tune_add_choice(r, &c->settings[i], scope, p);
         if (st != CT_OK)
             return st;
     }
     return CT_OK;
 }
 
+/* Variables the files can set for one collective and size range:
+ * NCCL_ALGO and NCCL_PROTO (NCCL >= 2.24's per-collective list, the
+ * tuner plugin's per-size rules).  Every other global setting (a
+ * transport, a buffer size) holds for every collective and size. */
+static int ct_tune_per_coll_var(const ct_space_setting_t *set)
+{
+    return set->via == CT_VIA_ENV &&
+           (strcmp(set->name, "NCCL_ALGO") == 0 || strcmp(set->name, "NCCL_PROTO") == 0);
+}
+
+int ct_tune_scope_per_coll(const ct_tune_scope_t *sc)
+{
+    if (sc->scope != CT_SCOPE_GLOBAL || sc->configs.n < 2)
+        return 0;
+    const ct_space_config_t *base = &sc->configs.configs[0];
+    for (size_t ci = 1; ci < sc->configs.n; ci++) {
+        const ct_space_config_t *c = &sc->configs.configs[ci];
+        for (size_t i = 0; i < c->n; i++)
+            if (!ct_tune_in_base(base, &c->settings[i]) && !ct_tune_per_coll_var(&c->settings[i]))
+                return 0;
+    }
+    return 1;
+}
+
 ct_status_t ct_tune_decide_scopes(const ct_tune_state_t *s, ct_tune_scope_decision_t *decs,
                                   ct_tune_result_t *result)
 {
     ct_status_t st = CT_OK;
-    ct_tune_reach_t reach = {s->nranks, s->extend_ranges};
     memset(decs, 0, s->nscopes * sizeof *decs);
     for (size_t si = 0; si < s->nscopes && st == CT_OK; si++) {
         const ct_tune_scope_t *sc = &s->scopes[si];
+        ct_tune_reach_t reach = {s->nranks, s->extend_ranges, ct_tune_scope_per_coll(sc)};
         st = ct_tune_evidence_build(s, sc, &decs[si].ev);
         if (st == CT_OK)
             st = ct_tune_decide(&decs[si].ev, &reach, &decs[si].d);

@@ -26,4 +26,9 @@ void ct_tune_scope_decisions_free(ct_tune_scope_decision_t *decs, size_t n);
 
 void ct_tune_result_free(ct_tune_result_t *result);
 
+/* Whether sc is a global scope whose configurations change only
+ * variables the files can set per collective and size range (NCCL_ALGO,
+ * NCCL_PROTO): then it is decided per collective (ct_tune_reach_t). */
+int ct_tune_scope_per_coll(const ct_tune_scope_t *sc);
+
 #endif

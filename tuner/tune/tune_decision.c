@@ -74,14 +74,15 @@ static void ct_tune_dcell(const ct_tune_evidence_t *ev, const ct_tune_ev_cell_t 
     ct_tune_summary(&e->cfg[best], &c->best_us, &c->best_lo, &c->best_hi, &c->best_bw, &c->nbest);
 }
 
-static ct_status_t ct_tune_dpick_add(ct_tune_decision_t *d, size_t config, long long lo,
+static ct_status_t ct_tune_dpick_add(ct_tune_decision_t *d, size_t config, int coll, long long lo,
                                      long long hi, const ct_tune_dcell_t *c)
 {
     ct_tune_dpick_t *p = realloc(d->picks, (d->npicks + 1) * sizeof *p);
     if (p == NULL)
         return CT_ERR_NOMEM;
     d->picks = p;
-    p[d->npicks++] = (ct_tune_dpick_t){config, lo, hi, c ? c->base_us : 0, c ? c->best_us : 0};
+    p[d->npicks++] =
+        (ct_tune_dpick_t){config, coll, lo, hi, c ? c->base_us : 0, c ? c->best_us : 0};
     return CT_OK;
 }
 
@@ -107,9 +108,15 @@ static ct_status_t ct_tune_decide_ranges(const ct_tune_evidence_t *ev, const ct_
         reach->extend_ranges ||
         (n > 0 && b[0].bytes <= ct_tune_smallest_bytes(ev->cells[first].coll, reach->nranks));
     size_t nr = st == CT_OK ? ct_tune_merge(b, n, from_zero, reach->extend_ranges, r) : 0;
+    const ct_coll_name_t *cn = n > 0 ? ct_coll_name_find(ev->cells[first].coll) : NULL;
+    int coll = ev->scope != CT_SCOPE_GLOBAL ? ev->scope : cn ? (int)cn->id : CT_SCOPE_GLOBAL;
+    /* NCCL runs alltoall as send/recv: no NCCL_ALGO or NCCL_PROTO reaches it,
+     * so a per-collective NCCL choice there would be noise. */
+    if (reach->per_coll && cn != NULL && cn->nccl_func < 0)
+        coll = CT_SCOPE_GLOBAL;
     for (size_t k = 0; k < nr && st == CT_OK; k++)
-        if (r[k].winner != 0)
-            st = ct_tune_dpick_add(d, (size_t)r[k].winner, r[k].min_bytes, r[k].max_bytes,
+        if (r[k].winner != 0 && coll != CT_SCOPE_GLOBAL)
+            st = ct_tune_dpick_add(d, (size_t)r[k].winner, coll, r[k].min_bytes, r[k].max_bytes,
                                    &d->cells[first + r[k].first]);
     free(b);
     free(r);
@@ -159,14 +166,16 @@ ct_status_t ct_tune_decide(const ct_tune_evidence_t *ev, const ct_tune_reach_t *
     ct_status_t st = d.cells && cand ? CT_OK : CT_ERR_NOMEM;
     for (size_t k = 0; k < ev->ncells && st == CT_OK; k++)
         ct_tune_dcell(ev, &ev->cells[k], cand, &d.cells[k]);
-    for (size_t k = 0; k < ev->ncells && st == CT_OK && ev->scope != CT_SCOPE_GLOBAL;) {
+    int by_coll = ev->scope != CT_SCOPE_GLOBAL || reach->per_coll;
+    for (size_t k = 0; k < ev->ncells && st == CT_OK && by_coll;) {
         size_t n = 1;
-        while (k + n < ev->ncells && strcmp(ev->cells[k + n].coll, ev->cells[k].coll) == 0)
+        while (k + n < ev->ncells && strcmp(ev->cells[k + n].coll, ev->cells[k].coll) == 0 &&
+               strcmp(ev->cells[k + n].dtype, ev->cells[k].dtype) == 0)
             n++;
         st = ct_tune_decide_ranges(ev, reach, &d, k, n);
         k += n;
     }
-    if (st == CT_OK && ev->ncells > 0 && ev->scope == CT_SCOPE_GLOBAL) {
+    if (st == CT_OK && ev->ncells > 0 && !by_coll) {
         size_t pick = 0;
         st = ct_tune_decide_global(ev, &d, cand, &pick);
         const ct_tune_dcell_t *c = NULL;
@@ -174,7 +183,7 @@ ct_status_t ct_tune_decide(const ct_tune_evidence_t *ev, const ct_tune_reach_t *
             if (d.cells[k].winner == pick)
                 c = &d.cells[k];
         if (st == CT_OK && pick != 0)
-            st = ct_tune_dpick_add(&d, pick, -1, -1, c);
+            st = ct_tune_dpick_add(&d, pick, CT_SCOPE_GLOBAL, -1, -1, c);
     }
     free(cand);
     if (st != CT_OK) {

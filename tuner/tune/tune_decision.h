@@ -23,10 +23,12 @@ typedef struct {
     size_t nbase, nbest;
 } ct_tune_dcell_t;
 
-/* One configuration to set: over a size range of the scope's collective,
- * or (global scope) everywhere, min and max -1. */
+/* One configuration to set: over a size range of one collective (coll),
+ * or (global scope decided globally) everywhere, min and max -1 and coll
+ * CT_SCOPE_GLOBAL. */
 typedef struct {
     size_t config;
+    int coll; /* a ct_coll_id_t, or CT_SCOPE_GLOBAL */
     long long min_bytes, max_bytes;
     double default_us, tuned_us; /* the report's search figures for it */
 } ct_tune_dpick_t;
@@ -46,6 +48,12 @@ typedef struct {
 typedef struct {
     long nranks;       /* the tune's rank count */
     int extend_ranges; /* --extend-ranges: the first range from 0, the last to any size */
+    /* A global scope whose settings the files can set for one collective
+     * and size range (NCCL_ALGO, NCCL_PROTO: NCCL's per-collective list,
+     * the tuner plugin's rules) is decided per collective like a
+     * collective's scope: a value NCCL refuses for broadcast can still
+     * win allreduce, and is written for allreduce's measured span only. */
+    int per_coll;
 } ct_tune_reach_t;
 
 /* The smallest size (bytes) of coll at nranks that counts as "from 0". */
@@ -53,7 +61,8 @@ long long ct_tune_smallest_bytes(const char *coll, long nranks);
 
 /*
  * Decides ev's scope into *d_p (ct_tune_decision_free):
- *   - per collective: each collective's cells merged into ranges
+ *   - per collective (a collective's scope, or a global one with
+ *     reach->per_coll): each collective's cells merged into ranges
  *     (ct_tune_merge), one pick per range a candidate wins;
  *   - global: with weighted evidence the ct_tune_pick over the weighted
  *     time per launch; without, the configuration that wins the most cells

@@ -148,8 +148,10 @@ static ct_status_t ct_tune_shared_paths(ct_tune_runner_t *x, const ct_tune_share
         return CT_ERR_IO;
     }
     /* collbench appends to its CSV: a killed attempt's rows go first. */
-    if (unlink(paths[0]) != 0 && errno != ENOENT) {
-        fprintf(stderr, "colltune tune: cannot remove %s: %s\n", paths[0], strerror(errno));
+    char json[4096];
+    ct_tune_trial_json_path(paths[0], json, sizeof json);
+    if ((unlink(paths[0]) != 0 && errno != ENOENT) || (unlink(json) != 0 && errno != ENOENT)) {
+        fprintf(stderr, "colltune tune: cannot empty %s: %s\n", dir, strerror(errno));
         return CT_ERR_IO;
     }
     return CT_OK;

@@ -8,7 +8,8 @@
 static ct_journal_status_t ct_tune_status_of(ct_trial_outcome_t o)
 {
     switch (o) {
-    case CT_TRIAL_OK: return CT_JOURNAL_OK;
+    case CT_TRIAL_OK:
+    case CT_TRIAL_REFUSED: return CT_JOURNAL_OK; /* what was refused: the trial's JSON */
     case CT_TRIAL_WRONG: return CT_JOURNAL_WRONG;
     case CT_TRIAL_BAD_INPUT: return CT_JOURNAL_BAD_INPUT;
     case CT_TRIAL_UNAVAILABLE: return CT_JOURNAL_UNAVAILABLE;

@@ -136,6 +136,71 @@ static int ct_tune_json_side(json_t *j, const char *side, double us, double lo, 
     return bad;
 }
 
+/* report.md's "no harm" table and report.json's verification.no_harm:
+ * every cell the A/B measured, tuned or not, whether the tuned side was
+ * slower there, and how many written choices reach it.  NULL without
+ * memory. */
+static json_t *ct_tune_report_no_harm(const ct_tune_verify_t *v, ct_tune_buf_t *md)
+{
+    size_t slower = 0, unreached = 0;
+    for (size_t i = 0; i < v->ncells; i++) {
+        slower += (size_t)v->cells[i].contradicts;
+        unreached += (size_t)(v->cells[i].contradicts && v->cells[i].reach == 0);
+    }
+    ct_tune_bprintf(md,
+                    "## no harm\n\nThe files reach more than the search measured: the A/B also "
+                    "ran every collective at `--sizes %s` (they include every power of two "
+                    "inside each choice's range)%s%s%s. A cell is slower where the default is "
+                    "faster by the same test (p <= %.2f, >= %.0f%%); a choice's range is cut at "
+                    "its slower cells, and a global choice is dropped by any.\n\n",
+                    v->sizes,
+                    v->dtypes ? ", and int8 and bfloat16 allreduce, broadcast and allgather at "
+                                "`--sizes "
+                              : "",
+                    v->dtypes ? v->check_sizes : "", v->dtypes ? "`" : "", CT_TUNE_VERIFY_ALPHA,
+                    CT_TUNE_MARGIN * 100);
+    if (v->failed[0])
+        ct_tune_bprintf(md, "**Nothing written**: %s.\n\n", v->failed);
+    ct_tune_bprintf(md,
+                    "%zu cells, %zu slower%s.\n\n| collective | dtype | size | default us | tuned "
+                    "us | tuned/default | p slower | verdict | written choices reaching it "
+                    "|\n|---|---|---|---|---|---|---|---|---|\n",
+                    v->ncells, slower,
+                    unreached ? " (where no written choice reaches, the files change nothing: "
+                                "noise)"
+                              : "");
+    json_t *cells = json_array(), *nh = json_object();
+    int bad = cells == NULL || nh == NULL;
+    for (size_t i = 0; i < v->ncells && !bad; i++) {
+        const ct_tune_vcell_t *c = &v->cells[i];
+        char sz[32];
+        ct_tune_size_str(c->bytes, sz, sizeof sz);
+        double ratio = c->def_us > 0 ? c->tun_us / c->def_us : 0;
+        const char *verdict = c->contradicts ? "SLOWER" : c->holds ? "faster" : "same";
+        ct_tune_bprintf(md, "| %s | %s | %s | %.2f | %.2f | %.3f | %.3g | %s | %d |\n", c->coll,
+                        c->dtype[0] ? c->dtype : "-", sz, c->def_us, c->tun_us, ratio, c->p_slower,
+                        verdict, c->reach);
+        json_t *j =
+            json_pack("{s:s, s:s, s:I, s:b, s:f, s:f, s:I, s:I, s:f, s:s, s:i}", "collective",
+                      c->coll, "dtype", c->dtype, "bytes", (json_int_t)c->bytes, "searched",
+                      c->tuned, "default_us", c->def_us, "tuned_us", c->tun_us, "default_launches",
+                      (json_int_t)c->ndef, "tuned_launches", (json_int_t)c->ntun, "p_slower",
+                      c->p_slower, "verdict", verdict, "reached_by", c->reach);
+        bad |= j == NULL || ct_json_append(cells, j);
+    }
+    ct_tune_bprintf(md, "\n");
+    bad |= ct_json_set(nh, "sizes", ct_json_str(v->sizes));
+    bad |= ct_json_set(nh, "datatype_sizes", v->dtypes ? ct_json_str(v->check_sizes) : json_null());
+    bad |= ct_json_set(nh, "failed", v->failed[0] ? ct_json_str(v->failed) : json_null());
+    bad |= ct_json_set(nh, "slower", json_integer((json_int_t)slower));
+    bad |= ct_json_set(nh, "cells", cells);
+    if (bad) {
+        json_decref(nh);
+        return NULL;
+    }
+    return nh;
+}
+
 /* report.md's and report.json's account of the A/B. */
 static ct_status_t ct_tune_report_verify(const ct_tune_report_in_t *in, ct_tune_buf_t *md,
                                          json_t *doc)
@@ -165,6 +230,8 @@ static ct_status_t ct_tune_report_verify(const ct_tune_report_in_t *in, ct_tune_
     int bad = cells == NULL || vj == NULL;
     for (size_t i = 0; i < v->ncells && !bad; i++) {
         const ct_tune_vcell_t *c = &v->cells[i];
+        if (!c->tuned) /* the others are in the no-harm table */
+            continue;
         char sz[32];
         ct_tune_size_str(c->bytes, sz, sizeof sz);
         double speedup = c->tun_us > 0 ? c->def_us / c->tun_us : 0;
@@ -210,6 +277,7 @@ static ct_status_t ct_tune_report_verify(const ct_tune_report_in_t *in, ct_tune_
                                  "launch medians",
                                  "alpha", CT_TUNE_VERIFY_ALPHA, "margin", CT_TUNE_MARGIN));
     bad |= ct_json_set(vj, "cells", cells);
+    bad |= ct_json_set(vj, "no_harm", ct_tune_report_no_harm(v, md));
     bad |= ct_json_set(doc, "verification", vj);
     return bad ? CT_ERR_NOMEM : CT_OK;
 }
@@ -368,6 +436,68 @@ static ct_status_t ct_tune_report_choices(const ct_tune_report_in_t *in, ct_tune
     return CT_OK;
 }
 
+/* The configuration of scope sc whose key is key, or NULL. */
+static const ct_tune_scope_t *ct_tune_report_scope_of(const ct_tune_state_t *s, const char *scope,
+                                                      const char *key, size_t *ci_p)
+{
+    for (size_t si = 0; si < s->nscopes; si++) {
+        const ct_tune_scope_t *sc = &s->scopes[si];
+        if (strcmp(sc->name, scope) != 0)
+            continue;
+        for (size_t ci = 0; ci < sc->configs.n; ci++)
+            if (strcmp(sc->configs.configs[ci].key, key) == 0) {
+                *ci_p = ci;
+                return sc;
+            }
+    }
+    return NULL;
+}
+
+/* report.md's "refused" list and report.json's refused: what the
+ * library refused under a configuration of the search (NCCL's invalid
+ * usage), once per scope x configuration x collective x dtype.  Such a
+ * configuration is invalid for that collective only: it was still
+ * measured and decided for the others. */
+static ct_status_t ct_tune_report_refused(const ct_tune_state_t *s, ct_tune_buf_t *md, json_t *doc)
+{
+    json_t *list = json_array();
+    int bad = list == NULL, any = 0;
+    for (size_t i = 0; i < s->ntrials && !bad; i++) {
+        const ct_trial_t *t = &s->trials[i];
+        size_t ci = 0;
+        const ct_tune_scope_t *sc = ct_tune_report_scope_of(s, t->scope, t->key, &ci);
+        for (size_t r = 0; sc != NULL && r < t->nrefused && !bad; r++) {
+            const ct_trial_refusal_t *f = &t->refused[r];
+            int seen = 0; /* by an earlier trial of the same configuration */
+            for (size_t j = 0; j < i && !seen; j++) {
+                const ct_trial_t *o = &s->trials[j];
+                for (size_t q = 0; q < o->nrefused && !seen; q++)
+                    seen = strcmp(o->scope, t->scope) == 0 && strcmp(o->key, t->key) == 0 &&
+                           strcmp(o->refused[q].collective, f->collective) == 0 &&
+                           strcmp(o->refused[q].dtype, f->dtype) == 0;
+            }
+            if (seen)
+                continue;
+            char desc[512];
+            ct_tune_describe(sc, ci, desc, sizeof desc);
+            if (!any++)
+                ct_tune_bprintf(md, "## refused\n\nThe library refused these collectives under "
+                                    "these configurations; each was still measured and decided "
+                                    "for the other collectives.\n\n");
+            ct_tune_bprintf(md, "- scope %s, %s: %s %s refused (%s)\n", sc->name, desc,
+                            f->collective, f->dtype, f->reason);
+            json_t *j = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s}", "scope", sc->name, "key",
+                                  t->key, "config", desc, "collective", f->collective, "dtype",
+                                  f->dtype, "reason", f->reason);
+            bad |= j == NULL || ct_json_append(list, j);
+        }
+    }
+    if (any)
+        ct_tune_bprintf(md, "\n");
+    bad |= ct_json_set(doc, "refused", list);
+    return bad ? CT_ERR_NOMEM : CT_OK;
+}
+
 static void ct_tune_report_files(const ct_tune_result_t *result, ct_tune_buf_t *md)
 {
     const char *names[16];
@@ -476,6 +606,8 @@ ct_status_t ct_tune_report(const ct_tune_report_in_t *in, char *err, size_t errl
         ct_tune_report_head(s, &md);
     for (size_t si = 0; si < s->nscopes && st == CT_OK; si++)
         st = ct_tune_report_scope(&s->scopes[si], &in->decs[si], s->extend_ranges, &md, cells);
+    if (st == CT_OK)
+        st = ct_tune_report_refused(s, &md, doc);
     if (st == CT_OK)
         st = ct_tune_report_choices(in, &md, choices);
     if (st == CT_OK)

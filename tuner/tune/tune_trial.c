@@ -152,10 +152,17 @@ ct_status_t ct_tune_trial_launch(ct_tune_runner_t *x, const ct_tune_scope_t *sc,
         const char *coll = sc->colls                      ? sc->colls
                            : sc->scope == CT_SCOPE_GLOBAL ? s->colls
                                                           : sc->name;
-        const char *ours[] = {"-C", coll, "--csv", csv, "--no-table", "--quiet"};
-        st = ct_argv_append(&args, (char *const *)ours, 6);
+        char json[4096];
+        ct_tune_trial_json_path(csv, json, sizeof json);
+        const char *ours[] = {"-C", coll, "--csv", csv, "--json", json, "--no-table", "--quiet"};
+        st = ct_argv_append(&args, (char *const *)ours, 8);
         if (st == CT_OK)
             st = ct_argv_append(&args, x->cb_args, x->ncb_args);
+        size_t nscope = 0;
+        while (sc->args != NULL && sc->args[nscope] != NULL)
+            nscope++;
+        if (st == CT_OK && nscope > 0)
+            st = ct_argv_append(&args, (char *const *)sc->args, nscope);
         if (st == CT_OK && extra != NULL)
             st = ct_argv_append(&args, extra->v, extra->n);
         /* The user's --size-budget and --sync, when given, win. */
@@ -189,6 +196,15 @@ ct_status_t ct_tune_trial_launch(ct_tune_runner_t *x, const ct_tune_scope_t *sc,
     return st;
 }
 
+void ct_tune_trial_json_path(const char *csv, char *buf, size_t len)
+{
+    size_t n = strlen(csv);
+    if (n > 4 && strcmp(csv + n - 4, ".csv") == 0)
+        snprintf(buf, len, "%.*s.json", (int)(n - 4), csv);
+    else
+        snprintf(buf, len, "%s.json", csv);
+}
+
 ct_status_t ct_tune_trial_record(ct_tune_runner_t *x, ct_tune_scope_t *sc, size_t ci, long launch,
                                  const char *csv, long config, const char *group,
                                  const ct_tune_outcome_t *o_in)
@@ -212,15 +228,30 @@ ct_status_t ct_tune_trial_record(ct_tune_runner_t *x, ct_tune_scope_t *sc, size_
         t.status = CT_JOURNAL_OK;
         oc.reason[0] = '\0';
     }
+    char json[4096], id[24] = "";
+    ct_tune_trial_json_path(csv, json, sizeof json);
     if (st == CT_OK && t.status == CT_JOURNAL_OK) {
-        if (ct_trial_read_csv_config(&t, csv, config, err, sizeof err) != CT_OK) {
+        /* The JSON says what was refused and which config_id is which
+         * configuration; a collbench that wrote none refused nothing. */
+        ct_status_t jst = ct_trial_read_json(&t, json, config, id, err, sizeof err);
+        if (jst == CT_ERR_NOMEM) {
+            st = jst;
+        } else if (jst != CT_OK && (jst != CT_ERR_USAGE || o->exit_code == CT_EXIT_REFUSED)) {
+            t.status = CT_JOURNAL_CRASH;
+            snprintf(o->reason, sizeof o->reason, "%.250s", err);
+        }
+    }
+    if (st == CT_OK && t.status == CT_JOURNAL_OK) {
+        if (ct_trial_read_csv_config(&t, csv, config, id, err, sizeof err) != CT_OK) {
             t.status = CT_JOURNAL_CRASH;
             snprintf(o->reason, sizeof o->reason, "%.250s", err);
         } else {
             for (size_t r = 0; r < t.nrows; r++)
                 if (t.rows[r].wrong > 0)
                     t.status = CT_JOURNAL_WRONG;
-            if (t.nrows == 0) {
+            /* Every collective refused is an answer (invalid there), not
+             * a crash; no rows and no refusal is. */
+            if (t.nrows == 0 && t.nrefused == 0) {
                 t.status = CT_JOURNAL_CRASH;
                 snprintf(o->reason, sizeof o->reason, "no results in its results.csv");
             }
@@ -303,8 +334,10 @@ ct_status_t ct_tune_trial(ct_tune_runner_t *x, ct_tune_scope_t *sc, size_t ci, l
         fprintf(stderr, "colltune tune: %s: %s\n", dir, err);
         return CT_ERR_IO;
     }
-    if (unlink(csv) != 0 && errno != ENOENT) {
-        fprintf(stderr, "colltune tune: cannot remove %s: %s\n", csv, strerror(errno));
+    char json[4096];
+    ct_tune_trial_json_path(csv, json, sizeof json);
+    if ((unlink(csv) != 0 && errno != ENOENT) || (unlink(json) != 0 && errno != ENOENT)) {
+        fprintf(stderr, "colltune tune: cannot empty %s: %s\n", dir, strerror(errno));
         return CT_ERR_IO;
     }
 

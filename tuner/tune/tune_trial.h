@@ -68,6 +68,10 @@ ct_status_t ct_tune_trial_launch(ct_tune_runner_t *x, const ct_tune_scope_t *sc,
                                  const char *budget, const char *const paths[3],
                                  ct_tune_outcome_t *o);
 
+/* The JSON collbench writes beside a trial's results CSV (csv's name
+ * with .json for .csv): its refusals and its configurations' ids. */
+void ct_tune_trial_json_path(const char *csv, char *buf, size_t len);
+
 /* Journals and keeps the finished trial of sc's configuration ci at
  * launch: its rows from csv (config: collbench --config's index of it in
  * a shared launch, whose group names it; -1 and NULL for a launch of its

@@ -25,9 +25,12 @@ void ct_tune_verify_free(ct_tune_verify_t *v)
     free(v->cells);
     free(v->verified);
     free(v->why);
+    free(v->min_bytes);
+    free(v->max_bytes);
     v->cells = NULL;
     v->verified = NULL;
     v->why = NULL;
+    v->min_bytes = v->max_bytes = NULL;
     v->ncells = v->nchoices = 0;
 }
 
@@ -98,30 +101,6 @@ static void ct_tune_verify_mca_tail(const ct_launch_opts_t *lo, const char *dir,
                  "tuned side read only the emitted mca-params.conf, not the system's");
 }
 
-void ct_tune_verify_colls(const ct_tune_result_t *r, const char *tune_colls, char *buf, size_t len)
-{
-    size_t used = 0;
-    buf[0] = '\0';
-    for (size_t i = 0; i < r->nchoices; i++) {
-        if (r->choices[i].scope == CT_SCOPE_GLOBAL) {
-            snprintf(buf, len, "%s", tune_colls);
-            return;
-        }
-    }
-    for (size_t i = 0; i < r->nchoices; i++) {
-        const char *name = ct_space_scope_name(r->choices[i].scope);
-        int seen = 0;
-        for (size_t k = 0; k < i && !seen; k++)
-            seen = r->choices[k].scope == r->choices[i].scope;
-        if (seen)
-            continue;
-        int m = snprintf(buf + used, len - used, "%s%s", used ? "," : "", name);
-        if (m < 0 || (size_t)m >= len - used)
-            break;
-        used += (size_t)m;
-    }
-}
-
 /* Whether the user's environment or --env sets name. */
 static int ct_tune_verify_user_has(const ct_launch_opts_t *lo, const char *name)
 {
@@ -165,16 +144,126 @@ static ct_status_t ct_tune_verify_load(const ct_launch_opts_t *lo, const char *d
     return CT_OK;
 }
 
-ct_status_t ct_tune_verify_setup(const ct_tune_result_t *r, const char *out,
-                                 const ct_launch_opts_t *lo, const ct_space_config_t *base,
-                                 size_t pairs, ct_tune_scope_t *sc, ct_tune_verify_t *v, char *err,
-                                 size_t errlen)
+static int ct_tune_cmp_ll(const void *a, const void *b)
+{
+    long long x = *(const long long *)a, y = *(const long long *)b;
+    return (x > y) - (x < y);
+}
+
+/* Adds bytes to buf[0..*n) (room for max) unless there already. */
+static void ct_tune_size_add(long long *buf, size_t *n, size_t max, long long bytes)
+{
+    for (size_t i = 0; i < *n; i++)
+        if (buf[i] == bytes)
+            return;
+    if (*n < max)
+        buf[(*n)++] = bytes;
+}
+
+static long long ct_tune_searched_max(const ct_tune_vsize_t *searched, size_t nsearched)
+{
+    long long top = 0;
+    for (size_t i = 0; i < nsearched; i++)
+        if (searched[i].bytes > top)
+            top = searched[i].bytes;
+    return top;
+}
+
+/* The sizes every collective is checked at: 8 B, 4 KiB, 1 MiB and the
+ * largest the search measured. */
+static size_t ct_tune_check_sizes(long long top, long long *buf, size_t max)
+{
+    size_t n = 0;
+    const long long fixed[] = {8, 4096, 1LL << 20};
+    for (size_t i = 0; i < 3; i++)
+        ct_tune_size_add(buf, &n, max, fixed[i]);
+    if (top > 0)
+        ct_tune_size_add(buf, &n, max, top);
+    qsort(buf, n, sizeof *buf, ct_tune_cmp_ll);
+    return n;
+}
+
+size_t ct_tune_verify_sizes(const ct_tune_result_t *r, const ct_tune_vsize_t *searched,
+                            size_t nsearched, long long *buf, size_t max)
+{
+    long long top = ct_tune_searched_max(searched, nsearched);
+    size_t n = ct_tune_check_sizes(top, buf, max);
+    for (size_t i = 0; i < nsearched; i++)
+        ct_tune_size_add(buf, &n, max, searched[i].bytes);
+    /* A file carries a choice for every size of its range, measured or
+     * not: every power of two inside it is measured too. */
+    for (size_t i = 0; i < r->nchoices; i++) {
+        const ct_tune_choice_t *c = &r->choices[i];
+        if (c->scope == CT_SCOPE_GLOBAL)
+            continue;
+        long long lo = c->min_bytes > 8 ? c->min_bytes : 8;
+        long long hi = c->max_bytes >= 0 && c->max_bytes < top ? c->max_bytes : top;
+        for (long long p = 8; p > 0 && p <= hi; p *= 2)
+            if (p >= lo)
+                ct_tune_size_add(buf, &n, max, p);
+    }
+    qsort(buf, n, sizeof *buf, ct_tune_cmp_ll);
+    return n;
+}
+
+/* buf as collbench --sizes takes it: "8,4096,...". */
+static void ct_tune_sizes_text(const long long *v, size_t n, char *buf, size_t len)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < n; i++) {
+        int m = snprintf(buf + used, len - used, "%s%lld", i ? "," : "", v[i]);
+        if (m < 0 || (size_t)m >= len - used)
+            break;
+        used += (size_t)m;
+    }
+}
+
+/* A copy of the settings of from into to (empty). */
+static ct_status_t ct_tune_verify_copy(const ct_space_config_t *from, ct_space_config_t *to)
+{
+    ct_status_t st = CT_OK;
+    for (size_t i = 0; i < from->n && st == CT_OK; i++)
+        st = ct_tune_verify_add(to, from->settings[i].name, from->settings[i].value,
+                                from->settings[i].via);
+    if (st == CT_OK)
+        snprintf(to->key, sizeof to->key, "%s", from->key);
+    return st;
+}
+
+/* A scope of the A/B named name, over colls, its two configurations
+ * copies of sides[0..2). */
+static ct_status_t ct_tune_verify_scope(const char *name, const char *colls,
+                                        const char *const *args, const ct_space_config_t *sides,
+                                        ct_tune_scope_t *sc)
+{
+    memset(sc, 0, sizeof *sc);
+    sc->scope = CT_SCOPE_GLOBAL;
+    sc->name = name;
+    sc->colls = colls;
+    sc->args = args;
+    sc->configs.configs = calloc(2, sizeof *sc->configs.configs);
+    sc->excluded = calloc(2, sizeof *sc->excluded);
+    sc->alive = calloc(2, sizeof *sc->alive);
+    if (sc->configs.configs == NULL || sc->excluded == NULL || sc->alive == NULL)
+        return CT_ERR_NOMEM;
+    sc->configs.n = 2;
+    ct_status_t st = CT_OK;
+    for (size_t side = 0; side < 2 && st == CT_OK; side++)
+        st = ct_tune_verify_copy(&sides[side], &sc->configs.configs[side]);
+    return st;
+}
+
+ct_status_t ct_tune_verify_setup(const ct_tune_result_t *r, const ct_tune_verify_in_t *in,
+                                 ct_tune_scope_t *scopes, size_t *nscopes_p, ct_tune_verify_t *v,
+                                 char *err, size_t errlen)
 {
     char dir[4096], abs[PATH_MAX];
+    *nscopes_p = 0;
     memset(v, 0, sizeof *v);
-    v->pairs = pairs;
-    if (ct_outdir_path(out, CT_TUNE_VERIFY_NAME, dir, sizeof dir) != CT_OK) {
-        snprintf(err, errlen, "--out %s: path too long", out);
+    v->pairs = in->pairs;
+    if (ct_outdir_path(in->out, CT_TUNE_VERIFY_NAME, dir, sizeof dir) != CT_OK) {
+        snprintf(err, errlen, "--out %s: path too long", in->out);
         return CT_ERR_USAGE;
     }
     ct_status_t st = ct_outdir_prepare(dir, err, errlen);
@@ -205,23 +294,15 @@ ct_status_t ct_tune_verify_setup(const ct_tune_result_t *r, const char *out,
         return st;
 
     /* [0] the defaults; [1] the defaults and the files. */
-    sc->scope = CT_SCOPE_GLOBAL;
-    sc->name = CT_TUNE_VERIFY_NAME;
-    sc->configs.configs = calloc(2, sizeof *sc->configs.configs);
-    sc->excluded = calloc(2, sizeof *sc->excluded);
-    sc->alive = calloc(2, sizeof *sc->alive);
-    if (sc->configs.configs == NULL || sc->excluded == NULL || sc->alive == NULL)
-        return CT_ERR_NOMEM;
-    sc->configs.n = 2;
+    ct_space_config_t sides[2];
+    memset(sides, 0, sizeof sides);
     for (size_t side = 0; side < 2 && st == CT_OK; side++)
-        for (size_t i = 0; i < base->n && st == CT_OK; i++)
-            st = ct_tune_verify_add(&sc->configs.configs[side], base->settings[i].name,
-                                    base->settings[i].value, base->settings[i].via);
+        for (size_t i = 0; i < in->base->n && st == CT_OK; i++)
+            st = ct_tune_verify_add(&sides[side], in->base->settings[i].name,
+                                    in->base->settings[i].value, in->base->settings[i].via);
     size_t used = 0;
     for (size_t f = 0; f < nfiles && f < 16 && st == CT_OK; f++)
-        st = ct_tune_verify_load(lo, abs, names[f], loads[f], &sc->configs.configs[1], v, &used);
-    if (st != CT_OK)
-        return st;
+        st = ct_tune_verify_load(in->lo, abs, names[f], loads[f], &sides[1], v, &used);
     /* The tuned side's id covers the choices too, through a variable the
      * libraries ignore (its journal key is that of its settings): a
      * resumed tune that decided otherwise does not reuse an A/B of other
@@ -237,16 +318,47 @@ ct_status_t ct_tune_verify_setup(const ct_tune_result_t *r, const char *out,
     }
     char hex[17];
     snprintf(hex, sizeof hex, "%016llx", (unsigned long long)h);
-    st = ct_tune_verify_add(&sc->configs.configs[1], "COLLTUNE_VERIFY_CHOICES", hex, CT_VIA_ENV);
-    if (st != CT_OK)
-        return st;
+    if (st == CT_OK)
+        st = ct_tune_verify_add(&sides[1], "COLLTUNE_VERIFY_CHOICES", hex, CT_VIA_ENV);
     /* Keys as the journal checks them: of the settings sorted by name. */
-    for (size_t side = 0; side < 2; side++) {
-        ct_space_config_t *c = &sc->configs.configs[side];
+    for (size_t side = 0; side < 2 && st == CT_OK; side++) {
+        ct_space_config_t *c = &sides[side];
         ct_vec_sort(c->settings, c->n, sizeof *c->settings, ct_tune_verify_cmp);
         ct_space_config_key(c->settings, c->n, c->key, sizeof c->key);
     }
-    return CT_OK;
+
+    /* Every collective at the searched sizes, the check sizes and the
+     * powers of two inside the ranges; on NCCL, the framework datatypes
+     * at the check sizes. */
+    long long sizes[CT_TUNE_VERIFY_MAX_SIZES];
+    size_t ns =
+        ct_tune_verify_sizes(r, in->searched, in->nsearched, sizes, CT_TUNE_VERIFY_MAX_SIZES);
+    ct_tune_sizes_text(sizes, ns, v->sizes, sizeof v->sizes);
+    ns = ct_tune_check_sizes(ct_tune_searched_max(in->searched, in->nsearched), sizes,
+                             CT_TUNE_VERIFY_MAX_SIZES);
+    ct_tune_sizes_text(sizes, ns, v->check_sizes, sizeof v->check_sizes);
+    const char *const main_args[] = {"--sizes", v->sizes, NULL};
+    const char *const dtype_args[] = {"--sizes", v->check_sizes, "-d", "int8,bfloat16", NULL};
+    memcpy(v->args[0], main_args, sizeof main_args);
+    memcpy(v->args[1], dtype_args, sizeof dtype_args);
+    if (st == CT_OK)
+        st = ct_tune_verify_scope(CT_TUNE_VERIFY_NAME, "all", v->args[0], sides, &scopes[0]);
+    if (st == CT_OK)
+        *nscopes_p = 1;
+    if (st == CT_OK && in->nccl) {
+        st = ct_tune_verify_scope(CT_TUNE_VERIFY_DTYPES_NAME, "allreduce,broadcast,allgather",
+                                  v->args[1], sides, &scopes[1]);
+        *nscopes_p = 2;
+        v->dtypes = 1;
+    }
+    for (size_t side = 0; side < 2; side++) {
+        for (size_t i = 0; i < sides[side].n; i++) {
+            free(sides[side].settings[i].name);
+            free(sides[side].settings[i].value);
+        }
+        free(sides[side].settings);
+    }
+    return st;
 }
 
 /* The median a report shows: 0, not ct_stats_median's NaN, for a side
@@ -256,11 +368,14 @@ static double ct_tune_report_median(const double *v, size_t n)
     return n ? ct_stats_median(v, n) : 0;
 }
 
-/* One collective x size of the A/B: side [0] default, [1] tuned. */
+/* One collective x datatype x size of the A/B: side [0] default, [1]
+ * tuned. */
 static void ct_tune_verify_cell(const ct_tune_ev_cell_t *e, ct_tune_vcell_t *c)
 {
     const ct_tune_launches_t *d = &e->cfg[0], *t = &e->cfg[1];
+    memset(c, 0, sizeof *c);
     c->coll = e->coll;
+    c->dtype = e->dtype;
     c->bytes = e->bytes;
     c->ndef = d->n;
     c->ntun = t->n;
@@ -274,81 +389,210 @@ static void ct_tune_verify_cell(const ct_tune_ev_cell_t *e, ct_tune_vcell_t *c)
     c->tun_bw = ct_tune_report_median(t->bw, c->ntun);
     c->p_faster = ct_stats_mw_p_less(t->us, c->ntun, d->us, c->ndef);
     c->p_slower = ct_stats_mw_p_less(d->us, c->ndef, t->us, c->ntun);
-    c->holds = c->ntun > 0 && c->ndef > 0 && c->p_faster <= CT_TUNE_VERIFY_ALPHA &&
+    int both = c->ntun > 0 && c->ndef > 0;
+    c->holds = both && c->p_faster <= CT_TUNE_VERIFY_ALPHA &&
                c->tun_us <= (1.0 - CT_TUNE_MARGIN) * c->def_us;
-    c->contradicts = c->ntun > 0 && c->ndef > 0 && c->p_slower <= CT_TUNE_VERIFY_ALPHA;
+    /* The mirror of "holds": harm is a loss the test and the margin both
+     * see, so a 1% wobble in one of many cells is no verdict. */
+    c->contradicts = both && c->p_slower <= CT_TUNE_VERIFY_ALPHA &&
+                     c->tun_us * (1.0 - CT_TUNE_MARGIN) >= c->def_us;
 }
 
-/* The verdict on one choice from the A/B's cells (and weighted time). */
-static void ct_tune_verify_choice(const ct_tune_verify_t *v, const ct_tune_choice_t *ch,
-                                  int weighted, int *verified, char *why, size_t why_len)
+static int ct_tune_searched_has(const ct_tune_vsize_t *searched, size_t n, const char *coll,
+                                long long bytes)
 {
-    size_t in = 0, holds = 0, against = 0;
+    for (size_t i = 0; i < n; i++)
+        if (searched[i].bytes == bytes && strcmp(searched[i].coll, coll) == 0)
+            return 1;
+    return 0;
+}
+
+/* Whether choice ch (over [lo, hi], hi -1: any) reaches cell c. */
+static int ct_tune_reaches(const ct_tune_choice_t *ch, long long lo, long long hi,
+                           const ct_tune_vcell_t *c)
+{
+    if (ch->scope == CT_SCOPE_GLOBAL)
+        return 1;
+    return strcmp(c->coll, ct_space_scope_name(ch->scope)) == 0 && c->bytes >= lo &&
+           (hi < 0 || c->bytes <= hi);
+}
+
+static void ct_tune_size_words(long long bytes, char *buf, size_t len)
+{
+    if (bytes >= (1LL << 20) && bytes % (1LL << 20) == 0)
+        snprintf(buf, len, "%lld MiB", bytes >> 20);
+    else if (bytes >= 1024 && bytes % 1024 == 0)
+        snprintf(buf, len, "%lld KiB", bytes >> 10);
+    else
+        snprintf(buf, len, "%lld B", bytes);
+}
+
+/* A global choice reaches every cell: verified when none is slower. */
+static void ct_tune_verify_global(const ct_tune_verify_t *v, int weighted, int *verified, char *why,
+                                  size_t why_len)
+{
+    size_t tuned = 0, holds = 0, slower = 0;
+    const ct_tune_vcell_t *first = NULL;
     for (size_t k = 0; k < v->ncells; k++) {
         const ct_tune_vcell_t *c = &v->cells[k];
-        if (ch->scope != CT_SCOPE_GLOBAL &&
-            (strcmp(c->coll, ct_space_scope_name(ch->scope)) != 0 || c->bytes < ch->min_bytes ||
-             (ch->max_bytes >= 0 && c->bytes > ch->max_bytes)))
-            continue;
-        in++;
-        holds += (size_t)c->holds;
-        against += (size_t)c->contradicts;
+        if (c->contradicts && slower++ == 0)
+            first = c;
+        tuned += (size_t)c->tuned;
+        holds += (size_t)(c->tuned && c->holds);
     }
-    if (in == 0) {
-        snprintf(why, why_len, "the A/B measured no size in its range");
-    } else if (against > 0) {
-        snprintf(why, why_len, "the default was significantly faster at %zu of %zu sizes", against,
-                 in);
-    } else if (ch->scope == CT_SCOPE_GLOBAL && weighted) {
+    if (first != NULL) {
+        char sz[32];
+        ct_tune_size_words(first->bytes, sz, sizeof sz);
+        snprintf(why, why_len,
+                 "the tuned side was significantly slower at %zu of %zu cells (%s %s %s)", slower,
+                 v->ncells, first->coll, first->dtype, sz);
+    } else if (weighted) {
         *verified = v->w_n >= CT_TUNE_VERIFY_MIN_PAIRS && v->w_p <= CT_TUNE_VERIFY_ALPHA &&
                     v->w_tun <= (1.0 - CT_TUNE_MARGIN) * v->w_def;
-        snprintf(why, why_len, "weighted time %.2f -> %.2f us (p = %.3g, %zu launches each)",
-                 v->w_def, v->w_tun, v->w_p, v->w_n);
-    } else if (ch->scope == CT_SCOPE_GLOBAL) {
-        *verified = holds > 0;
-        snprintf(why, why_len, "faster at %zu of %zu sizes, slower at none", holds, in);
+        snprintf(why, why_len,
+                 "weighted time %.2f -> %.2f us (p = %.3g, %zu launches each); slower in none "
+                 "of %zu cells",
+                 v->w_def, v->w_tun, v->w_p, v->w_n, v->ncells);
+    } else if (tuned == 0) {
+        snprintf(why, why_len, "the A/B measured no size the search did");
     } else {
-        *verified = 2 * holds > in;
-        snprintf(why, why_len, "faster at %zu of %zu sizes of its range, slower at none", holds,
-                 in);
+        *verified = holds > 0;
+        snprintf(why, why_len, "faster at %zu of %zu measured sizes, slower in none of %zu cells",
+                 holds, tuned, v->ncells);
     }
 }
 
-ct_status_t ct_tune_verify_judge(const ct_tune_evidence_t *ev, const ct_tune_result_t *r,
-                                 ct_tune_verify_t *v)
+/*
+ * A per-collective choice: the cells of its collective inside its range
+ * (the first kind of launch, every size), cut at the slower ones; the
+ * part whose measured sizes hold the gain most often stays, and its
+ * bounds become the choice's range.  Slower cells of the other kinds
+ * (datatypes) inside what stays verify nothing.
+ */
+static void ct_tune_verify_coll(ct_tune_verify_t *v, size_t i, const ct_tune_choice_t *ch,
+                                size_t nmain, char *why, size_t why_len)
 {
-    free(v->cells);
-    v->ncells = 0;
-    v->cells = calloc(ev->ncells ? ev->ncells : 1, sizeof *v->cells);
-    if (v->cells == NULL)
-        return CT_ERR_NOMEM;
-    for (size_t k = 0; k < ev->ncells; k++)
-        ct_tune_verify_cell(&ev->cells[k], &v->cells[v->ncells++]);
-    free(v->verified);
-    free(v->why);
+    long long lo = ch->min_bytes, hi = ch->max_bytes;
+    long long best_lo = lo, best_hi = hi, run_lo = lo;
+    size_t best_holds = 0, best_tuned = 0, run_holds = 0, run_tuned = 0, in = 0, cuts = 0;
+    long long cut_at = -1;
+    int have_best = 0;
+    for (size_t k = 0; k <= nmain; k++) {
+        const ct_tune_vcell_t *c = k < nmain ? &v->cells[k] : NULL;
+        if (c != NULL && !ct_tune_reaches(ch, lo, hi, c))
+            continue;
+        if (c != NULL && !c->contradicts) {
+            in++;
+            run_tuned += (size_t)c->tuned;
+            run_holds += (size_t)(c->tuned && c->holds);
+            continue;
+        }
+        /* The end of a run: at a slower cell, or past the last cell. */
+        long long run_hi = c != NULL ? c->bytes - 1 : hi;
+        if (!have_best || run_holds > best_holds) {
+            best_lo = run_lo;
+            best_hi = run_hi;
+            best_holds = run_holds;
+            best_tuned = run_tuned;
+            have_best = 1;
+        }
+        if (c != NULL) {
+            in++;
+            if (cuts++ == 0)
+                cut_at = c->bytes;
+            run_lo = c->bytes + 1;
+            run_holds = run_tuned = 0;
+        }
+    }
+    char at[32];
+    ct_tune_size_words(cut_at, at, sizeof at);
+    if (in == 0) {
+        snprintf(why, why_len, "the A/B measured no size in its range");
+        return;
+    }
+    if (best_holds == 0 && cuts > 0) {
+        snprintf(why, why_len,
+                 "the tuned side was significantly slower at %zu of %zu sizes of its range "
+                 "(first at %s), and no part of it held the gain",
+                 cuts, in, at);
+        return;
+    }
+    v->min_bytes[i] = best_lo;
+    v->max_bytes[i] = best_hi;
+    /* The other kinds of launch (datatypes) inside what stays. */
+    for (size_t k = nmain; k < v->ncells; k++) {
+        const ct_tune_vcell_t *c = &v->cells[k];
+        if (c->contradicts && ct_tune_reaches(ch, best_lo, best_hi, c)) {
+            char sz[32];
+            ct_tune_size_words(c->bytes, sz, sizeof sz);
+            snprintf(why, why_len, "the tuned side was significantly slower for %s %s at %s",
+                     c->coll, c->dtype, sz);
+            return;
+        }
+    }
+    v->verified[i] = 2 * best_holds > best_tuned;
+    if (cuts == 0)
+        snprintf(why, why_len,
+                 "faster at %zu of %zu measured sizes of its range, slower at none of %zu sizes",
+                 best_holds, best_tuned, in);
+    else
+        snprintf(why, why_len,
+                 "range cut to where it held: slower at %zu of %zu sizes (first at %s); "
+                 "faster at %zu of %zu measured sizes of what stays",
+                 cuts, in, at, best_holds, best_tuned);
+}
+
+ct_status_t ct_tune_verify_judge(const ct_tune_evidence_t *ev, size_t nev,
+                                 const ct_tune_result_t *r, const ct_tune_vsize_t *searched,
+                                 size_t nsearched, const char *failed, ct_tune_verify_t *v)
+{
+    ct_tune_verify_free(v);
+    size_t total = 0, nmain = nev > 0 ? ev[0].ncells : 0;
+    for (size_t e = 0; e < nev; e++)
+        total += ev[e].ncells;
+    v->cells = calloc(total ? total : 1, sizeof *v->cells);
     v->nchoices = r->nchoices;
-    v->verified = calloc(r->nchoices ? r->nchoices : 1, sizeof *v->verified);
-    v->why = calloc(r->nchoices ? r->nchoices : 1, sizeof *v->why);
-    if (v->verified == NULL || v->why == NULL)
+    size_t nc = r->nchoices ? r->nchoices : 1;
+    v->verified = calloc(nc, sizeof *v->verified);
+    v->why = calloc(nc, sizeof *v->why);
+    v->min_bytes = calloc(nc, sizeof *v->min_bytes);
+    v->max_bytes = calloc(nc, sizeof *v->max_bytes);
+    if (v->cells == NULL || v->verified == NULL || v->why == NULL || v->min_bytes == NULL ||
+        v->max_bytes == NULL)
         return CT_ERR_NOMEM;
-    if (ev->weighted) {
-        const ct_tune_launches_t *d = &ev->weighted_us[0], *t = &ev->weighted_us[1];
+    snprintf(v->failed, sizeof v->failed, "%s", failed ? failed : "");
+    for (size_t e = 0; e < nev; e++)
+        for (size_t k = 0; k < ev[e].ncells; k++) {
+            ct_tune_vcell_t *c = &v->cells[v->ncells++];
+            ct_tune_verify_cell(&ev[e].cells[k], c);
+            c->tuned = e == 0 && ct_tune_searched_has(searched, nsearched, c->coll, c->bytes);
+        }
+    int weighted = nev > 0 && ev[0].weighted;
+    if (weighted) {
+        const ct_tune_launches_t *d = &ev[0].weighted_us[0], *t = &ev[0].weighted_us[1];
         v->w_def = ct_tune_report_median(d->us, d->n);
         v->w_tun = ct_tune_report_median(t->us, t->n);
         v->w_p = ct_stats_mw_p_less(t->us, t->n, d->us, d->n);
         v->w_n = d->n < t->n ? d->n : t->n;
     }
     for (size_t i = 0; i < r->nchoices; i++) {
-        /* The evidence marks a side excluded when one of its launches failed. */
-        if (r->choices[i].unwritable)
+        const ct_tune_choice_t *ch = &r->choices[i];
+        v->min_bytes[i] = ch->min_bytes;
+        v->max_bytes[i] = ch->max_bytes;
+        if (ch->unwritable)
             snprintf(v->why[i], sizeof v->why[i], "no file can carry it over its sizes: %s",
-                     r->choices[i].unwritable);
-        else if (ev->excluded[1] || ev->excluded[0])
-            snprintf(v->why[i], sizeof v->why[i], "a %s launch of the A/B failed (see the journal)",
-                     ev->excluded[1] ? "tuned" : "default");
+                     ch->unwritable);
+        else if (v->failed[0])
+            snprintf(v->why[i], sizeof v->why[i], "%.180s", v->failed);
+        else if (ch->scope == CT_SCOPE_GLOBAL)
+            ct_tune_verify_global(v, weighted, &v->verified[i], v->why[i], sizeof v->why[i]);
         else
-            ct_tune_verify_choice(v, &r->choices[i], ev->weighted, &v->verified[i], v->why[i],
-                                  sizeof v->why[i]);
+            ct_tune_verify_coll(v, i, ch, nmain, v->why[i], sizeof v->why[i]);
     }
+    /* What reaches each cell once the verdicts are in: only what is written. */
+    for (size_t k = 0; k < v->ncells; k++)
+        for (size_t i = 0; i < r->nchoices; i++)
+            v->cells[k].reach += v->verified[i] && ct_tune_reaches(&r->choices[i], v->min_bytes[i],
+                                                                   v->max_bytes[i], &v->cells[k]);
     return CT_OK;
 }

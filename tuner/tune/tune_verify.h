@@ -7,21 +7,36 @@
  * MPI ignores a rules file it cannot use without a word, so only a
  * measurement shows that a file does what the search found.
  *
- * The two sides are two configurations of a scope named "verify", run by
- * the tune's own trial code (journaled, resumable): [0] the defaults (the
- * space's fixed settings), [1] the same plus the settings that point at
- * the candidate files in DIR/verify/.  Pairs alternate their order
- * (A B, B A, ...) so a slow spell hits both sides alike.
+ * Do no harm: a file reaches more than the cells the search measured, so
+ * the A/B measures everything it reaches.  Its launches run every
+ * collective of the backend (-C all) at the sizes the search measured,
+ * at 8 B, 4 KiB, 1 MiB and the largest measured size, and at every power
+ * of two inside each choice's range (collbench --sizes); on NCCL a second
+ * kind of launch runs the datatypes frameworks use (int8 broadcast and
+ * allgather, bfloat16 allreduce) at the four check sizes.  Each kind of
+ * launch is a scope of its own ("verify", "verify-dtypes") with two
+ * configurations, run by the tune's own trial code (journaled,
+ * resumable): [0] the defaults (the space's fixed settings), [1] the same
+ * plus the settings that point at the candidate files in DIR/verify/.
+ * Pairs alternate their order (A B, B A, ...) so a slow spell hits both
+ * sides alike.
  *
- * The test, per collective x size: one-sided exact Mann-Whitney over the
- * launch medians (CT_TUNE_VERIFY_ALPHA), and a median gain of at least
- * CT_TUNE_MARGIN.  A choice is verified when
- *   - per collective: the gain holds at more than half of the sizes of
- *     its range, and at none of them is the default significantly faster;
- *   - global, with --weights: the weighted time per launch passes the
- *     same test; without: the gain holds somewhere, and the default is
- *     significantly faster nowhere.
- * A failed tuned launch (crash, wrong results, timeout) verifies nothing.
+ * The test, per collective x datatype x size: one-sided exact
+ * Mann-Whitney over the launch medians (CT_TUNE_VERIFY_ALPHA).  A cell
+ * "holds" where the tuned side is faster (p <= alpha) by at least
+ * CT_TUNE_MARGIN; it is "slower" (harm) where the default is faster
+ * (p <= alpha) by at least the margin.
+ *   - Any launch of either side that fails, gives wrong results or has a
+ *     collective refused (NCCL's invalid usage) verifies nothing.
+ *   - A per-collective choice: its range shrinks to the part between
+ *     slower cells of its collective that holds the most measured sizes
+ *     where the gain holds; it is verified when the gain holds at more
+ *     than half of the measured sizes of that part.
+ *   - A global choice (it reaches everything): verified when no cell of
+ *     any kind is slower and, with --weights, the weighted time per launch
+ *     passes the test, without, the gain holds at a measured size.
+ *   - A slower cell no choice reaches is reported (the files change
+ *     nothing there) and blocks nothing.
  */
 #ifndef CT_TUNE_VERIFY_H
 #define CT_TUNE_VERIFY_H
@@ -34,52 +49,92 @@
 #include "tune_weights.h"
 
 #define CT_TUNE_VERIFY_NAME "verify"
+#define CT_TUNE_VERIFY_DTYPES_NAME "verify-dtypes"
+/* Kinds of A/B launch: every collective; NCCL's framework datatypes. */
+#define CT_TUNE_VERIFY_MAX_SCOPES 2
+/* Most sizes one A/B launch measures. */
+#define CT_TUNE_VERIFY_MAX_SIZES 64
 
-/* One collective x size of the A/B. */
+/* One collective x datatype x size of the A/B. */
 typedef struct {
     const char *coll;
+    const char *dtype;
     long long bytes;
+    int tuned; /* the search measured this collective at this size */
+    int reach; /* choices that reach it (their ranges after shrinking) */
     double def_us, def_lo, def_hi, def_bw;
     double tun_us, tun_lo, tun_hi, tun_bw;
     size_t ndef, ntun;
     double p_faster; /* tuned faster than default */
     double p_slower; /* default faster than tuned */
     int holds;       /* p_faster <= alpha and a median gain >= the margin */
-    int contradicts; /* p_slower <= alpha */
+    int contradicts; /* slower: p_slower <= alpha and a median loss >= the margin */
 } ct_tune_vcell_t;
+
+/* The sizes the search measured: what "tuned" cells are. */
+typedef struct {
+    const char *coll;
+    long long bytes;
+} ct_tune_vsize_t;
 
 typedef struct ct_tune_verify_s {
     size_t pairs;           /* asked for */
     char dir[4096];         /* DIR/verify: the candidate files */
     char how[2048];         /* the tuned side's settings, as text */
     char note[512];         /* what the A/B could not keep or use */
-    ct_tune_vcell_t *cells; /* after ct_tune_verify_judge */
+    char sizes[1024];       /* collbench --sizes of the "verify" launches */
+    char check_sizes[256];  /* and of the "verify-dtypes" launches */
+    int dtypes;             /* the "verify-dtypes" launches ran (NCCL) */
+    char failed[512];       /* "": every launch ran; else what failed or was refused */
+    ct_tune_vcell_t *cells; /* after ct_tune_verify_judge: every scope's, in scope order */
     size_t ncells;
-    int *verified;    /* per choice of the result */
-    char (*why)[192]; /* per choice: the verdict, in words */
+    int *verified;                    /* per choice of the result */
+    char (*why)[192];                 /* per choice: the verdict, in words */
+    long long *min_bytes, *max_bytes; /* per choice: its range after shrinking */
     size_t nchoices;
     double w_def, w_tun, w_p; /* --weights: medians of the weighted time, p */
     size_t w_n;               /* launches with a weighted time, per side (min) */
+    /* The scopes' collbench arguments (point into sizes/check_sizes). */
+    const char *args[CT_TUNE_VERIFY_MAX_SCOPES][8];
 } ct_tune_verify_t;
 
+/* What the A/B needs besides the result. */
+typedef struct {
+    const char *out;               /* --out */
+    const ct_launch_opts_t *lo;    /* the user's launch options */
+    const ct_space_config_t *base; /* the settings every trial has (the baseline's) */
+    size_t pairs;
+    int nccl;                        /* the backend is NCCL: also the datatype launches */
+    const ct_tune_vsize_t *searched; /* what the search measured */
+    size_t nsearched;
+} ct_tune_verify_in_t;
+
 /* Writes r's choices (all significant) as candidate files into
- * DIR/verify/ and fills sc (scope "verify", its two configurations) and
- * v->dir, v->how, v->note.  base: the settings every trial has (the
- * baseline's).  An error with err. */
-ct_status_t ct_tune_verify_setup(const ct_tune_result_t *r, const char *out,
-                                 const ct_launch_opts_t *lo, const ct_space_config_t *base,
-                                 size_t pairs, ct_tune_scope_t *sc, ct_tune_verify_t *v, char *err,
-                                 size_t errlen);
+ * DIR/verify/, and fills scopes[0..*nscopes_p) (their two configurations
+ * each, their collectives and collbench arguments) and v->dir, v->how,
+ * v->note, v->sizes.  An error with err. */
+ct_status_t ct_tune_verify_setup(const ct_tune_result_t *r, const ct_tune_verify_in_t *in,
+                                 ct_tune_scope_t *scopes, size_t *nscopes_p, ct_tune_verify_t *v,
+                                 char *err, size_t errlen);
 
-/* The collectives the A/B measures: every one a choice names, or "all"
- * for a global choice (the tune's own list then), comma-separated. */
-void ct_tune_verify_colls(const ct_tune_result_t *r, const char *tune_colls, char *buf, size_t len);
+/* The sizes of the "verify" launches into buf (room for max, ascending,
+ * distinct): those searched, 8 B, 4 KiB, 1 MiB, the largest searched, and
+ * every power of two inside each choice's range (an open range up to the
+ * largest searched); returns how many. */
+size_t ct_tune_verify_sizes(const ct_tune_result_t *r, const ct_tune_vsize_t *searched,
+                            size_t nsearched, long long *buf, size_t max);
 
-/* Judges every choice of r from the evidence of the A/B's scope (its
- * configurations [0] default, [1] tuned; ct_tune_evidence_build). */
 struct ct_tune_evidence_s;
-ct_status_t ct_tune_verify_judge(const struct ct_tune_evidence_s *ev, const ct_tune_result_t *r,
-                                 ct_tune_verify_t *v);
+/*
+ * Judges every choice of r from the evidence of the A/B's scopes
+ * (ev[0..nev), each with configurations [0] default, [1] tuned;
+ * ct_tune_evidence_build), what the search measured, and failed: "" when
+ * every launch of both sides ran, else what failed or was refused (it
+ * verifies nothing).  Pure: unit-tested on synthetic evidence.
+ */
+ct_status_t ct_tune_verify_judge(const struct ct_tune_evidence_s *ev, size_t nev,
+                                 const ct_tune_result_t *r, const ct_tune_vsize_t *searched,
+                                 size_t nsearched, const char *failed, ct_tune_verify_t *v);
 
 void ct_tune_verify_free(ct_tune_verify_t *v);
 
