@@ -11,9 +11,20 @@
  * overshoots by the scheduler's granularity; a spin adds what it says.
  * The variable is read on each call (getenv, well under a microsecond) so
  * the shim keeps no state.
+ *
+ * Three optional filters narrow it to one place, so a test can plant a
+ * slowdown where a tune never measured (tests/mpi/colltune_no_harm.sh):
+ *   DELAY_SHIM_ONLY=MPI_Bcast   only that call;
+ *   DELAY_SHIM_BYTES=N          only calls of N bytes (the call's own
+ *                               count times its datatype's size);
+ *   DELAY_SHIM_IF=VAR           only where VAR is set in the environment
+ *                               (colltune's A/B sets COLLTUNE_VERIFY_CHOICES
+ *                               on its tuned side alone: a stand-in for
+ *                               "the emitted files make this slow").
  */
 #include <mpi.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 /* The delay in nanoseconds from DELAY_SHIM_US; 0 when unset or invalid. */
@@ -29,11 +40,31 @@ static long long delay_shim_ns(void)
     return us * 1000;
 }
 
-static void delay_shim_wait(void)
+/* Whether the filters (see the top) let call, of count elements of type,
+ * be delayed. */
+static int delay_shim_applies(const char *call, int count, MPI_Datatype type)
+{
+    const char *only = getenv("DELAY_SHIM_ONLY"), *bytes = getenv("DELAY_SHIM_BYTES");
+    const char *when = getenv("DELAY_SHIM_IF");
+    if (only != NULL && *only != '\0' && strcmp(only, call) != 0)
+        return 0;
+    if (when != NULL && *when != '\0' && getenv(when) == NULL)
+        return 0;
+    if (bytes != NULL && *bytes != '\0') {
+        int size = 0;
+        if (PMPI_Type_size(type, &size) != MPI_SUCCESS ||
+            (long long)count * size != strtoll(bytes, NULL, 10))
+            return 0;
+    }
+    return 1;
+}
+
+static void delay_shim_wait(const char *call, int count, MPI_Datatype type)
 {
     struct timespec start, now;
     long long ns = delay_shim_ns();
-    if (ns == 0 || clock_gettime(CLOCK_MONOTONIC, &start) != 0)
+    if (ns == 0 || !delay_shim_applies(call, count, type) ||
+        clock_gettime(CLOCK_MONOTONIC, &start) != 0)
         return;
     do {
         if (clock_gettime(CLOCK_MONOTONIC, &now) != 0)
@@ -44,33 +75,33 @@ static void delay_shim_wait(void)
 int MPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                   MPI_Comm comm)
 {
-    delay_shim_wait();
+    delay_shim_wait("MPI_Allreduce", count, datatype);
     return PMPI_Allreduce(sendbuf, recvbuf, count, datatype, op, comm);
 }
 
 int MPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm)
 {
-    delay_shim_wait();
+    delay_shim_wait("MPI_Bcast", count, datatype);
     return PMPI_Bcast(buffer, count, datatype, root, comm);
 }
 
 int MPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                   int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
-    delay_shim_wait();
+    delay_shim_wait("MPI_Allgather", sendcount, sendtype);
     return PMPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
 }
 
 int MPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                  int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
-    delay_shim_wait();
+    delay_shim_wait("MPI_Alltoall", sendcount, sendtype);
     return PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
 }
 
 int MPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
                              MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
-    delay_shim_wait();
+    delay_shim_wait("MPI_Reduce_scatter_block", recvcount, datatype);
     return PMPI_Reduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm);
 }

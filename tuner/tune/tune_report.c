@@ -138,7 +138,7 @@ static int ct_tune_json_side(json_t *j, const char *side, double us, double lo, 
 
 /* report.md's "no harm" table and report.json's verification.no_harm:
  * every cell the A/B measured, tuned or not, whether the tuned side was
- * slower there, and how many written choices reach it.  NULL without
+ * slower there, and how many candidate choices reach it.  NULL without
  * memory. */
 static json_t *ct_tune_report_no_harm(const ct_tune_verify_t *v, ct_tune_buf_t *md)
 {
@@ -163,11 +163,10 @@ static json_t *ct_tune_report_no_harm(const ct_tune_verify_t *v, ct_tune_buf_t *
         ct_tune_bprintf(md, "**Nothing written**: %s.\n\n", v->failed);
     ct_tune_bprintf(md,
                     "%zu cells, %zu slower%s.\n\n| collective | dtype | size | default us | tuned "
-                    "us | tuned/default | p slower | verdict | written choices reaching it "
+                    "us | tuned/default | p slower | verdict | choices reaching it "
                     "|\n|---|---|---|---|---|---|---|---|---|\n",
                     v->ncells, slower,
-                    unreached ? " (where no written choice reaches, the files change nothing: "
-                                "noise)"
+                    unreached ? " (where no choice reaches, the files change nothing: noise)"
                               : "");
     json_t *cells = json_array(), *nh = json_object();
     int bad = cells == NULL || nh == NULL;

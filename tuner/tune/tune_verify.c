@@ -589,10 +589,13 @@ ct_status_t ct_tune_verify_judge(const ct_tune_evidence_t *ev, size_t nev,
         else
             ct_tune_verify_coll(v, i, ch, nmain, v->why[i], sizeof v->why[i]);
     }
-    /* What reaches each cell once the verdicts are in: only what is written. */
+    /* What the candidate files reached in each cell (the ranges as
+     * searched): a slower cell none reaches is noise, not harm. */
     for (size_t k = 0; k < v->ncells; k++)
         for (size_t i = 0; i < r->nchoices; i++)
-            v->cells[k].reach += v->verified[i] && ct_tune_reaches(&r->choices[i], v->min_bytes[i],
-                                                                   v->max_bytes[i], &v->cells[k]);
+            v->cells[k].reach +=
+                r->choices[i].unwritable == NULL &&
+                ct_tune_reaches(&r->choices[i], r->choices[i].min_bytes, r->choices[i].max_bytes,
+                                &v->cells[k]);
     return CT_OK;
 }

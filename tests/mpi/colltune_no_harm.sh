@@ -1,0 +1,104 @@
+#!/bin/sh
+# Do no harm, on Open MPI at np=2: the verification measures everything
+# a written file reaches, not only what the search measured.
+#
+# The stand-in for harm is the delay shim (tests/tools/delay_shim.c),
+# LD_PRELOADed into every trial but active only where the A/B's tuned
+# side runs (DELAY_SHIM_IF=COLLTUNE_VERIFY_CHOICES, a variable only that
+# side has): "the emitted files make this call slow".  It is not a real
+# slow algorithm; it plants one where the search never looked.
+#  1. A range with a hole: the site forces a slow broadcast (pipeline, 1
+#     KiB segments, as tests/mpi/colltune_verify.sh), the tune measures 64
+#     KiB and 256 KiB and finds binomial broadcast faster at both, so its
+#     range is 64K..256K; the shim makes the tuned side's 128 KiB
+#     broadcast, never measured, 20 ms slower.  The written range must
+#     stop below 128 KiB, and the rules file hand 128 KiB back.
+#  2. A global choice that hurts a collective it was not tuned on: the
+#     site runs pml ucx over TCP only (as tests/mpi/colltune_tune_transport.sh),
+#     the tune of allreduce finds a transport fix, and the shim makes the
+#     tuned side's alltoall 5 ms slower.  Nothing may be written.
+. "$top_srcdir/tests/mpi/lib.sh"
+
+ct_colltune_test
+shim="$top_builddir/tests/tools/.libs/libdelay_shim.so"
+[ -f "$shim" ] || fail "shim not built: $shim"
+mkdir -p "$T/tmp"
+launch() {
+    printf '%s\n' --np 2 --launcher-arg --oversubscribe --launcher-arg --bind-to \
+        --launcher-arg none --launcher-arg --mca --launcher-arg orte_tmpdir_base \
+        --launcher-arg "$T/tmp" --mca mpi_yield_when_idle=1 --timeout 60 --strategy exhaustive \
+        --env "LD_PRELOAD=$shim" --env DELAY_SHIM_IF=COLLTUNE_VERIFY_CHOICES
+}
+
+# 1. A range with a hole at an unmeasured size.
+site="$T/site-mca-params.conf"
+printf '%s\n' 'coll_tuned_use_dynamic_rules = 1' 'coll_tuned_bcast_algorithm = 3' \
+    'coll_tuned_bcast_algorithm_segmentsize = 1024' >"$site"
+# shellcheck disable=SC2046
+timeout 240 "$CT" tune --out "$T/hole" $(launch) --launches 2 --mca "mca_base_param_files=$site" \
+    --space "$top_srcdir/tests/mpi/tune_verify.ini" --env DELAY_SHIM_ONLY=MPI_Bcast \
+    --env DELAY_SHIM_BYTES=131072 --env DELAY_SHIM_US=20000 -- -b 64K -e 256K -f 4 \
+    >"$T/out" 2>"$T/err"
+rc=$?
+[ "$rc" -eq 0 ] || fail "tune (hole): exit $rc ($(cat "$T/err"))"
+r="$T/hole/report.json"
+md="$T/hole/report.md"
+[ "$(json_get "$r" verified)" = true ] || fail "hole: no verification ran: $(cat "$md")"
+[ "$(json_get "$r" choices.#)" -eq 1 ] || fail "hole: want one choice: $(cat "$md")"
+# The A/B ran 128 KiB, which the search never did, and saw it slower.
+n=$(json_get "$r" verification.no_harm.cells.#)
+found=
+i=0
+while [ $i -lt "$n" ]; do
+    if [ "$(json_get "$r" verification.no_harm.cells.$i.collective)" = broadcast ] &&
+        [ "$(json_get "$r" verification.no_harm.cells.$i.bytes)" -eq 131072 ]; then
+        found=$(json_get "$r" verification.no_harm.cells.$i.verdict)
+        [ "$(json_get "$r" verification.no_harm.cells.$i.searched)" = false ] ||
+            fail "hole: 128 KiB counted as searched"
+    fi
+    i=$((i + 1))
+done
+[ "$found" = SLOWER ] || fail "hole: 128 KiB broadcast not measured slower ($found): $(cat "$md")"
+[ "$(json_get "$r" choices.0.verified)" = true ] || fail "hole: the 64 KiB part not kept: $(cat "$md")"
+[ "$(json_get "$r" choices.0.min_bytes)" -eq 65536 ] || fail "hole: range starts elsewhere: $(cat "$md")"
+[ "$(json_get "$r" choices.0.max_bytes)" -eq 131071 ] || fail "hole: range not cut below 128 KiB: $(cat "$md")"
+grep -q 'range cut' "$md" || fail "hole: the report does not say the range was cut"
+# The rules file: binomial from 64 KiB, handed back at 128 KiB.
+awk '/^[0-9]+ [0-9]+ [0-9]+ [0-9]+$/ { print $1, $2 }' "$T/hole/coll-tuned-rules.conf" >"$T/rules"
+grep -qx '65536 6' "$T/rules" || fail "hole: no rule at 64K: $(cat "$T/rules")"
+grep -qx '131072 0' "$T/rules" || fail "hole: 128K not handed back: $(cat "$T/rules")"
+# Every collective ran in the A/B, not only broadcast.
+for c in allreduce allgather alltoall reduce_scatter; do
+    grep -q "^| $c |" "$md" || fail "hole: $c not in the no-harm table"
+done
+
+# 2. A global choice that hurts an untuned collective.
+command -v ucx_info >/dev/null 2>&1 || { echo "SKIP part 2: no ucx_info (ucx-utils)"; exit 0; }
+mkdir -p "$T/site/.openmpi"
+printf '%s\n' 'pml = ucx' 'pml_ucx_tls = any' 'pml_ucx_devices = any' \
+    >"$T/site/.openmpi/mca-params.conf"
+printf '%s\n' '[global]' 'UCX_TLS=tcp,self' >"$T/site/ucx.conf"
+# shellcheck disable=SC2046
+HOME="$T/site" timeout 300 "$CT" tune --out "$T/global" $(launch) \
+    --space "$top_srcdir/tests/mpi/tune_transport.ini" --collectives allreduce \
+    --env DELAY_SHIM_ONLY=MPI_Alltoall --env DELAY_SHIM_US=5000 -- -b 32K -e 128K -f 4 \
+    >"$T/out" 2>"$T/err"
+rc=$?
+[ "$rc" -eq 0 ] || fail "tune (global): exit $rc ($(cat "$T/err"))"
+r="$T/global/report.json"
+md="$T/global/report.md"
+[ "$(json_get "$r" verified)" = true ] || fail "global: no verification ran: $(cat "$md")"
+nc=$(json_get "$r" choices.#)
+[ "$nc" -ge 1 ] || fail "global: the search found no fix: $(cat "$md")"
+i=0
+while [ $i -lt "$nc" ]; do
+    [ "$(json_get "$r" choices.$i.verified)" = false ] ||
+        fail "global: choice $i written though alltoall was slower: $(cat "$md")"
+    json_get "$r" choices.$i.verdict | grep -q alltoall ||
+        fail "global: choice $i's verdict does not name alltoall: $(json_get "$r" choices.$i.verdict)"
+    i=$((i + 1))
+done
+for f in mca-params.conf ucx.conf; do
+    [ -e "$T/global/$f" ] && fail "global: $f written"
+done
+exit 0
