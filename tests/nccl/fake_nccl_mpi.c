@@ -55,9 +55,11 @@
  *    The double's "hardware" is Hopper GPUs on NVLink, one per rank, with
  *    neither NVLS (NVLink SHARP: ncclTopoTuneModel skips NVLS and NVLSTree
  *    with fewer than 2 NVLS channels, :288) nor CollNet (collnetEnable 0
- *    disables both CollNets, :466-472).  LL128 is enabled by default on
- *    Hopper up to PXN and over NVLink (:480-492): here always; a listed
- *    LL128 in NCCL_PROTO is enabled whatever the topology.
+ *    disables both CollNets, :467-471).  LL128 is enabled by default on
+ *    Hopper up to PXN and over NVLink (:479-494): here always (NCCL built
+ *    with CUDA 12 or later; an 11.8 build drops it for a 2-rank Ring
+ *    AllReduce); a listed LL128 in NCCL_PROTO is enabled whatever the
+ *    topology.
  *  - Per call (enqueue.cc): empty calls are discarded before any choice
  *    (:2555); with one rank NCCL copies (:2569) and asks nobody: counted
  *    here as Ring/Simple, as updateCollCostTable's one-rank table (:1791)
