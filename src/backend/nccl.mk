@@ -25,3 +25,10 @@ EXTRA_DIST += tests/mpi/nccl_fake.sh tests/nccl/fake_nccl_mpi.c
 # per configuration, the JSON records, a non-NCCL name refused.
 TESTS += tests/mpi/nccl_configs.sh
 EXTRA_DIST += tests/mpi/nccl_configs.sh
+
+# NCCL 2.28's rules over the same doubles: which algorithm/protocol each
+# function may use, NCCL_ALGO/NCCL_PROTO parsed and refused as NCCL does,
+# the choice per call, the tuner plugin through NCCL's cost table, half
+# and bfloat16.
+TESTS += tests/mpi/nccl_rules.sh
+EXTRA_DIST += tests/mpi/nccl_rules.sh

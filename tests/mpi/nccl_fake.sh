@@ -59,10 +59,16 @@ all_right np4 5
 run avg 2 -C allreduce,reduce_scatter -d float,double -o avg -b 64 -e 4K -f 8 -n 5 -w 1
 all_right avg 2
 
-# A failing call: converted at the boundary, named with file:line, exit 3.
-run error 2 -C allreduce -d half -b 64 -e 64 -n 5 -w 1
+# A failing call: converted at the boundary, with NCCL's last error, named
+# with file:line, exit 3.  NCCL refuses nothing collbench can ask with
+# ncclInvalidArgument, so the double fails every AllReduce on request
+# (FAKE_NCCL_FAIL_FUNC; mpirun's local ranks inherit its environment).
+FAKE_NCCL_FAIL_FUNC=AllReduce
+export FAKE_NCCL_FAIL_FUNC
+run error 2 -C allreduce -b 64 -e 64 -n 5 -w 1
+unset FAKE_NCCL_FAIL_FUNC
 [ "$rc" -eq 3 ] || fail "error: exit $rc, want 3: $(cat "$T/error.err")"
-n=$(grep -c '^collbench: rank [01]: ncclAllReduce failed: invalid argument .* (4) at .*backend_nccl\.c:[0-9][0-9]*$' \
+n=$(grep -c '^collbench: rank [01]: ncclAllReduce failed: invalid argument .* (4): fake: FAKE_NCCL_FAIL_FUNC=AllReduce at .*backend_nccl\.c:[0-9][0-9]*$' \
     "$T/error.err")
 [ "$n" -eq 2 ] || fail "error: want one converted error per rank: $(cat "$T/error.err")"
 echo "ok: error"
