@@ -201,7 +201,7 @@ static ct_status_t ct_parse_entry(ct_nccl_list_kind_t kind, const char *value, c
     size_t prefix_len = 0, elems_len = 0, extra_len;
 
     if (!ct_next_token(&s, end, ':', &elems, &elems_len)) {
-        /* NCCL 2.28 reads a NULL element list here and crashes. */
+        /* Only ':'s: NCCL 2.24-2.28 reads a NULL element list here. */
         snprintf(err, errlen, "\"%.*s\" in \"%s\" names neither a collective nor an element",
                  (int)len, tok, value);
         return CT_ERR_USAGE;

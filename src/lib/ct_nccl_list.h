@@ -17,8 +17,9 @@
  *     keeps NCCL's default set.
  * An unknown function or element is a hard error in NCCL ("Unrecognized
  * element token"), so "allreduce:tree,broadcast:ring" (a comma between
- * collectives) fails every communicator.  NCCL before 2.24 took only a
- * comma list and skipped unknown tokens silently.
+ * collectives) fails every communicator.  NCCL before 2.24 (v2.23.4-1)
+ * took only a comma list, '^' included, and skipped unknown tokens
+ * silently.
  *
  * Also refused here, though NCCL takes them, because they cannot be what
  * was meant: a third ':' field (NCCL ignores it), a value with no entry,

@@ -660,6 +660,15 @@ static void test_nccl_forms(const char *dir)
     free(conf);
     clear_dir(dir);
 
+    /* Two algorithms over overlapping spans of one collective: refused. */
+    ct_tune_choice_t overlap[] = {
+        CH("NCCL_ALGO", "tree", CT_VIA_ENV, CT_COLL_ALLREDUCE, 0, 65535),
+        CH("NCCL_ALGO", "ring", CT_VIA_ENV, CT_COLL_ALLREDUCE, 32768, 262143),
+    };
+    r = RESULT(overlap, "nccl");
+    CT_CHECK(&tally, ct_emit_all_as(&r, dir, WRITER, err, sizeof err) == CT_ERR_USAGE);
+    CT_CHECK(&tally, strstr(err, "overlap") != NULL && count_entries(dir) == 0);
+
     /* What no file can carry, and why (the tune reports these NOT
      * WRITTEN); given anyway, the writers refuse them and leave nothing. */
     ct_tune_choice_t bad[] = {
