@@ -86,8 +86,9 @@ typedef struct {
     const char *aliases[CT_COLL_NAME_ALIASES];
     int id;        /* ct_coll_id_t, or CT_COLL_NONE */
     int nccl_func; /* ncclFunc_t, or CT_NCCL_FUNC_NONE */
-    /* NCCL's own spelling (ncclFuncStr, lower case), which the
-     * per-collective NCCL_ALGO form takes; NULL without nccl_func. */
+    /* NCCL's own spelling (ncclFuncStr: "AllReduce"), which the
+     * per-collective NCCL_ALGO / NCCL_PROTO form takes (without case);
+     * NULL without nccl_func. */
     const char *nccl_name;
     ct_busbw_kind_t busbw; /* CT_BUSBW_NONE exactly when id is CT_COLL_NONE */
     ct_ompi_tuned_t tuned; /* what collbench's MPI call is in coll/tuned */

@@ -30,11 +30,11 @@ static ct_test_tally_t tally;
 /* significant and verified unless said otherwise */
 #define CH(name, value, via, scope, lo, hi)                                                        \
     {                                                                                              \
-        name, value, via, scope, lo, hi, 100.0, 50.0, 1, 1                                         \
+        name, value, via, scope, lo, hi, 100.0, 50.0, 1, 1, NULL                                   \
     }
 #define CH_NOT(name, value, via, scope, lo, hi, sig, ver)                                          \
     {                                                                                              \
-        name, value, via, scope, lo, hi, 100.0, 99.0, sig, ver                                     \
+        name, value, via, scope, lo, hi, 100.0, 99.0, sig, ver, NULL                               \
     }
 
 /* Everything at once: global NCCL env (one not significant, one not
@@ -483,7 +483,10 @@ static void test_measured_span(const char *dir)
         CH("coll_tuned_use_dynamic_rules", "1", CT_VIA_MCA, CT_COLL_ALLREDUCE, 8192, 65536),
     };
     r = RESULT(part, "nccl");
-    CT_CHECK(&tally, ct_emit_cannot_carry(&r, &part[0]) != NULL); /* no NCCL_PROTO beside it */
+    /* A rule of its own, but nccl.conf's Broadcast:tree (part[5]) takes
+     * ring from broadcast: the plugin could never apply it. */
+    CT_CHECK(&tally, ct_emit_cannot_carry(&r, &part[0]) != NULL &&
+                         strstr(ct_emit_cannot_carry(&r, &part[0]), "disables"));
     CT_CHECK(&tally, ct_emit_cannot_carry(&r, &part[1]) == NULL); /* the plugin's rule */
     CT_CHECK(&tally, ct_emit_cannot_carry(&r, &part[2]) == NULL);
     CT_CHECK(&tally, ct_emit_cannot_carry(&r, &part[3]) != NULL);
@@ -497,7 +500,8 @@ static void test_measured_span(const char *dir)
     CT_CHECK(&tally, ct_emit_all_as(&r, dir, WRITER, err, sizeof err) == CT_OK);
     snprintf(path, sizeof path, "%s/nccl.env", dir);
     char *env = slurp(path);
-    CT_CHECK(&tally, env && strstr(env, "broadcast:tree") != NULL && strstr(env, "ring") == NULL);
+    CT_CHECK(&tally, env && strstr(env, "NCCL_ALGO='Broadcast:tree'") != NULL &&
+                         strstr(env, "ring") == NULL);
     free(env);
     CT_CHECK(&tally, access(path, F_OK) == 0);
     snprintf(path, sizeof path, "%s/mca-params.conf", dir);
@@ -506,6 +510,212 @@ static void test_measured_span(const char *dir)
     CT_CHECK(&tally, mp && strstr(mp, "btl_vader") == NULL && strstr(mp, "max_requests") == NULL);
     free(mp);
     clear_dir(dir);
+}
+
+/* The text of dir/name (malloc'ed), or NULL. */
+static char *file_text(const char *dir, const char *name)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    return slurp(path);
+}
+
+/* r's choice i, marked as the tune marks it, is unwritable, and the
+ * reason says why. */
+static void check_unwritable(ct_tune_result_t *r, size_t i, const char *why)
+{
+    const char *got = ct_emit_cannot_carry(r, &r->choices[i]);
+    CT_CHECK(&tally, got != NULL && strstr(got, why) != NULL);
+    if (got == NULL || strstr(got, why) == NULL)
+        fprintf(stderr, "  choice %zu: got \"%s\", want \"%s\"\n", i, got ? got : "(null)", why);
+}
+
+/* NCCL_ALGO / NCCL_PROTO per collective (the lead's real-GPU finding: a
+ * global NCCL_ALGO=tree tuned on allreduce alone killed every
+ * broadcast).  Whole range: the collective's entry of NCCL's
+ * per-collective list; a range: a plugin rule with -1 for what was not
+ * chosen; a value is projected onto its collective.  Golden: nccl/. */
+static ct_tune_choice_t nccl_choices[] = {
+    CH("NCCL_BUFFSIZE", "4194304", CT_VIA_ENV, CT_SCOPE_GLOBAL, ANY, ANY),
+    /* A range alone: tree with NCCL's cheapest protocol (-1). */
+    CH("NCCL_ALGO", "tree", CT_VIA_ENV, CT_COLL_ALLREDUCE, 16384, 262143),
+    /* Overlapping it in part: the spans are cut at every bound. */
+    CH("NCCL_PROTO", "LL", CT_VIA_ENV, CT_COLL_ALLREDUCE, 0, 65535),
+    /* A list value, projected: broadcast's entry is ring. */
+    CH("NCCL_ALGO", "allreduce:tree;broadcast:ring", CT_VIA_ENV, CT_COLL_BROADCAST, ANY, ANY),
+    CH("NCCL_ALGO", "Ring", CT_VIA_ENV, CT_COLL_ALLGATHER, ANY, ANY),
+    /* Several protocols over every size: the list carries them. */
+    CH("NCCL_PROTO", "LL,LL128", CT_VIA_ENV, CT_COLL_ALLGATHER, ANY, ANY),
+    /* Over a range, projected onto reduce_scatter: pat alone. */
+    CH("NCCL_ALGO", "allreduce:ring;reducescatter:pat", CT_VIA_ENV, CT_COLL_REDUCE_SCATTER, 0,
+       1048575),
+    CH("NCCL_PROTO", "^LL,LL128", CT_VIA_ENV, CT_COLL_REDUCE_SCATTER, 1048576, ANY),
+};
+
+static void test_nccl_forms(const char *dir)
+{
+    ct_tune_result_t r = RESULT(nccl_choices, "nccl");
+    char err[1024] = "";
+    const char *names[8];
+
+    for (size_t i = 0; i < r.nchoices; i++)
+        CT_CHECK(&tally, ct_emit_cannot_carry(&r, &r.choices[i]) == NULL);
+    CT_CHECK(&tally, ct_emit_files(&r, names, 8) == 3);
+    CT_CHECK(&tally, ct_emit_all_as(&r, dir, WRITER, err, sizeof err) == CT_OK);
+    if (*err)
+        fprintf(stderr, "%s\n", err);
+    check_golden(dir, "nccl", "nccl.env");
+    check_golden(dir, "nccl", "nccl.conf");
+    check_golden(dir, "nccl", "nccl_tuner.conf");
+    /* What sh and the plugin read back. */
+    char *v = sh_value(dir, "NCCL_ALGO");
+    CT_CHECK_STR(&tally, v, "AllGather:Ring;Broadcast:ring");
+    free(v);
+    v = sh_value(dir, "NCCL_PROTO");
+    CT_CHECK_STR(&tally, v, "AllGather:LL,LL128");
+    free(v);
+    char path[4096], perr[CT_PLUGIN_RULES_ERR_MAX];
+    ct_plugin_rules_t rules;
+    snprintf(path, sizeof path, "%s/nccl_tuner.conf", dir);
+    int loaded = ct_plugin_rules_load(path, perr, sizeof perr, &rules) == CT_PLUGIN_RULES_OK;
+    CT_CHECK(&tally, loaded);
+    if (loaded) {
+        /* allreduce: -1/ll below 16K, tree/ll to 64K-1, tree/-1 to 256K-1,
+         * nothing above; reduce_scatter: pat/-1, then -1/simple. */
+        static const struct {
+            int coll;
+            size_t nbytes;
+            int algo, proto;
+        } want[] = {
+            {CT_NCCL_FUNC_ALLREDUCE, 0, -1, CT_NCCL_PROTO_LL},
+            {CT_NCCL_FUNC_ALLREDUCE, 16383, -1, CT_NCCL_PROTO_LL},
+            {CT_NCCL_FUNC_ALLREDUCE, 16384, CT_NCCL_ALGO_TREE, CT_NCCL_PROTO_LL},
+            {CT_NCCL_FUNC_ALLREDUCE, 65535, CT_NCCL_ALGO_TREE, CT_NCCL_PROTO_LL},
+            {CT_NCCL_FUNC_ALLREDUCE, 65536, CT_NCCL_ALGO_TREE, -1},
+            {CT_NCCL_FUNC_ALLREDUCE, 262143, CT_NCCL_ALGO_TREE, -1},
+            {CT_NCCL_FUNC_REDUCESCATTER, 1048575, CT_NCCL_ALGO_PAT, -1},
+            {CT_NCCL_FUNC_REDUCESCATTER, (size_t)1 << 40, -1, CT_NCCL_PROTO_SIMPLE},
+        };
+        CT_CHECK(&tally, rules.count == 5);
+        for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+            ct_plugin_query_t q = {want[i].coll, want[i].nbytes, 2, 16, 1, 0};
+            long m = ct_plugin_rules_match(&rules, &q);
+            CT_CHECK(&tally, m >= 0 && rules.rules[m].algo == want[i].algo &&
+                                 rules.rules[m].proto == want[i].proto);
+        }
+        ct_plugin_query_t q = {CT_NCCL_FUNC_ALLREDUCE, 262144, 2, 16, 1, 0};
+        CT_CHECK(&tally, ct_plugin_rules_match(&rules, &q) == -1); /* never measured */
+        q.coll = CT_NCCL_FUNC_BROADCAST;                           /* nccl.conf's */
+        q.nbytes = 100;
+        CT_CHECK(&tally, ct_plugin_rules_match(&rules, &q) == -1);
+        ct_plugin_rules_free(&rules);
+    } else {
+        fprintf(stderr, "%s\n", perr);
+    }
+    clear_dir(dir);
+
+    /* Two collectives over every size: one list, collbench's order, NCCL's
+     * spelling; a range choice alone writes no nccl.env. */
+    ct_tune_choice_t two[] = {
+        CH("NCCL_ALGO", "ring", CT_VIA_ENV, CT_COLL_BROADCAST, ANY, ANY),
+        CH("NCCL_ALGO", "tree", CT_VIA_ENV, CT_COLL_ALLREDUCE, 0, ANY),
+    };
+    r = RESULT(two, "nccl");
+    CT_CHECK(&tally, ct_emit_all_as(&r, dir, WRITER, err, sizeof err) == CT_OK);
+    char *conf = file_text(dir, "nccl.conf");
+    CT_CHECK(&tally, conf && strstr(conf, "\nNCCL_ALGO=AllReduce:tree;Broadcast:ring\n"));
+    CT_CHECK(&tally, conf && strstr(conf, "#   NCCL_ALGO: AllReduce, every size: tree, via "
+                                          "nccl.env and nccl.conf\n"));
+    CT_CHECK(&tally, conf && strstr(conf, "#   NCCL_ALGO: every other collective and size: "
+                                          "NCCL's own choice\n"));
+    free(conf);
+    CT_CHECK(&tally, count_entries(dir) == 2);
+    clear_dir(dir);
+    ct_tune_choice_t ranged[] = {
+        CH("NCCL_ALGO", "tree", CT_VIA_ENV, CT_COLL_ALLREDUCE, 16384, 262143),
+    };
+    r = RESULT(ranged, "nccl");
+    CT_CHECK(&tally, ct_emit_files(&r, names, 8) == 1 && strcmp(names[0], "nccl_tuner.conf") == 0);
+    CT_CHECK(&tally, ct_emit_all_as(&r, dir, WRITER, err, sizeof err) == CT_OK);
+    char *tuner = file_text(dir, "nccl_tuner.conf");
+    CT_CHECK(&tally, tuner && strstr(tuner, "\nallreduce,16384,262143,tree,-1,-1,2,16\n"));
+    CT_CHECK(&tally, tuner && strstr(tuner, "#   NCCL_ALGO: AllReduce 16384..262143 B: Tree, via "
+                                            "nccl_tuner.conf\n#   NCCL_ALGO: every other "
+                                            "collective and size: NCCL's own choice\n"));
+    free(tuner);
+    clear_dir(dir);
+
+    /* A global value and per-collective ones: the global first, then the
+     * collectives' entries, which NCCL applies over it. */
+    ct_tune_choice_t both[] = {
+        CH("NCCL_PROTO", "Simple", CT_VIA_ENV, CT_SCOPE_GLOBAL, ANY, ANY),
+        CH("NCCL_PROTO", "LL128", CT_VIA_ENV, CT_COLL_ALLREDUCE, ANY, ANY),
+    };
+    r = RESULT(both, "nccl");
+    CT_CHECK(&tally, ct_emit_all_as(&r, dir, WRITER, err, sizeof err) == CT_OK);
+    conf = file_text(dir, "nccl.conf");
+    CT_CHECK(&tally, conf && strstr(conf, "\nNCCL_PROTO=Simple;AllReduce:LL128\n"));
+    CT_CHECK(&tally, conf && strstr(conf, "#   NCCL_PROTO: every collective and size: Simple,"));
+    CT_CHECK(&tally, conf && strstr(conf, "every other collective") == NULL);
+    free(conf);
+    clear_dir(dir);
+
+    /* Two algorithms over overlapping spans of one collective: refused. */
+    ct_tune_choice_t overlap[] = {
+        CH("NCCL_ALGO", "tree", CT_VIA_ENV, CT_COLL_ALLREDUCE, 0, 65535),
+        CH("NCCL_ALGO", "ring", CT_VIA_ENV, CT_COLL_ALLREDUCE, 32768, 262143),
+    };
+    r = RESULT(overlap, "nccl");
+    CT_CHECK(&tally, ct_emit_all_as(&r, dir, WRITER, err, sizeof err) == CT_ERR_USAGE);
+    CT_CHECK(&tally, strstr(err, "overlap") != NULL && count_entries(dir) == 0);
+
+    /* What no file can carry, and why (the tune reports these NOT
+     * WRITTEN); given anyway, the writers refuse them and leave nothing. */
+    ct_tune_choice_t bad[] = {
+        /* 0: several protocols over a range: no rule names two. */
+        CH("NCCL_PROTO", "LL,LL128", CT_VIA_ENV, CT_COLL_ALLREDUCE, 0, 65535),
+        /* 1: the value has no broadcast entry: NCCL's own choice stays. */
+        CH("NCCL_ALGO", "allreduce:tree", CT_VIA_ENV, CT_COLL_BROADCAST, ANY, ANY),
+        /* 2: NCCL runs alltoall as send/recv. */
+        CH("NCCL_ALGO", "ring", CT_VIA_ENV, CT_COLL_ALLTOALL, ANY, ANY),
+        /* 3: a comma between collectives: NCCL fails every communicator. */
+        CH("NCCL_ALGO", "allreduce:tree,broadcast:ring", CT_VIA_ENV, CT_SCOPE_GLOBAL, ANY, ANY),
+        /* 4: a global value over a part of the sizes. */
+        CH("NCCL_ALGO", "tree", CT_VIA_ENV, CT_SCOPE_GLOBAL, 0, 65535),
+        /* 5: NCCL_PROTO over a range for alltoall. */
+        CH("NCCL_PROTO", "LL", CT_VIA_ENV, CT_COLL_ALLTOALL, 0, 65535),
+    };
+    r = RESULT(bad, "nccl");
+    check_unwritable(&r, 0, "several protocols");
+    check_unwritable(&r, 1, "no entry for this collective");
+    check_unwritable(&r, 2, "send/recv");
+    check_unwritable(&r, 3, "NCCL would refuse");
+    check_unwritable(&r, 4, "every size");
+    check_unwritable(&r, 5, "send/recv");
+    static const struct {
+        size_t i;
+        const char *why;
+    } refusals[] = {
+        {0, "it leaves AllReduce 2 protocols, and a rule names one"},
+        {1, "no entry for Broadcast"},
+        {2, "NCCL_ALGO for alltoall: NCCL runs it as send/recv and has no algorithm to choose"},
+        {3, "Unrecognized element token \"broadcast\""},
+        {4, "holds only over 0..65535 bytes"},
+        {5, "NCCL_PROTO for alltoall: NCCL never asks the tuner about it"},
+    };
+    for (size_t k = 0; k < sizeof refusals / sizeof refusals[0]; k++) {
+        ct_tune_result_t one = result_of(&bad[refusals[k].i], 1, "nccl");
+        *err = '\0';
+        CT_CHECK(&tally, ct_emit_all_as(&one, dir, WRITER, err, sizeof err) == CT_ERR_USAGE);
+        CT_CHECK(&tally, strstr(err, refusals[k].why) != NULL);
+        if (strstr(err, refusals[k].why) == NULL)
+            fprintf(stderr, "  refusal %zu: got \"%s\"\n", k, err);
+        CT_CHECK(&tally, count_entries(dir) == 0);
+    }
+    /* Marked unwritable, they are left out, and so are their files. */
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        bad[i].unwritable = ct_emit_cannot_carry(&r, &bad[i]);
+    CT_CHECK(&tally, ct_emit_files(&r, names, 8) == 0);
 }
 
 /* For tests/mpi/emitted_files_apply.sh: bcast from 1 MiB forced to
@@ -546,6 +756,7 @@ int main(int argc, char **argv)
     test_hostile(dir);
     test_refusals(dir);
     test_measured_span(dir);
+    test_nccl_forms(dir);
     clear_dir(dir);
     rmdir(dir);
     return CT_DONE(&tally);

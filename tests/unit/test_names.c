@@ -48,7 +48,7 @@ int main(void)
                          CT_COLL_REDUCE_SCATTER);
     CT_CHECK(&tally, ct_coll_name_of_tuned_var("coll_tuned_reduce_scatter_algorithm") == NULL);
     CT_CHECK_STR(&tally, ct_coll_name_of_nccl(CT_NCCL_FUNC_REDUCESCATTER)->nccl_name,
-                 "reducescatter");
+                 "ReduceScatter");
     char list[128];
     ct_coll_name_list(", ", list, sizeof list);
     CT_CHECK_STR(&tally, list, "allreduce, allgather, alltoall, broadcast, reduce_scatter");

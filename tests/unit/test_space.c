@@ -86,9 +86,18 @@ static void test_malformed(void)
     check_bad("unknown_kind.ini", 4, "section", "unknown section [knob UCX_TLS]");
     check_bad("empty_values.ini", 5, "values", "empty");
     check_bad("no_values.ini", 4, "NCCL_PROTO", "no values");
-    check_bad("bad_nccl_algo.ini", 7, "values", "\"treee\" is not an NCCL algorithm");
-    check_bad("bad_nccl_algo_coll.ini", 5, "values", "\"alltoall\" is not a collective");
-    check_bad("bad_nccl_proto.ini", 5, "values", "\"LL256\" is not an NCCL protocol");
+    /* NCCL's own words (parseList), then what to do about it. */
+    check_bad("bad_nccl_algo.ini", 7, "values",
+              "NCCL_ALGO: NCCL would fail: Unrecognized element token \"treee\"");
+    check_bad("bad_nccl_algo_coll.ini", 5, "values",
+              "Unrecognized prefix token \"alltoall\" when parsing "
+              "\"allreduce:tree;alltoall:ring\"; NCCL runs alltoall as send/recv");
+    check_bad("bad_nccl_algo_comma.ini", 7, "values",
+              "Unrecognized element token \"broadcast\" when parsing "
+              "\"allreduce:tree,broadcast:ring\"; \"broadcast\" is a collective: separate "
+              "collectives with ';'");
+    check_bad("bad_nccl_proto.ini", 5, "values",
+              "NCCL_PROTO: NCCL would fail: Unrecognized element token \"LL256\"");
     check_bad("bad_tuned_id.ini", 7, "values", "6 is outside 0..5");
     check_bad("bad_range.ini", 5, "range", "low bound above high bound");
     check_bad("bad_pow2.ini", 5, "pow2", "powers of two");

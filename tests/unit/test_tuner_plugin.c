@@ -213,6 +213,28 @@ static int call5(tt_env_t *e, void *ctx, int coll, size_t nbytes, int pipe, int 
     return changed;
 }
 
+/* As call5, from the table given (NCCL's costs and IGNOREs) rather than
+ * table_fill's; the table is left as the plugin wrote it. */
+static int call5_table(tt_env_t *e, void *ctx, int coll, size_t nbytes,
+                       float table[TT_NUM_ALGOS][TT_NUM_PROTOS], int *which_p)
+{
+    float ref[TT_NUM_ALGOS][TT_NUM_PROTOS];
+    int nch = 0, changed = 0;
+
+    memcpy(ref, table, sizeof(ref));
+    CT_CHECK(e->t, e->v5->getCollInfo(ctx, coll, nbytes, 1, (float **)table, TT_NUM_ALGOS,
+                                      TT_NUM_PROTOS, 0, &nch) == 0);
+    *which_p = -1;
+    for (int a = 0; a < TT_NUM_ALGOS; a++)
+        for (int p = 0; p < TT_NUM_PROTOS; p++)
+            if (memcmp(&table[a][p], &ref[a][p], sizeof(float)) != 0) {
+                changed++;
+                *which_p = a * TT_NUM_PROTOS + p;
+            }
+    CT_CHECK(e->t, nch == 0);
+    return changed;
+}
+
 /* Expects exactly table[algo][proto] set to 0.0 and *nChannels == nch. */
 #define EXPECT_PICK(e, ctx, coll, nbytes, pipe, regbuff, nch_in, algo, proto, nch_want)            \
     do {                                                                                           \
@@ -340,6 +362,77 @@ static void test_matching(tt_env_t *e)
     CT_CHECK(e->t, e->v5->finalize(c81) == 0);
 }
 
+/* -1 for the algorithm or the protocol: the other is the rule's, and
+ * within it NCCL's cheapest entry among those NCCL left available wins.
+ * An entry NCCL ruled out (IGNORE) is never made to win: with none
+ * available the call is left to NCCL and that is said once. */
+static void test_any(tt_env_t *e)
+{
+    static const char text[] = "allreduce,0,1023,tree,-1,-1,-1,-1\n"      /* 1 */
+                               "allreduce,1024,4095,-1,simple,-1,-1,-1\n" /* 2 */
+                               "broadcast,0,-1,-1,LL128,2,-1,-1\n"        /* 3 */
+                               "allgather,0,-1,nvls,-1,-1,-1,-1\n";       /* 4 */
+    float t[TT_NUM_ALGOS][TT_NUM_PROTOS];
+    int which;
+    void *ctx = init5(e, write_rules(e, text, sizeof(text) - 1), 8, 1);
+
+    CT_CHECK(e->t, count_level(TT_LOG_WARN) == 0);
+    CT_CHECK(e->t, log_has(TT_LOG_INFO, "loaded 4 rule(s)"));
+
+    /* tree's protocols as NCCL costs them: LL128 is the cheapest. */
+    table_fill(t);
+    t[TT_TREE][TT_LL] = 50.0f;
+    t[TT_TREE][TT_LL128] = 20.0f;
+    t[TT_TREE][TT_SIMPLE] = 30.0f;
+    t[TT_RING][TT_LL] = 1.0f; /* cheaper still, but not tree */
+    CT_CHECK(e->t, call5_table(e, ctx, TT_ALLREDUCE, 64, t, &which) == 1 &&
+                       which == TT_TREE * TT_NUM_PROTOS + TT_LL128);
+    CT_CHECK(e->t, t[TT_TREE][TT_LL128] == 0.0f && t[TT_RING][TT_LL] == 1.0f);
+    /* The cheapest ruled out: the next one; IGNORE stays IGNORE. */
+    table_fill(t);
+    t[TT_TREE][TT_LL] = TT_IGNORE;
+    CT_CHECK(e->t, call5_table(e, ctx, TT_ALLREDUCE, 64, t, &which) == 1 &&
+                       which == TT_TREE * TT_NUM_PROTOS + TT_LL128);
+    CT_CHECK(e->t, t[TT_TREE][TT_LL] == TT_IGNORE);
+
+    /* Simple with NCCL's cheapest algorithm for it: tree's is ruled out,
+     * the CollNet and NVLS rows are IGNORE (table_fill), so ring. */
+    table_fill(t);
+    t[TT_TREE][TT_SIMPLE] = TT_IGNORE;
+    CT_CHECK(e->t, call5_table(e, ctx, TT_ALLREDUCE, 2048, t, &which) == 1 &&
+                       which == TT_RING * TT_NUM_PROTOS + TT_SIMPLE);
+    for (int a = TT_COLLNET_DIRECT; a <= TT_NVLS_TREE; a++)
+        CT_CHECK(e->t, t[a][TT_SIMPLE] == TT_IGNORE);
+    table_fill(t);
+    t[TT_PAT][TT_SIMPLE] = 0.5f; /* NCCL finds PAT cheapest: it stays so */
+    CT_CHECK(e->t, call5_table(e, ctx, TT_ALLREDUCE, 2048, t, &which) == 1 &&
+                       which == TT_PAT * TT_NUM_PROTOS + TT_SIMPLE);
+    /* The rule's channels apply as for any rule. */
+    EXPECT_PICK(e, ctx, TT_BROADCAST, 100, 1, 0, 0, TT_TREE, TT_LL128, 2);
+
+    /* No available entry: untouched, logged once for the rule. */
+    g_nlog = 0;
+    table_fill(t);
+    for (int a = 0; a < TT_NUM_ALGOS; a++)
+        t[a][TT_LL128] = TT_IGNORE;
+    CT_CHECK(e->t, call5_table(e, ctx, TT_BROADCAST, 100, t, &which) == 0);
+    table_fill(t);
+    for (int a = 0; a < TT_NUM_ALGOS; a++)
+        t[a][TT_LL128] = TT_IGNORE;
+    CT_CHECK(e->t, call5_table(e, ctx, TT_BROADCAST, 200, t, &which) == 0);
+    CT_CHECK(e->t,
+             g_nlog == 1 && log_has(TT_LOG_INFO, "line 3") && log_has(TT_LOG_INFO, "any/ll128"));
+    /* nvls is IGNORE in every protocol here (table_fill). */
+    g_nlog = 0;
+    EXPECT_UNTOUCHED(e, ctx, TT_ALLGATHER, 100, 1, 0, 0);
+    CT_CHECK(e->t,
+             g_nlog == 1 && log_has(TT_LOG_INFO, "line 4") && log_has(TT_LOG_INFO, "nvls/any"));
+    /* Outside the rules' sizes and collectives: NCCL's. */
+    EXPECT_UNTOUCHED(e, ctx, TT_ALLREDUCE, 4096, 1, 0, 0);
+    EXPECT_UNTOUCHED(e, ctx, TT_REDUCE, 64, 1, 0, 0);
+    CT_CHECK(e->t, e->v5->finalize(ctx) == 0);
+}
+
 /* Each communicator owns its rules: a later init with another file does
  * not change an earlier context. */
 static void test_contexts_independent(tt_env_t *e)
@@ -422,6 +515,10 @@ static void test_rejects(tt_env_t *e)
         {"alltoall is not tunable", "alltoall,0,10,ring,ll,-1,-1,-1\n", 3, "alltoall"},
         {"unknown algorithm", "allreduce,0,10,rings,ll,-1,-1,-1\n", 3, "rings"},
         {"unknown protocol", "allreduce,0,10,ring,ll64,-1,-1,-1\n", 3, "ll64"},
+        {"algorithm and protocol both -1", "allreduce,0,10,-1,-1,-1,-1,-1\n", 3, "both -1"},
+        {"protocol -2", "allreduce,0,10,ring,-2,-1,-1,-1\n", 3, "unknown protocol '-2'"},
+        {"algorithm any", "allreduce,0,10,any,ll,-1,-1,-1\n", 3, "or -1"},
+        {"collective -1", "-1,0,10,ring,ll,-1,-1,-1\n", 3, "unknown collective '-1'"},
         {"number with junk", "\nallreduce,12x,100,ring,ll,-1,-1,-1\n", 4, "12x"},
         {"fractional channels", "allreduce,0,100,ring,ll,4.0,-1,-1\n", 3, "4.0"},
         {"zero channels", "allreduce,0,100,ring,ll,0,-1,-1\n", 3, "channels"},
@@ -514,6 +611,18 @@ static void test_fixtures(tt_env_t *e, const char *dir)
     CT_CHECK(e->t, log_has(TT_LOG_INFO, "loaded 8 rule(s)"));
     EXPECT_PICK(e, c2, TT_ALLREDUCE, 65537, 1, 0, 0, TT_RING, TT_SIMPLE, 4);
     e->v5->finalize(c2);
+
+    /* -1 rules as colltune tune writes them, at 16 ranks on 2 nodes. */
+    snprintf(path, sizeof(path), "%s/any.conf", dir);
+    void *c3 = init5(e, path, 16, 2);
+    CT_CHECK(e->t, count_level(TT_LOG_WARN) == 0);
+    CT_CHECK(e->t, log_has(TT_LOG_INFO, "loaded 3 rule(s)"));
+    EXPECT_PICK(e, c3, TT_ALLREDUCE, 16384, 1, 0, 0, TT_TREE, TT_LL, 0);
+    EXPECT_PICK(e, c3, TT_ALLREDUCE, 262143, 1, 0, 0, TT_TREE, TT_LL, 0);
+    EXPECT_PICK(e, c3, TT_ALLREDUCE, 262144, 1, 0, 0, TT_TREE, TT_LL128, 0);
+    EXPECT_UNTOUCHED(e, c3, TT_ALLREDUCE, 16383, 1, 0, 0);
+    EXPECT_PICK(e, c3, TT_BROADCAST, 1 << 20, 1, 0, 0, TT_RING, TT_LL, 0);
+    e->v5->finalize(c3);
 }
 
 /* Older NCCL releases look up v4 and v3; same rules, same table. */
@@ -617,6 +726,7 @@ int main(int argc, char **argv)
     }
 
     test_matching(&env);
+    test_any(&env);
     test_contexts_independent(&env);
     test_default_file(&env);
     test_missing_file(&env);

@@ -67,9 +67,14 @@ ct_status_t ct_emit_all_as(const ct_tune_result_t *r, const char *outdir, const 
 /* Why no file ct_emit_all writes can carry c over its size range, or
  * NULL when one can: any choice that holds for every size; a coll/tuned
  * algorithm, segment size or fan-out (the rules file has per-size rules);
- * NCCL_ALGO with NCCL_PROTO for the same collective and range (the tuner
- * plugin's rules).  Anything else over a part of the sizes would be set
- * for sizes never measured.  A static string. */
+ * NCCL_ALGO or NCCL_PROTO for one collective, over every size (nccl.conf's
+ * per-collective list) or over a range where its value leaves the
+ * collective one algorithm or protocol (a tuner-plugin rule).  Anything
+ * else over a part of the sizes would be set for sizes never measured.
+ * NCCL_ALGO / NCCL_PROTO are also refused, over any range, for alltoall
+ * (send/recv to NCCL), for a value NCCL would refuse or that has no entry
+ * for the collective, and for a rule whose algorithm or protocol
+ * nccl.conf's list disables for that collective.  A static string. */
 const char *ct_emit_cannot_carry(const ct_tune_result_t *r, const ct_tune_choice_t *c);
 
 /* The file names ct_emit_all would write for r, in write order, into

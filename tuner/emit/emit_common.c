@@ -13,6 +13,11 @@ int ct_emit_usable(const ct_tune_choice_t *c)
 
 const char *ct_emit_cannot_carry(const ct_tune_result_t *r, const ct_tune_choice_t *c)
 {
+    ct_nccl_list_kind_t kind;
+    /* Per collective even over every size: its value's entry for the
+     * collective is what gets written (emit_nccl_vars.c). */
+    if (ct_emit_nccl_list_kind(c, &kind))
+        return ct_emit_nccl_cannot_carry(r, c);
     if (ct_emit_full_range(c))
         return NULL;
     /* Written whenever a coll/tuned choice is, and alone it changes no
@@ -27,17 +32,6 @@ const char *ct_emit_cannot_carry(const ct_tune_result_t *r, const ct_tune_choice
             return NULL;
         return "an MCA parameter holds for every size; only coll/tuned algorithms, segment "
                "sizes and fan-outs have per-size rules";
-    }
-    if (strcmp(c->name, "NCCL_ALGO") == 0 || strcmp(c->name, "NCCL_PROTO") == 0) {
-        const char *partner = strcmp(c->name, "NCCL_ALGO") == 0 ? "NCCL_PROTO" : "NCCL_ALGO";
-        for (size_t i = 0; i < r->nchoices; i++) {
-            const ct_tune_choice_t *o = &r->choices[i];
-            if (o->significant && o->scope == c->scope && o->min_bytes == c->min_bytes &&
-                o->max_bytes == c->max_bytes && strcmp(o->name, partner) == 0)
-                return NULL;
-        }
-        return "NCCL reads it for every size; a size range needs NCCL_ALGO and NCCL_PROTO "
-               "together (the tuner plugin's rules)";
     }
     return "the library reads it for every size";
 }

@@ -13,6 +13,7 @@
 
 #include "ct_status.h"
 #include "ct_names.h"
+#include "ct_nccl_list.h"
 #include "emit.h"
 #include "tune_result.h"
 
@@ -111,18 +112,42 @@ typedef struct {
 int ct_emit_nccl_vars_wanted(const ct_tune_result_t *r);
 /*
  * The NCCL variables in file order: the global NCCL_* choices, then
- * NCCL_ALGO built from the per-collective whole-range NCCL_ALGO choices
- * ("allreduce:tree;broadcast:ring", NCCL 2.24's form).  CT_ERR_USAGE when
- * NCCL_ALGO was chosen both globally and per collective.
+ * NCCL_ALGO and NCCL_PROTO built from the per-collective whole-range
+ * choices, each projected onto its collective in NCCL's spelling
+ * ("AllReduce:tree;Broadcast:ring", NCCL 2.24's form); a global value of
+ * the same variable comes first in it ("ring;AllReduce:tree").  Every
+ * NCCL_ALGO / NCCL_PROTO value is checked as NCCL reads it.  CT_ERR_USAGE
+ * for a value NCCL would refuse, for a per-collective choice of another
+ * variable or with no entry for its collective, for alltoall, and for a
+ * variable chosen twice.
  */
 ct_status_t ct_emit_nccl_vars(const ct_tune_result_t *r, ct_emit_vars_t *vars_p, char *err,
                               size_t errlen);
 void ct_emit_vars_free(ct_emit_vars_t *vars);
 
-/* Whether c is an NCCL_ALGO / NCCL_PROTO choice for one collective that
- * goes to the tuner plugin's rules (it has a partner for the same
- * collective and size range) rather than to nccl.env. */
+/* Whether c is NCCL_ALGO / NCCL_PROTO (set from the environment); sets
+ * *kind_p. */
+int ct_emit_nccl_list_kind(const ct_tune_choice_t *c, ct_nccl_list_kind_t *kind_p);
+
+/* Whether c is an NCCL_ALGO / NCCL_PROTO choice for one collective over a
+ * size range: a tuner-plugin rule (nccl_tuner.conf), not nccl.env. */
 int ct_emit_nccl_is_rule(const ct_tune_result_t *r, const ct_tune_choice_t *c);
+
+/* c's value on its collective (c->scope): *cn_p and the collective's part
+ * of the list (elems point into c->value).  CT_ERR_USAGE with the reason
+ * for alltoall (NCCL runs it as send/recv), a value NCCL would refuse, or
+ * a value with no entry for the collective. */
+ct_status_t ct_emit_nccl_project(const ct_tune_choice_t *c, ct_nccl_list_kind_t kind,
+                                 const ct_coll_name_t **cn_p, ct_nccl_list_func_t *proj_p,
+                                 char *err, size_t errlen);
+
+/* ct_emit_cannot_carry for NCCL_ALGO / NCCL_PROTO (NULL for any other). */
+const char *ct_emit_nccl_cannot_carry(const ct_tune_result_t *r, const ct_tune_choice_t *c);
+
+/* The header lines nccl.env, nccl.conf and nccl_tuner.conf share: which
+ * collectives and sizes each written setting covers, and through which
+ * file, then a blank line. */
+ct_status_t ct_emit_nccl_coverage(const ct_emit_ctx_t *ctx, FILE *fp);
 
 /* --- emit_tuned_rules.c: which MCA choices the rules file carries --- */
 

@@ -34,6 +34,9 @@ static ct_status_t ct_nccl_conf_write(const ct_emit_ctx_t *ctx, FILE *fp, char *
     if (st == CT_OK) {
         ct_emit_header(ctx, fp, "nccl.conf", "NCCL configuration file (NAME=value)",
                        ct_emit_nccl_conf.install);
+        st = ct_emit_nccl_coverage(ctx, fp);
+    }
+    if (st == CT_OK) {
         for (size_t i = 0; i < vars.count; i++)
             fprintf(fp, "%s=%s\n", vars.vars[i].name, vars.vars[i].value);
     }

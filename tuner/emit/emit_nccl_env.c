@@ -33,13 +33,14 @@ static ct_status_t ct_nccl_env_write(const ct_emit_ctx_t *ctx, FILE *fp, char *e
         return st;
     ct_emit_header(ctx, fp, "nccl.env", "NCCL environment variables, sourceable by sh",
                    ct_emit_nccl_env.install);
-    for (size_t i = 0; i < vars.count; i++) {
+    st = ct_emit_nccl_coverage(ctx, fp);
+    for (size_t i = 0; i < vars.count && st == CT_OK; i++) {
         fprintf(fp, "export %s=", vars.vars[i].name);
         ct_put_sh_quoted(fp, vars.vars[i].value);
         fputc('\n', fp);
     }
     ct_emit_vars_free(&vars);
-    return CT_OK;
+    return st;
 }
 
 /* Sourced by a person, not loaded by a library: it holds what nccl.conf

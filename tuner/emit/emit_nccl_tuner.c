@@ -2,19 +2,41 @@
  * emit_nccl_tuner.c - nccl_tuner.conf: the rules colltune's NCCL tuner
  * plugin reads (tuner/plugin/README.md; parsed by tuner/plugin/rules.c).
  *
- * One rule per collective and size range where the tune chose an
- * algorithm and a protocol together:
+ * One rule per collective and size span where the tune chose NCCL_ALGO,
+ * NCCL_PROTO or both over a range of sizes (ct_emit_nccl_is_rule):
  *   collective,min_bytes,max_bytes,algorithm,protocol,channels,nNodes,nRanks
- * Names are ct_names' canonical spellings, which the plugin reads.  A rule
- * holds only at the shape it was measured at (nNodes, nRanks); channels
- * stay NCCL's (-1).  Sizes are collbench's, which are NCCL's nBytes: the
- * total for allgather and reduce_scatter.
+ * carrying exactly the measured span.  An algorithm chosen alone gets
+ * protocol -1 (the plugin then makes it win with NCCL's cheapest protocol
+ * for it), a protocol alone algorithm -1; both over the same span are one
+ * rule.  Where an algorithm's span and a protocol's overlap only in part,
+ * the spans are cut at every bound so each piece carries what covers it.
+ * A value is the choice's entry for the collective (ct_nccl_list.h), which
+ * must hold exactly one algorithm or protocol.  Names are ct_names'
+ * canonical spellings, which the plugin reads.  A rule holds only at the
+ * shape it was measured at (nNodes, nRanks); channels stay NCCL's (-1).
+ * Sizes are collbench's, which are NCCL's nBytes: the total for allgather
+ * and reduce_scatter.
  */
 #include "emit_format.h"
 #include "ct_vec.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+
+typedef struct {
+    const ct_coll_name_t *cn;
+    long long lo, hi; /* inclusive; hi LLONG_MAX: no top */
+    int algo, proto;  /* NCCL's ids, or -1: the plugin's "any" */
+} ct_nccl_rule_t;
+
+/* One range choice, resolved. */
+typedef struct {
+    const ct_tune_choice_t *c;
+    ct_nccl_list_kind_t kind;
+    int id;                /* the one algorithm or protocol */
+    long long lo, hi_excl; /* hi_excl LLONG_MAX: no top */
+} ct_span_t;
 
 static int ct_nccl_tuner_wanted(const ct_tune_result_t *r)
 {
@@ -24,40 +46,112 @@ static int ct_nccl_tuner_wanted(const ct_tune_result_t *r)
     return 0;
 }
 
-static int ct_by_scope_then_size(const void *a, const void *b)
+static int ct_cmp_ll(const void *a, const void *b)
 {
-    const ct_tune_choice_t *x = *(const ct_tune_choice_t *const *)a;
-    const ct_tune_choice_t *y = *(const ct_tune_choice_t *const *)b;
-    if (x->scope != y->scope)
-        return x->scope < y->scope ? -1 : 1;
-    long long mx = x->min_bytes < 0 ? 0 : x->min_bytes, my = y->min_bytes < 0 ? 0 : y->min_bytes;
-    return mx < my ? -1 : mx > my;
+    long long x = *(const long long *)a, y = *(const long long *)b;
+    return x < y ? -1 : x > y;
 }
 
-static const ct_tune_choice_t *ct_partner(const ct_tune_result_t *r, const ct_tune_choice_t *c)
+/* c as a span with its one element; the writer's reasons match
+ * ct_emit_cannot_carry's. */
+static ct_status_t ct_span_of(const ct_tune_choice_t *c, ct_span_t *s_p, char *err, size_t errlen)
 {
-    for (size_t i = 0; i < r->nchoices; i++) {
-        const ct_tune_choice_t *o = &r->choices[i];
-        if (ct_emit_usable(o) && o->scope == c->scope && o->min_bytes == c->min_bytes &&
-            o->max_bytes == c->max_bytes && strcmp(o->name, "NCCL_PROTO") == 0)
-            return o;
-    }
-    return NULL;
-}
+    ct_nccl_list_kind_t kind;
+    const ct_coll_name_t *cn;
+    ct_nccl_list_func_t proj;
+    char why[768];
 
-static ct_status_t ct_canonical(const ct_name_table_t *table, const ct_tune_choice_t *c,
-                                const char **word_p, char *err, size_t errlen)
-{
-    int v;
-    if (ct_name_lookup(table, c->value, &v) != 0) {
-        char expected[256];
-        ct_name_list(table, expected, sizeof expected);
-        snprintf(err, errlen, "nccl_tuner.conf: %s=%s for %s: a rule takes one %s (one of: %s)",
-                 c->name, c->value, ct_coll_name((ct_coll_id_t)c->scope), table->kind, expected);
+    (void)ct_emit_nccl_list_kind(c, &kind);
+    const ct_coll_name_t *row = ct_coll_name_find(ct_coll_name((ct_coll_id_t)c->scope));
+    if (row == NULL || row->nccl_func < 0) {
+        snprintf(err, errlen, "nccl_tuner.conf: %s for %s: NCCL never asks the tuner about it",
+                 c->name, row ? row->name : "?");
         return CT_ERR_USAGE;
     }
-    *word_p = ct_name_of(table, v);
+    if (ct_emit_nccl_project(c, kind, &cn, &proj, why, sizeof why) != CT_OK) {
+        snprintf(err, errlen, "nccl_tuner.conf: %s", why);
+        return CT_ERR_USAGE;
+    }
+    int id = ct_nccl_list_only(proj.mask);
+    if (id < 0) {
+        snprintf(err, errlen,
+                 "nccl_tuner.conf: %s=%s for %s over %lld..%lld bytes: it leaves %s %d %ss, "
+                 "and a rule names one (NCCL reads %s for every size)",
+                 c->name, c->value, cn->name, c->min_bytes, c->max_bytes, cn->nccl_name,
+                 ct_nccl_list_count(proj.mask),
+                 kind == CT_NCCL_LIST_ALGO ? "algorithm" : "protocol", c->name);
+        return CT_ERR_USAGE;
+    }
+    s_p->c = c;
+    s_p->kind = kind;
+    s_p->id = id;
+    s_p->lo = c->min_bytes < 0 ? 0 : c->min_bytes;
+    s_p->hi_excl = c->max_bytes < 0 || c->max_bytes == LLONG_MAX ? LLONG_MAX : c->max_bytes + 1;
     return CT_OK;
+}
+
+/* The element of kind the spans give [lo, ..), or -1; two different ones
+ * overlapping there is CT_ERR_USAGE. */
+static ct_status_t ct_cover(const ct_span_t *spans, size_t n, ct_nccl_list_kind_t kind,
+                            long long lo, int *id_p, char *err, size_t errlen)
+{
+    const ct_span_t *found = NULL;
+    for (size_t i = 0; i < n; i++) {
+        const ct_span_t *s = &spans[i];
+        if (s->kind != kind || lo < s->lo || lo >= s->hi_excl)
+            continue;
+        if (found != NULL && found->id != s->id) {
+            snprintf(err, errlen,
+                     "nccl_tuner.conf: %s for %s: %s over %lld..%lld bytes and %s over "
+                     "%lld..%lld bytes overlap",
+                     s->c->name, ct_coll_name((ct_coll_id_t)s->c->scope), found->c->value,
+                     found->c->min_bytes, found->c->max_bytes, s->c->value, s->c->min_bytes,
+                     s->c->max_bytes);
+            return CT_ERR_USAGE;
+        }
+        found = s;
+    }
+    *id_p = found ? found->id : -1;
+    return CT_OK;
+}
+
+/* One collective's rules, in size order, appended to *rules_p. */
+static ct_status_t ct_coll_rules(const ct_tune_result_t *r, int coll, ct_nccl_rule_t **rules_p,
+                                 size_t *n_p, size_t *cap_p, char *err, size_t errlen)
+{
+    ct_span_t *spans = calloc(r->nchoices ? r->nchoices : 1, sizeof(*spans));
+    long long *cuts = calloc(2 * (r->nchoices ? r->nchoices : 1), sizeof(*cuts));
+    size_t ns = 0, nc = 0;
+    ct_status_t st = spans && cuts ? CT_OK : CT_ERR_NOMEM;
+
+    for (size_t i = 0; i < r->nchoices && st == CT_OK; i++) {
+        const ct_tune_choice_t *c = &r->choices[i];
+        if (c->scope != coll || !ct_emit_nccl_is_rule(r, c))
+            continue;
+        st = ct_span_of(c, &spans[ns], err, errlen);
+        if (st == CT_OK) {
+            cuts[nc++] = spans[ns].lo;
+            cuts[nc++] = spans[ns].hi_excl;
+            ns++;
+        }
+    }
+    ct_vec_sort(cuts, nc, sizeof(*cuts), ct_cmp_ll);
+    for (size_t i = 0; i + 1 < nc && st == CT_OK; i++) {
+        if (cuts[i] == cuts[i + 1])
+            continue;
+        int algo, proto;
+        st = ct_cover(spans, ns, CT_NCCL_LIST_ALGO, cuts[i], &algo, err, errlen);
+        if (st == CT_OK)
+            st = ct_cover(spans, ns, CT_NCCL_LIST_PROTO, cuts[i], &proto, err, errlen);
+        if (st != CT_OK || (algo < 0 && proto < 0))
+            continue; /* a gap between spans: NCCL's */
+        ct_nccl_rule_t rule = {ct_coll_name_find(ct_coll_name((ct_coll_id_t)coll)), cuts[i],
+                               cuts[i + 1] == LLONG_MAX ? LLONG_MAX : cuts[i + 1] - 1, algo, proto};
+        st = CT_VEC_PUSH(*rules_p, *n_p, *cap_p, &rule);
+    }
+    free(spans);
+    free(cuts);
+    return st;
 }
 
 /* The header's install text (the entry carries it). */
@@ -67,49 +161,35 @@ static const char *const ct_emit_nccl_tuner_install[] = {
     "  export NCCL_TUNER_PLUGIN=/path/to/lib/libnccl-tuner-colltune.so",
     "  export NCCL_TUNER_CONFIG_FILE=@DIR@/nccl_tuner.conf",
     "Rules hold only at the shape tuned (nNodes, nRanks below); elsewhere NCCL",
-    "decides.  Check with NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=TUNING.",
+    "decides.  An algorithm or protocol of -1 is NCCL's cheapest for the other",
+    "one.  Check with NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=TUNING.",
     NULL};
 
 static ct_status_t ct_nccl_tuner_write(const ct_emit_ctx_t *ctx, FILE *fp, char *err, size_t errlen)
 {
     const ct_tune_result_t *r = ctx->r;
-    const ct_tune_choice_t **algos = calloc(r->nchoices ? r->nchoices : 1, sizeof(*algos));
-    size_t n = 0;
+    ct_nccl_rule_t *rules = NULL;
+    size_t n = 0, cap = 0;
     ct_status_t st = CT_OK;
 
-    if (algos == NULL)
-        return CT_ERR_NOMEM;
-    for (size_t i = 0; i < r->nchoices; i++) {
-        const ct_tune_choice_t *c = &r->choices[i];
-        if (ct_emit_nccl_is_rule(r, c) && strcmp(c->name, "NCCL_ALGO") == 0)
-            algos[n++] = c;
+    for (int coll = 0; coll < CT_COLL_COUNT && st == CT_OK; coll++)
+        st = ct_coll_rules(r, coll, &rules, &n, &cap, err, errlen);
+    if (st == CT_OK) {
+        ct_emit_header(ctx, fp, "nccl_tuner.conf",
+                       "rules for colltune's NCCL tuner plugin (NVIDIA's example-plugin CSV)",
+                       ct_emit_nccl_tuner.install);
+        st = ct_emit_nccl_coverage(ctx, fp);
     }
-    ct_vec_sort(algos, n, sizeof(*algos), ct_by_scope_then_size);
-
-    ct_emit_header(ctx, fp, "nccl_tuner.conf",
-                   "rules for colltune's NCCL tuner plugin (NVIDIA's example-plugin CSV)",
-                   ct_emit_nccl_tuner.install);
-    fputs("# collective,min_bytes,max_bytes,algorithm,protocol,channels,nNodes,nRanks\n", fp);
+    if (st == CT_OK)
+        fputs("# collective,min_bytes,max_bytes,algorithm,protocol,channels,nNodes,nRanks\n", fp);
     for (size_t i = 0; i < n && st == CT_OK; i++) {
-        const ct_tune_choice_t *a = algos[i], *p = ct_partner(r, a);
-        const ct_coll_name_t *cn = ct_coll_name_find(ct_coll_name((ct_coll_id_t)a->scope));
-        const char *algo = NULL, *proto = NULL;
-        if (cn == NULL || cn->nccl_func < 0) {
-            snprintf(err, errlen,
-                     "nccl_tuner.conf: NCCL_ALGO for %s: NCCL never asks the tuner about it",
-                     cn ? cn->name : "?");
-            st = CT_ERR_USAGE;
-            break;
-        }
-        st = ct_canonical(&ct_nccl_algo_names, a, &algo, err, errlen);
-        if (st == CT_OK)
-            st = ct_canonical(&ct_nccl_proto_names, p, &proto, err, errlen);
-        if (st == CT_OK)
-            fprintf(fp, "%s,%lld,%lld,%s,%s,-1,%ld,%ld\n", cn->name,
-                    a->min_bytes < 0 ? 0 : a->min_bytes, a->max_bytes < 0 ? -1 : a->max_bytes, algo,
-                    proto, r->nnodes, r->nranks);
+        const ct_nccl_rule_t *u = &rules[i];
+        const char *algo = u->algo < 0 ? "-1" : ct_name_of(&ct_nccl_algo_names, u->algo);
+        const char *proto = u->proto < 0 ? "-1" : ct_name_of(&ct_nccl_proto_names, u->proto);
+        fprintf(fp, "%s,%lld,%lld,%s,%s,-1,%ld,%ld\n", u->cn->name, u->lo,
+                u->hi == LLONG_MAX ? -1 : u->hi, algo, proto, r->nnodes, r->nranks);
     }
-    free(algos);
+    free(rules);
     return st;
 }
 

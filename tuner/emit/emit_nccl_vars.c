@@ -1,43 +1,150 @@
 /*
- * emit_nccl_vars.c - the NCCL variables nccl.env and nccl.conf carry, and
- * which NCCL_ALGO / NCCL_PROTO choices go to the tuner plugin instead.
+ * emit_nccl_vars.c - the NCCL variables nccl.env and nccl.conf carry, which
+ * NCCL_ALGO / NCCL_PROTO choices go to the tuner plugin instead, and the
+ * header lines that say what each setting covers.
  *
- * NCCL reads a variable for every collective and size.  Two exceptions:
- * NCCL_ALGO has a per-collective form since 2.24
- * ("allreduce:tree;broadcast:ring"), and an algorithm and protocol chosen
- * together for one collective and size range is what the tuner plugin's
- * rules say.  A per-collective choice that fits neither cannot be
- * installed, and is refused rather than silently widened.
+ * NCCL reads a variable for every collective and size.  NCCL_ALGO and
+ * NCCL_PROTO are lists with a per-collective form since NCCL 2.24
+ * ("AllReduce:tree;Broadcast:ring", src/lib/ct_nccl_list.h), so a choice
+ * for one collective over every size is that collective's entry there.
+ * Over a size range only the tuner plugin can carry one: a rule naming the
+ * algorithm, the protocol or both (emit_nccl_tuner.c).  A per-collective
+ * choice that fits neither is refused rather than silently widened: a
+ * global NCCL_ALGO=tree tuned on allreduce alone kills every broadcast
+ * (NCCL 2.28 runs broadcast on ring only).
+ *
+ * A choice's value is the space's, which may itself be a list; what is
+ * written for a collective is that value's entry for it (its projection),
+ * so "allreduce:tree;broadcast:ring" chosen for broadcast writes
+ * "Broadcast:ring".
  */
 #include "emit_format.h"
 
 #include <stdlib.h>
 #include <string.h>
 
+#include "ct_nccl_list.h"
 #include "ct_vec.h"
-
-static int ct_is_algo_or_proto(const char *name)
-{
-    return strcmp(name, "NCCL_ALGO") == 0 || strcmp(name, "NCCL_PROTO") == 0;
-}
-
-int ct_emit_nccl_is_rule(const ct_tune_result_t *r, const ct_tune_choice_t *c)
-{
-    if (!ct_emit_usable(c) || c->scope == CT_SCOPE_GLOBAL || !ct_is_algo_or_proto(c->name))
-        return 0;
-    const char *partner = strcmp(c->name, "NCCL_ALGO") == 0 ? "NCCL_PROTO" : "NCCL_ALGO";
-    for (size_t i = 0; i < r->nchoices; i++) {
-        const ct_tune_choice_t *o = &r->choices[i];
-        if (ct_emit_usable(o) && o->scope == c->scope && o->min_bytes == c->min_bytes &&
-            o->max_bytes == c->max_bytes && strcmp(o->name, partner) == 0)
-            return 1;
-    }
-    return 0;
-}
 
 static int ct_is_nccl(const ct_tune_choice_t *c)
 {
     return c->via == CT_VIA_ENV && ct_emit_has_prefix(c->name, "NCCL_");
+}
+
+int ct_emit_nccl_list_kind(const ct_tune_choice_t *c, ct_nccl_list_kind_t *kind_p)
+{
+    return c->via == CT_VIA_ENV && ct_nccl_list_kind_of(c->name, kind_p) == 0;
+}
+
+int ct_emit_nccl_is_rule(const ct_tune_result_t *r, const ct_tune_choice_t *c)
+{
+    ct_nccl_list_kind_t kind;
+    (void)r;
+    return ct_emit_usable(c) && c->scope != CT_SCOPE_GLOBAL && ct_emit_nccl_list_kind(c, &kind) &&
+           !ct_emit_full_range(c);
+}
+
+static const char *ct_scope_name(int scope)
+{
+    const char *n = ct_coll_name((ct_coll_id_t)scope);
+    return n ? n : "?";
+}
+
+static const char *ct_kind_word(ct_nccl_list_kind_t kind)
+{
+    return kind == CT_NCCL_LIST_ALGO ? "algorithm" : "protocol";
+}
+
+ct_status_t ct_emit_nccl_project(const ct_tune_choice_t *c, ct_nccl_list_kind_t kind,
+                                 const ct_coll_name_t **cn_p, ct_nccl_list_func_t *proj_p,
+                                 char *err, size_t errlen)
+{
+    const ct_coll_name_t *cn = ct_coll_name_find(ct_scope_name(c->scope));
+    char why[512];
+
+    if (cn == NULL || cn->nccl_func < 0) {
+        snprintf(err, errlen, "%s for %s: NCCL runs it as send/recv and has no %s to choose",
+                 c->name, ct_scope_name(c->scope), ct_kind_word(kind));
+        return CT_ERR_USAGE;
+    }
+    if (ct_nccl_list_project(kind, c->value, cn->nccl_func, proj_p, why, sizeof why) != CT_OK) {
+        snprintf(err, errlen, "%s=%s for %s: %s", c->name, c->value, cn->name, why);
+        return CT_ERR_USAGE;
+    }
+    if (!proj_p->named) {
+        snprintf(err, errlen,
+                 "%s=%s for %s: the value has no entry for %s, which keeps NCCL's own choice",
+                 c->name, c->value, cn->name, cn->nccl_name);
+        return CT_ERR_USAGE;
+    }
+    *cn_p = cn;
+    return CT_OK;
+}
+
+/* The elements of kind that the nccl.conf lines (a global choice, then
+ * scope's whole-range choice) leave func; every one when neither names
+ * it.  At decision time nothing is verified yet, so choices count when
+ * significant. */
+static unsigned ct_conf_allows(const ct_tune_result_t *r, ct_nccl_list_kind_t kind, int scope,
+                               int func)
+{
+    unsigned mask = (1u << ct_nccl_list_nelems(kind)) - 1u;
+    char err[512];
+    for (int pass = 0; pass < 2; pass++) {
+        for (size_t i = 0; i < r->nchoices; i++) {
+            const ct_tune_choice_t *o = &r->choices[i];
+            ct_nccl_list_kind_t k;
+            ct_nccl_list_func_t f;
+            if (!o->significant || !ct_emit_nccl_list_kind(o, &k) || k != kind ||
+                !ct_emit_full_range(o) || o->scope != (pass == 0 ? CT_SCOPE_GLOBAL : scope))
+                continue;
+            if (ct_nccl_list_project(kind, o->value, func, &f, err, sizeof err) == CT_OK && f.named)
+                mask = f.mask;
+        }
+    }
+    return mask;
+}
+
+const char *ct_emit_nccl_cannot_carry(const ct_tune_result_t *r, const ct_tune_choice_t *c)
+{
+    ct_nccl_list_kind_t kind;
+    ct_nccl_list_t list;
+    ct_nccl_list_func_t proj;
+    char err[512];
+
+    if (!ct_emit_nccl_list_kind(c, &kind))
+        return NULL;
+    int algo = kind == CT_NCCL_LIST_ALGO;
+    if (c->scope == CT_SCOPE_GLOBAL) {
+        if (ct_nccl_list_parse(kind, c->value, &list, err, sizeof err) != CT_OK)
+            return "NCCL would refuse the value (NCCL's list syntax, src/lib/ct_nccl_list.h)";
+        if (ct_emit_full_range(c))
+            return NULL;
+        return "NCCL reads NCCL_ALGO and NCCL_PROTO for every size; over a size range only one "
+               "collective's choice can be written (a tuner-plugin rule)";
+    }
+    const ct_coll_name_t *cn = ct_coll_name_find(ct_scope_name(c->scope));
+    if (cn == NULL || cn->nccl_func < 0)
+        return algo ? "NCCL runs this collective as send/recv and has no algorithm to choose"
+                    : "NCCL runs this collective as send/recv and has no protocol to choose";
+    if (ct_nccl_list_project(kind, c->value, cn->nccl_func, &proj, err, sizeof err) != CT_OK)
+        return "NCCL would refuse the value (NCCL's list syntax, src/lib/ct_nccl_list.h)";
+    if (!proj.named)
+        return "the value has no entry for this collective, which keeps NCCL's own choice: "
+               "nothing to write";
+    if (ct_emit_full_range(c))
+        return NULL;
+    if (ct_nccl_list_count(proj.mask) != 1)
+        return algo ? "the value leaves this collective several algorithms; over a size range "
+                      "only a tuner-plugin rule can carry it, and a rule names one"
+                    : "the value leaves this collective several protocols; over a size range "
+                      "only a tuner-plugin rule can carry it, and a rule names one";
+    if ((ct_conf_allows(r, kind, c->scope, cn->nccl_func) & proj.mask) == 0)
+        return algo ? "nccl.conf's NCCL_ALGO (a global or whole-range choice) disables this "
+                      "algorithm for the collective, so the plugin's rule could never apply"
+                    : "nccl.conf's NCCL_PROTO (a global or whole-range choice) disables this "
+                      "protocol for the collective, so the plugin's rule could never apply";
+    return NULL;
 }
 
 int ct_emit_nccl_vars_wanted(const ct_tune_result_t *r)
@@ -70,49 +177,76 @@ static ct_status_t ct_vars_add(ct_emit_vars_t *vars, const char *name, char *val
     return CT_OK;
 }
 
-static const char *ct_scope_name(int scope)
+/* Appends text (len bytes) to the malloc'ed *buf_p of *len_p bytes. */
+static ct_status_t ct_append(char **buf_p, size_t *len_p, const char *text, size_t len)
 {
-    const char *n = ct_coll_name((ct_coll_id_t)scope);
-    return n ? n : "?";
+    char *n = realloc(*buf_p, *len_p + len + 1);
+    if (n == NULL)
+        return CT_ERR_NOMEM;
+    memcpy(n + *len_p, text, len);
+    *len_p += len;
+    n[*len_p] = '\0';
+    *buf_p = n;
+    return CT_OK;
 }
 
-/* Appends "coll:algos" for every per-collective whole-range NCCL_ALGO, in
- * collective order; *buf_p stays NULL when there is none. */
-static ct_status_t ct_algo_per_coll(const ct_tune_result_t *r, char **buf_p, char *err,
-                                    size_t errlen)
+/* kind's per-collective list from the whole-range choices, in collective
+ * order ("AllReduce:tree;Broadcast:ring"); *buf_p stays NULL when there
+ * is none. */
+static ct_status_t ct_per_coll(const ct_tune_result_t *r, ct_nccl_list_kind_t kind, char **buf_p,
+                               char *err, size_t errlen)
 {
     char *buf = NULL;
     size_t len = 0;
+    ct_status_t st = CT_OK;
 
-    for (int coll = 0; coll < CT_COLL_COUNT; coll++) {
-        for (size_t i = 0; i < r->nchoices; i++) {
+    for (int coll = 0; coll < CT_COLL_COUNT && st == CT_OK; coll++) {
+        const ct_tune_choice_t *found = NULL;
+        ct_nccl_list_kind_t k;
+        for (size_t i = 0; i < r->nchoices && st == CT_OK; i++) {
             const ct_tune_choice_t *c = &r->choices[i];
-            if (!ct_emit_usable(c) || c->scope != coll || strcmp(c->name, "NCCL_ALGO") != 0 ||
-                !ct_emit_full_range(c) || ct_emit_nccl_is_rule(r, c))
+            if (!ct_emit_usable(c) || c->scope != coll || !ct_emit_nccl_list_kind(c, &k) ||
+                k != kind || !ct_emit_full_range(c))
                 continue;
-            const ct_coll_name_t *cn = ct_coll_name_find(ct_scope_name(coll));
-            if (cn == NULL || cn->nccl_func < 0) {
-                snprintf(err, errlen,
-                         "NCCL_ALGO for %s: NCCL runs it as send/recv and has no "
-                         "algorithm to choose",
-                         ct_scope_name(coll));
-                free(buf);
-                return CT_ERR_USAGE;
+            if (found != NULL) {
+                snprintf(err, errlen, "%s is chosen twice for %s (%s and %s)", c->name,
+                         ct_scope_name(coll), found->value, c->value);
+                st = CT_ERR_USAGE;
             }
-            /* The per-collective NCCL_ALGO form takes NCCL's spelling. */
-            const char *word = cn->nccl_name;
-            size_t add = strlen(word) + 1 + strlen(c->value) + 1;
-            char *n = realloc(buf, len + add + 1);
-            if (n == NULL) {
-                free(buf);
-                return CT_ERR_NOMEM;
-            }
-            buf = n;
-            len += (size_t)sprintf(buf + len, "%s%s:%s", len ? ";" : "", word, c->value);
+            found = c;
         }
+        if (found == NULL || st != CT_OK)
+            continue;
+        const ct_coll_name_t *cn;
+        ct_nccl_list_func_t proj;
+        st = ct_emit_nccl_project(found, kind, &cn, &proj, err, errlen);
+        if (st == CT_OK && len > 0)
+            st = ct_append(&buf, &len, ";", 1);
+        if (st == CT_OK)
+            st = ct_append(&buf, &len, cn->nccl_name, strlen(cn->nccl_name));
+        if (st == CT_OK)
+            st = ct_append(&buf, &len, ":", 1);
+        if (st == CT_OK)
+            st = ct_append(&buf, &len, proj.elems, proj.elems_len);
+    }
+    if (st != CT_OK) {
+        free(buf);
+        return st;
     }
     *buf_p = buf;
     return CT_OK;
+}
+
+/* A global NCCL_ALGO / NCCL_PROTO value as NCCL will read it. */
+static ct_status_t ct_check_list(ct_nccl_list_kind_t kind, const char *value, char *err,
+                                 size_t errlen)
+{
+    ct_nccl_list_t list;
+    char why[512];
+    if (ct_nccl_list_parse(kind, value, &list, why, sizeof why) == CT_OK)
+        return CT_OK;
+    snprintf(err, errlen, "%s=%s: %s", ct_nccl_list_var(kind), value, why);
+    return CT_ERR_USAGE;
 }
 
 ct_status_t ct_emit_nccl_vars(const ct_tune_result_t *r, ct_emit_vars_t *vars_p, char *err,
@@ -120,22 +254,22 @@ ct_status_t ct_emit_nccl_vars(const ct_tune_result_t *r, ct_emit_vars_t *vars_p,
 {
     ct_emit_vars_t vars = {0};
     ct_status_t st = CT_OK;
-    int global_algo = 0;
 
     for (size_t i = 0; i < r->nchoices && st == CT_OK; i++) {
         const ct_tune_choice_t *c = &r->choices[i];
+        ct_nccl_list_kind_t kind;
         if (!ct_emit_usable(c) || !ct_is_nccl(c) || ct_emit_nccl_is_rule(r, c))
             continue;
         st = ct_emit_check_name(c, "nccl.env", err, errlen);
         if (st != CT_OK)
             break;
+        int list = ct_emit_nccl_list_kind(c, &kind);
         if (c->scope != CT_SCOPE_GLOBAL) {
-            if (strcmp(c->name, "NCCL_ALGO") == 0 && ct_emit_full_range(c))
-                continue; /* joined into the per-collective form below */
+            if (list)
+                continue; /* a whole-range entry of the per-collective list below */
             snprintf(err, errlen,
                      "%s=%s for %s over %lld..%lld bytes: NCCL reads it for every collective "
-                     "and size; only NCCL_ALGO has a per-collective form, and a size range "
-                     "needs NCCL_ALGO and NCCL_PROTO together (the tuner plugin's rules)",
+                     "and size; only NCCL_ALGO and NCCL_PROTO have a per-collective form",
                      c->name, c->value, ct_scope_name(c->scope), c->min_bytes, c->max_bytes);
             st = CT_ERR_USAGE;
             break;
@@ -148,6 +282,8 @@ ct_status_t ct_emit_nccl_vars(const ct_tune_result_t *r, ct_emit_vars_t *vars_p,
             st = CT_ERR_USAGE;
             break;
         }
+        if (list && (st = ct_check_list(kind, c->value, err, errlen)) != CT_OK)
+            break;
         for (size_t j = 0; j < vars.count; j++) {
             if (strcmp(vars.vars[j].name, c->name) == 0) {
                 snprintf(err, errlen, "%s is chosen twice (%s and %s)", c->name, vars.vars[j].value,
@@ -157,30 +293,149 @@ ct_status_t ct_emit_nccl_vars(const ct_tune_result_t *r, ct_emit_vars_t *vars_p,
         }
         if (st != CT_OK)
             break;
-        global_algo |= strcmp(c->name, "NCCL_ALGO") == 0;
         char *value = strdup(c->value);
         st = value ? ct_vars_add(&vars, c->name, value) : CT_ERR_NOMEM;
     }
 
-    char *per_coll = NULL;
-    if (st == CT_OK)
-        st = ct_algo_per_coll(r, &per_coll, err, errlen);
-    if (st == CT_OK && per_coll != NULL) {
-        if (global_algo) {
-            snprintf(err, errlen,
-                     "NCCL_ALGO is chosen both for all collectives and per collective (%s); "
-                     "NCCL takes one NCCL_ALGO",
-                     per_coll);
-            free(per_coll);
-            st = CT_ERR_USAGE;
-        } else {
-            st = ct_vars_add(&vars, "NCCL_ALGO", per_coll);
+    /* Per-collective entries follow a global value: NCCL lets a first
+     * entry without a collective cover all, later entries override it. */
+    for (int k = 0; k < 2 && st == CT_OK; k++) {
+        ct_nccl_list_kind_t kind = k == 0 ? CT_NCCL_LIST_ALGO : CT_NCCL_LIST_PROTO;
+        char *per = NULL;
+        st = ct_per_coll(r, kind, &per, err, errlen);
+        if (st != CT_OK || per == NULL)
+            continue;
+        ct_emit_var_t *global = NULL;
+        for (size_t j = 0; j < vars.count; j++)
+            if (strcmp(vars.vars[j].name, ct_nccl_list_var(kind)) == 0)
+                global = &vars.vars[j];
+        if (global == NULL) {
+            st = ct_vars_add(&vars, ct_nccl_list_var(kind), per);
+            continue;
         }
+        size_t len = strlen(global->value);
+        st = ct_append(&global->value, &len, ";", 1);
+        if (st == CT_OK)
+            st = ct_append(&global->value, &len, per, strlen(per));
+        free(per);
+        if (st == CT_OK)
+            st = ct_check_list(kind, global->value, err, errlen);
     }
     if (st != CT_OK) {
         ct_emit_vars_free(&vars);
         return st;
     }
     *vars_p = vars;
+    return CT_OK;
+}
+
+/* --- the header lines: what each setting covers --- */
+
+/* text (len bytes) with control characters as '?', so no value can end
+ * the comment line. */
+static void ct_put_safe_n(FILE *fp, const char *text, size_t len)
+{
+    for (size_t i = 0; i < len; i++)
+        fputc((unsigned char)text[i] < 0x20 || text[i] == 0x7f ? '?' : text[i], fp);
+}
+
+static void ct_put_span(FILE *fp, const ct_tune_choice_t *c)
+{
+    long long lo = c->min_bytes < 0 ? 0 : c->min_bytes;
+    if (ct_emit_full_range(c))
+        fputs(", every size", fp);
+    else if (c->max_bytes < 0)
+        fprintf(fp, " %lld B and up", lo);
+    else
+        fprintf(fp, " %lld..%lld B", lo, c->max_bytes);
+}
+
+/* "#   NCCL_ALGO: AllReduce 16384..262143 B: tree, via nccl_tuner.conf" */
+static void ct_put_coll_line(FILE *fp, const ct_tune_choice_t *c, ct_nccl_list_kind_t kind,
+                             const char *via)
+{
+    const ct_coll_name_t *cn;
+    ct_nccl_list_func_t proj;
+    char err[512];
+    fprintf(fp, "#   %s: ", c->name);
+    if (ct_emit_nccl_project(c, kind, &cn, &proj, err, sizeof err) == CT_OK) {
+        int one = ct_nccl_list_only(proj.mask);
+        fputs(cn->nccl_name, fp);
+        ct_put_span(fp, c);
+        fputs(": ", fp);
+        if (!ct_emit_full_range(c) && one >= 0) /* what the rule names */
+            fputs(ct_nccl_list_elem_name(kind, one), fp);
+        else /* what the list entry says */
+            ct_put_safe_n(fp, proj.elems, proj.elems_len);
+    } else { /* the writers refuse it; said here only for completeness */
+        fputs(ct_scope_name(c->scope), fp);
+        ct_put_span(fp, c);
+        fputs(": ", fp);
+        ct_put_safe_n(fp, c->value, strlen(c->value));
+    }
+    fprintf(fp, ", via %s\n", via);
+}
+
+static int ct_by_scope_then_min(const void *a, const void *b)
+{
+    const ct_tune_choice_t *x = *(const ct_tune_choice_t *const *)a;
+    const ct_tune_choice_t *y = *(const ct_tune_choice_t *const *)b;
+    if (x->scope != y->scope)
+        return x->scope < y->scope ? -1 : 1;
+    long long mx = x->min_bytes < 0 ? 0 : x->min_bytes, my = y->min_bytes < 0 ? 0 : y->min_bytes;
+    return mx < my ? -1 : mx > my;
+}
+
+static const char *const ct_via_vars = "nccl.env and nccl.conf";
+
+ct_status_t ct_emit_nccl_coverage(const ct_emit_ctx_t *ctx, FILE *fp)
+{
+    const ct_tune_result_t *r = ctx->r;
+    const ct_tune_choice_t **ranged = calloc(r->nchoices ? r->nchoices : 1, sizeof(*ranged));
+    if (ranged == NULL)
+        return CT_ERR_NOMEM;
+
+    fputs("# What each setting covers (only what the tune measured and verified):\n", fp);
+    for (size_t i = 0; i < r->nchoices; i++) {
+        const ct_tune_choice_t *c = &r->choices[i];
+        ct_nccl_list_kind_t kind;
+        if (!ct_emit_usable(c) || !ct_is_nccl(c) || c->scope != CT_SCOPE_GLOBAL)
+            continue;
+        fputs("#   ", fp);
+        ct_put_safe_n(fp, c->name, strlen(c->name));
+        fputs(": every collective and size", fp);
+        if (ct_emit_nccl_list_kind(c, &kind)) {
+            fputs(": ", fp);
+            ct_put_safe_n(fp, c->value, strlen(c->value));
+        }
+        fprintf(fp, ", via %s\n", ct_via_vars);
+    }
+    for (int k = 0; k < 2; k++) {
+        ct_nccl_list_kind_t kind = k == 0 ? CT_NCCL_LIST_ALGO : CT_NCCL_LIST_PROTO, ck;
+        int global = 0, any = 0;
+        size_t n = 0;
+        for (int coll = 0; coll < CT_COLL_COUNT; coll++)
+            for (size_t i = 0; i < r->nchoices; i++) {
+                const ct_tune_choice_t *c = &r->choices[i];
+                if (!ct_emit_usable(c) || !ct_emit_nccl_list_kind(c, &ck) || ck != kind)
+                    continue;
+                global |= c->scope == CT_SCOPE_GLOBAL;
+                if (c->scope != coll)
+                    continue;
+                any = 1;
+                if (ct_emit_full_range(c))
+                    ct_put_coll_line(fp, c, kind, ct_via_vars);
+                else
+                    ranged[n++] = c;
+            }
+        ct_vec_sort(ranged, n, sizeof(*ranged), ct_by_scope_then_min);
+        for (size_t i = 0; i < n; i++)
+            ct_put_coll_line(fp, ranged[i], kind, "nccl_tuner.conf");
+        if (any && !global)
+            fprintf(fp, "#   %s: every other collective and size: NCCL's own choice\n",
+                    ct_nccl_list_var(kind));
+    }
+    fputc('\n', fp);
+    free(ranged);
     return CT_OK;
 }

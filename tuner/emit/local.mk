@@ -31,5 +31,8 @@ EMIT_GOLDEN = \
 	tests/unit/emit_golden/full/mca-params.conf \
 	tests/unit/emit_golden/full/coll-tuned-rules.conf \
 	tests/unit/emit_golden/full/coll-tuned-rules.json \
+	tests/unit/emit_golden/nccl/nccl.env \
+	tests/unit/emit_golden/nccl/nccl.conf \
+	tests/unit/emit_golden/nccl/nccl_tuner.conf \
 	tests/unit/emit_golden/ompi/mca-params.conf
 EXTRA_DIST += $(EMIT_GOLDEN)

@@ -34,9 +34,12 @@ ct_plugin_ctx_t *ct_plugin_ctx_create(uint64_t comm_id, size_t nranks, size_t nn
 /*
  * Applies the first rule matching this call.  cost_table is NCCL's
  * contiguous float[num_algo][num_proto] (cast to float **).  A match sets
- * that entry to 0.0 and, when the rule names a channel count, *nchannels.
- * With no match, or when the chosen entry is NCCL_ALGO_PROTO_IGNORE or
- * outside the table, nothing is written.  reg_buff is -1 when unknown.
+ * that entry to 0.0 and, when the rule names a channel count, *nchannels;
+ * a rule whose algorithm (or protocol) is -1 sets the entry of its
+ * protocol (or algorithm) that NCCL costs lowest.  Only entries NCCL left
+ * available count (not NCCL_ALGO_PROTO_IGNORE, inside the table); with no
+ * match, or no such entry, nothing is written (logged once per rule).
+ * reg_buff is -1 when unknown.
  */
 void ct_plugin_ctx_apply(ct_plugin_ctx_t *ctx, ncclFunc_t coll, size_t nbytes, int pipe_ops,
                          int reg_buff, float **cost_table, int num_algo, int num_proto,

@@ -46,4 +46,5 @@ EXTRA_tests_unit_test_tuner_plugin_DEPENDENCIES = \
 
 EXTRA_DIST += tuner/plugin/README.md \
 	tests/unit/plugin_rules/example.conf \
-	tests/unit/plugin_rules/nvidia_example.conf
+	tests/unit/plugin_rules/nvidia_example.conf \
+	tests/unit/plugin_rules/any.conf

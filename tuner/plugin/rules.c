@@ -115,15 +115,21 @@ static int parse_int_field(const char *text, int field, int lo, int hi, int *val
     return 0;
 }
 
-static int parse_name_field(const char *text, const ct_plugin_name_table_t *table, int *value_p,
-                            char *err, size_t errlen)
+/* A name from table; any: "-1" is also taken, stored as -1. */
+static int parse_name_field(const char *text, const ct_plugin_name_table_t *table, int any,
+                            int *value_p, char *err, size_t errlen)
 {
     char expected[256];
 
+    if (any && strcmp(text, "-1") == 0) {
+        *value_p = -1;
+        return 0;
+    }
     if (ct_plugin_name_lookup(table, text, value_p) == 0)
         return 0;
     ct_plugin_name_list(table, expected, sizeof(expected));
-    snprintf(err, errlen, "unknown %s '%s' (expected one of: %s)", table->kind, text, expected);
+    snprintf(err, errlen, "unknown %s '%s' (expected one of: %s%s)", table->kind, text, expected,
+             any ? ", or -1" : "");
     return -1;
 }
 
@@ -183,7 +189,7 @@ int ct_plugin_rules_parse_line(const char *text, ct_plugin_rule_t *rule_p, char 
         }
     }
 
-    if (parse_name_field(fields[F_COLL], &ct_plugin_colls, &r.coll, err, errlen) != 0)
+    if (parse_name_field(fields[F_COLL], &ct_plugin_colls, 0, &r.coll, err, errlen) != 0)
         return -1;
 
     if (parse_number(fields[F_MIN_BYTES], F_MIN_BYTES, 0, SIZE_MAX, &v, &any, err, errlen) != 0)
@@ -198,9 +204,17 @@ int ct_plugin_rules_parse_line(const char *text, ct_plugin_rule_t *rule_p, char 
         return -1;
     }
 
-    if (parse_name_field(fields[F_ALGO], &ct_plugin_algos, &r.algo, err, errlen) != 0 ||
-        parse_name_field(fields[F_PROTO], &ct_plugin_protos, &r.proto, err, errlen) != 0)
+    /* -1 for one of them: that one stays NCCL's cheapest among what NCCL
+     * left available (context.c); for both it would decide nothing. */
+    if (parse_name_field(fields[F_ALGO], &ct_plugin_algos, 1, &r.algo, err, errlen) != 0 ||
+        parse_name_field(fields[F_PROTO], &ct_plugin_protos, 1, &r.proto, err, errlen) != 0)
         return -1;
+    if (r.algo == -1 && r.proto == -1) {
+        snprintf(err, errlen,
+                 "algorithm and protocol are both -1; a rule names an algorithm, a protocol "
+                 "or both");
+        return -1;
+    }
 
     /* 0 channels would mean "NCCL's default" to NCCL; -1 says that. */
     if (parse_int_field(fields[F_CHANNELS], F_CHANNELS, 1, INT_MAX, &r.channels, err, errlen) !=

@@ -25,8 +25,8 @@ typedef struct {
     int coll;         /* ncclFunc_t */
     size_t min_bytes; /* inclusive; the file's -1 is stored as 0 */
     size_t max_bytes; /* inclusive; the file's -1 is stored as SIZE_MAX */
-    int algo;         /* NCCL_ALGO_* */
-    int proto;        /* NCCL_PROTO_* */
+    int algo;         /* NCCL_ALGO_*, or -1: NCCL's cheapest for proto */
+    int proto;        /* NCCL_PROTO_*, or -1: NCCL's cheapest for algo (not both -1) */
     int channels;     /* -1 keeps NCCL's channel count */
     int nnodes;       /* -1 matches any; likewise the three below */
     int nranks;

@@ -9,6 +9,7 @@
 #include <strings.h>
 
 #include "ct_names.h"
+#include "ct_nccl_list.h"
 #include "ct_size.h"
 #include "space.h"
 #include "space_known.h"
@@ -29,8 +30,7 @@ typedef struct {
 } ct_int_rule_t;
 
 /* A set of words; list: a comma-separated list of them, with an optional
- * leading '^' (exclude), as Open MPI's framework selectors and NCCL_PROTO
- * take. */
+ * leading '^' (exclude), as Open MPI's framework selectors take. */
 typedef struct {
     const char *const *words;
     size_t n;
@@ -104,72 +104,19 @@ static ct_status_t ct_known_check_words(const char *value, const void *arg, char
     }
 }
 
-/* A comma-separated list of names from table (optionally '^'-prefixed). */
-static ct_status_t ct_known_check_name_list(const ct_name_table_t *table, const char *p,
-                                            size_t plen, char *why, size_t whylen)
-{
-    const char *end = p + plen;
-    if (p < end && *p == '^')
-        p++;
-    for (;;) {
-        const char *comma = memchr(p, ',', (size_t)(end - p));
-        size_t len = comma ? (size_t)(comma - p) : (size_t)(end - p);
-        char word[64];
-        int v;
-        snprintf(word, sizeof word, "%.*s", (int)len, p);
-        if (len == 0 || len >= sizeof word || ct_name_lookup(table, word, &v) != 0) {
-            char list[256];
-            ct_name_list(table, list, sizeof list);
-            snprintf(why, whylen, "\"%.*s\" is not an NCCL %s (one of %s)", (int)len, p,
-                     table->kind, list);
-            return CT_ERR_USAGE;
-        }
-        if (comma == NULL)
-            return CT_OK;
-        p = comma + 1;
-    }
-}
-
-/* NCCL_ALGO: "ring,tree", "^nvls", or since NCCL 2.24 per collective:
- * "allreduce:tree;broadcast:ring".  An unknown token makes NCCL fail. */
-static ct_status_t ct_known_check_nccl_algo(const char *value, const void *arg, char *why,
+/* NCCL_ALGO and NCCL_PROTO: "ring,tree", "^nvls", or since NCCL 2.24 per
+ * collective, "allreduce:tree;broadcast:ring".  NCCL fails every
+ * communicator on an unknown token, so the value is read by the same
+ * parser the emitters use, which follows NCCL's (src/lib/ct_nccl_list.h). */
+static ct_status_t ct_known_check_nccl_list(const char *value, const void *arg, char *why,
                                             size_t whylen)
 {
-    (void)arg;
-    if (strchr(value, ':') == NULL)
-        return ct_known_check_name_list(&ct_nccl_algo_names, value, strlen(value), why, whylen);
-    const char *p = value;
-    for (;;) {
-        size_t len = strcspn(p, ";");
-        const char *colon = memchr(p, ':', len);
-        if (colon == NULL) {
-            snprintf(why, whylen, "\"%.*s\": per-collective NCCL_ALGO wants COLLECTIVE:ALGOS",
-                     (int)len, p);
-            return CT_ERR_USAGE;
-        }
-        char coll[32];
-        snprintf(coll, sizeof coll, "%.*s", (int)(colon - p), p);
-        const ct_coll_name_t *c = ct_coll_name_find(coll);
-        if (c == NULL || c->nccl_func == CT_NCCL_FUNC_NONE) {
-            snprintf(why, whylen, "\"%s\" is not a collective NCCL_ALGO can steer", coll);
-            return CT_ERR_USAGE;
-        }
-        ct_status_t st = ct_known_check_name_list(&ct_nccl_algo_names, colon + 1,
-                                                  len - (size_t)(colon + 1 - p), why, whylen);
-        if (st != CT_OK)
-            return st;
-        if (p[len] == '\0')
-            return CT_OK;
-        p += len + 1;
-    }
+    ct_nccl_list_t list;
+    return ct_nccl_list_parse(*(const ct_nccl_list_kind_t *)arg, value, &list, why, whylen);
 }
 
-static ct_status_t ct_known_check_nccl_proto(const char *value, const void *arg, char *why,
-                                             size_t whylen)
-{
-    (void)arg;
-    return ct_known_check_name_list(&ct_nccl_proto_names, value, strlen(value), why, whylen);
-}
+static const ct_nccl_list_kind_t ct_list_algo = CT_NCCL_LIST_ALGO;
+static const ct_nccl_list_kind_t ct_list_proto = CT_NCCL_LIST_PROTO;
 
 /* A byte count (64K, 8192), or one of UCX's words ("auto", "inf"). */
 static ct_status_t ct_known_check_ucx_size(const char *value, const void *arg, char *why,
@@ -215,8 +162,8 @@ static const char *const ct_single_copy[] = {"cma", "emulated", "none"};
 static const ct_word_rule_t ct_rule_single_copy = {ct_single_copy, CT_COUNT(ct_single_copy), 0};
 
 static const ct_known_t ct_known[] = {
-    {"NCCL_ALGO", ct_known_check_nccl_algo, NULL},
-    {"NCCL_PROTO", ct_known_check_nccl_proto, NULL},
+    {"NCCL_ALGO", ct_known_check_nccl_list, &ct_list_algo},
+    {"NCCL_PROTO", ct_known_check_nccl_list, &ct_list_proto},
     {"NCCL_NTHREADS", ct_known_check_int, &ct_rule_nthreads},
     {"NCCL_MIN_CTAS", ct_known_check_int, &ct_rule_ctas},
     {"NCCL_MAX_CTAS", ct_known_check_int, &ct_rule_ctas},
