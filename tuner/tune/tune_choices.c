@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ct_nccl_list.h"
 #include "emit.h"
 
 static ct_status_t ct_tune_add_choice(ct_tune_result_t *r, const ct_space_setting_t *set, int scope,
@@ -57,12 +58,13 @@ static ct_status_t ct_tune_add_pick(ct_tune_result_t *r, const ct_tune_scope_t *
 
 /* Variables the files can set for one collective and size range:
  * NCCL_ALGO and NCCL_PROTO (NCCL >= 2.24's per-collective list, the
- * tuner plugin's per-size rules).  Every other global setting (a
- * transport, a buffer size) holds for every collective and size. */
+ * tuner plugin's per-size rules: src/lib/ct_nccl_list.h knows them).
+ * Every other global setting (a transport, a buffer size) holds for every
+ * collective and size. */
 static int ct_tune_per_coll_var(const ct_space_setting_t *set)
 {
-    return set->via == CT_VIA_ENV &&
-           (strcmp(set->name, "NCCL_ALGO") == 0 || strcmp(set->name, "NCCL_PROTO") == 0);
+    ct_nccl_list_kind_t kind;
+    return set->via == CT_VIA_ENV && ct_nccl_list_kind_of(set->name, &kind) == 0;
 }
 
 int ct_tune_scope_per_coll(const ct_tune_scope_t *sc)
