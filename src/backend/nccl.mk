@@ -25,3 +25,9 @@ EXTRA_DIST += tests/mpi/nccl_fake.sh tests/nccl/fake_nccl_mpi.c
 # per configuration, the JSON records, a non-NCCL name refused.
 TESTS += tests/mpi/nccl_configs.sh
 EXTRA_DIST += tests/mpi/nccl_configs.sh
+
+# A collective NCCL refuses (NCCL_ALGO=tree: every broadcast) is reported
+# and skipped, the rest measured, exit 4: over the same doubles plus NCCL's
+# refusal rule (tests/tools/refuse_nccl.c, built by the test with mpicc).
+TESTS += tests/mpi/nccl_refused.sh
+EXTRA_DIST += tests/mpi/nccl_refused.sh tests/tools/refuse_nccl.c
