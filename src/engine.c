@@ -230,7 +230,9 @@ static void ct_place_call(ct_engine_t *e, const ct_task_t *t, const ct_coll_coun
 
 /* Fills inputs, runs once, checks outputs; returns wrong elements summed
  * over ranks.  Output buffers are first set to 0xff bytes (NaN or -1,
- * never a pattern value) so a call that writes nothing is caught. */
+ * never a pattern value) so a call that writes nothing is caught.  One
+ * agreement carries the wrong count and whether each rank failed or was
+ * refused (ct_measure_agreed). */
 static ct_status_t ct_validate(ct_engine_t *e, const ct_task_t *t, const ct_coll_counts_t *c,
                                const ct_buffers_t *b, const ct_placed_call_t *pc,
                                long long *wrong_p)
@@ -261,10 +263,10 @@ static ct_status_t ct_validate(ct_engine_t *e, const ct_task_t *t, const ct_coll
     if (st == CT_OK && !e->ops->host_memory)
         st = e->ops->download(e->ctx, out_host, pc->call.recv, c->recv_count * ts);
     long long wrong = st == CT_OK ? (long long)t->coll->check_recv(out_host, c, &data) : 0;
-    long long agg[2] = {wrong, st != CT_OK};
-    ct_world_allreduce_long(e->world, agg, 2, CT_REDUCE_SUM);
+    long long agg[3] = {wrong, st != CT_OK, st != CT_ERR_REFUSED};
+    ct_world_allreduce_long(e->world, agg, 3, CT_REDUCE_SUM);
     *wrong_p = agg[0];
-    return agg[1] ? CT_ERR_BACKEND : CT_OK;
+    return ct_measure_agreed(e->world, e->ops, e->ctx, st, agg[1] != 0, agg[2] == 0);
 }
 
 static void ct_engine_fill_result(ct_engine_t *e, const ct_task_t *t, const ct_coll_counts_t *c,
@@ -373,10 +375,52 @@ static ct_status_t ct_engine_placements(const ct_engine_t *e, const ct_task_t *t
     return st;
 }
 
+/* Rank 0: configuration k refused the task at bytes (every rank agreed):
+ * one stderr line, whatever --quiet says (a collective is missing from
+ * the results), and the outputs' record of it.  The library's reason goes
+ * on one line, as the table's comment and the CSV-minded readers of
+ * stderr need. */
+static void ct_engine_refused(const ct_engine_t *e, const ct_task_t *t, int k, size_t bytes)
+{
+    const ct_config_run_t *cfg = e->configs ? &e->configs->v[k] : NULL;
+    char msg[512] = "", name[160];
+
+    if (e->reports == NULL)
+        return;
+    if (e->ops->refusal)
+        e->ops->refusal(ct_configs_ctx(e->configs, k, e->ctx), msg, sizeof msg);
+    for (char *p = msg; *p; p++)
+        if ((unsigned char)*p < 0x20 || *p == 0x7f)
+            *p = ' ';
+    for (size_t n = strlen(msg); n > 0 && msg[n - 1] == ' ';)
+        msg[--n] = '\0';
+    if (msg[0] == '\0')
+        snprintf(msg, sizeof msg, "(the library gave no reason)");
+    int n = snprintf(name, sizeof name, "%s %s%s%s", t->coll->name, ct_dtype_name(t->dtype),
+                     t->coll->uses_op ? " " : "", t->coll->uses_op ? ct_op_name(t->op) : "");
+    if (cfg && n > 0 && (size_t)n < sizeof name)
+        snprintf(name + n, sizeof name - (size_t)n, " (configuration %d)", k);
+    fprintf(stderr, "collbench: %s: refused at %zu B: %s\n", name, bytes, msg);
+    ct_report_refusal_t r = {
+        .coll = t->coll,
+        .dtype = ct_dtype_name(t->dtype),
+        .op = t->coll->uses_op ? ct_op_name(t->op) : "none",
+        .config = cfg ? k : -1,
+        .config_id = cfg ? cfg->config_id : e->ident->config_id,
+        .config_label = cfg ? cfg->label : NULL,
+        .bytes = (long long)bytes,
+        .message = msg,
+    };
+    ct_reports_refused(e->reports, &r);
+}
+
 /* Measures one size, every configuration in turn (0, 1, ...), so that
- * configurations interleave across sizes; -T bounds each one's. */
+ * configurations interleave across sizes; -T bounds each one's.  A
+ * configuration whose call the library refused on every rank is reported
+ * once and marked in refused[k]: its later sizes are skipped, the other
+ * configurations go on. */
 static ct_status_t ct_engine_size(ct_engine_t *e, const ct_task_t *t, const ct_buffers_t *b,
-                                  size_t bytes, long long *wrong_p)
+                                  size_t bytes, unsigned char *refused, long long *wrong_p)
 {
     ct_coll_counts_t c;
     char what[192];
@@ -385,6 +429,8 @@ static ct_status_t ct_engine_size(ct_engine_t *e, const ct_task_t *t, const ct_b
 
     t->coll->counts(bytes, ct_dtype_size(t->dtype), ct_world_size(e->world), &c);
     for (int k = 0; k < nconfigs && st == CT_OK; k++) {
+        if (refused[k])
+            continue;
         int n =
             snprintf(what, sizeof what, "%s %s %s at %zu B", t->coll->name, ct_dtype_name(t->dtype),
                      t->coll->uses_op ? ct_op_name(t->op) : "none", bytes);
@@ -392,6 +438,11 @@ static ct_status_t ct_engine_size(ct_engine_t *e, const ct_task_t *t, const ct_b
             snprintf(what + n, sizeof what - (size_t)n, " (configuration %d)", k);
         ct_watchdog_arm(e->watchdog, what);
         st = ct_engine_placements(e, t, b, &c, k, wrong_p);
+        if (st == CT_ERR_REFUSED) {
+            refused[k] = 1;
+            ct_engine_refused(e, t, k, bytes); /* an output that blocks is a hang too */
+            st = CT_OK;
+        }
         ct_watchdog_disarm(e->watchdog);
     }
     if (st == CT_OK)
@@ -399,11 +450,16 @@ static ct_status_t ct_engine_size(ct_engine_t *e, const ct_task_t *t, const ct_b
     return st;
 }
 
+/* One task, every size; *refused_p is set when some configuration refused
+ * it (ct_engine_size). */
 static ct_status_t ct_engine_task(ct_engine_t *e, const ct_task_t *t, int first_of_coll,
-                                  int last_of_coll, long long *wrong_p, ct_progress_t *progress)
+                                  int last_of_coll, long long *wrong_p, int *refused_p,
+                                  ct_progress_t *progress)
 {
     ct_buffers_t b;
-    ct_status_t st = ct_buffers_alloc(e, t, &b);
+    int nconfigs = e->configs ? e->configs->n : 1;
+    unsigned char *refused = calloc((size_t)nconfigs, 1);
+    ct_status_t st = refused ? ct_buffers_alloc(e, t, &b) : CT_ERR_NOMEM;
     long long failed = st != CT_OK;
 
     ct_world_allreduce_long(e->world, &failed, 1, CT_REDUCE_MAX);
@@ -413,19 +469,28 @@ static ct_status_t ct_engine_task(ct_engine_t *e, const ct_task_t *t, int first_
         if (e->reports)
             fprintf(stderr, "collbench: %s: could not allocate buffers on every rank\n",
                     t->coll->name);
+        free(refused);
         return st != CT_OK ? st : CT_ERR_NOMEM;
     }
     if (first_of_coll)
         ct_reports_coll_begin(e->reports, t->coll);
     for (size_t i = 0; i < t->nsizes && st == CT_OK; i++) {
-        st = ct_engine_size(e, t, &b, t->sizes[i], wrong_p);
+        /* Every rank holds the same refused[] (the refusal was agreed). */
+        int left = 0;
+        for (int k = 0; k < nconfigs; k++)
+            left += !refused[k];
+        if (left)
+            st = ct_engine_size(e, t, &b, t->sizes[i], refused, wrong_p);
         ct_progress_step(e, progress, t, t->sizes[i]);
     }
+    for (int k = 0; k < nconfigs; k++)
+        *refused_p |= refused[k];
     if (last_of_coll && st == CT_OK) {
         ct_reports_coll_end(e->reports, t->coll);
         st = ct_engine_reports_agree(e);
     }
     ct_buffers_free(e, &b);
+    free(refused);
     return st;
 }
 
@@ -461,24 +526,30 @@ ct_status_t ct_engine_run(ct_engine_t *e)
     }
     ct_progress_t progress = {ct_clock_now_us(), 0.0, 0, plan.total_steps};
     long long wrong_total = 0;
+    int refused = 0;
     /* Tasks of one collective are adjacent; they share a table and footer. */
     for (size_t i = 0, end; i < plan.ntasks && st == CT_OK; i = end) {
         for (end = i; end < plan.ntasks && plan.tasks[end].coll == plan.tasks[i].coll; end++)
             ;
         for (size_t j = i; j < end && st == CT_OK; j++)
-            st = ct_engine_task(e, &plan.tasks[j], j == i, j + 1 == end, &wrong_total, &progress);
+            st = ct_engine_task(e, &plan.tasks[j], j == i, j + 1 == end, &wrong_total, &refused,
+                                &progress);
     }
     ct_plan_free(&plan);
     free(e->rank_medians);
     e->rank_medians = NULL;
+    /* Exit precedence: a failure (3), then wrong results (1), then a
+     * refusal (4). */
     if (st == CT_OK && wrong_total > 0)
         st = CT_ERR_WRONG;
+    else if (st == CT_OK && refused)
+        st = CT_ERR_REFUSED;
     return ct_engine_end_reports(e->reports, e->watchdog, st);
 }
 
 ct_status_t ct_engine_end_reports(ct_reports_t *reports, ct_watchdog_t *watchdog, ct_status_t st)
 {
-    if (st != CT_OK && st != CT_ERR_WRONG)
+    if (st != CT_OK && st != CT_ERR_WRONG && st != CT_ERR_REFUSED)
         return st;
     ct_watchdog_arm(watchdog, "writing the output files");
     ct_status_t rst = ct_reports_end(reports, st);

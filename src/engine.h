@@ -42,12 +42,14 @@ typedef struct {
 /* Runs the whole sweep and reports it: begin, every collective and row,
  * and end (the outputs commit) when the sweep finished.  Returns
  * CT_ERR_USAGE (message printed by rank 0) for input that cannot run,
- * CT_ERR_WRONG when any result was wrong, CT_ERR_IO (on every rank) when an
- * output failed. */
+ * CT_ERR_WRONG when any result was wrong, else CT_ERR_REFUSED when the
+ * library refused some collective x type x op in some configuration
+ * (reported, its later sizes skipped there, the rest measured),
+ * CT_ERR_IO (on every rank) when an output failed. */
 ct_status_t ct_engine_run(ct_engine_t *engine);
 
 /* The end of a run, the sweep's and the pairs' alike: when it finished
- * (st CT_OK or CT_ERR_WRONG), commits the outputs (ct_reports_end), under
+ * (st CT_OK, CT_ERR_WRONG or CT_ERR_REFUSED), commits the outputs (ct_reports_end), under
  * the watchdog, since the JSON's rename is also bounded by -T.  Returns
  * st, or the outputs' error when they failed. */
 ct_status_t ct_engine_end_reports(ct_reports_t *reports, ct_watchdog_t *watchdog, ct_status_t st);

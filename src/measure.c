@@ -2,6 +2,7 @@
 #include "measure.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -17,6 +18,23 @@
 #define CT_WINDOW_WIDEN_FACTOR 1.5
 /* Calls timed alone to size the window. */
 #define CT_WINDOW_CALIBRATION 9
+
+ct_status_t ct_measure_agreed(ct_world_t *world, const ct_backend_ops_t *ops, void *ctx,
+                              ct_status_t own, int any_failed, int all_refused)
+{
+    if (!any_failed)
+        return CT_OK;
+    if (all_refused)
+        return CT_ERR_REFUSED;
+    if (own == CT_ERR_REFUSED) {
+        char why[512] = "";
+        if (ops->refusal)
+            ops->refusal(ctx, why, sizeof why);
+        fprintf(stderr, "collbench: rank %d: refused here, not on every rank: %s\n",
+                ct_world_rank(world), why[0] ? why : "(no reason given)");
+    }
+    return own != CT_OK && own != CT_ERR_REFUSED ? own : CT_ERR_BACKEND;
+}
 
 ct_sync_mode_t ct_measure_sync_mode(const ct_options_t *o, const ct_backend_ops_t *ops)
 {
@@ -39,7 +57,9 @@ typedef struct {
     double lead_us;     /* window mode: from agreement to the first call */
 } ct_sampler_t;
 
-/* Times one batch of k calls on this rank, in µs per call. */
+/* Times one batch of k calls on this rank, in µs per call; the barrier
+ * comes first whatever the calls do, so a rank that failed can match the
+ * others' barriers (ct_measure_round). */
 static ct_status_t ct_measure_batch(const ct_measure_env_t *env, const ct_backend_call_t *call,
                                     int k, double *per_call_us)
 {
@@ -75,13 +95,15 @@ static ct_status_t ct_measure_round(const ct_measure_env_t *env, const ct_backen
                                     double *late)
 {
     ct_status_t st = CT_OK;
-    for (size_t i = 0; i < count && st == CT_OK; i++) {
+    for (size_t i = 0; i < count; i++) {
         late[i] = 0.0;
-        if (env->sync == CT_SYNC_WINDOW)
+        if (st == CT_OK && env->sync == CT_SYNC_WINDOW)
             st = ct_measure_windowed(env, call, s->window.start_us + (double)i * s->window.width_us,
                                      &times[i], &late[i]);
-        else
+        else if (st == CT_OK)
             st = ct_measure_batch(env, call, s->batch, &times[i]);
+        else if (env->sync != CT_SYNC_WINDOW)
+            ct_world_barrier(env->world); /* the others' sample i's barrier */
     }
     /* After a failure the round still goes through the aggregation (every
      * rank must), so give the samples not taken a defined value. */
@@ -122,12 +144,23 @@ static ct_status_t ct_measure_warmup(const ct_measure_env_t *env, const ct_backe
         st = env->ops->run(env->ctx, call);
     if (st == CT_OK)
         st = env->ops->wait(env->ctx);
-    for (int probe = 1; st == CT_OK; probe *= 2) {
-        double agreed[2];
-        st = ct_measure_batch(env, call, probe, &agreed[0]);
-        agreed[1] = ct_clock_now_us() - start_us;
+    for (int probe = 1;; probe *= 2) {
+        double per_call = 0.0;
+        /* A rank that failed still meets the others' barrier and agreement
+         * (a refused call fails on every rank at once, in the warm-up when
+         * -c 0 skipped validation). */
+        if (st == CT_OK)
+            st = ct_measure_batch(env, call, probe, &per_call);
+        else
+            ct_world_barrier(env->world);
+        double agreed[4] = {per_call, ct_clock_now_us() - start_us, st != CT_OK,
+                            st != CT_ERR_REFUSED};
         /* Every rank must run the same probes: decide on the agreed max. */
-        ct_world_allreduce_double(env->world, agreed, 2, CT_REDUCE_MAX);
+        ct_world_allreduce_double(env->world, agreed, 4, CT_REDUCE_MAX);
+        st = ct_measure_agreed(env->world, env->ops, env->ctx, st, agreed[2] != 0.0,
+                               agreed[3] == 0.0);
+        if (st != CT_OK)
+            break;
         est = agreed[0];
         int spent = o->iters == 0 && agreed[1] >= o->size_budget_s * 1e6 / 4.0;
         if (est * probe >= o->batch_us / 4.0 || probe >= 1024 || spent)
@@ -187,10 +220,11 @@ static ct_status_t ct_measure_window_width(const ct_measure_env_t *env,
     s.window.start_us = ct_clocksync_now_us(env->clock) + 50.0 + s.window.width_us;
     ct_world_allreduce_double(env->world, &s.window.start_us, 1, CT_REDUCE_MAX);
     st = ct_measure_round(env, call, &s, CT_WINDOW_CALIBRATION, times, late);
-    long long failed = st != CT_OK;
-    ct_world_allreduce_long(env->world, &failed, 1, CT_REDUCE_MAX);
-    if (failed)
-        return st != CT_OK ? st : CT_ERR_BACKEND;
+    long long failed[2] = {st != CT_OK, st != CT_ERR_REFUSED};
+    ct_world_allreduce_long(env->world, failed, 2, CT_REDUCE_MAX);
+    st = ct_measure_agreed(env->world, env->ops, env->ctx, st, failed[0] != 0, failed[1] == 0);
+    if (st != CT_OK)
+        return st;
     ct_world_allreduce_double(env->world, times, CT_WINDOW_CALIBRATION, CT_REDUCE_MAX);
     ct_world_allreduce_double(env->world, late, CT_WINDOW_CALIBRATION, CT_REDUCE_MAX);
     /* A call some rank started late (start-up stragglers) would inflate
@@ -281,15 +315,16 @@ ct_status_t ct_measure_call(const ct_measure_env_t *env, const ct_backend_call_t
          * in window mode, the first instant (far enough ahead for every
          * rank to have left this agreement). */
         double t_agree = ct_clock_now_us();
-        double agree[4] = {st != CT_OK, (t_agree - start) * 1e-6, 0.0, agree_us};
+        double agree[5] = {st != CT_OK, (t_agree - start) * 1e-6, 0.0, agree_us,
+                           st != CT_ERR_REFUSED};
         if (env->sync == CT_SYNC_WINDOW)
             agree[2] = ct_clocksync_now_us(env->clock) + s.lead_us;
-        ct_world_allreduce_double(env->world, agree, 4, CT_REDUCE_MAX);
+        ct_world_allreduce_double(env->world, agree, 5, CT_REDUCE_MAX);
         agree_us = ct_clock_now_us() - t_agree;
-        if (agree[0] != 0.0) {
-            st = st != CT_OK ? st : CT_ERR_BACKEND;
+        st =
+            ct_measure_agreed(env->world, env->ops, env->ctx, st, agree[0] != 0.0, agree[4] == 0.0);
+        if (st != CT_OK)
             break;
-        }
         /* Round sizes come from agreed figures only: ranks that disagreed
          * on a count would pass different counts to one collective. */
         double elapsed_s = agree[1];

@@ -60,7 +60,21 @@ typedef struct {
  * NCCL keeps busbw comparable with nccl-tests. */
 ct_sync_mode_t ct_measure_sync_mode(const ct_options_t *opts, const ct_backend_ops_t *ops);
 
+/* Measures call.  Collective: a failure on any rank ends it on every
+ * rank (ct_measure_agreed); CT_ERR_REFUSED, on every rank alike, when
+ * every rank's call was refused. */
 ct_status_t ct_measure_call(const ct_measure_env_t *env, const ct_backend_call_t *call,
                             ct_measurement_t *out);
+
+/* The outcome every rank takes from an agreement on a step (the engine's
+ * validation, each of ct_measure_call's): own is this rank's status,
+ * any_failed whether some rank failed, all_refused whether every rank's
+ * call was refused (backend.h).  CT_OK when none failed; CT_ERR_REFUSED
+ * when all refused, which the engine reports once and skips; otherwise
+ * fatal: own's error, or CT_ERR_BACKEND where this rank was fine or only
+ * refused (it then prints the refusal's reason, which the backend kept
+ * quiet, as "collbench: rank R: refused here, not on every rank: ..."). */
+ct_status_t ct_measure_agreed(ct_world_t *world, const ct_backend_ops_t *ops, void *ctx,
+                              ct_status_t own, int any_failed, int all_refused);
 
 #endif

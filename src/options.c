@@ -37,6 +37,7 @@ enum {
     CT_OPT_NO_TABLE,
     CT_OPT_PAIRS,
     CT_OPT_PAIRS_ROUNDS,
+    CT_OPT_SIZES,
 };
 
 typedef struct {
@@ -53,6 +54,9 @@ static const ct_option_info_t ct_option_table[] = {
     {"maxbytes", 'e', "SIZE", "largest size [32M]"},
     {"stepbytes", 'i', "SIZE", "add this between sizes [1M]"},
     {"stepfactor", 'f', "N", "multiply by N between sizes (overrides -i)"},
+    {"sizes", CT_OPT_SIZES, "LIST",
+     "exactly these sizes, comma-separated (K/M/G suffixes), instead of the -b/-e/-i/-f sweep, "
+     "which is then ignored"},
     {"iters", 'n', "N", "fixed iteration count (default: adaptive, see --target-ci)"},
     {"warmup_iters", 'w', "N", "warm-up iterations per size and placement [5]"},
     {"check", 'c', "N", "validation rounds per size, 0 disables #wrong [1]"},
@@ -120,6 +124,7 @@ void ct_options_usage(FILE *fp, const char *prog)
     }
     fprintf(fp,
             "\nBackends: %s.  Exit: 0 ok, 1 wrong results, 2 usage, 3 failure,\n"
+            "4 a collective refused by the library (the others measured),\n"
             "77 backend unavailable, 124 timeout.\n",
             ct_backend_names());
 }
@@ -282,6 +287,50 @@ static ct_status_t ct_options_size(const char *flag, const char *text, size_t *o
     if (ct_size_parse(text, out) != CT_OK)
         return ct_options_fail(
             err, errlen, "%s: '%s' is not a size (digits with optional K, M, G or T)", flag, text);
+    return CT_OK;
+}
+
+static int ct_options_size_cmp(const void *a, const void *b)
+{
+    size_t x = *(const size_t *)a, y = *(const size_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* --sizes 8,1K,64K: each item a size as -b takes it, at least 1 byte;
+ * sorted and de-duplicated into o->sizes.  An error names the item by its
+ * position and text. */
+static ct_status_t ct_options_sizes(const char *arg, ct_options_t *o, char *err, size_t errlen)
+{
+    int n = 0, item = 1;
+    for (const char *p = arg;; item++) {
+        size_t len = strcspn(p, ",");
+        char text[64];
+        size_t v = 0;
+        if (len == 0)
+            return ct_options_fail(err, errlen, "--sizes '%s': item %d is empty", arg, item);
+        if (n == CT_SIZES_MAX)
+            return ct_options_fail(err, errlen, "--sizes: more than %d sizes", CT_SIZES_MAX);
+        snprintf(text, sizeof text, "%.*s", (int)len, p);
+        if (len >= sizeof text || ct_size_parse(text, &v) != CT_OK)
+            return ct_options_fail(err, errlen,
+                                   "--sizes: item %d '%.*s' is not a size (digits with optional "
+                                   "K, M, G or T)",
+                                   item, (int)len, p);
+        if (v == 0)
+            return ct_options_fail(
+                err, errlen, "--sizes: item %d '%s': a size must be at least 1 byte", item, text);
+        o->sizes[n++] = v;
+        p += len;
+        if (*p == '\0')
+            break;
+        p++;
+    }
+    qsort(o->sizes, (size_t)n, sizeof o->sizes[0], ct_options_size_cmp);
+    int kept = 0;
+    for (int i = 0; i < n; i++)
+        if (kept == 0 || o->sizes[kept - 1] != o->sizes[i])
+            o->sizes[kept++] = o->sizes[i];
+    o->nsizes = kept;
     return CT_OK;
 }
 
@@ -487,6 +536,7 @@ static ct_status_t ct_options_apply(ct_options_t *o, int id, const char *arg, ch
         o->run_id = arg;
         return CT_OK;
     case CT_OPT_CVARS: return ct_options_cvars(arg, &o->cvars, err, errlen);
+    case CT_OPT_SIZES: return ct_options_sizes(arg, o, err, errlen);
     case CT_OPT_CONFIG: return ct_options_config(arg, o, err, errlen);
     case CT_OPT_TARGET_CI:
         return ct_options_fraction("--target-ci", arg, &o->target_ci, err, errlen);
@@ -561,15 +611,21 @@ static ct_status_t ct_options_bad_long(const char *text, char *err, size_t errle
 }
 
 /* Checks that need nothing but the options themselves. */
-static ct_status_t ct_options_check(const ct_options_t *o, char *err, size_t errlen)
+static ct_status_t ct_options_check(ct_options_t *o, char *err, size_t errlen)
 {
-    if (o->min_bytes == 0)
+    if (o->nsizes > 0) {
+        /* --sizes wins: -b/-e/-i/-f are not checked, and the ends of the
+         * list take -b/-e's place in the table's preamble and the JSON. */
+        o->min_bytes = o->sizes[0];
+        o->max_bytes = o->sizes[o->nsizes - 1];
+    } else if (o->min_bytes == 0) {
         return ct_options_fail(err, errlen, "-b 0: the smallest size must be at least 1 byte");
-    if (o->min_bytes > o->max_bytes)
+    } else if (o->min_bytes > o->max_bytes) {
         return ct_options_fail(err, errlen, "-b %zu is greater than -e %zu", o->min_bytes,
                                o->max_bytes);
-    if (o->step_factor <= 1 && o->step_bytes == 0 && o->min_bytes != o->max_bytes)
+    } else if (o->step_factor <= 1 && o->step_bytes == 0 && o->min_bytes != o->max_bytes) {
         return ct_options_fail(err, errlen, "-i 0: the step must be at least 1 byte");
+    }
     if (o->min_time_s > o->size_budget_s)
         return ct_options_fail(err, errlen, "--min-time %g is greater than --size-budget %g",
                                o->min_time_s, o->size_budget_s);

@@ -45,11 +45,17 @@ typedef struct {
     int n;
 } ct_config_t;
 
+/* --sizes: at most this many (as many as a -b/-e sweep may have). */
+#define CT_SIZES_MAX 4096
+
 typedef struct {
-    size_t min_bytes, max_bytes;
+    size_t min_bytes, max_bytes; /* with --sizes: its smallest and largest */
     size_t step_bytes;
     size_t step_factor; /* > 1: multiply; else add step_bytes */
-    int iters;          /* 0: adaptive */
+    /* --sizes: ascending, distinct; replaces the -b/-e/-i/-f sweep (nsizes 0: none) */
+    size_t sizes[CT_SIZES_MAX];
+    int nsizes;
+    int iters; /* 0: adaptive */
     int warmup;
     int check; /* validation rounds; 0 disables #wrong */
     ct_op_t ops[CT_OP_COUNT];

@@ -166,7 +166,7 @@ ct_status_t ct_pairs_run(const ct_pairs_env_t *env)
     int me = ct_world_rank(world), n = ct_world_size(world);
     ct_pairs_hosts_t h;
     ct_status_t st = ct_pairs_hosts(world, &h);
-    long long wrong_any = 0;
+    long long wrong_any = 0, refused_any = 0;
 
     if (h.nhosts < 2) {
         if (me == 0)
@@ -202,13 +202,16 @@ ct_status_t ct_pairs_run(const ct_pairs_env_t *env)
         ct_world_free(pair);
 
         /* Every rank learns the worst outcome, and how many rows a pair
-         * has at most, before rank 0 collects them. */
-        long long agg[3] = {(long long)keep.n, pst == CT_ERR_WRONG,
-                            pst != CT_OK && pst != CT_ERR_WRONG ? 1 : 0};
+         * has at most, before rank 0 collects them.  A refusal (the
+         * pair's first rank printed it) costs only what was refused. */
+        long long agg[4] = {(long long)keep.n, pst == CT_ERR_WRONG,
+                            pst != CT_OK && pst != CT_ERR_WRONG && pst != CT_ERR_REFUSED,
+                            pst == CT_ERR_REFUSED};
         long long fatal_code = agg[2] ? (long long)pst : 0;
-        ct_world_allreduce_long(world, agg, 3, CT_REDUCE_MAX);
+        ct_world_allreduce_long(world, agg, 4, CT_REDUCE_MAX);
         ct_world_allreduce_long(world, &fatal_code, 1, CT_REDUCE_MIN);
         wrong_any |= agg[1];
+        refused_any |= agg[3];
         if (agg[2]) {
             st = fatal_code != 0 ? (ct_status_t)fatal_code : CT_ERR_BACKEND;
             free(keep.rows);
@@ -242,5 +245,7 @@ ct_status_t ct_pairs_run(const ct_pairs_env_t *env)
     free(h.names);
     if (st == CT_OK && wrong_any)
         st = CT_ERR_WRONG;
+    else if (st == CT_OK && refused_any)
+        st = CT_ERR_REFUSED;
     return ct_engine_end_reports(env->reports, env->watchdog, st);
 }

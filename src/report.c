@@ -127,6 +127,11 @@ void ct_reports_coll_begin(ct_reports_t *r, const ct_coll_desc_t *coll)
 
 void ct_reports_row(ct_reports_t *r, const ct_report_row_t *row) { CT_REPORTS_EACH(r, row, row); }
 
+void ct_reports_refused(ct_reports_t *r, const ct_report_refusal_t *refusal)
+{
+    CT_REPORTS_EACH(r, refused, refusal);
+}
+
 void ct_reports_coll_end(ct_reports_t *r, const ct_coll_desc_t *coll)
 {
     CT_REPORTS_EACH(r, coll_end, coll);

@@ -9,7 +9,8 @@
  *
  * Reports live on rank 0 only.  Order of events:
  *   open (before the first measurement: every problem with a destination is
- *   found here, exit 2) -> begin -> { coll_begin -> row... -> coll_end }...
+ *   found here, exit 2) -> begin -> { coll_begin -> (row | refused)...
+ *   -> coll_end }...
  *   -> end (the sweep finished, ok or wrong: commit) -> close,
  *   or abort instead of end when the run fails (discard what is not
  *   committed; rows already written to a file stay).
@@ -69,6 +70,20 @@ typedef struct {
                                  for 0); NULL without --config */
 } ct_report_row_t;
 
+/* A collective x type x op the library refused in one configuration, on
+ * every rank (backend.h): its first refused size, and no rows from there
+ * on in that configuration.  Between coll_begin and coll_end. */
+typedef struct {
+    const ct_coll_desc_t *coll;
+    const char *dtype;
+    const char *op;           /* "none" where the collective has no op, as in rows */
+    int config;               /* --config: the configuration's index; else -1 */
+    const char *config_id;    /* the config_id its rows would have carried */
+    const char *config_label; /* --config: its settings; NULL without --config */
+    long long bytes;
+    const char *message; /* the library's reason, one line */
+} ct_report_refusal_t;
+
 /* --pairs: the rows that follow, up to the next pair, are this pair's. */
 typedef struct {
     int round;
@@ -95,9 +110,10 @@ typedef struct {
     ct_status_t (*begin)(void *state);
     ct_status_t (*coll_begin)(void *state, const ct_coll_desc_t *coll);
     ct_status_t (*row)(void *state, const ct_report_row_t *row);
+    ct_status_t (*refused)(void *state, const ct_report_refusal_t *refusal);
     ct_status_t (*coll_end)(void *state, const ct_coll_desc_t *coll);
     ct_status_t (*pair)(void *state, const ct_report_pair_t *pair);
-    /* run_status: CT_OK or CT_ERR_WRONG. */
+    /* run_status: CT_OK, CT_ERR_WRONG or CT_ERR_REFUSED. */
     ct_status_t (*end)(void *state, ct_status_t run_status);
     void (*close)(void *state);
     void (*abort)(void *state);
@@ -124,6 +140,7 @@ ct_status_t ct_reports_open(ct_reports_t *reports, const ct_report_run_t *run);
 void ct_reports_begin(ct_reports_t *reports);
 void ct_reports_coll_begin(ct_reports_t *reports, const ct_coll_desc_t *coll);
 void ct_reports_row(ct_reports_t *reports, const ct_report_row_t *row);
+void ct_reports_refused(ct_reports_t *reports, const ct_report_refusal_t *refusal);
 void ct_reports_coll_end(ct_reports_t *reports, const ct_coll_desc_t *coll);
 void ct_reports_pair(ct_reports_t *reports, const ct_report_pair_t *pair);
 /* The first error so far (CT_OK on NULL). */

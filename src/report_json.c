@@ -82,7 +82,13 @@ static json_t *ct_report_options(const ct_options_t *o)
 
     bad |= ct_json_set(j, "min_bytes", json_integer((json_int_t)o->min_bytes));
     bad |= ct_json_set(j, "max_bytes", json_integer((json_int_t)o->max_bytes));
-    if (o->step_factor > 1)
+    if (o->nsizes) {
+        /* --sizes replaced the sweep: its list, and min/max_bytes its ends. */
+        json_t *sizes = json_array();
+        for (int i = 0; i < o->nsizes && sizes; i++)
+            bad |= ct_json_append(sizes, json_integer((json_int_t)o->sizes[i]));
+        bad |= ct_json_set(j, "sizes", sizes);
+    } else if (o->step_factor > 1)
         bad |= ct_json_set(j, "step_factor", json_integer((json_int_t)o->step_factor));
     else
         bad |= ct_json_set(j, "step_bytes", json_integer((json_int_t)o->step_bytes));
@@ -401,6 +407,7 @@ typedef struct {
     const char *path; /* as given, for messages */
     ct_path_target_t target;
     json_t *results; /* the rows so far */
+    json_t *refused; /* what the library refused (ct_report_refusal_t) */
     json_t *pairs;   /* --pairs: one entry per pair and row; else NULL */
     ct_report_pair_t pair;
     char pair_hosts[2][128];
@@ -439,7 +446,10 @@ static json_t *ct_report_body(const ct_json_report_t *j, ct_status_t run_status)
     bad |= ct_json_set(doc, "run_id", ct_json_str(run->ident->run_id));
     bad |= ct_json_set(doc, "start_time", ct_json_str(run->ident->start_time));
     bad |= ct_json_set(doc, "end_time", ct_json_str(end_time));
-    bad |= ct_json_set(doc, "status", ct_json_str(run_status == CT_OK ? "ok" : "wrong"));
+    bad |= ct_json_set(doc, "status",
+                       ct_json_str(run_status == CT_OK          ? "ok"
+                                   : run_status == CT_ERR_WRONG ? "wrong"
+                                                                : "refused"));
     bad |= ct_json_set(doc, "command_line", argv);
     bad |= ct_json_set(doc, "colltune", tool);
     bad |=
@@ -460,6 +470,7 @@ static json_t *ct_report_body(const ct_json_report_t *j, ct_status_t run_status)
     bad |= ct_json_set(doc, "options", ct_report_options(run->opts));
     bad |= ct_json_set(doc, "timing", timing);
     bad |= ct_json_set(doc, "results", json_incref(j->results));
+    bad |= ct_json_set(doc, "refused", json_incref(j->refused));
     if (j->pairs)
         bad |= ct_json_set(doc, "pairs", json_incref(j->pairs));
     if (bad) {
@@ -485,7 +496,9 @@ static ct_status_t ct_json_open(const ct_report_run_t *run, ct_report_files_t *f
     if (ct_report_claim(files, "--json", run->opts->json_path, &t) != CT_OK)
         return CT_ERR_USAGE;
     j = calloc(1, sizeof *j);
-    if (j == NULL || (j->results = json_array()) == NULL) {
+    if (j == NULL || (j->results = json_array()) == NULL || (j->refused = json_array()) == NULL) {
+        if (j)
+            json_decref(j->results);
         free(j);
         return CT_ERR_NOMEM;
     }
@@ -548,6 +561,32 @@ static ct_status_t ct_json_row(void *state, const ct_report_row_t *row)
     }
     if (o == NULL || ct_json_append(j->results, o) != 0) {
         fprintf(stderr, "collbench: error: --json %s: out of memory keeping the rows\n", j->path);
+        return CT_ERR_NOMEM;
+    }
+    return CT_OK;
+}
+
+/* "refused": [{"collective", "dtype", "op", "config" (null without
+ * --config), "config_id", "label" (--config only), "bytes", "message"}]. */
+static ct_status_t ct_json_refused(void *state, const ct_report_refusal_t *r)
+{
+    ct_json_report_t *j = state;
+    json_t *o = json_object();
+    int bad = o == NULL;
+    bad |= ct_json_set(o, "collective", ct_json_str(r->coll->name));
+    bad |= ct_json_set(o, "dtype", ct_json_str(r->dtype));
+    bad |= ct_json_set(o, "op", ct_json_str(r->op));
+    bad |= ct_json_set(o, "config", r->config >= 0 ? json_integer(r->config) : json_null());
+    bad |= ct_json_set(o, "config_id", ct_json_str(r->config_id));
+    if (r->config_label)
+        bad |= ct_json_set(o, "label", ct_json_str(r->config_label));
+    bad |= ct_json_set(o, "bytes", json_integer(r->bytes));
+    bad |= ct_json_set(o, "message", ct_json_str(r->message));
+    if (bad || ct_json_append(j->refused, o) != 0) {
+        if (bad)
+            json_decref(o);
+        fprintf(stderr, "collbench: error: --json %s: out of memory keeping the refusals\n",
+                j->path);
         return CT_ERR_NOMEM;
     }
     return CT_OK;
@@ -642,6 +681,7 @@ static void ct_json_free(void *state)
 {
     ct_json_report_t *j = state;
     json_decref(j->results);
+    json_decref(j->refused);
     json_decref(j->pairs);
     free(j);
 }
@@ -651,6 +691,7 @@ const ct_report_ops_t ct_report_json = {
     .wanted = ct_json_wanted,
     .open = ct_json_open,
     .row = ct_json_row,
+    .refused = ct_json_refused,
     .pair = ct_json_pair,
     .end = ct_json_end,
     .close = ct_json_free,

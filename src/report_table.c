@@ -127,11 +127,25 @@ static ct_status_t ct_table_begin(void *state)
     fprintf(fp, "# collbench (colltune %s, %s) backend %s, %d ranks on %d nodes\n", PACKAGE_VERSION,
             CT_GIT_REV, run->ops->name, ct_world_size(run->world), ct_world_nnodes(run->world));
     fprintf(fp, "# %s\n", ct_world_library_version(run->world));
+    /* --sizes has no step: "0(list)" keeps the line's shape, and the list
+     * follows on a line of its own. */
     fprintf(fp,
             "# nThread 1 nGpus 1 minBytes %zu maxBytes %zu step: %zu(%s) warmup iters: %d "
             "iters: %d agg iters: 1 validation: %d graph: 0\n",
-            o->min_bytes, o->max_bytes, o->step_factor > 1 ? o->step_factor : o->step_bytes,
-            o->step_factor > 1 ? "factor" : "bytes", o->warmup, o->iters, o->check);
+            o->min_bytes, o->max_bytes,
+            o->nsizes            ? 0
+            : o->step_factor > 1 ? o->step_factor
+                                 : o->step_bytes,
+            o->nsizes            ? "list"
+            : o->step_factor > 1 ? "factor"
+                                 : "bytes",
+            o->warmup, o->iters, o->check);
+    if (o->nsizes) {
+        fprintf(fp, "# Sizes (--sizes):");
+        for (int i = 0; i < o->nsizes; i++)
+            fprintf(fp, "%s%zu", i ? "," : " ", o->sizes[i]);
+        fprintf(fp, "\n");
+    }
     if (o->iters == 0)
         fprintf(fp,
                 "# Adaptive iterations: until the median's 95%% CI is within %.3g%% or "
@@ -199,6 +213,21 @@ static ct_status_t ct_table_report_row(void *state, const ct_report_row_t *row)
     return ct_table_flush(t);
 }
 
+/* A comment line in the collective's block, so nccl-tests parsers (which
+ * skip '#' lines) still read the table.  A refusal at the in-place half
+ * (NCCL's do not depend on the placement) leaves that size without a
+ * line; the CSV and JSON keep its out-of-place row. */
+static ct_status_t ct_table_refused(void *state, const ct_report_refusal_t *r)
+{
+    ct_table_report_t *t = state;
+    fprintf(t->fp, "#  %s %s%s%s", r->coll->name, r->dtype, r->coll->uses_op ? " " : "",
+            r->coll->uses_op ? r->op : "");
+    if (r->config_label)
+        fprintf(t->fp, " (configuration %d)", r->config);
+    fprintf(t->fp, ": refused by the library: %s\n", r->message);
+    return ct_table_flush(t);
+}
+
 static ct_status_t ct_table_coll_end(void *state, const ct_coll_desc_t *coll)
 {
     ct_table_report_t *t = state;
@@ -231,6 +260,7 @@ const ct_report_ops_t ct_report_table = {
     .begin = ct_table_begin,
     .coll_begin = ct_table_coll_begin,
     .row = ct_table_report_row,
+    .refused = ct_table_refused,
     .coll_end = ct_table_coll_end,
     .pair = ct_table_pair,
     .end = ct_table_end,

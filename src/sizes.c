@@ -25,8 +25,15 @@ ct_status_t ct_sweep_sizes(const ct_options_t *o, size_t **sizes_p, size_t *n_p,
     size_t *sizes = NULL;
 
     /* Room from the start: an empty sweep still hands back an array. */
-    if (ct_vec_reserve(&sizes, &cap, 1, sizeof *sizes) != CT_OK)
+    if (ct_vec_reserve(&sizes, &cap, o->nsizes > 0 ? (size_t)o->nsizes : 1, sizeof *sizes) != CT_OK)
         return CT_ERR_NOMEM;
+    if (o->nsizes > 0) {
+        /* --sizes: already ascending and distinct (options.c). */
+        memcpy(sizes, o->sizes, (size_t)o->nsizes * sizeof *sizes);
+        *sizes_p = sizes;
+        *n_p = (size_t)o->nsizes;
+        return CT_OK;
+    }
     for (size_t s = o->min_bytes; s <= o->max_bytes;) {
         if (n == CT_SWEEP_MAX_SIZES) {
             free(sizes);
@@ -105,7 +112,7 @@ ct_status_t ct_sweep_filter(const size_t *sizes, size_t n, const ct_sweep_target
     if (nvalid == 0)
         return ct_sweep_fail(err, errlen,
                              "%s on %d ranks: every size is below %zu bytes, one %s per rank; "
-                             "raise -e",
+                             "raise -e (or the sizes of --sizes)",
                              t->coll->name, t->nranks, gran, ct_dtype_name(t->dtype));
     *nvalid_p = nvalid;
     *notes_p = notes;

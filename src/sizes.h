@@ -2,14 +2,14 @@
  * sizes.h - the message sizes of a run, and whether they fit.
  *
  * Sizes run from -b to -e, multiplied by -f or stepped by -i, as in
- * nccl-tests.  As in nccl-tests, a size that does not divide into whole
- * elements (per rank, where the collective splits by ranks) is rounded
- * down to the nearest size that does, so the defaults and -b 8 -e 128M -f 2
- * run at 3, 5, 6 or 24 ranks; the row shows the size measured, and the
- * engine prints one note per run naming what was rounded.  Two sizes that
- * round to the same one run once.  A size too small to give every rank one
- * element is skipped with a note, so that a sweep from 8 B works for
- * allgather at any scale.
+ * nccl-tests, or are the explicit list of --sizes.  As in nccl-tests, a
+ * size that does not divide into whole elements (per rank, where the
+ * collective splits by ranks) is rounded down to the nearest size that
+ * does, so the defaults and -b 8 -e 128M -f 2 run at 3, 5, 6 or 24 ranks;
+ * the row shows the size measured, and the engine prints one note per run
+ * naming what was rounded.  Two sizes that round to the same one run
+ * once.  A size too small to give every rank one element is skipped with
+ * a note, so that a sweep from 8 B works for allgather at any scale.
  */
 #ifndef CT_SIZES_H
 #define CT_SIZES_H
@@ -20,7 +20,8 @@
 
 #define CT_SWEEP_MAX_SIZES 4096
 
-/* All sizes of the sweep, ascending.  *sizes_p is malloc'd. */
+/* All sizes of the sweep, ascending: --sizes' list when given, else -b to
+ * -e by -f or -i.  *sizes_p is malloc'd. */
 ct_status_t ct_sweep_sizes(const ct_options_t *opts, size_t **sizes_p, size_t *n_p, char *err,
                            size_t errlen);
 

@@ -65,8 +65,16 @@ typedef struct ct_backend_ops {
     ct_status_t (*upload)(void *ctx, void *dst, const void *host, size_t bytes);
     ct_status_t (*download)(void *ctx, void *host, const void *src, size_t bytes);
 
+    /* run() returns CT_ERR_REFUSED when the library refused the call under
+     * the settings in force (NCCL with NCCL_ALGO=tree refuses broadcast)
+     * and left the communicator usable; it prints nothing then, so that
+     * the engine, once every rank agrees it was a refusal, reports it once
+     * (refusal() below has the reason).  The mpi backend never refuses. */
     ct_status_t (*run)(void *ctx, const ct_backend_call_t *call);
     ct_status_t (*wait)(void *ctx);
+    /* Optional: after run() returned CT_ERR_REFUSED, the library's reason
+     * on one line (NCCL's ncclGetLastError where it has one). */
+    void (*refusal)(void *ctx, char *buf, size_t buflen);
     /* Optional, after a validation call only (never inside a timed one):
      * puts this rank's output into call->recv where the library left it
      * elsewhere, so the engine checks every rank's receive buffer the same

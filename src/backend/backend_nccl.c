@@ -37,11 +37,15 @@
  */
 #include "backend.h"
 
+#include <pwd.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "configs_kind.h"
+#include "ct_hash.h"
 #include "ct_vec.h"
 #include "nccl_loader.h"
 
@@ -58,6 +62,9 @@ typedef struct {
     int has_visible;          /* CUDA_VISIBLE_DEVICES is set (maybe empty) */
     char reason[CT_NCCL_REASON_MAX];
     char host[CT_NCCL_HOST_MAX];
+    uint64_t host_hash;               /* NCCL's "same host" (ct_nccl_host_key) */
+    int has_hostid;                   /* NCCL_HOSTID decided host_hash */
+    char hostid[CT_NCCL_HOST_MAX];    /* its value, for messages (cut) */
     char pci_bus_id[CT_NCCL_PCI_MAX]; /* "": unknown */
     char visible[CT_NCCL_VISIBLE_MAX];
 } ct_nccl_rank_t;
@@ -82,6 +89,7 @@ typedef struct {
     ct_nccl_rank_t *ranks; /* rank 0 only: every rank's record, for describe() */
     int device;            /* this rank's device, -1 until chosen */
     char pci_bus_id[CT_NCCL_PCI_MAX];
+    char refused[CT_NCCL_REASON_MAX * 2]; /* the last refusal's reason */
 } ct_nccl_ctx_t;
 
 /* ---- Error conversion at the boundary ---- */
@@ -117,10 +125,40 @@ static ct_status_t ct_nccl_nccl_status(ct_nccl_ctx_t *ctx, ct_nccl_result_t rc, 
     return CT_ERR_BACKEND;
 }
 
+/* A call that runs a collective: ncclInvalidUsage there is NCCL refusing
+ * it under the settings in force (NCCL 2.28: "no algorithm/protocol
+ * available for function Broadcast ... NCCL_ALGO was set to tree"), and a
+ * blocking communicator stays usable after it (group.cc sets an
+ * asynchronous error for non-blocking ones only).  So it is CT_ERR_REFUSED,
+ * with NCCL's reason kept for refusal() and nothing printed: the engine
+ * reports it once when every rank agrees. */
+static ct_status_t ct_nccl_coll_status(ct_nccl_ctx_t *ctx, ct_nccl_result_t rc, const char *call,
+                                       const char *file, int line)
+{
+    /* NCCL 2.28 returns ncclInternalError for the same refusal when
+     * neither NCCL_ALGO nor NCCL_PROTO is set at the call (enqueue.cc
+     * topoGetAlgoInfo reads them again for its message): so it is under
+     * --config, which sets them only around each communicator's init. */
+    const char *last = rc == CT_NCCL_INTERNAL_ERROR ? ct_nccl_last_error(ctx) : "";
+    int refused = rc == CT_NCCL_INVALID_USAGE ||
+                  strstr(last, "no algorithm/protocol available for function") != NULL;
+    if (!refused)
+        return ct_nccl_nccl_status(ctx, rc, call, file, line);
+    last = ct_nccl_last_error(ctx);
+    if (last[0])
+        snprintf(ctx->refused, sizeof ctx->refused, "%s", last);
+    else
+        snprintf(ctx->refused, sizeof ctx->refused, "%s returned %s (%d)", call,
+                 ctx->lib.nccl.ncclGetErrorString(rc), rc);
+    return CT_ERR_REFUSED;
+}
+
 #define CT_CUDA_CALL(ctx, fn, args)                                                                \
     ct_nccl_cuda_status((ctx), (ctx)->lib.cuda.fn args, #fn, __FILE__, __LINE__)
 #define CT_NCCL_CALL(ctx, fn, args)                                                                \
     ct_nccl_nccl_status((ctx), (ctx)->lib.nccl.fn args, #fn, __FILE__, __LINE__)
+#define CT_NCCL_COLL_CALL(ctx, fn, args)                                                           \
+    ct_nccl_coll_status((ctx), (ctx)->lib.nccl.fn args, #fn, __FILE__, __LINE__)
 
 /* ---- open(): local checks, agreement, communicator ---- */
 
@@ -214,6 +252,76 @@ static void ct_nccl_format_ranks(const int *ranks, int n, char *buf, size_t bufl
     }
 }
 
+/* NCCL_HOSTID as NCCL's ncclGetEnv sees it: the environment, else the
+ * first of NCCL's own files to set it ($NCCL_CONF_FILE, or ~/.nccl.conf
+ * when that is unset or empty, then /etc/nccl.conf: NCCL copies them into
+ * the environment without overwriting, src/misc/param.cc).  Returns 1 and
+ * fills buf when set (an empty value is set). */
+static int ct_nccl_hostid(char *buf, size_t buflen)
+{
+    const char *env = getenv("NCCL_HOSTID");
+    const char *conf = getenv("NCCL_CONF_FILE");
+    char files[2][1024];
+    int found = 0;
+
+    if (env) {
+        snprintf(buf, buflen, "%s", env);
+        return 1;
+    }
+    files[0][0] = '\0';
+    if (conf && conf[0])
+        snprintf(files[0], sizeof files[0], "%s", conf);
+    else {
+        const struct passwd *pw = getpwuid(getuid());
+        if (pw && pw->pw_dir)
+            snprintf(files[0], sizeof files[0], "%s/.nccl.conf", pw->pw_dir);
+    }
+    snprintf(files[1], sizeof files[1], "/etc/nccl.conf");
+    for (int f = 0; f < 2 && !found; f++) {
+        FILE *fp = files[f][0] ? fopen(files[f], "r") : NULL;
+        char *line = NULL;
+        size_t cap = 0;
+        ssize_t len;
+        /* NCCL's reading: '#' lines skipped, split at the first '=', no
+         * trimming, the first line naming a variable wins. */
+        while (fp && !found && (len = getline(&line, &cap, fp)) != -1) {
+            if (len > 0 && line[len - 1] == '\n')
+                line[len - 1] = '\0';
+            if (line[0] != '#' && strncmp(line, "NCCL_HOSTID=", 12) == 0) {
+                snprintf(buf, buflen, "%s", line + 12);
+                found = 1;
+            }
+        }
+        free(line);
+        if (fp)
+            fclose(fp);
+    }
+    return found;
+}
+
+/* This rank's host as NCCL tells hosts apart (getHostHash, src/misc/
+ * utils.cc in 2.28): a hash of NCCL_HOSTID where set, else of the full
+ * hostname followed by the kernel's boot id.  Ranks with one hash are one
+ * host to NCCL, whose init then refuses two of them on one device. */
+static void ct_nccl_host_key(const char *hostname, ct_nccl_rank_t *me)
+{
+    char key[1024], boot[64] = "";
+
+    me->has_hostid = ct_nccl_hostid(key, sizeof key);
+    if (me->has_hostid) {
+        snprintf(me->hostid, sizeof me->hostid, "%.*s", (int)sizeof me->hostid - 1, key);
+    } else {
+        FILE *fp = fopen("/proc/sys/kernel/random/boot_id", "r");
+        if (fp) {
+            if (fscanf(fp, "%63s", boot) != 1)
+                boot[0] = '\0';
+            fclose(fp);
+        }
+        snprintf(key, sizeof key, "%s%s", hostname, boot);
+    }
+    me->host_hash = ct_hash_string(CT_HASH_INIT, key);
+}
+
 typedef struct {
     const ct_nccl_rank_t *rec;
     int rank;
@@ -222,15 +330,17 @@ typedef struct {
 static int ct_nccl_slot_cmp(const void *a, const void *b)
 {
     const ct_nccl_slot_t *x = a, *y = b;
-    int c = strcmp(x->rec->host, y->rec->host);
+    int c = (x->rec->host_hash > y->rec->host_hash) - (x->rec->host_hash < y->rec->host_hash);
     if (c == 0)
         c = strcmp(x->rec->pci_bus_id, y->rec->pci_bus_id);
     return c ? c : (x->rank > y->rank) - (x->rank < y->rank);
 }
 
-/* NCCL refuses two ranks on one GPU ("Duplicate GPU detected") during
- * init; catching it here gives a clear reason and keeps init simple.
- * Returns 1 and fills v when some ranks share a device. */
+/* NCCL refuses two ranks of one host on one GPU ("Duplicate GPU detected")
+ * during init; catching it here gives a clear reason and keeps init
+ * simple.  "One host" is NCCL's (ct_nccl_host_key), so ranks given their
+ * own NCCL_HOSTID may share a device, as NCCL lets them.  Returns 1 and
+ * fills v when some ranks share a device. */
 static int ct_nccl_shared_devices(const ct_nccl_rank_t *all, int nranks, ct_nccl_verdict_t *v)
 {
     ct_nccl_slot_t *slots = malloc((size_t)nranks * sizeof *slots);
@@ -247,7 +357,7 @@ static int ct_nccl_shared_devices(const ct_nccl_rank_t *all, int nranks, ct_nccl
     ct_vec_sort(slots, (size_t)nranks, sizeof *slots, ct_nccl_slot_cmp);
     for (int i = 0, j; i < nranks && !found; i = j + 1) {
         const ct_nccl_rank_t *a = slots[i].rec;
-        for (j = i; j + 1 < nranks && strcmp(slots[j + 1].rec->host, a->host) == 0 &&
+        for (j = i; j + 1 < nranks && slots[j + 1].rec->host_hash == a->host_hash &&
                     strcmp(slots[j + 1].rec->pci_bus_id, a->pci_bus_id) == 0;
              j++)
             ;
@@ -260,10 +370,17 @@ static int ct_nccl_shared_devices(const ct_nccl_rank_t *all, int nranks, ct_nccl
         v->ok = 0;
         v->shared = 1;
         ct_nccl_format_ranks(ranks, n, v->ranks, sizeof v->ranks);
-        snprintf(v->why, sizeof v->why,
-                 "rank %s: all on CUDA device %s of host %s; NCCL needs one device per rank "
-                 "(set CUDA_VISIBLE_DEVICES or start fewer ranks per host)",
-                 v->ranks, a->pci_bus_id, a->host);
+        if (a->has_hostid)
+            snprintf(v->why, sizeof v->why,
+                     "rank %s: all on CUDA device %s of NCCL_HOSTID=%s; NCCL needs one device "
+                     "per rank of a host (give each rank its own NCCL_HOSTID)",
+                     v->ranks, a->pci_bus_id, a->hostid);
+        else
+            snprintf(v->why, sizeof v->why,
+                     "rank %s: all on CUDA device %s of host %s; NCCL needs one device per rank "
+                     "(set CUDA_VISIBLE_DEVICES or start fewer ranks per host; to share a device "
+                     "on purpose, give each rank its own NCCL_HOSTID)",
+                     v->ranks, a->pci_bus_id, a->host);
     }
     free(slots);
     free(ranks);
@@ -347,6 +464,7 @@ static ct_status_t ct_nccl_open(ct_world_t *world, const ct_backend_config_t *co
     memset(&me, 0, sizeof me);
     me.device = -1;
     snprintf(me.host, sizeof me.host, "%s", ct_world_hostname(world));
+    ct_nccl_host_key(ct_world_hostname(world), &me);
     if (visible) {
         me.has_visible = 1;
         snprintf(me.visible, sizeof me.visible, "%s", visible);
@@ -545,23 +663,23 @@ static ct_status_t ct_nccl_alltoall(ct_nccl_ctx_t *ctx, const ct_backend_call_t 
     if (st != CT_OK)
         return st;
     for (int peer = 0; peer < ctx->nranks && st == CT_OK; peer++) {
-        st = CT_NCCL_CALL(ctx, ncclSend,
-                          ((const char *)call->send + (size_t)peer * block, count, dt, peer,
-                           ctx->comm, ctx->stream));
+        st = CT_NCCL_COLL_CALL(ctx, ncclSend,
+                               ((const char *)call->send + (size_t)peer * block, count, dt, peer,
+                                ctx->comm, ctx->stream));
         if (st == CT_OK)
-            st = CT_NCCL_CALL(ctx, ncclRecv,
-                              ((char *)call->recv + (size_t)peer * block, count, dt, peer,
-                               ctx->comm, ctx->stream));
+            st = CT_NCCL_COLL_CALL(ctx, ncclRecv,
+                                   ((char *)call->recv + (size_t)peer * block, count, dt, peer,
+                                    ctx->comm, ctx->stream));
     }
     /* A started group must be ended even after a failed call. */
-    ct_status_t end = CT_NCCL_CALL(ctx, ncclGroupEnd, ());
+    ct_status_t end = CT_NCCL_COLL_CALL(ctx, ncclGroupEnd, ());
     return st != CT_OK ? st : end;
 }
 
 static ct_status_t ct_nccl_allreduce(ct_nccl_ctx_t *ctx, const ct_backend_call_t *call,
                                      ct_nccl_dtype_t dt, size_t count)
 {
-    return CT_NCCL_CALL(
+    return CT_NCCL_COLL_CALL(
         ctx, ncclAllReduce,
         (call->send, call->recv, count, dt, ct_nccl_op(call->op), ctx->comm, ctx->stream));
 }
@@ -569,14 +687,14 @@ static ct_status_t ct_nccl_allreduce(ct_nccl_ctx_t *ctx, const ct_backend_call_t
 static ct_status_t ct_nccl_allgather(ct_nccl_ctx_t *ctx, const ct_backend_call_t *call,
                                      ct_nccl_dtype_t dt, size_t count)
 {
-    return CT_NCCL_CALL(ctx, ncclAllGather,
-                        (call->send, call->recv, count, dt, ctx->comm, ctx->stream));
+    return CT_NCCL_COLL_CALL(ctx, ncclAllGather,
+                             (call->send, call->recv, count, dt, ctx->comm, ctx->stream));
 }
 
 static ct_status_t ct_nccl_reduce_scatter(ct_nccl_ctx_t *ctx, const ct_backend_call_t *call,
                                           ct_nccl_dtype_t dt, size_t count)
 {
-    return CT_NCCL_CALL(
+    return CT_NCCL_COLL_CALL(
         ctx, ncclReduceScatter,
         (call->send, call->recv, count, dt, ct_nccl_op(call->op), ctx->comm, ctx->stream));
 }
@@ -584,8 +702,9 @@ static ct_status_t ct_nccl_reduce_scatter(ct_nccl_ctx_t *ctx, const ct_backend_c
 static ct_status_t ct_nccl_broadcast(ct_nccl_ctx_t *ctx, const ct_backend_call_t *call,
                                      ct_nccl_dtype_t dt, size_t count)
 {
-    return CT_NCCL_CALL(ctx, ncclBroadcast,
-                        (call->send, call->recv, count, dt, call->root, ctx->comm, ctx->stream));
+    return CT_NCCL_COLL_CALL(
+        ctx, ncclBroadcast,
+        (call->send, call->recv, count, dt, call->root, ctx->comm, ctx->stream));
 }
 
 typedef ct_status_t (*ct_nccl_coll_fn_t)(ct_nccl_ctx_t *ctx, const ct_backend_call_t *call,
@@ -626,6 +745,12 @@ static ct_status_t ct_nccl_wait(void *vctx)
     return ct_nccl_nccl_status(ctx, async, "asynchronous NCCL operation", __FILE__, __LINE__);
 }
 
+static void ct_nccl_refusal(void *vctx, char *buf, size_t buflen)
+{
+    const ct_nccl_ctx_t *ctx = vctx;
+    snprintf(buf, buflen, "%s", ctx->refused);
+}
+
 /* ---- Metadata (rank 0) ---- */
 
 static ct_status_t ct_nccl_describe(void *vctx, json_t *o)
@@ -651,6 +776,7 @@ static ct_status_t ct_nccl_describe(void *vctx, json_t *o)
         json_t *d = json_object();
         bad |= ct_json_set(d, "rank", json_integer(r));
         bad |= ct_json_set(d, "host", ct_json_str(rec->host));
+        bad |= ct_json_set(d, "nccl_hostid", ct_json_str(rec->has_hostid ? rec->hostid : NULL));
         bad |= ct_json_set(d, "device", json_integer(rec->device));
         bad |=
             ct_json_set(d, "pci_bus_id", ct_json_str(rec->pci_bus_id[0] ? rec->pci_bus_id : NULL));
@@ -683,6 +809,7 @@ const ct_backend_ops_t ct_backend_nccl = {
     .download = ct_nccl_download,
     .run = ct_nccl_run,
     .wait = ct_nccl_wait,
+    .refusal = ct_nccl_refusal,
     .device_label = ct_nccl_device_label,
     .describe = ct_nccl_describe,
     .device_pci = ct_nccl_device_pci,

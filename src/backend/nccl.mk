@@ -32,3 +32,8 @@ EXTRA_DIST += tests/mpi/nccl_configs.sh
 # and bfloat16.
 TESTS += tests/mpi/nccl_rules.sh
 EXTRA_DIST += tests/mpi/nccl_rules.sh
+
+# A collective NCCL refuses (NCCL_ALGO=tree: every broadcast) is reported
+# and skipped, the rest measured, exit 4, over the same doubles.
+TESTS += tests/mpi/nccl_refused.sh
+EXTRA_DIST += tests/mpi/nccl_refused.sh

@@ -11,6 +11,7 @@ const char *ct_status_str(ct_status_t status)
     case CT_ERR_BACKEND: return "backend error";
     case CT_ERR_PARSE: return "parse error";
     case CT_ERR_WRONG: return "wrong results";
+    case CT_ERR_REFUSED: return "refused by the library";
     }
     return "unknown status";
 }
@@ -23,6 +24,7 @@ int ct_status_exit_code(ct_status_t status)
     case CT_ERR_USAGE:
     case CT_ERR_PARSE: return CT_EXIT_USAGE;
     case CT_ERR_UNAVAILABLE: return CT_EXIT_SKIP;
+    case CT_ERR_REFUSED: return CT_EXIT_REFUSED;
     default: return CT_EXIT_FAILURE;
     }
 }

@@ -17,6 +17,8 @@ typedef enum {
     CT_ERR_BACKEND = -5,     /* a backend call failed while running */
     CT_ERR_PARSE = -6,       /* malformed input file */
     CT_ERR_WRONG = -7,       /* results failed validation */
+    CT_ERR_REFUSED = -8,     /* the library refused the call under the settings
+                                in force (NCCL_ALGO=tree for a broadcast) */
 } ct_status_t;
 
 /* Exit codes of collbench, documented in doc/collbench.md, "Exit codes". */
@@ -25,7 +27,7 @@ enum {
     CT_EXIT_WRONG = 1,
     CT_EXIT_USAGE = 2,
     CT_EXIT_FAILURE = 3,
-    CT_EXIT_REFUSED = 4, /* the library refused some collective; the others ran */
+    CT_EXIT_REFUSED = 4, /* some collective refused, the others measured */
     CT_EXIT_SKIP = 77,
     CT_EXIT_TIMEOUT = 124,
 };

@@ -23,6 +23,13 @@ expect_usage 2 "-e: 'lots' is not a size" -e lots
 expect_usage 2 "-b 2048 is greater than -e 1024" -b 2K -e 1K
 expect_usage 2 "allreduce on 2 ranks: every size is below 4 bytes, one int32 per rank" -C allreduce -d int32 -b 3 -e 3
 expect_usage 4 "allgather on 4 ranks: every size is below 16 bytes, one float per rank" -C allgather -b 8 -e 12
+# --sizes: the item is named (issue: an explicit list for the tuner).
+expect_usage 2 "--sizes '8,,1K': item 2 is empty" --sizes 8,,1K
+expect_usage 2 "--sizes '8,': item 2 is empty" --sizes 8,
+expect_usage 2 "--sizes '': item 1 is empty" --sizes ''
+expect_usage 2 "--sizes: item 3 '12X' is not a size" --sizes 8,1K,12X
+expect_usage 2 "--sizes: item 1 '0': a size must be at least 1 byte" --sizes 0,8
+expect_usage 2 "allreduce on 2 ranks: every size is below 4 bytes" -C allreduce --sizes 1,3
 expect_usage 2 "-C: unknown collective 'allreduse'" -C allreduse
 expect_usage 2 "-o: unknown op 'mean'" -o mean
 expect_usage 2 "-d: unknown datatype 'float128'" -d float128

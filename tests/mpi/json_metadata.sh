@@ -11,6 +11,7 @@ NCCL_ALGO=Ring UCX_TLS=self,sm OMPI_MCA_coll_tuned_use_dynamic_rules=0 \
 
 [ "$(json_get "$T/r.json" schema)" = "colltune-results/2" ] || fail "schema"
 [ "$(json_get "$T/r.json" status)" = "ok" ] || fail "status"
+[ "$(json_get "$T/r.json" refused.#)" = 0 ] || fail "refused: want [] when nothing was refused"
 [ "$(json_get "$T/r.json" nranks)" = 2 ] || fail "nranks"
 [ "$(json_get "$T/r.json" nnodes)" = 1 ] || fail "nnodes"
 [ "$(json_get "$T/r.json" hosts.0.ranks_per_node)" = 2 ] || fail "ranks per node"

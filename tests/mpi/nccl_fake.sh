@@ -7,10 +7,12 @@
 # each collective gets the counts and the (in-place and out-of-place)
 # pointers NCCL's documentation asks for, alltoall's grouped send/recv is
 # right, errors are converted with call and file:line, describe() writes
-# its metadata, and close() runs.  What it cannot prove: anything about
+# its metadata, close() runs, and several ranks share one device exactly
+# where NCCL would let them (NCCL_HOSTID).  What it cannot prove: anything about
 # NCCL itself, streams or GPUs; that needs a machine with one.
 . "$top_srcdir/tests/mpi/lib.sh"
-unset COLLTUNE_NCCL_LIB COLLTUNE_CUDART_LIB STUB_CUDA_DEVICES CUDA_VISIBLE_DEVICES
+unset COLLTUNE_NCCL_LIB COLLTUNE_CUDART_LIB STUB_CUDA_DEVICES CUDA_VISIBLE_DEVICES NCCL_HOSTID \
+    NCCL_CONF_FILE
 
 ct_build_fake_nccl
 
@@ -72,4 +74,46 @@ n=$(grep -c '^collbench: rank [01]: ncclAllReduce failed: invalid argument .* (4
     "$T/error.err")
 [ "$n" -eq 2 ] || fail "error: want one converted error per rank: $(cat "$T/error.err")"
 echo "ok: error"
+
+# Several ranks on one device (STUB_CUDA_DEVICES=1): NCCL refuses two ranks
+# of one host on one GPU, and tells hosts apart as getHostHash does: by
+# NCCL_HOSTID where set (in the environment or NCCL's config file), else
+# by hostname and boot id.  collbench's own check, before NCCL's init,
+# judges the same way.  A wrapper gives each rank its setting
+# (HOSTID_MODE): its own NCCL_HOSTID, one shared by both, or its own
+# NCCL_CONF_FILE that sets one.
+printf '%s\n' '#!/bin/sh' 'r=$OMPI_COMM_WORLD_RANK' 'case $HOSTID_MODE in' \
+    'own) export NCCL_HOSTID="h$r" ;;' 'same) export NCCL_HOSTID=h ;;' \
+    'conf) export NCCL_CONF_FILE="$HOSTID_DIR/nccl.conf.$r" ;;' 'esac' \
+    "exec \"$COLLBENCH\" \"\$@\"" >"$T/hostid"
+chmod +x "$T/hostid"
+for r in 0 1; do printf '# rank %s\nNCCL_HOSTID=c%s\n' "$r" "$r" >"$T/nccl.conf.$r"; done
+collbench=$COLLBENCH
+COLLBENCH=$T/hostid
+# one_gpu NAME MODE : 2 ranks, one device, allreduce; $rc, $T/NAME.out/.err.
+one_gpu() {
+    CT_MPIRUN_ARGS="-x STUB_CUDA_DEVICES=1 -x HOSTID_MODE=$2 -x HOSTID_DIR=$T" ct_mpirun 2 \
+        --backend nccl --nccl-lib "$T/libnccl-fake.so" --cudart-lib "$T/libcudart-stub.so" \
+        -C allreduce -b 64 -e 64 -n 3 -w 1 --json "$T/$1.json" >"$T/$1.out" 2>"$T/$1.err"
+    rc=$?
+}
+one_gpu gpu_host none
+[ "$rc" -eq 77 ] || fail "gpu_host: exit $rc, want 77: $(cat "$T/gpu_host.err")"
+line="NCCL backend unavailable: rank 0,1: all on CUDA device 0000:01:00.0 of host $(hostname); NCCL needs one device per rank (set CUDA_VISIBLE_DEVICES or start fewer ranks per host; to share a device on purpose, give each rank its own NCCL_HOSTID)"
+[ "$(grep -cxF -- "$line" "$T/gpu_host.err")" -eq 2 ] ||
+    fail "gpu_host: want from both ranks: $line; got: $(cat "$T/gpu_host.err")"
+one_gpu gpu_same same
+[ "$rc" -eq 77 ] || fail "gpu_same: exit $rc, want 77: $(cat "$T/gpu_same.err")"
+line="NCCL backend unavailable: rank 0,1: all on CUDA device 0000:01:00.0 of NCCL_HOSTID=h; NCCL needs one device per rank of a host (give each rank its own NCCL_HOSTID)"
+[ "$(grep -cxF -- "$line" "$T/gpu_same.err")" -eq 2 ] ||
+    fail "gpu_same: want from both ranks: $line; got: $(cat "$T/gpu_same.err")"
+one_gpu gpu_own own
+all_right gpu_own 1
+[ "$(json_get "$T/gpu_own.json" backend.devices.1.nccl_hostid)" = h1 ] ||
+    fail "gpu_own: nccl_hostid not recorded"
+one_gpu gpu_conf conf
+all_right gpu_conf 1
+[ "$(json_get "$T/gpu_conf.json" backend.devices.0.nccl_hostid)" = c0 ] ||
+    fail "gpu_conf: nccl_hostid from NCCL_CONF_FILE not recorded"
+COLLBENCH=$collbench
 exit 0
