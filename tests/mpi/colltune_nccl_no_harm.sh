@@ -42,9 +42,9 @@ tune() { # OUT EXTRA...
     timeout 400 "$CT" tune --space "$T/algo.ini" --out "$out" --np 2 --launcher-arg --oversubscribe \
         --launcher-arg --bind-to --launcher-arg none --launcher-arg --mca \
         --launcher-arg orte_tmpdir_base --launcher-arg "$T/tmp" --mca mpi_yield_when_idle=1 \
-        --env STUB_CUDA_DEVICES=2 --env FAKE_NCCL_SLOW_ALGO=ring --env FAKE_NCCL_SLOW_US=1000 \
+        --env STUB_CUDA_DEVICES=2 --env FAKE_NCCL_SLOW_ALGO=ring --env FAKE_NCCL_SLOW_US=300 \
         --env "NCCL_TUNER_PLUGIN=$plugin" --collectives allreduce,broadcast --strategy exhaustive \
-        --timeout 120 "$@" -- $nccl -b 16K -e 64K -f 4 -w 1 >"$T/out" 2>"$T/err"
+        --timeout 120 "$@" -- $nccl -b 16K -e 64K -f 4 -w 1 --size-budget 0.02 >"$T/out" 2>"$T/err"
     rc=$?
     [ "$rc" -eq 0 ] || fail "tune $out: exit $rc ($(cat "$T/err"))"
 }
