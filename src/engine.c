@@ -284,7 +284,7 @@ static void ct_engine_fill_result(ct_engine_t *e, const ct_task_t *t, const ct_c
     snprintf(r->op, sizeof r->op, "%s", t->coll->uses_op ? ct_op_name(t->op) : "none");
     r->root = t->coll->uses_root ? e->opts->root : -1;
     r->nranks = nranks;
-    r->nnodes = ct_world_nnodes(e->world);
+    r->nnodes = ct_backend_nnodes(e->ops, e->ctx, e->world);
     r->bytes = (long long)c->bytes;
     r->count = (long long)c->row_count;
     r->iterations = m->iterations;

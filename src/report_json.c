@@ -458,7 +458,8 @@ static json_t *ct_report_body(const ct_json_report_t *j, ct_status_t run_status)
     bad |= ct_json_set(doc, "transport", ct_report_transport(&transport));
     bad |= ct_json_set(doc, "backend", backend);
     bad |= ct_json_set(doc, "nranks", json_integer(ct_world_size(run->world)));
-    bad |= ct_json_set(doc, "nnodes", json_integer(ct_world_nnodes(run->world)));
+    bad |= ct_json_set(doc, "nnodes",
+                       json_integer(ct_backend_nnodes(run->ops, run->backend_ctx, run->world)));
     bad |= doc == NULL || ct_report_hosts(doc, run->ranks, ct_world_size(run->world));
     bad |= ct_report_placement(doc, run->ranks, ct_world_size(run->world));
     bad |= ct_json_set(doc, "config_id", ct_json_str(run->ident->config_id));

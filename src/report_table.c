@@ -125,7 +125,8 @@ static ct_status_t ct_table_begin(void *state)
     FILE *fp = t->fp;
 
     fprintf(fp, "# collbench (colltune %s, %s) backend %s, %d ranks on %d nodes\n", PACKAGE_VERSION,
-            CT_GIT_REV, run->ops->name, ct_world_size(run->world), ct_world_nnodes(run->world));
+            CT_GIT_REV, run->ops->name, ct_world_size(run->world),
+            ct_backend_nnodes(run->ops, run->backend_ctx, run->world));
     fprintf(fp, "# %s\n", ct_world_library_version(run->world));
     /* --sizes has no step: "0(list)" keeps the line's shape, and the list
      * follows on a line of its own. */

@@ -95,6 +95,10 @@ typedef struct ct_backend_ops {
      * bus id ("0000:3b:00.0"), for the placement metadata (hwloc finds the
      * device's NUMA node by it).  CT_ERR_UNAVAILABLE when it has none. */
     ct_status_t (*device_pci)(void *ctx, int *index_p, char *bus_id, size_t buflen);
+    /* Optional, every rank after open(): how many nodes the library sees,
+     * when that is not MPI's distinct hostnames (NCCL counts NCCL_HOSTID
+     * values): the rows' nnodes, the scale a tuned choice is written for. */
+    int (*nnodes)(void *ctx);
 } ct_backend_ops_t;
 
 extern const ct_backend_ops_t ct_backend_mpi;
@@ -103,6 +107,9 @@ extern const ct_backend_ops_t ct_backend_nccl;
 
 /* By name ("mpi", "nccl"), or NULL. */
 const ct_backend_ops_t *ct_backend_find(const char *name);
+/* The node count the run reports: the backend's own (ops->nnodes, once
+ * ctx is open), else MPI's distinct hostnames. */
+int ct_backend_nnodes(const ct_backend_ops_t *ops, void *ctx, const ct_world_t *world);
 /* Comma-separated names, for usage text. */
 const char *ct_backend_names(void);
 

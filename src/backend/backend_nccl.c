@@ -75,6 +75,7 @@ typedef struct {
     int shared;     /* why applies to every rank alike (not one rank's fault) */
     char ranks[96]; /* the failing ranks, "0,1" or "0-63" */
     char why[512];  /* rank 0's line */
+    int nnodes;     /* distinct hosts as NCCL counts them (host_hash) */
     ct_nccl_unique_id_t id;
 } ct_nccl_verdict_t;
 
@@ -86,6 +87,7 @@ typedef struct {
     int rank;
     int nranks;
     int failed;            /* a call failed: close() aborts the communicator */
+    int nnodes;            /* NCCL's node count (ct_nccl_verdict_t) */
     ct_nccl_rank_t *ranks; /* rank 0 only: every rank's record, for describe() */
     int device;            /* this rank's device, -1 until chosen */
     char pci_bus_id[CT_NCCL_PCI_MAX];
@@ -387,6 +389,12 @@ static int ct_nccl_shared_devices(const ct_nccl_rank_t *all, int nranks, ct_nccl
     return found;
 }
 
+static int ct_nccl_hash_cmp(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
 /* Rank 0: the verdict from every rank's record. */
 static void ct_nccl_decide(const ct_nccl_rank_t *all, int nranks, int check_devices,
                            ct_nccl_verdict_t *v)
@@ -396,6 +404,15 @@ static void ct_nccl_decide(const ct_nccl_rank_t *all, int nranks, int check_devi
 
     memset(v, 0, sizeof *v);
     v->ok = 1;
+    /* NCCL's nodes: one per distinct host_hash (NCCL_HOSTID when set). */
+    uint64_t *hashes = malloc((size_t)nranks * sizeof *hashes);
+    for (int r = 0; hashes != NULL && r < nranks; r++)
+        hashes[r] = all[r].host_hash;
+    if (hashes != NULL)
+        ct_vec_sort(hashes, (size_t)nranks, sizeof *hashes, ct_nccl_hash_cmp);
+    for (int r = 0; hashes != NULL && r < nranks; r++)
+        v->nnodes += r == 0 || hashes[r] != hashes[r - 1];
+    free(hashes);
     for (int r = 0; r < nranks; r++) {
         if (!all[r].failed)
             continue;
@@ -527,6 +544,7 @@ static ct_status_t ct_nccl_open(ct_world_t *world, const ct_backend_config_t *co
     }
 
     ctx->ranks = all;
+    ctx->nnodes = v.nnodes;
     *ctx_p = ctx;
     return CT_OK;
 
@@ -549,6 +567,8 @@ static void ct_nccl_device_label(void *vctx, int rank, char *buf, size_t buflen)
 }
 
 static void ct_nccl_close(void *vctx) { ct_nccl_release(vctx); }
+
+static int ct_nccl_nnodes(void *vctx) { return ((const ct_nccl_ctx_t *)vctx)->nnodes; }
 
 /* Not run on the machine the tests use (no GPU there): the bus id is the
  * one cudaDeviceGetPCIBusId gave at open. */
@@ -810,6 +830,7 @@ const ct_backend_ops_t ct_backend_nccl = {
     .run = ct_nccl_run,
     .wait = ct_nccl_wait,
     .refusal = ct_nccl_refusal,
+    .nnodes = ct_nccl_nnodes,
     .device_label = ct_nccl_device_label,
     .describe = ct_nccl_describe,
     .device_pci = ct_nccl_device_pci,

@@ -16,3 +16,9 @@ const ct_backend_ops_t *ct_backend_find(const char *name)
 }
 
 const char *ct_backend_names(void) { return "mpi, nccl"; }
+
+int ct_backend_nnodes(const ct_backend_ops_t *ops, void *ctx, const ct_world_t *world)
+{
+    int n = ops->nnodes != NULL && ctx != NULL ? ops->nnodes(ctx) : 0;
+    return n > 0 ? n : ct_world_nnodes(world); /* 0: the backend could not count */
+}

@@ -111,6 +111,10 @@ one_gpu gpu_own own
 all_right gpu_own 1
 [ "$(json_get "$T/gpu_own.json" backend.devices.1.nccl_hostid)" = h1 ] ||
     fail "gpu_own: nccl_hostid not recorded"
+# Two NCCL nodes, as NCCL counts them: the scale a tuned rule is written for.
+[ "$(json_get "$T/gpu_own.json" nnodes)" = 2 ] || fail "gpu_own: nnodes $(json_get "$T/gpu_own.json" nnodes)"
+[ "$(json_get "$T/gpu_own.json" results.0.nnodes)" = 2 ] || fail "gpu_own: a row's nnodes"
+grep -q 'backend nccl, 2 ranks on 2 nodes' "$T/gpu_own.out" || fail "gpu_own: table header"
 one_gpu gpu_conf conf
 all_right gpu_conf 1
 [ "$(json_get "$T/gpu_conf.json" backend.devices.0.nccl_hostid)" = c0 ] ||
