@@ -151,14 +151,14 @@ static json_t *ct_tune_report_no_harm(const ct_tune_verify_t *v, ct_tune_buf_t *
                     "## no harm\n\nThe files reach more than the search measured: the A/B also "
                     "ran every collective at `--sizes %s` (they include every power of two "
                     "inside each choice's range)%s%s%s. A cell is slower where the default is "
-                    "faster by the same test (p <= %.2f, >= %.0f%%); a choice's range is cut at "
+                    "faster by the same test (p <= %.2f) by >= %.0f%%; a choice's range is cut at "
                     "its slower cells, and a global choice is dropped by any.\n\n",
                     v->sizes,
                     v->dtypes ? ", and int8 and bfloat16 allreduce, broadcast and allgather at "
                                 "`--sizes "
                               : "",
                     v->dtypes ? v->check_sizes : "", v->dtypes ? "`" : "", CT_TUNE_VERIFY_ALPHA,
-                    CT_TUNE_MARGIN * 100);
+                    CT_TUNE_HARM_MARGIN * 100);
     if (v->failed[0])
         ct_tune_bprintf(md, "**Nothing written**: %s.\n\n", v->failed);
     ct_tune_bprintf(md,
@@ -166,8 +166,7 @@ static json_t *ct_tune_report_no_harm(const ct_tune_verify_t *v, ct_tune_buf_t *
                     "us | tuned/default | p slower | verdict | choices reaching it "
                     "|\n|---|---|---|---|---|---|---|---|---|\n",
                     v->ncells, slower,
-                    unreached ? " (where no choice reaches, the files change nothing: noise)"
-                              : "");
+                    unreached ? " (where no choice reaches, the files change nothing: noise)" : "");
     json_t *cells = json_array(), *nh = json_object();
     int bad = cells == NULL || nh == NULL;
     for (size_t i = 0; i < v->ncells && !bad; i++) {
@@ -188,6 +187,7 @@ static json_t *ct_tune_report_no_harm(const ct_tune_verify_t *v, ct_tune_buf_t *
         bad |= j == NULL || ct_json_append(cells, j);
     }
     ct_tune_bprintf(md, "\n");
+    bad |= ct_json_set(nh, "harm_margin", ct_json_real(CT_TUNE_HARM_MARGIN));
     bad |= ct_json_set(nh, "sizes", ct_json_str(v->sizes));
     bad |= ct_json_set(nh, "datatype_sizes", v->dtypes ? ct_json_str(v->check_sizes) : json_null());
     bad |= ct_json_set(nh, "failed", v->failed[0] ? ct_json_str(v->failed) : json_null());

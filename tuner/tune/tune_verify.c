@@ -392,10 +392,10 @@ static void ct_tune_verify_cell(const ct_tune_ev_cell_t *e, ct_tune_vcell_t *c)
     int both = c->ntun > 0 && c->ndef > 0;
     c->holds = both && c->p_faster <= CT_TUNE_VERIFY_ALPHA &&
                c->tun_us <= (1.0 - CT_TUNE_MARGIN) * c->def_us;
-    /* The mirror of "holds": harm is a loss the test and the margin both
-     * see, so a 1% wobble in one of many cells is no verdict. */
+    /* Harm is a loss the test sees and that is larger than what chance
+     * gives one of many cells (CT_TUNE_HARM_MARGIN). */
     c->contradicts = both && c->p_slower <= CT_TUNE_VERIFY_ALPHA &&
-                     c->tun_us * (1.0 - CT_TUNE_MARGIN) >= c->def_us;
+                     c->tun_us >= (1.0 + CT_TUNE_HARM_MARGIN) * c->def_us;
 }
 
 static int ct_tune_searched_has(const ct_tune_vsize_t *searched, size_t n, const char *coll,
@@ -593,9 +593,8 @@ ct_status_t ct_tune_verify_judge(const ct_tune_evidence_t *ev, size_t nev,
      * searched): a slower cell none reaches is noise, not harm. */
     for (size_t k = 0; k < v->ncells; k++)
         for (size_t i = 0; i < r->nchoices; i++)
-            v->cells[k].reach +=
-                r->choices[i].unwritable == NULL &&
-                ct_tune_reaches(&r->choices[i], r->choices[i].min_bytes, r->choices[i].max_bytes,
-                                &v->cells[k]);
+            v->cells[k].reach += r->choices[i].unwritable == NULL &&
+                                 ct_tune_reaches(&r->choices[i], r->choices[i].min_bytes,
+                                                 r->choices[i].max_bytes, &v->cells[k]);
     return CT_OK;
 }

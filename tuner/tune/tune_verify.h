@@ -25,7 +25,7 @@
  * Mann-Whitney over the launch medians (CT_TUNE_VERIFY_ALPHA).  A cell
  * "holds" where the tuned side is faster (p <= alpha) by at least
  * CT_TUNE_MARGIN; it is "slower" (harm) where the default is faster
- * (p <= alpha) by at least the margin.
+ * (p <= alpha) by at least CT_TUNE_HARM_MARGIN (tune_decide.h says why).
  *   - Any launch of either side that fails, gives wrong results or has a
  *     collective refused (NCCL's invalid usage) verifies nothing.
  *   - A per-collective choice: its range shrinks to the part between
@@ -68,7 +68,7 @@ typedef struct {
     double p_faster; /* tuned faster than default */
     double p_slower; /* default faster than tuned */
     int holds;       /* p_faster <= alpha and a median gain >= the margin */
-    int contradicts; /* slower: p_slower <= alpha and a median loss >= the margin */
+    int contradicts; /* slower: p_slower <= alpha and a median loss >= CT_TUNE_HARM_MARGIN */
 } ct_tune_vcell_t;
 
 /* The sizes the search measured: what "tuned" cells are. */
