@@ -429,10 +429,13 @@ static void ct_tune_verify_failures(const ct_tune_state_t *s, const ct_tune_scop
     for (size_t i = 0; i < s->ntrials && buf[0] == '\0'; i++) {
         const ct_trial_t *t = &s->trials[i];
         for (size_t v = 0; v < nvsc && buf[0] == '\0'; v++) {
-            if (strcmp(t->scope, vsc[v].name) != 0)
+            /* Only this A/B's two sides: a resumed journal may hold the
+             * tuned side of an A/B of other choices. */
+            int tuned = strcmp(t->key, vsc[v].configs.configs[1].key) == 0;
+            if (strcmp(t->scope, vsc[v].name) != 0 ||
+                (!tuned && strcmp(t->key, vsc[v].configs.configs[0].key) != 0))
                 continue;
-            const char *side =
-                strcmp(t->key, vsc[v].configs.configs[1].key) == 0 ? "tuned" : "default";
+            const char *side = tuned ? "tuned" : "default";
             if (t->status != CT_JOURNAL_OK)
                 snprintf(buf, len, "a %s launch of the A/B failed (%s: %s; see the journal)", side,
                          ct_journal_status_name(t->status), t->reason ? t->reason : "-");
