@@ -11,6 +11,7 @@
 
 #include "backend/backend.h"
 #include "configs_kind.h"
+#include "ct_vec.h"
 #include "ct_num.h"
 #include "ct_size.h"
 #include "cvars.h"
@@ -325,7 +326,7 @@ static ct_status_t ct_options_sizes(const char *arg, ct_options_t *o, char *err,
             break;
         p++;
     }
-    qsort(o->sizes, (size_t)n, sizeof o->sizes[0], ct_options_size_cmp);
+    ct_vec_sort(o->sizes, (size_t)n, sizeof o->sizes[0], ct_options_size_cmp);
     int kept = 0;
     for (int i = 0; i < n; i++)
         if (kept == 0 || o->sizes[kept - 1] != o->sizes[i])

@@ -61,11 +61,11 @@ static void test_load(ct_test_tally_t *t, const char *dir)
 static void test_weighted(ct_test_tally_t *t)
 {
     ct_trial_row_t rows[] = {
-        {"allreduce", 1024, "out-of-place", 10, 0, 0, 0, 0, 0},
-        {"allreduce", 1024, "in-place", 99, 0, 0, 0, 0, 0},
-        {"allreduce", 1048576, "out-of-place", 100, 0, 0, 0, 0, 0},
-        {"broadcast", 1024, "out-of-place", 5, 0, 0, 0, 0, 0},
-        {"broadcast", 1048576, "out-of-place", 50, 0, 0, 0, 0, 0},
+        {"allreduce", 1024, "out-of-place", 10, 0, 0, 0, 0, 0, "float"},
+        {"allreduce", 1024, "in-place", 99, 0, 0, 0, 0, 0, "float"},
+        {"allreduce", 1048576, "out-of-place", 100, 0, 0, 0, 0, 0, "float"},
+        {"broadcast", 1024, "out-of-place", 5, 0, 0, 0, 0, 0, "float"},
+        {"broadcast", 1048576, "out-of-place", 50, 0, 0, 0, 0, 0, "float"},
     };
     ct_trial_t tr;
     memset(&tr, 0, sizeof tr);

@@ -47,7 +47,6 @@ typedef enum {
 /* One measured row of a trial, what the search needs of ct_result_t. */
 typedef struct {
     char collective[24];
-    char dtype[16]; /* "" in journals from before it was recorded */
     long long bytes;
     char placement[16];
     double median_us;
@@ -56,6 +55,7 @@ typedef struct {
     double busbw_gbps;
     long long samples;
     long long wrong; /* -1: not checked */
+    char dtype[16];  /* "" in journals from before it was recorded */
 } ct_trial_row_t;
 
 /* One collective x dtype the library refused, and its message. */

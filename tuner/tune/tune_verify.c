@@ -179,7 +179,7 @@ static size_t ct_tune_check_sizes(long long top, long long *buf, size_t max)
         ct_tune_size_add(buf, &n, max, fixed[i]);
     if (top > 0)
         ct_tune_size_add(buf, &n, max, top);
-    qsort(buf, n, sizeof *buf, ct_tune_cmp_ll);
+    ct_vec_sort(buf, n, sizeof *buf, ct_tune_cmp_ll);
     return n;
 }
 
@@ -202,7 +202,7 @@ size_t ct_tune_verify_sizes(const ct_tune_result_t *r, const ct_tune_vsize_t *se
             if (p >= lo)
                 ct_tune_size_add(buf, &n, max, p);
     }
-    qsort(buf, n, sizeof *buf, ct_tune_cmp_ll);
+    ct_vec_sort(buf, n, sizeof *buf, ct_tune_cmp_ll);
     return n;
 }
 
