@@ -83,6 +83,21 @@ ct_journal_trials() {
         sed 's/^{"key":"\([0-9a-f]*\)","scope":"\([^"]*\)".*"launch":\([0-9]*\),"status".*/\2 \1 \3/'
 }
 
+# nccl_all_right NAME NCOLLS : after a run of the nccl backend whose exit
+# status is $rc and table $T/NAME.out: exit 0, one clean footer per
+# collective, and no row with a non-zero #wrong (columns 9 and 13 of the
+# data rows).  In-place alltoall is N/A, never checked: NCCL has none (as
+# in nccl-tests).
+nccl_all_right() {
+    [ "$rc" -eq 0 ] || fail "$1: exit $rc: $(cat "$T/$1.err")"
+    n=$(grep -c '^# Out of bounds values : 0 OK' "$T/$1.out")
+    [ "$n" -eq "$2" ] || fail "$1: $n clean footers, want $2: $(cat "$T/$1.out")"
+    bad=$(awk '/^# Collective test starting: / { coll = $NF }
+        !/^#/ && NF >= 13 && ($9 != 0 || $13 != (coll == "alltoall" ? "N/A" : 0))' "$T/$1.out")
+    [ -z "$bad" ] || fail "$1: wrong results: $bad"
+    echo "ok: $1"
+}
+
 # ct_build_fake_nccl: the NCCL test double (tests/nccl/fake_nccl_mpi.c,
 # NCCL's API over MPI on host memory: there is no GPU here) and the stub
 # CUDA runtime, built with mpicc into $T/libnccl-fake.so and

@@ -27,21 +27,9 @@ run() {
     rc=$?
 }
 
-# all_right NAME NCOLLS : exit 0, one clean footer per collective, and no
-# row with a non-zero #wrong (columns 9 and 13 of the data rows).  In-place
-# alltoall is N/A, never checked: NCCL has none (as in nccl-tests).
-all_right() {
-    [ "$rc" -eq 0 ] || fail "$1: exit $rc: $(cat "$T/$1.err")"
-    n=$(grep -c '^# Out of bounds values : 0 OK' "$T/$1.out")
-    [ "$n" -eq "$2" ] || fail "$1: $n clean footers, want $2: $(cat "$T/$1.out")"
-    bad=$(awk '/^# Collective test starting: / { coll = $NF }
-        !/^#/ && NF >= 13 && ($9 != 0 || $13 != (coll == "alltoall" ? "N/A" : 0))' "$T/$1.out")
-    [ -z "$bad" ] || fail "$1: wrong results: $bad"
-    echo "ok: $1"
-}
 
 run np2 2 -C all -b 8 -e 64K -f 8 --json "$T/np2.json"
-all_right np2 5
+nccl_all_right np2 5
 for want in '"name": "nccl"' '"nccl_version": "2.28.9"' '"nccl_min_version": "2.12.0"' \
     "\"nccl_library\": \"$T/libnccl-fake.so\"" '"cuda_runtime_version": 13000' \
     '"pci_bus_id": "0000:01:00.0"' '"pci_bus_id": "0000:02:00.0"' \
@@ -56,10 +44,10 @@ echo "ok: np2 metadata"
 
 run np4 4 -C all -d int8,uint8,int32,uint32,int64,uint64,float,double -o sum,prod,max,min \
     -r 1 -b 64 -e 4K -f 8 -n 5 -w 1
-all_right np4 5
+nccl_all_right np4 5
 
 run avg 2 -C allreduce,reduce_scatter -d float,double -o avg -b 64 -e 4K -f 8 -n 5 -w 1
-all_right avg 2
+nccl_all_right avg 2
 
 # A failing call: converted at the boundary, with NCCL's last error, named
 # with file:line, exit 3.  NCCL refuses nothing collbench can ask with
@@ -108,7 +96,7 @@ line="NCCL backend unavailable: rank 0,1: all on CUDA device 0000:01:00.0 of NCC
 [ "$(grep -cxF -- "$line" "$T/gpu_same.err")" -eq 2 ] ||
     fail "gpu_same: want from both ranks: $line; got: $(cat "$T/gpu_same.err")"
 one_gpu gpu_own own
-all_right gpu_own 1
+nccl_all_right gpu_own 1
 [ "$(json_get "$T/gpu_own.json" backend.devices.1.nccl_hostid)" = h1 ] ||
     fail "gpu_own: nccl_hostid not recorded"
 # Two NCCL nodes, as NCCL counts them: the scale a tuned rule is written for.
@@ -116,7 +104,7 @@ all_right gpu_own 1
 [ "$(json_get "$T/gpu_own.json" results.0.nnodes)" = 2 ] || fail "gpu_own: a row's nnodes"
 grep -q 'backend nccl, 2 ranks on 2 nodes' "$T/gpu_own.out" || fail "gpu_own: table header"
 one_gpu gpu_conf conf
-all_right gpu_conf 1
+nccl_all_right gpu_conf 1
 [ "$(json_get "$T/gpu_conf.json" backend.devices.0.nccl_hostid)" = c0 ] ||
     fail "gpu_conf: nccl_hostid from NCCL_CONF_FILE not recorded"
 COLLBENCH=$collbench

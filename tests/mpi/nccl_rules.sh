@@ -39,16 +39,6 @@ run() {
     rc=$?
 }
 
-# clean NAME NCOLLS : exit 0, NCOLLS clean footers, no wrong row.
-clean() {
-    [ "$rc" -eq 0 ] || fail "$1: exit $rc: $(cat "$T/$1.err")"
-    n=$(grep -c '^# Out of bounds values : 0 OK' "$T/$1.out")
-    [ "$n" -eq "$2" ] || fail "$1: $n clean footers, want $2: $(cat "$T/$1.out")"
-    bad=$(awk '/^# Collective test starting: / { coll = $NF }
-        !/^#/ && NF >= 13 && ($9 != 0 || $13 != (coll == "alltoall" ? "N/A" : 0))' "$T/$1.out")
-    [ -z "$bad" ] || fail "$1: wrong results: $bad"
-}
-
 # ran NAME WANT : rank 0's choices, "FUNC/ALGO/PROTO ..." sorted, refused
 # count last ("refused=R"), from the log line written at destroy.
 ran() {
@@ -85,7 +75,7 @@ rows() {
 
 # 1. Ring: every function has it.
 run ring 2 NCCL_ALGO=ring -C all -b 8 -e 64K -f 8 -n 3 -w 1
-clean ring 5
+nccl_all_right ring 5
 ran ring "AllGather/Ring/Simple AllReduce/Ring/Simple Broadcast/Ring/Simple ReduceScatter/Ring/Simple refused=0"
 echo "ok: NCCL_ALGO=ring, all five"
 
@@ -111,7 +101,7 @@ echo "ok: NCCL_ALGO=tree refuses Broadcast"
 # AllReduce only, which alone is slowed, and only up to 64 bytes.
 run per_func 2 "NCCL_ALGO=allreduce:tree;broadcast:ring FAKE_NCCL_SLOW_ALGO=Tree FAKE_NCCL_SLOW_US=20000 FAKE_NCCL_SLOW_BYTES=0:64" \
     -C allreduce,broadcast -b 8 -e 512 -f 8 -n 3 -w 1
-clean per_func 2
+nccl_all_right per_func 2
 ran per_func "AllReduce/Tree/Simple Broadcast/Ring/Simple refused=0"
 slow=$(awk -F, 'NR > 1 && $14 >= 20000 { print $4 "/" $11 }' "$T/per_func.csv" | sort -u | tr '\n' ' ')
 [ "$slow" = "allreduce/64 allreduce/8 " ] || fail "per_func: slow rows '$slow': $(cat "$T/per_func.csv")"
@@ -131,17 +121,17 @@ echo "ok: bad NCCL_ALGO/NCCL_PROTO fail the init with NCCL's WARN"
 # 5. '^' negates: ring for all, then everything but ring for AllReduce,
 # which leaves Tree on this hardware (no NVLS, no CollNet).
 run negate 2 "NCCL_ALGO=ring;allreduce:^ring" -C allreduce,broadcast -b 8 -e 1K -f 8 -n 3 -w 1
-clean negate 2
+nccl_all_right negate 2
 ran negate "AllReduce/Tree/Simple Broadcast/Ring/Simple refused=0"
 echo "ok: ring;allreduce:^ring runs AllReduce on Tree"
 
 # 6. LL128 is Broadcast's on Hopper; LL128 and LL without Simple: LL for
 # small sizes, LL128 for large ones (the double's cost model).
 run ll128 2 "NCCL_PROTO=LL128" -C broadcast -b 8 -e 64K -f 8 -n 3 -w 1
-clean ll128 1
+nccl_all_right ll128 1
 ran ll128 "Broadcast/Ring/LL128 refused=0"
 run no_simple 2 "NCCL_PROTO=^Simple" -C allreduce -b 8 -e 1M -f 8 -n 2 -w 1
-clean no_simple 1
+nccl_all_right no_simple 1
 ran no_simple "AllReduce/Ring/LL AllReduce/Ring/LL128 refused=0"
 echo "ok: NCCL_PROTO"
 
@@ -157,14 +147,14 @@ echo "ok: PAT"
 
 # 8. One rank: NCCL neither parses NCCL_ALGO nor chooses (it copies).
 run one 1 "NCCL_ALGO=bogus" -C broadcast,allreduce -b 8 -e 1K -f 8 -n 2 -w 1
-clean one 2
+nccl_all_right one 2
 ran one "AllReduce/Ring/Simple Broadcast/Ring/Simple refused=0"
 echo "ok: one rank"
 
 # 9. bfloat16 and half, every op.
 run half 2 "" -C allreduce,reduce_scatter -d bfloat16,half -o sum,prod,max,min,avg -b 8 -e 64K \
     -f 8 -n 2 -w 1
-clean half 2
+nccl_all_right half 2
 # 2 collectives x 2 types x 5 ops x 5 sizes x 2 placements
 n=$(awk -F, 'NR > 1 && ($6 == "bfloat16" || $6 == "half") && $21 == 0' "$T/half.csv" | wc -l)
 [ "$n" -eq 200 ] || fail "half: $n right CSV rows, want 200"
@@ -180,7 +170,7 @@ printf '%s\n' 'allreduce,0,1024,tree,ll,-1,-1,-1' 'allreduce,1025,-1,ring,ll128,
     'broadcast,0,-1,tree,simple,-1,-1,-1' >"$T/rules.conf"
 run plugin 2 "NCCL_TUNER_PLUGIN=colltune LD_LIBRARY_PATH=$(dirname "$plugin") NCCL_TUNER_CONFIG_FILE=$T/rules.conf NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT" \
     -C allreduce,broadcast -b 8 -e 64K -f 8 -n 2 -w 1
-clean plugin 2
+nccl_all_right plugin 2
 ran plugin "AllReduce/Ring/LL128 AllReduce/Tree/LL Broadcast/Ring/Simple refused=0"
 [ "$(grep -c 'NCCL INFO TUNER/Plugin: Using colltune (v5)$' "$T/plugin.out")" -eq 2 ] ||
     fail "plugin: no 'Using colltune (v5)' per rank: $(cat "$T/plugin.out")"
