@@ -78,7 +78,7 @@ static void test_shrink(ct_test_tally_t *t)
     const ct_tune_vsize_t searched[] = {{"broadcast", 4096}, {"broadcast", 16384}};
     ct_tune_verify_t v;
     memset(&v, 0, sizeof v);
-    CT_CHECK(t, ct_tune_verify_judge(&f.ev, 1, &r, searched, 2, "", &v) == CT_OK);
+    CT_CHECK(t, ct_tune_verify_judge(&f.ev, 1, NULL, &r, searched, 2, "", &v) == CT_OK);
     CT_CHECK(t, v.ncells == 5 && v.cells[3].contradicts && !v.cells[3].tuned && v.cells[2].tuned);
     CT_CHECK(t, v.verified[0] == 1 && v.min_bytes[0] == 4096 && v.max_bytes[0] == 8191);
     CT_CHECK(t, strstr(v.why[0], "range cut") != NULL);
@@ -86,12 +86,12 @@ static void test_shrink(ct_test_tally_t *t)
     CT_CHECK(t, v.cells[3].reach == 1 && v.cells[4].reach == 0);
     /* Slower at the measured size itself: no part holds, nothing written. */
     fake_side(&f.l[2][1], 30);
-    CT_CHECK(t, ct_tune_verify_judge(&f.ev, 1, &r, searched, 2, "", &v) == CT_OK);
+    CT_CHECK(t, ct_tune_verify_judge(&f.ev, 1, NULL, &r, searched, 2, "", &v) == CT_OK);
     CT_CHECK(t, v.verified[0] == 0 && strstr(v.why[0], "no part") != NULL);
     /* A failed or refused launch verifies nothing. */
     fake_side(&f.l[2][1], 10);
-    CT_CHECK(t,
-             ct_tune_verify_judge(&f.ev, 1, &r, searched, 2, "a tuned launch failed", &v) == CT_OK);
+    CT_CHECK(t, ct_tune_verify_judge(&f.ev, 1, NULL, &r, searched, 2, "a tuned launch failed",
+                                     &v) == CT_OK);
     CT_CHECK(t, v.verified[0] == 0 && strstr(v.why[0], "failed") != NULL);
     ct_tune_verify_free(&v);
 }
@@ -112,13 +112,13 @@ static void test_global(ct_test_tally_t *t)
     const ct_tune_vsize_t searched[] = {{"allreduce", 65536}, {"broadcast", 65536}};
     ct_tune_verify_t v;
     memset(&v, 0, sizeof v);
-    CT_CHECK(t, ct_tune_verify_judge(&f.ev, 1, &r, searched, 2, "", &v) == CT_OK);
+    CT_CHECK(t, ct_tune_verify_judge(&f.ev, 1, NULL, &r, searched, 2, "", &v) == CT_OK);
     CT_CHECK(t, v.verified[0] == 0 && strstr(v.why[0], "alltoall") != NULL);
     CT_CHECK(t, v.verified[1] == 1 && v.min_bytes[1] == 65536 && v.max_bytes[1] == 65536);
     CT_CHECK(t, v.cells[1].contradicts && v.cells[1].reach == 1);
     /* Without the slower cell the global choice holds. */
     fake_side(&f.l[1][1], 10);
-    CT_CHECK(t, ct_tune_verify_judge(&f.ev, 1, &r, searched, 2, "", &v) == CT_OK);
+    CT_CHECK(t, ct_tune_verify_judge(&f.ev, 1, NULL, &r, searched, 2, "", &v) == CT_OK);
     CT_CHECK(t, v.verified[0] == 1 && v.verified[1] == 1);
     ct_tune_verify_free(&v);
 }
@@ -139,9 +139,40 @@ static void test_dtypes(ct_test_tally_t *t)
     const ct_tune_vsize_t searched[] = {{"broadcast", 4096}};
     ct_tune_verify_t v;
     memset(&v, 0, sizeof v);
-    CT_CHECK(t, ct_tune_verify_judge(ev, 2, &r, searched, 1, "", &v) == CT_OK);
+    CT_CHECK(t, ct_tune_verify_judge(ev, 2, NULL, &r, searched, 1, "", &v) == CT_OK);
     CT_CHECK(t, v.ncells == 3 && !v.cells[1].tuned);
     CT_CHECK(t, v.verified[0] == 0 && strstr(v.why[0], "int8") != NULL);
+    ct_tune_verify_free(&v);
+}
+
+/* A slower cell a choice reaches is a suspect: the confirmation (a
+ * second A/B of the suspects alone) decides.  Not slower again: no harm,
+ * the range stays whole.  Slower again: the range is cut. */
+static void test_confirm(ct_test_tally_t *t)
+{
+    ct_fake_t f, again;
+    fake_init(&f, 3);
+    fake_cell(&f, 0, "broadcast", "float", 4096, 20, 10);
+    fake_cell(&f, 1, "broadcast", "float", 8192, 30, 40); /* suspect */
+    fake_cell(&f, 2, "alltoall", "float", 8, 10, 20);     /* slower, no choice reaches it */
+    ct_tune_choice_t c = choice("broadcast", 4096, 16383);
+    ct_tune_result_t r = {.choices = &c, .nchoices = 1};
+    const ct_tune_vsize_t searched[] = {{"broadcast", 4096}};
+    ct_tune_verify_t v;
+    memset(&v, 0, sizeof v);
+    CT_CHECK(t, ct_tune_verify_suspects(&f.ev, 1, &r, &v) == 1);
+    CT_CHECK_STR(t, v.confirm_colls, "broadcast");
+    CT_CHECK_STR(t, v.confirm_sizes, "8192");
+    CT_CHECK_STR(t, v.confirm_dtypes, "float");
+    fake_init(&again, 1);
+    fake_cell(&again, 0, "broadcast", "float", 8192, 30, 31); /* not slower this time */
+    CT_CHECK(t, ct_tune_verify_judge(&f.ev, 1, &again.ev, &r, searched, 1, "", &v) == CT_OK);
+    CT_CHECK(t, v.cells[1].suspect && !v.cells[1].contradicts);
+    CT_CHECK(t, v.verified[0] == 1 && v.min_bytes[0] == 4096 && v.max_bytes[0] == 16383);
+    fake_cell(&again, 0, "broadcast", "float", 8192, 30, 45); /* slower again */
+    CT_CHECK(t, ct_tune_verify_judge(&f.ev, 1, &again.ev, &r, searched, 1, "", &v) == CT_OK);
+    CT_CHECK(t, v.cells[1].contradicts);
+    CT_CHECK(t, v.verified[0] == 1 && v.max_bytes[0] == 8191);
     ct_tune_verify_free(&v);
 }
 
@@ -167,6 +198,7 @@ int main(void)
     test_shrink(&t);
     test_global(&t);
     test_dtypes(&t);
+    test_confirm(&t);
     test_sizes(&t);
     return CT_DONE(&t);
 }

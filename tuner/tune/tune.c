@@ -126,9 +126,9 @@ static void ct_tune_usage(FILE *f)
                "Do no harm: the A/B runs every collective at the searched sizes, 8 B, 4 KiB,\n"
                "1 MiB, the largest searched size and every power of two inside each range\n"
                "(on NCCL also int8 broadcast and allgather and bfloat16 allreduce); a range\n"
-               "is cut where the files made it slower (p <= 0.05 and >= 10%%), a global\n"
-               "choice is dropped by any slower cell, and a launch that fails or has a\n"
-               "collective refused verifies nothing.\n\n"
+               "is cut where the files made it slower (p <= 0.05 and >= 10%%, confirmed by a\n"
+               "second A/B of those cells), a global choice is dropped by any slower cell,\n"
+               "and a launch that fails or has a collective refused verifies nothing.\n\n"
                "refusals: a collective the library refuses under a configuration (collbench\n"
                "exit 4, NCCL's invalid usage) makes it invalid for that collective only; it\n"
                "is still decided for the others.  NCCL_ALGO and NCCL_PROTO are decided per\n"
@@ -499,18 +499,31 @@ static ct_status_t ct_tune_verify_run(ct_tune_ctx_t *x, const ct_tune_result_t *
             fprintf(stderr, "colltune tune: note: %s\n", v->note);
         st = ct_tune_verify_pairs(x, vsc, nvsc, v->pairs, stop);
     }
+    ct_tune_evidence_t ev[CT_TUNE_VERIFY_MAX_SCOPES];
+    size_t nev = 0, nfirst = nvsc;
+    for (; st == CT_OK && *stop == 0 && nev < nfirst; nev++)
+        st = ct_tune_evidence_build(s, &vsc[nev], &ev[nev]);
+    /* Suspects a choice reaches: a second A/B of their cells alone. */
+    if (st == CT_OK && *stop == 0 && ct_tune_verify_suspects(ev, nev, result, v) > 0) {
+        fprintf(stderr,
+                "colltune tune: %zu cells read slower with the files: confirming with %zu more "
+                "pairs (%s at %s B, %s)\n",
+                v->nsuspects, v->pairs, v->confirm_colls, v->confirm_sizes, v->confirm_dtypes);
+        st = ct_tune_verify_confirm_scope(&vsc[0], v, &vsc[nvsc]);
+        nvsc++;
+        if (st == CT_OK)
+            st = ct_tune_verify_pairs(x, &vsc[nvsc - 1], 1, v->pairs, stop);
+        if (st == CT_OK && *stop == 0)
+            st = ct_tune_evidence_build(s, &vsc[nvsc - 1], &ev[nev++]);
+    }
     if (st == CT_OK && *stop == 0) {
-        ct_tune_evidence_t ev[CT_TUNE_VERIFY_MAX_SCOPES];
-        size_t nev = 0;
         char failed[512];
         ct_tune_verify_failures(s, vsc, nvsc, failed, sizeof failed);
-        for (; nev < nvsc && st == CT_OK; nev++)
-            st = ct_tune_evidence_build(s, &vsc[nev], &ev[nev]);
-        if (st == CT_OK)
-            st = ct_tune_verify_judge(ev, nev, result, searched, nsearched, failed, v);
-        for (size_t e = 0; e < nev; e++)
-            ct_tune_evidence_free(&ev[e]);
+        st = ct_tune_verify_judge(ev, nfirst, nev > nfirst ? &ev[nfirst] : NULL, result, searched,
+                                  nsearched, failed, v);
     }
+    for (size_t e = 0; e < nev; e++)
+        ct_tune_evidence_free(&ev[e]);
     for (size_t k = 0; k < nvsc; k++) {
         ct_space_configs_free(&vsc[k].configs);
         free(vsc[k].excluded);

@@ -152,7 +152,9 @@ static json_t *ct_tune_report_no_harm(const ct_tune_verify_t *v, ct_tune_buf_t *
                     "ran every collective at `--sizes %s` (they include every power of two "
                     "inside each choice's range)%s%s%s. A cell is slower where the default is "
                     "faster by the same test (p <= %.2f) by >= %.0f%%; a choice's range is cut at "
-                    "its slower cells, and a global choice is dropped by any.\n\n",
+                    "its slower cells, and a global choice is dropped by any. A slower cell a "
+                    "choice reaches counts only when a second A/B of as many pairs, of the "
+                    "suspects alone, finds it slower too.\n\n",
                     v->sizes,
                     v->dtypes ? ", and int8 and bfloat16 allreduce, broadcast and allgather at "
                                 "`--sizes "
@@ -174,7 +176,10 @@ static json_t *ct_tune_report_no_harm(const ct_tune_verify_t *v, ct_tune_buf_t *
         char sz[32];
         ct_tune_size_str(c->bytes, sz, sizeof sz);
         double ratio = c->def_us > 0 ? c->tun_us / c->def_us : 0;
-        const char *verdict = c->contradicts ? "SLOWER" : c->holds ? "faster" : "same";
+        const char *verdict = c->contradicts ? "SLOWER"
+                              : c->suspect   ? "slower once, not confirmed"
+                              : c->holds     ? "faster"
+                                             : "same";
         ct_tune_bprintf(md, "| %s | %s | %s | %.2f | %.2f | %.3f | %.3g | %s | %d |\n", c->coll,
                         c->dtype[0] ? c->dtype : "-", sz, c->def_us, c->tun_us, ratio, c->p_slower,
                         verdict, c->reach);
@@ -192,6 +197,12 @@ static json_t *ct_tune_report_no_harm(const ct_tune_verify_t *v, ct_tune_buf_t *
     bad |= ct_json_set(nh, "datatype_sizes", v->dtypes ? ct_json_str(v->check_sizes) : json_null());
     bad |= ct_json_set(nh, "failed", v->failed[0] ? ct_json_str(v->failed) : json_null());
     bad |= ct_json_set(nh, "slower", json_integer((json_int_t)slower));
+    bad |= ct_json_set(nh, "suspects", json_integer((json_int_t)v->nsuspects));
+    bad |=
+        ct_json_set(nh, "confirm",
+                    v->nsuspects ? json_pack("{s:s, s:s, s:s}", "collectives", v->confirm_colls,
+                                             "sizes", v->confirm_sizes, "dtypes", v->confirm_dtypes)
+                                 : json_null());
     bad |= ct_json_set(nh, "cells", cells);
     if (bad) {
         json_decref(nh);

@@ -392,10 +392,37 @@ static void ct_tune_verify_cell(const ct_tune_ev_cell_t *e, ct_tune_vcell_t *c)
     int both = c->ntun > 0 && c->ndef > 0;
     c->holds = both && c->p_faster <= CT_TUNE_VERIFY_ALPHA &&
                c->tun_us <= (1.0 - CT_TUNE_MARGIN) * c->def_us;
-    /* Harm is a loss the test sees and that is larger than what chance
-     * gives one of many cells (CT_TUNE_HARM_MARGIN). */
-    c->contradicts = both && c->p_slower <= CT_TUNE_VERIFY_ALPHA &&
-                     c->tun_us >= (1.0 + CT_TUNE_HARM_MARGIN) * c->def_us;
+    /* A loss the test sees and that is larger than what chance gives one
+     * of many cells (CT_TUNE_HARM_MARGIN); harm once confirmed. */
+    c->suspect = both && c->p_slower <= CT_TUNE_VERIFY_ALPHA &&
+                 c->tun_us >= (1.0 + CT_TUNE_HARM_MARGIN) * c->def_us;
+    c->contradicts = c->suspect;
+}
+
+/* The cell of ev at (coll, dtype, bytes), or NULL. */
+static const ct_tune_ev_cell_t *ct_tune_ev_find(const ct_tune_evidence_t *ev, const char *coll,
+                                                const char *dtype, long long bytes)
+{
+    for (size_t k = 0; ev != NULL && k < ev->ncells; k++) {
+        const ct_tune_ev_cell_t *e = &ev->cells[k];
+        if (e->bytes == bytes && strcmp(e->coll, coll) == 0 && strcmp(e->dtype, dtype) == 0)
+            return e;
+    }
+    return NULL;
+}
+
+/* Adds word to the comma-separated list buf unless it is there. */
+static void ct_tune_list_add(char *buf, size_t len, const char *word)
+{
+    size_t n = strlen(word);
+    for (const char *p = buf; *p;) {
+        size_t m = strcspn(p, ",");
+        if (m == n && strncmp(p, word, n) == 0)
+            return;
+        p += m + (p[m] == ',');
+    }
+    size_t used = strlen(buf);
+    snprintf(buf + used, len - used, "%s%s", used ? "," : "", word);
 }
 
 static int ct_tune_searched_has(const ct_tune_vsize_t *searched, size_t n, const char *coll,
@@ -542,9 +569,47 @@ static void ct_tune_verify_coll(ct_tune_verify_t *v, size_t i, const ct_tune_cho
                  cuts, in, at, best_holds, best_tuned);
 }
 
+size_t ct_tune_verify_suspects(const ct_tune_evidence_t *ev, size_t nev, const ct_tune_result_t *r,
+                               ct_tune_verify_t *v)
+{
+    long long sizes[CT_TUNE_VERIFY_MAX_SIZES];
+    size_t ns = 0;
+    v->nsuspects = 0;
+    v->confirm_colls[0] = v->confirm_dtypes[0] = v->confirm_sizes[0] = '\0';
+    for (size_t e = 0; e < nev; e++)
+        for (size_t k = 0; k < ev[e].ncells; k++) {
+            ct_tune_vcell_t c;
+            ct_tune_verify_cell(&ev[e].cells[k], &c);
+            int reached = 0;
+            for (size_t i = 0; i < r->nchoices && !reached; i++)
+                reached = r->choices[i].unwritable == NULL &&
+                          ct_tune_reaches(&r->choices[i], r->choices[i].min_bytes,
+                                          r->choices[i].max_bytes, &c);
+            if (!c.suspect || !reached)
+                continue;
+            v->nsuspects++;
+            ct_tune_list_add(v->confirm_colls, sizeof v->confirm_colls, c.coll);
+            ct_tune_list_add(v->confirm_dtypes, sizeof v->confirm_dtypes, c.dtype);
+            ct_tune_size_add(sizes, &ns, CT_TUNE_VERIFY_MAX_SIZES, c.bytes);
+        }
+    ct_vec_sort(sizes, ns, sizeof *sizes, ct_tune_cmp_ll);
+    ct_tune_sizes_text(sizes, ns, v->confirm_sizes, sizeof v->confirm_sizes);
+    return v->nsuspects;
+}
+
+ct_status_t ct_tune_verify_confirm_scope(const ct_tune_scope_t *first, ct_tune_verify_t *v,
+                                         ct_tune_scope_t *sc)
+{
+    const char *const args[] = {"--sizes", v->confirm_sizes, "-d", v->confirm_dtypes, NULL};
+    memcpy(v->args[2], args, sizeof args);
+    return ct_tune_verify_scope(CT_TUNE_VERIFY_CONFIRM_NAME, v->confirm_colls, v->args[2],
+                                first->configs.configs, sc);
+}
+
 ct_status_t ct_tune_verify_judge(const ct_tune_evidence_t *ev, size_t nev,
-                                 const ct_tune_result_t *r, const ct_tune_vsize_t *searched,
-                                 size_t nsearched, const char *failed, ct_tune_verify_t *v)
+                                 const ct_tune_evidence_t *confirm, const ct_tune_result_t *r,
+                                 const ct_tune_vsize_t *searched, size_t nsearched,
+                                 const char *failed, ct_tune_verify_t *v)
 {
     ct_tune_verify_free(v);
     size_t total = 0, nmain = nev > 0 ? ev[0].ncells : 0;
@@ -566,6 +631,15 @@ ct_status_t ct_tune_verify_judge(const ct_tune_evidence_t *ev, size_t nev,
             ct_tune_vcell_t *c = &v->cells[v->ncells++];
             ct_tune_verify_cell(&ev[e].cells[k], c);
             c->tuned = e == 0 && ct_tune_searched_has(searched, nsearched, c->coll, c->bytes);
+            /* A suspect is harm only if the confirmation finds it slower too. */
+            const ct_tune_ev_cell_t *again =
+                c->suspect && confirm ? ct_tune_ev_find(confirm, c->coll, c->dtype, c->bytes)
+                                      : NULL;
+            if (again != NULL) {
+                ct_tune_vcell_t c2;
+                ct_tune_verify_cell(again, &c2);
+                c->contradicts = c2.suspect;
+            }
         }
     int weighted = nev > 0 && ev[0].weighted;
     if (weighted) {

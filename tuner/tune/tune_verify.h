@@ -37,6 +37,11 @@
  *     passes the test, without, the gain holds at a measured size.
  *   - A slower cell no choice reaches is reported (the files change
  *     nothing there) and blocks nothing.
+ * The A/B checks dozens of cells, so some read slower by chance (a cell
+ * at p <= 0.05 is 1 in 20 under no difference at all).  A slower cell a
+ * choice reaches is therefore a suspect until confirmed: a second A/B of
+ * as many fresh pairs ("verify-confirm", only the suspects' collectives,
+ * datatypes and sizes) must find it slower too.
  */
 #ifndef CT_TUNE_VERIFY_H
 #define CT_TUNE_VERIFY_H
@@ -50,8 +55,10 @@
 
 #define CT_TUNE_VERIFY_NAME "verify"
 #define CT_TUNE_VERIFY_DTYPES_NAME "verify-dtypes"
-/* Kinds of A/B launch: every collective; NCCL's framework datatypes. */
-#define CT_TUNE_VERIFY_MAX_SCOPES 2
+#define CT_TUNE_VERIFY_CONFIRM_NAME "verify-confirm"
+/* Kinds of A/B launch: every collective; NCCL's framework datatypes; the
+ * confirmation of suspects. */
+#define CT_TUNE_VERIFY_MAX_SCOPES 3
 /* Most sizes one A/B launch measures. */
 #define CT_TUNE_VERIFY_MAX_SIZES 64
 
@@ -68,7 +75,9 @@ typedef struct {
     double p_faster; /* tuned faster than default */
     double p_slower; /* default faster than tuned */
     int holds;       /* p_faster <= alpha and a median gain >= the margin */
-    int contradicts; /* slower: p_slower <= alpha and a median loss >= CT_TUNE_HARM_MARGIN */
+    int suspect;     /* the first A/B: p_slower <= alpha and a loss >= CT_TUNE_HARM_MARGIN */
+    int contradicts; /* slower (harm): a suspect the confirmation found slower too, or one
+                        no confirmation ran for */
 } ct_tune_vcell_t;
 
 /* The sizes the search measured: what "tuned" cells are. */
@@ -78,14 +87,16 @@ typedef struct {
 } ct_tune_vsize_t;
 
 typedef struct ct_tune_verify_s {
-    size_t pairs;           /* asked for */
-    char dir[4096];         /* DIR/verify: the candidate files */
-    char how[2048];         /* the tuned side's settings, as text */
-    char note[512];         /* what the A/B could not keep or use */
-    char sizes[1024];       /* collbench --sizes of the "verify" launches */
-    char check_sizes[256];  /* and of the "verify-dtypes" launches */
-    int dtypes;             /* the "verify-dtypes" launches ran (NCCL) */
-    char failed[512];       /* "": every launch ran; else what failed or was refused */
+    size_t pairs;          /* asked for */
+    char dir[4096];        /* DIR/verify: the candidate files */
+    char how[2048];        /* the tuned side's settings, as text */
+    char note[512];        /* what the A/B could not keep or use */
+    char sizes[1024];      /* collbench --sizes of the "verify" launches */
+    char check_sizes[256]; /* and of the "verify-dtypes" launches */
+    int dtypes;            /* the "verify-dtypes" launches ran (NCCL) */
+    char failed[512];      /* "": every launch ran; else what failed or was refused */
+    char confirm_colls[128], confirm_sizes[1024], confirm_dtypes[128]; /* the suspects' */
+    size_t nsuspects;       /* suspects a choice reaches: confirmed by a second A/B */
     ct_tune_vcell_t *cells; /* after ct_tune_verify_judge: every scope's, in scope order */
     size_t ncells;
     int *verified;                    /* per choice of the result */
@@ -94,7 +105,7 @@ typedef struct ct_tune_verify_s {
     size_t nchoices;
     double w_def, w_tun, w_p; /* --weights: medians of the weighted time, p */
     size_t w_n;               /* launches with a weighted time, per side (min) */
-    /* The scopes' collbench arguments (point into sizes/check_sizes). */
+    /* The scopes' collbench arguments (point into the strings above). */
     const char *args[CT_TUNE_VERIFY_MAX_SCOPES][8];
 } ct_tune_verify_t;
 
@@ -126,13 +137,30 @@ size_t ct_tune_verify_sizes(const ct_tune_result_t *r, const ct_tune_vsize_t *se
 
 struct ct_tune_evidence_s;
 /*
+ * The suspects of the first A/B (ev[0..nev)): slower cells a choice of r
+ * reaches.  Returns how many, and sets v->nsuspects and, when there are
+ * any, v->confirm_colls, v->confirm_sizes and v->confirm_dtypes (collbench
+ * -C, --sizes and -d for the confirmation).
+ */
+size_t ct_tune_verify_suspects(const struct ct_tune_evidence_s *ev, size_t nev,
+                               const ct_tune_result_t *r, ct_tune_verify_t *v);
+
+/* The confirmation's scope (CT_TUNE_VERIFY_CONFIRM_NAME): first's two
+ * configurations, the suspects' collectives, sizes and datatypes (from
+ * v, which must outlive it). */
+ct_status_t ct_tune_verify_confirm_scope(const ct_tune_scope_t *first, ct_tune_verify_t *v,
+                                         ct_tune_scope_t *sc);
+
+/*
  * Judges every choice of r from the evidence of the A/B's scopes
  * (ev[0..nev), each with configurations [0] default, [1] tuned;
- * ct_tune_evidence_build), what the search measured, and failed: "" when
- * every launch of both sides ran, else what failed or was refused (it
- * verifies nothing).  Pure: unit-tested on synthetic evidence.
+ * ct_tune_evidence_build), the confirmation's (NULL: none ran; a suspect
+ * is then harm), what the search measured, and failed: "" when every
+ * launch of both sides ran, else what failed or was refused (it verifies
+ * nothing).  Pure: unit-tested on synthetic evidence.
  */
 ct_status_t ct_tune_verify_judge(const struct ct_tune_evidence_s *ev, size_t nev,
+                                 const struct ct_tune_evidence_s *confirm,
                                  const ct_tune_result_t *r, const ct_tune_vsize_t *searched,
                                  size_t nsearched, const char *failed, ct_tune_verify_t *v);
 
