@@ -35,8 +35,8 @@ rc=$?
 [ "$rc" -eq 0 ] || fail "exhaustive: exit $rc ($(cat "$T/err"))"
 # The search's trials; a choice found (noise can make one at np=2) adds
 # the verification's A/B trials, journaled under the scope "verify".
-grep -v '"scope": *"verify"' "$T/ex/journal.jsonl" >"$T/search.jsonl"
-nv=$(grep -c '"scope": *"verify"' "$T/ex/journal.jsonl")
+grep -v '"scope": *"verify' "$T/ex/journal.jsonl" >"$T/search.jsonl"
+nv=$(grep -c '"scope": *"verify' "$T/ex/journal.jsonl")
 [ "$(wc -l <"$T/search.jsonl")" -eq 8 ] || fail "journal lines: $(wc -l <"$T/search.jsonl"), want 8"
 [ "$(ls "$T/ex/trials" | grep -vc '^verify-')" -eq 8 ] || fail "trial dirs: $(ls "$T/ex/trials")"
 [ "$(grep -c '"status": *"ok"' "$T/search.jsonl")" -eq 8 ] || fail "not all ok: $(cat "$T/ex/journal.jsonl")"
@@ -74,7 +74,7 @@ timeout 120 "$CT" tune --space "$space" --out "$T/ip" "$@" --strategy exhaustive
     -- -b 64K -e 256K -f 2 >"$T/out" 2>"$T/err"
 rc=$?
 [ "$rc" -eq 0 ] || fail "in-process: exit $rc ($(cat "$T/err"))"
-grep -v '"scope": *"verify"' "$T/ip/journal.jsonl" >"$T/ip.jsonl"
+grep -v '"scope": *"verify' "$T/ip/journal.jsonl" >"$T/ip.jsonl"
 [ "$(wc -l <"$T/ip.jsonl")" -eq 8 ] || fail "in-process journal lines: $(wc -l <"$T/ip.jsonl")"
 [ "$(grep -c '"status": *"ok"' "$T/ip.jsonl")" -eq 8 ] || fail "in-process: not all ok"
 [ "$(grep -c '"group": *"allreduce-' "$T/ip.jsonl")" -eq 8 ] || fail "in-process: groups"
@@ -107,7 +107,7 @@ rc=$?
 [ "$rc" -eq 0 ] || fail "read-only run-time variable: exit $rc ($(cat "$T/err"))"
 grep -q 'failed.*one per launch' "$T/err" || fail "no fallback message: $(cat "$T/err")"
 grep -q 'readonly' "$T/err" || fail "collbench's reason not shown: $(cat "$T/err")"
-[ "$(grep -v '"scope": *"verify"' "$T/ro/journal.jsonl" | grep -c '"status": *"ok"')" -eq 2 ] ||
+[ "$(grep -v '"scope": *"verify' "$T/ro/journal.jsonl" | grep -c '"status": *"ok"')" -eq 2 ] ||
     fail "fallback trials: $(cat "$T/ro/journal.jsonl")"
 
 # Without --resume, a directory with a journal is refused.
@@ -124,7 +124,7 @@ rc=$?
     fail "halving: baseline launches $(json_get "$T/hv/report.json" cells.0.default_launches)"
 # The finalists: the candidates with the most launches in the search, at
 # least 3 (one short, two full); the others were halved away earlier.
-most=$(grep -v '"scope": *"verify"' "$T/hv/journal.jsonl" | grep -v '"config": *{}' |
+most=$(grep -v '"scope": *"verify' "$T/hv/journal.jsonl" | grep -v '"config": *{}' |
     sed 's/.*"key": *"\([0-9a-f]*\)".*/\1/' | sort | uniq -c | sort -rn | awk 'NR == 1 { print $1 }')
 [ "${most:-0}" -ge 3 ] || fail "halving: finalist launches ${most:-0}"
 grep -q '(short)' "$T/err" || fail "halving: no short launch"

@@ -35,7 +35,7 @@ trials() {
     ct_journal_trials "$T/$1/journal.jsonl" | wc -l
 }
 search() {
-    grep -v '"scope":"verify"' "$T/$1/journal.jsonl"
+    grep -v '"scope":"verify' "$T/$1/journal.jsonl"
 }
 
 # 1. A small space: budget 5 at 2 launches fits 2 configurations, the

@@ -23,7 +23,7 @@ want=12
 # choice (noise can make one at np=2).
 check_done() {
     total=$(wc -l <"$1/journal.jsonl")
-    nv=$(grep -c '"scope": *"verify"' "$1/journal.jsonl")
+    nv=$(grep -c '"scope": *"verify' "$1/journal.jsonl")
     [ $((total - nv)) -eq $want ] || fail "$1: search trials $((total - nv)), want $want"
     if [ "$(json_get "$1/report.json" choices.#)" -gt 0 ]; then
         [ "$nv" -eq 10 ] || fail "$1: $nv A/B trials, want 10"

@@ -77,9 +77,10 @@ ct_wait_lock() {
 }
 
 # ct_journal_trials FILE: "SCOPE KEY LAUNCH" of each search trial of a
-# journal (the verification's A/B trials, scope "verify", left out).
+# journal (the verification's A/B trials, scopes "verify", "verify-dtypes"
+# and "verify-confirm", left out).
 ct_journal_trials() {
-    grep -v '^{"key":"[0-9a-f]*","scope":"verify"' "$1" |
+    grep -v '^{"key":"[0-9a-f]*","scope":"verify' "$1" |
         sed 's/^{"key":"\([0-9a-f]*\)","scope":"\([^"]*\)".*"launch":\([0-9]*\),"status".*/\2 \1 \3/'
 }
 

@@ -20,7 +20,7 @@ ct_slurm_run 90 "$CT" tune --space "$top_srcdir/tests/mpi/tune_tiny.ini" --out "
     --strategy exhaustive --launches 2 -- -b 64K -e 128K -f 2 >"$T/out" 2>"$T/err"
 rc=$?
 [ "$rc" -eq 0 ] || fail "srun tune: exit $rc ($(cat "$T/err"))"
-grep -v '"scope": *"verify"' "$T/tune/journal.jsonl" >"$T/search.jsonl"
+grep -v '"scope": *"verify' "$T/tune/journal.jsonl" >"$T/search.jsonl"
 [ "$(wc -l <"$T/search.jsonl")" -eq 8 ] || fail "journal: $(cat "$T/tune/journal.jsonl")"
 [ "$(grep -c '"status": *"ok"' "$T/search.jsonl")" -eq 8 ] || fail "not all ok: $(cat "$T/search.jsonl")"
 [ "$(ls "$T/tune/trials" | grep -vc '^verify-')" -eq 2 ] || fail "trial dirs: $(ls "$T/tune/trials")"
@@ -31,11 +31,11 @@ grep -q 'coll_tuned_allreduce_algorithm' "$T/tune/report.md" || fail "report.md:
 # Every launch was a Slurm job (slurmctld logs each one's end): the 2
 # shared ones and the A/B's.
 n=$(grep -c '_job_complete: JobId=[0-9]* done' "$T/slurm/log/slurmctld.log")
-launches=$((2 + $(grep -c '"scope": *"verify"' "$T/tune/journal.jsonl")))
+launches=$((2 + $(grep -c '"scope": *"verify' "$T/tune/journal.jsonl")))
 [ "$n" -eq "$launches" ] || fail "$n Slurm jobs for $launches launches"
 if [ "$(json_get "$T/tune/report.json" choices.#)" -gt 0 ]; then
     [ "$(json_get "$T/tune/report.json" verified)" = true ] || fail "a choice, not verified"
-    [ "$(grep -c '"scope": *"verify"' "$T/tune/journal.jsonl")" -ge 10 ] || fail "no A/B trials"
+    [ "$(grep -c '"scope": *"verify' "$T/tune/journal.jsonl")" -ge 10 ] || fail "no A/B trials"
     [ -f "$T/tune/verify/mca-params.conf" ] || fail "no verify/mca-params.conf: $(ls -R "$T/tune")"
 fi
 
