@@ -37,7 +37,7 @@ printf '%s\n' 'coll_tuned_use_dynamic_rules = 1' 'coll_tuned_bcast_algorithm = 3
 # shellcheck disable=SC2046
 timeout 240 "$CT" tune --out "$T/hole" $(launch) --launches 2 --mca "mca_base_param_files=$site" \
     --space "$top_srcdir/tests/mpi/tune_verify.ini" --env DELAY_SHIM_ONLY=MPI_Bcast \
-    --env DELAY_SHIM_BYTES=131072 --env DELAY_SHIM_US=20000 -- -b 64K -e 256K -f 4 \
+    --env DELAY_SHIM_BYTES=131072 --env DELAY_SHIM_US=20000 -- -b 64K -e 256K -f 4 --size-budget 0.05 \
     >"$T/out" 2>"$T/err"
 rc=$?
 [ "$rc" -eq 0 ] || fail "tune (hole): exit $rc ($(cat "$T/err"))"
@@ -89,7 +89,7 @@ printf '%s\n' '[global]' 'UCX_TLS=tcp,self' >"$T/site/ucx.conf"
 # shellcheck disable=SC2046
 HOME="$T/site" timeout 300 "$CT" tune --out "$T/global" $(launch) \
     --space "$top_srcdir/tests/mpi/tune_transport.ini" --collectives allreduce \
-    --env DELAY_SHIM_ONLY=MPI_Alltoall --env DELAY_SHIM_US=5000 -- -b 32K -e 128K -f 4 \
+    --env DELAY_SHIM_ONLY=MPI_Alltoall --env DELAY_SHIM_US=5000 -- -b 32K -e 128K -f 4 --size-budget 0.05 \
     >"$T/out" 2>"$T/err"
 rc=$?
 [ "$rc" -eq 0 ] || fail "tune (global): exit $rc ($(cat "$T/err"))"

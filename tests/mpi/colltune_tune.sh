@@ -30,11 +30,12 @@ grep -q '^apply = launch' "$T/tiny_launch.ini" || fail "tiny_launch.ini: $(cat "
 
 # 1. exhaustive: baseline + 3 algorithms, 2 launches = 8 trials.
 timeout 120 "$CT" tune --space "$T/tiny_launch.ini" --out "$T/ex" "$@" --strategy exhaustive --launches 2 \
-    -- -b 64K -e 256K -f 2 >"$T/out" 2>"$T/err"
+    -- -b 64K -e 256K -f 2 --size-budget 0.05 >"$T/out" 2>"$T/err"
 rc=$?
 [ "$rc" -eq 0 ] || fail "exhaustive: exit $rc ($(cat "$T/err"))"
 # The search's trials; a choice found (noise can make one at np=2) adds
-# the verification's A/B trials, journaled under the scope "verify".
+# the verification's A/B trials, journaled under the scopes "verify" and
+# "verify-confirm".
 grep -v '"scope": *"verify' "$T/ex/journal.jsonl" >"$T/search.jsonl"
 nv=$(grep -c '"scope": *"verify' "$T/ex/journal.jsonl")
 [ "$(wc -l <"$T/search.jsonl")" -eq 8 ] || fail "journal lines: $(wc -l <"$T/search.jsonl"), want 8"
@@ -47,9 +48,10 @@ nv=$(grep -c '"scope": *"verify' "$T/ex/journal.jsonl")
 [ "$(json_get "$T/ex/report.json" cells.#)" -eq 3 ] || fail "cells: $(json_get "$T/ex/report.json" cells)"
 [ "$(json_get "$T/ex/report.json" cells.0.default_launches)" -eq 2 ] || fail "default launches"
 [ "$(json_get "$T/ex/report.json" cells.2.bytes)" -eq 262144 ] || fail "largest size"
-# The A/B runs exactly when the search made a choice (5 pairs).
+# The A/B runs exactly when the search made a choice (5 pairs, and 5 more
+# when it found a suspect to confirm).
 if [ "$(json_get "$T/ex/report.json" choices.#)" -gt 0 ]; then
-    [ "$(json_get "$T/ex/report.json" verified)" = true ] && [ "$nv" -eq 10 ] ||
+    [ "$(json_get "$T/ex/report.json" verified)" = true ] && { [ "$nv" -eq 10 ] || [ "$nv" -eq 20 ]; } ||
         fail "choices made but no verification ($nv A/B trials)"
 else
     [ "$(json_get "$T/ex/report.json" verified)" = false ] && [ "$nv" -eq 0 ] ||
@@ -71,7 +73,7 @@ grep -q '"group"' "$T/search.jsonl" && fail "a launch setting was searched in sh
 
 # 1b. in-process: the same 8 trials from 2 shared launches of 4 configurations.
 timeout 120 "$CT" tune --space "$space" --out "$T/ip" "$@" --strategy exhaustive --launches 2 \
-    -- -b 64K -e 256K -f 2 >"$T/out" 2>"$T/err"
+    -- -b 64K -e 256K -f 2 --size-budget 0.05 >"$T/out" 2>"$T/err"
 rc=$?
 [ "$rc" -eq 0 ] || fail "in-process: exit $rc ($(cat "$T/err"))"
 grep -v '"scope": *"verify' "$T/ip/journal.jsonl" >"$T/ip.jsonl"
@@ -102,7 +104,7 @@ values = 1
 apply = runtime
 EOS
 timeout 120 "$CT" tune --space "$T/ro.ini" --out "$T/ro" "$@" --collectives allreduce \
-    --strategy exhaustive --launches 1 -- -b 1K -e 1K >"$T/out" 2>"$T/err"
+    --strategy exhaustive --launches 1 -- -b 1K -e 1K --size-budget 0.05 >"$T/out" 2>"$T/err"
 rc=$?
 [ "$rc" -eq 0 ] || fail "read-only run-time variable: exit $rc ($(cat "$T/err"))"
 grep -q 'failed.*one per launch' "$T/err" || fail "no fallback message: $(cat "$T/err")"
@@ -111,11 +113,11 @@ grep -q 'readonly' "$T/err" || fail "collbench's reason not shown: $(cat "$T/err
     fail "fallback trials: $(cat "$T/ro/journal.jsonl")"
 
 # Without --resume, a directory with a journal is refused.
-"$CT" tune --space "$space" --out "$T/ex" "$@" -- -b 64K -e 64K 2>"$T/err"
+"$CT" tune --space "$space" --out "$T/ex" "$@" -- -b 64K -e 64K --size-budget 0.05 2>"$T/err"
 [ $? -eq 2 ] || fail "reuse of --out without --resume not refused"
 
 # 2. halving (the default): every candidate once (short), finalists >= 2 more.
-timeout 120 "$CT" tune --space "$space" --out "$T/hv" "$@" -- -b 64K -e 128K -f 2 \
+timeout 120 "$CT" tune --space "$space" --out "$T/hv" "$@" -- -b 64K -e 128K -f 2 --size-budget 0.05 \
     >"$T/out" 2>"$T/err"
 rc=$?
 [ "$rc" -eq 0 ] || fail "halving: exit $rc ($(cat "$T/err"))"
@@ -142,7 +144,7 @@ scope = global
 values = $shim
 EOS
 timeout 120 "$CT" tune --space "$T/fail.ini" --out "$T/fail" "$@" --collectives allreduce \
-    --strategy exhaustive --env FAULT_SHIM_MODE=corrupt -- -b 1K -e 1K >"$T/out" 2>"$T/err"
+    --strategy exhaustive --env FAULT_SHIM_MODE=corrupt -- -b 1K -e 1K --size-budget 0.05 >"$T/out" 2>"$T/err"
 rc=$?
 [ "$rc" -eq 0 ] || fail "failing config: exit $rc ($(cat "$T/err"))"
 # baseline twice, the shim once (excluded after its first failure)

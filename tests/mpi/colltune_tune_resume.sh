@@ -20,17 +20,20 @@ want=12
 
 # check_done DIR: a whole, finished tune: $want search trials, plus the
 # verification's 10 A/B trials (scope "verify") when the search made a
-# choice (noise can make one at np=2).
+# choice (noise can make one at np=2), and 10 more (scope
+# "verify-confirm") when the A/B found a suspect to confirm.
 check_done() {
     total=$(wc -l <"$1/journal.jsonl")
     nv=$(grep -c '"scope": *"verify' "$1/journal.jsonl")
+    nab=$(grep -c '"scope": *"verify"' "$1/journal.jsonl")
     [ $((total - nv)) -eq $want ] || fail "$1: search trials $((total - nv)), want $want"
     if [ "$(json_get "$1/report.json" choices.#)" -gt 0 ]; then
-        [ "$nv" -eq 10 ] || fail "$1: $nv A/B trials, want 10"
+        [ "$nab" -eq 10 ] || fail "$1: $nab A/B trials, want 10"
+        [ "$nv" -eq 10 ] || [ "$nv" -eq 20 ] || fail "$1: $nv A/B and confirmation trials"
     else
         [ "$nv" -eq 0 ] || fail "$1: an A/B without a choice"
     fi
-    dups=$(sed 's/.*"key": *"\([0-9a-f]*\)", *"scope": *"\([a-z_]*\)".*"launch": *\([0-9]*\).*/\2-\1-\3/' \
+    dups=$(sed 's/.*"key": *"\([0-9a-f]*\)", *"scope": *"\([a-z_-]*\)".*"launch": *\([0-9]*\).*/\2-\1-\3/' \
         "$1/journal.jsonl" | sort | uniq -d)
     [ -z "$dups" ] || fail "$1: trials run twice: $dups"
     groups=$(sed -n 's/.*"group": *"\([^"]*\)".*/\1/p' "$1/journal.jsonl" | sort -u | wc -l)
@@ -45,7 +48,7 @@ check_done() {
 }
 
 # 1. SIGKILL, then --resume.
-"$CT" tune --out "$T/k" "$@" -- -b 64K -e 256K -f 2 >"$T/out" 2>"$T/err" &
+"$CT" tune --out "$T/k" "$@" -- -b 64K -e 256K -f 2 --size-budget 0.05 >"$T/out" 2>"$T/err" &
 ct=$!
 ct_wait_lines "$T/k/journal.jsonl" 2
 kill -9 "$ct"
@@ -61,7 +64,7 @@ while pgrep -f "$T/k/trials" >/dev/null && [ $i -lt 100 ]; do
     i=$((i + 1))
 done
 pgrep -f "$T/k/trials" >/dev/null && fail "a trial survived SIGKILL of colltune"
-timeout 120 "$CT" tune --out "$T/k" "$@" --resume -- -b 64K -e 256K -f 2 >"$T/out" 2>"$T/err"
+timeout 120 "$CT" tune --out "$T/k" "$@" --resume -- -b 64K -e 256K -f 2 --size-budget 0.05 >"$T/out" 2>"$T/err"
 rc=$?
 [ "$rc" -eq 0 ] || fail "resume: exit $rc ($(cat "$T/err"))"
 head -n "$n" "$T/k/journal.jsonl" | cmp -s - "$T/before" || fail "resume changed the journaled trials"
@@ -70,7 +73,7 @@ grep -q -- "--resume: $n trials already" "$T/err" || fail "resume message: $(cat
 check_done "$T/k"
 [ "$(json_get "$T/k/report.json" trials_run)" -eq $((total - n)) ] || fail "trials_run after resume"
 # A second --resume runs nothing more.
-timeout 120 "$CT" tune --out "$T/k" "$@" --resume -- -b 64K -e 256K -f 2 >"$T/out" 2>"$T/err" ||
+timeout 120 "$CT" tune --out "$T/k" "$@" --resume -- -b 64K -e 256K -f 2 --size-budget 0.05 >"$T/out" 2>"$T/err" ||
     fail "second resume: $(cat "$T/err")"
 [ "$(json_get "$T/k/report.json" trials_run)" -eq 0 ] || fail "second resume ran trials"
 check_done "$T/k"

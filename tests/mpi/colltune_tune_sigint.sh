@@ -25,9 +25,9 @@ interrupt() {
     shift
     if [ "$how" = group ]; then
         # its own process group, as a shell job has
-        setsid "$CT" tune --out "$d" "$@" -- -b 64K -e 256K -f 2 >"$T/out" 2>"$T/err" &
+        setsid "$CT" tune --out "$d" "$@" -- -b 64K -e 256K -f 2 --size-budget 0.05 >"$T/out" 2>"$T/err" &
     else
-        "$CT" tune --out "$d" "$@" -- -b 64K -e 256K -f 2 >"$T/out" 2>"$T/err" &
+        "$CT" tune --out "$d" "$@" -- -b 64K -e 256K -f 2 --size-budget 0.05 >"$T/out" 2>"$T/err" &
     fi
     ct=$!
     ct_wait_lines "$d/journal.jsonl" 1
@@ -58,7 +58,7 @@ resume() {
     d="$T/$1"
     shift
     n=$(wc -l <"$T/$how.before")
-    timeout 120 "$CT" tune --out "$d" "$@" --resume -- -b 64K -e 256K -f 2 >"$T/out" 2>"$T/err" ||
+    timeout 120 "$CT" tune --out "$d" "$@" --resume -- -b 64K -e 256K -f 2 --size-budget 0.05 >"$T/out" 2>"$T/err" ||
         fail "$how: resume after SIGINT: exit $? ($(cat "$T/err"))"
     grep -q -- "--resume: $n trials already in $d/journal.jsonl" "$T/err" ||
         fail "$how: resume message: $(cat "$T/err")"

@@ -32,7 +32,7 @@ set -- --np 2 --launcher-arg --oversubscribe --launcher-arg --bind-to --launcher
     --space "$top_srcdir/tests/mpi/tune_verify.ini" --strategy exhaustive --launches 2
 
 # 1. found, verified, written, and the written files work.
-timeout 150 "$CT" tune --out "$T/ok" "$@" -- -b 256K -e 1M -f 4 >"$T/out" 2>"$T/err"
+timeout 150 "$CT" tune --out "$T/ok" "$@" -- -b 256K -e 1M -f 4 --size-budget 0.05 >"$T/out" 2>"$T/err"
 rc=$?
 [ "$rc" -eq 0 ] || fail "tune: exit $rc ($(cat "$T/err"))"
 r="$T/ok/report.json"
@@ -94,7 +94,7 @@ echo "by hand: with the written files in force: $names"
 
 # 3. --resume of the finished tune: nothing runs, the same verdicts.
 lines=$(wc -l <"$T/ok/journal.jsonl")
-timeout 60 "$CT" tune --out "$T/ok" "$@" --resume -- -b 256K -e 1M -f 4 >"$T/out" 2>"$T/err" ||
+timeout 60 "$CT" tune --out "$T/ok" "$@" --resume -- -b 256K -e 1M -f 4 --size-budget 0.05 >"$T/out" 2>"$T/err" ||
     fail "resume: $(cat "$T/err")"
 [ "$(wc -l <"$T/ok/journal.jsonl")" -eq "$lines" ] || fail "resume ran trials"
 [ "$(json_get "$r" choices.0.verified)" = true ] || fail "resume changed the verdict"
@@ -110,7 +110,7 @@ printf '%s\n' '1 # collectives' '7 # bcast' '1 # comm sizes' '2 1 # comm size, r
 OMPI_MCA_coll_tuned_use_dynamic_rules=1 OMPI_MCA_coll_tuned_bcast_algorithm=3 \
     OMPI_MCA_coll_tuned_bcast_algorithm_segmentsize=1024 \
     OMPI_MCA_coll_tuned_dynamic_rules_filename="$T/site-rules.conf" \
-    timeout 150 "$CT" tune --out "$T/drop" "$@" -- -b 256K -e 1M -f 4 >"$T/out" 2>"$T/err"
+    timeout 150 "$CT" tune --out "$T/drop" "$@" -- -b 256K -e 1M -f 4 --size-budget 0.05 >"$T/out" 2>"$T/err"
 rc=$?
 [ "$rc" -eq 0 ] || fail "tune (drop): exit $rc ($(cat "$T/err"))"
 r="$T/drop/report.json"
