@@ -4,8 +4,13 @@
 # per scale on the first N hosts of the hostfile, results.csv with
 # nnodes 1, 2, 4 and nranks 2, 4, 8, the efficiency table (stdout and
 # scaling.md, 100% at 1 node) and the scaling plot.  And a physical check:
-# across hosts no busbw of 1 MiB or more can beat the 1 Gbit/s link
-# (0.125 GB/s; 10% for tbf's burst and rounding).
+# across hosts no algbw of 1 MiB or more can beat the 1 Gbit/s link
+# (0.125 GB/s; 10% for tbf's burst and rounding): every byte of a
+# broadcast, and of an allreduce's contribution, must cross into the
+# other hosts at least once.  Not busbw: with 2 ranks per host an
+# allreduce that reduces within the host first moves less over the link
+# than busbw's 2(n-1)/n counts (read here: busbw 0.142-0.154 GB/s, algbw
+# 0.095-0.103, for 1-4 MiB at 2 nodes).
 : "${top_srcdir:?run through make check}"
 . "$top_srcdir/tests/mpi/lib.sh"
 . "$top_srcdir/tests/cluster/cluster.sh"
@@ -36,8 +41,8 @@ for s in 1 2 4; do
     n=$(awk -F, -v s=$s 'NR > 1 && $10 == s && $9 == 2 * s && $21 == 0' "$T/s/results.csv" | wc -l)
     [ "$n" -eq 16 ] || fail "results.csv: $n right rows on $s nodes, want 16: $(cat "$T/s/results.csv")"
 done
-awk -F, 'NR > 1 && $10 > 1 && $11 >= 1048576 && $20 > 0.1375 { print; bad = 1 } END { exit bad }' \
-    "$T/s/results.csv" || fail "a busbw beats the 1 Gbit/s link (above)"
+awk -F, 'NR > 1 && $10 > 1 && $11 >= 1048576 && $19 > 0.1375 { print; bad = 1 } END { exit bad }' \
+    "$T/s/results.csv" || fail "an algbw beats the 1 Gbit/s link (above)"
 grep -q '^| series | size | 1 node | 2 nodes | 4 nodes |$' "$T/s/scaling.md" ||
     fail "scaling.md header: $(cat "$T/s/scaling.md")"
 rows=$(grep -c '^| mpi, .* (100%) | .* GB/s ([0-9]*%) | .* GB/s ([0-9]*%) |$' "$T/s/scaling.md")
