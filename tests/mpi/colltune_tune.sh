@@ -72,7 +72,9 @@ last0=$(grep -n '"launch": *0' "$T/search.jsonl" | tail -1 | cut -d: -f1)
 grep -q '"group"' "$T/search.jsonl" && fail "a launch setting was searched in shared launches"
 
 # 1b. in-process: the same 8 trials from 2 shared launches of 4 configurations.
+# (This and the tunes below test the search: no A/B, --verify-pairs 0.)
 timeout 120 "$CT" tune --space "$space" --out "$T/ip" "$@" --strategy exhaustive --launches 2 \
+    --verify-pairs 0 \
     -- -b 64K -e 256K -f 2 --size-budget 0.05 >"$T/out" 2>"$T/err"
 rc=$?
 [ "$rc" -eq 0 ] || fail "in-process: exit $rc ($(cat "$T/err"))"
@@ -103,7 +105,7 @@ scope = global
 values = 1
 apply = runtime
 EOS
-timeout 120 "$CT" tune --space "$T/ro.ini" --out "$T/ro" "$@" --collectives allreduce \
+timeout 120 "$CT" tune --space "$T/ro.ini" --out "$T/ro" "$@" --collectives allreduce --verify-pairs 0 \
     --strategy exhaustive --launches 1 -- -b 1K -e 1K --size-budget 0.05 >"$T/out" 2>"$T/err"
 rc=$?
 [ "$rc" -eq 0 ] || fail "read-only run-time variable: exit $rc ($(cat "$T/err"))"
@@ -117,7 +119,7 @@ grep -q 'readonly' "$T/err" || fail "collbench's reason not shown: $(cat "$T/err
 [ $? -eq 2 ] || fail "reuse of --out without --resume not refused"
 
 # 2. halving (the default): every candidate once (short), finalists >= 2 more.
-timeout 120 "$CT" tune --space "$space" --out "$T/hv" "$@" -- -b 64K -e 128K -f 2 --size-budget 0.05 \
+timeout 120 "$CT" tune --space "$space" --out "$T/hv" "$@" --verify-pairs 0 -- -b 64K -e 128K -f 2 --size-budget 0.05 \
     >"$T/out" 2>"$T/err"
 rc=$?
 [ "$rc" -eq 0 ] || fail "halving: exit $rc ($(cat "$T/err"))"
