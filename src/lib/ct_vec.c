@@ -50,3 +50,9 @@ void ct_vec_sort(void *base, size_t n, size_t elem, int (*cmp)(const void *, con
     if (n > 1 && base != NULL)
         qsort(base, n, elem, cmp);
 }
+
+int ct_vec_cmp_ll(const void *a, const void *b)
+{
+    long long x = *(const long long *)a, y = *(const long long *)b;
+    return (x > y) - (x < y);
+}

@@ -51,4 +51,7 @@ ct_status_t ct_vec_push(void *vp, size_t *n_p, size_t *cap_p, size_t elem, const
  */
 void ct_vec_sort(void *base, size_t n, size_t elem, int (*cmp)(const void *, const void *));
 
+/* ct_vec_sort's comparison for long long, ascending. */
+int ct_vec_cmp_ll(const void *a, const void *b);
+
 #endif

@@ -25,21 +25,13 @@ ct_colltune_test
 ct_build_fake_nccl
 plugin="$top_builddir/tuner/plugin/.libs/libnccl-tuner-colltune.so"
 [ -f "$plugin" ] || fail "plugin not built: $plugin"
-cat >"$T/algo.ini" <<EOS
-[space]
-name = nccl-algo
-via = env
-
-[var NCCL_ALGO]
-values = ring, tree
-EOS
 mkdir -p "$T/tmp"
 nccl="--backend nccl --nccl-lib $T/libnccl-fake.so --cudart-lib $T/libcudart-stub.so"
 tune() { # OUT EXTRA...
     out=$1
     shift
     # shellcheck disable=SC2086
-    timeout 400 "$CT" tune --space "$T/algo.ini" --out "$out" --np 2 --launcher-arg --oversubscribe \
+    timeout 400 "$CT" tune --space "$top_srcdir/tests/mpi/tune_nccl_algo.ini" --out "$out" --np 2 --launcher-arg --oversubscribe \
         --launcher-arg --bind-to --launcher-arg none --launcher-arg --mca \
         --launcher-arg orte_tmpdir_base --launcher-arg "$T/tmp" --mca mpi_yield_when_idle=1 \
         --env STUB_CUDA_DEVICES=2 --env FAKE_NCCL_SLOW_ALGO=ring --env FAKE_NCCL_SLOW_US=300 \

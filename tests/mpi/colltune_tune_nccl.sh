@@ -17,16 +17,8 @@ unset COLLTUNE_NCCL_LIB COLLTUNE_CUDART_LIB STUB_CUDA_DEVICES CUDA_VISIBLE_DEVIC
 ct_colltune_test
 ct_build_fake_nccl
 
-cat >"$T/algo.ini" <<EOS
-[space]
-name = nccl-algo
-via = env
-
-[var NCCL_ALGO]
-values = ring, tree
-EOS
 mkdir -p "$T/tmp"
-timeout 200 "$CT" tune --space "$T/algo.ini" --out "$T/t" --np 2 --launcher-arg --oversubscribe \
+timeout 200 "$CT" tune --space "$top_srcdir/tests/mpi/tune_nccl_algo.ini" --out "$T/t" --np 2 --launcher-arg --oversubscribe \
     --launcher-arg --bind-to --launcher-arg none --launcher-arg --mca \
     --launcher-arg orte_tmpdir_base --launcher-arg "$T/tmp" --mca mpi_yield_when_idle=1 \
     --env STUB_CUDA_DEVICES=2 --env FAKE_NCCL_SLOW_ALGO=tree --env FAKE_NCCL_SLOW_US=20000 \

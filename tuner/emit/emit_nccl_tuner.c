@@ -46,12 +46,6 @@ static int ct_nccl_tuner_wanted(const ct_tune_result_t *r)
     return 0;
 }
 
-static int ct_cmp_ll(const void *a, const void *b)
-{
-    long long x = *(const long long *)a, y = *(const long long *)b;
-    return x < y ? -1 : x > y;
-}
-
 /* c as a span with its one element; the writer's reasons match
  * ct_emit_cannot_carry's. */
 static ct_status_t ct_span_of(const ct_tune_choice_t *c, ct_span_t *s_p, char *err, size_t errlen)
@@ -135,7 +129,7 @@ static ct_status_t ct_coll_rules(const ct_tune_result_t *r, int coll, ct_nccl_ru
             ns++;
         }
     }
-    ct_vec_sort(cuts, nc, sizeof(*cuts), ct_cmp_ll);
+    ct_vec_sort(cuts, nc, sizeof(*cuts), ct_vec_cmp_ll);
     for (size_t i = 0; i + 1 < nc && st == CT_OK; i++) {
         if (cuts[i] == cuts[i + 1])
             continue;

@@ -33,16 +33,10 @@ static long long ct_scaling_of(const ct_result_t *r, int by_nodes)
     return by_nodes ? r->nnodes : r->nranks;
 }
 
-static int ct_scaling_ll_cmp(const void *x, const void *y)
-{
-    long long a = *(const long long *)x, b = *(const long long *)y;
-    return (a > b) - (a < b);
-}
-
 /* Sorted distinct values of v[0..n) in place; the new count. */
 static size_t ct_scaling_uniq(long long *v, size_t n)
 {
-    ct_vec_sort(v, n, sizeof *v, ct_scaling_ll_cmp);
+    ct_vec_sort(v, n, sizeof *v, ct_vec_cmp_ll);
     size_t k = 0;
     for (size_t i = 0; i < n; i++)
         if (k == 0 || v[k - 1] != v[i])

@@ -60,7 +60,7 @@ TESTS += tests/mpi/colltune_tune.sh tests/mpi/colltune_tune_resume.sh tests/mpi/
 EXTRA_DIST += tests/mpi/colltune_tune.sh tests/mpi/colltune_tune_resume.sh tests/mpi/tune_tiny.ini \
 	tests/mpi/colltune_verify.sh tests/mpi/tune_verify.ini \
 	tests/mpi/colltune_tune_sigint.sh tests/mpi/colltune_tune_random.sh \
-	tests/mpi/colltune_tune_nccl.sh tests/mpi/colltune_no_harm.sh \
+	tests/mpi/colltune_tune_nccl.sh tests/mpi/tune_nccl_algo.ini tests/mpi/colltune_no_harm.sh \
 	tests/mpi/colltune_nccl_no_harm.sh
 
 # Open MPI 4.1 really reads the emitted rules file (directly, and through

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "ct_hash.h"
+#include "ct_size.h"
 #include "ct_stats.h"
 #include "emit.h"
 #include "outdir.h"
@@ -144,12 +145,6 @@ static ct_status_t ct_tune_verify_load(const ct_launch_opts_t *lo, const char *d
     return CT_OK;
 }
 
-static int ct_tune_cmp_ll(const void *a, const void *b)
-{
-    long long x = *(const long long *)a, y = *(const long long *)b;
-    return (x > y) - (x < y);
-}
-
 /* Adds bytes to buf[0..*n) (room for max) unless there already. */
 static void ct_tune_size_add(long long *buf, size_t *n, size_t max, long long bytes)
 {
@@ -179,7 +174,7 @@ static size_t ct_tune_check_sizes(long long top, long long *buf, size_t max)
         ct_tune_size_add(buf, &n, max, fixed[i]);
     if (top > 0)
         ct_tune_size_add(buf, &n, max, top);
-    ct_vec_sort(buf, n, sizeof *buf, ct_tune_cmp_ll);
+    ct_vec_sort(buf, n, sizeof *buf, ct_vec_cmp_ll);
     return n;
 }
 
@@ -202,7 +197,7 @@ size_t ct_tune_verify_sizes(const ct_tune_result_t *r, const ct_tune_vsize_t *se
             if (p >= lo)
                 ct_tune_size_add(buf, &n, max, p);
     }
-    ct_vec_sort(buf, n, sizeof *buf, ct_tune_cmp_ll);
+    ct_vec_sort(buf, n, sizeof *buf, ct_vec_cmp_ll);
     return n;
 }
 
@@ -444,16 +439,6 @@ static int ct_tune_reaches(const ct_tune_choice_t *ch, long long lo, long long h
            (hi < 0 || c->bytes <= hi);
 }
 
-static void ct_tune_size_words(long long bytes, char *buf, size_t len)
-{
-    if (bytes >= (1LL << 20) && bytes % (1LL << 20) == 0)
-        snprintf(buf, len, "%lld MiB", bytes >> 20);
-    else if (bytes >= 1024 && bytes % 1024 == 0)
-        snprintf(buf, len, "%lld KiB", bytes >> 10);
-    else
-        snprintf(buf, len, "%lld B", bytes);
-}
-
 /* A global choice reaches every cell: verified when none is slower. */
 static void ct_tune_verify_global(const ct_tune_verify_t *v, int weighted, int *verified, char *why,
                                   size_t why_len)
@@ -469,7 +454,7 @@ static void ct_tune_verify_global(const ct_tune_verify_t *v, int weighted, int *
     }
     if (first != NULL) {
         char sz[32];
-        ct_tune_size_words(first->bytes, sz, sizeof sz);
+        ct_size_format((size_t)first->bytes, sz, sizeof sz);
         snprintf(why, why_len,
                  "the tuned side was significantly slower at %zu of %zu cells (%s %s %s)", slower,
                  v->ncells, first->coll, first->dtype, sz);
@@ -531,8 +516,9 @@ static void ct_tune_verify_coll(ct_tune_verify_t *v, size_t i, const ct_tune_cho
             run_holds = run_tuned = 0;
         }
     }
-    char at[32];
-    ct_tune_size_words(cut_at, at, sizeof at);
+    char at[32] = "";
+    if (cuts > 0)
+        ct_size_format((size_t)cut_at, at, sizeof at);
     if (in == 0) {
         snprintf(why, why_len, "the A/B measured no size in its range");
         return;
@@ -551,7 +537,7 @@ static void ct_tune_verify_coll(ct_tune_verify_t *v, size_t i, const ct_tune_cho
         const ct_tune_vcell_t *c = &v->cells[k];
         if (c->contradicts && ct_tune_reaches(ch, best_lo, best_hi, c)) {
             char sz[32];
-            ct_tune_size_words(c->bytes, sz, sizeof sz);
+            ct_size_format((size_t)c->bytes, sz, sizeof sz);
             snprintf(why, why_len, "the tuned side was significantly slower for %s %s at %s",
                      c->coll, c->dtype, sz);
             return;
@@ -592,7 +578,7 @@ size_t ct_tune_verify_suspects(const ct_tune_evidence_t *ev, size_t nev, const c
             ct_tune_list_add(v->confirm_dtypes, sizeof v->confirm_dtypes, c.dtype);
             ct_tune_size_add(sizes, &ns, CT_TUNE_VERIFY_MAX_SIZES, c.bytes);
         }
-    ct_vec_sort(sizes, ns, sizeof *sizes, ct_tune_cmp_ll);
+    ct_vec_sort(sizes, ns, sizeof *sizes, ct_vec_cmp_ll);
     ct_tune_sizes_text(sizes, ns, v->confirm_sizes, sizeof v->confirm_sizes);
     return v->nsuspects;
 }
