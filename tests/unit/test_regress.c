@@ -61,6 +61,77 @@ static double ct_rate(uint64_t seed, int trials, size_t n, double noise, size_t 
     return ct_rate_of(CT_REGRESS_SLOWER, seed, trials, n, noise, slow_from, factor);
 }
 
+/* The run-level judgement of ns series of n runs each (p[i * n ..]):
+ * how many took each verdict, into count (CT_REGRESS_RECOVERED + 1). */
+static void ct_judge_runs(const ct_regress_point_t *p, size_t ns, size_t n, size_t *count,
+                          ct_regress_event_t *ev, ct_regress_result_t *res)
+{
+    ct_regress_series_in_t in[64];
+    ct_regress_rule_t rule;
+    ct_regress_rule_default(&rule);
+    for (size_t i = 0; i < ns; i++)
+        in[i] = (ct_regress_series_in_t){p + i * n, n, -1};
+    ct_regress_judge_runs(in, ns, &rule, res, ev, NULL);
+    for (size_t v = 0; v <= CT_REGRESS_RECOVERED; v++)
+        count[v] = 0;
+    for (size_t i = 0; i < ns; i++)
+        count[res[i].verdict]++;
+}
+
+/* A real history, recorded on this project's 2-core VM by
+ * bench/nightly-history (contrib/nightly.sh, np=2, allreduce and broadcast
+ * at 8 B to 128 KiB, both placements) while other builds ran: 6 plain
+ * nights, 2 with the delay shim (20 us before every call: a stand-in for a
+ * slow driver), 1 plain.  Median us per night. */
+static const double ct_recorded[32][9] = {
+    {1.18, 0.80, 0.77, 0.95, 0.78, 0.80, 22.89, 21.67, 0.74},  /* allreduce 8 in-place */
+    {0.89, 0.77, 0.73, 0.85, 0.77, 0.79, 23.05, 21.60, 0.76},  /* allreduce 8 out-of-place */
+    {0.79, 0.78, 0.79, 0.85, 1.74, 0.81, 22.87, 21.71, 0.77},  /* allreduce 32 in-place */
+    {1.79, 0.78, 0.77, 0.84, 0.82, 0.80, 23.07, 21.76, 0.77},  /* allreduce 32 out-of-place */
+    {0.91, 0.95, 0.95, 0.97, 0.92, 0.91, 22.96, 21.96, 0.92},  /* allreduce 128 in-place */
+    {0.90, 0.93, 0.92, 0.95, 0.92, 0.93, 22.51, 21.95, 0.91},  /* allreduce 128 out-of-place */
+    {1.63, 1.39, 1.41, 1.55, 1.43, 1.57, 23.45, 22.47, 1.45},  /* allreduce 512 in-place */
+    {1.34, 1.38, 1.39, 1.50, 1.82, 2.28, 24.38, 21.99, 1.47},  /* allreduce 512 out-of-place */
+    {2.27, 2.08, 2.20, 2.28, 6.15, 2.22, 25.01, 24.07, 2.11},  /* allreduce 2048 in-place */
+    {2.24, 2.04, 2.15, 2.25, 2.73, 2.16, 24.52, 23.77, 4.21},  /* allreduce 2048 out-of-place */
+    {8.84, 6.01, 5.92, 5.97, 5.76, 6.24, 35.75, 29.63, 6.34},  /* allreduce 8192 in-place */
+    {31.64, 6.03, 6.04, 5.99, 5.99, 5.97, 31.72, 29.68, 5.95}, /* allreduce 8192 out-of-place */
+    {894.92, 12.19, 15.44, 14.35, 63.38, 13.65, 40.47, 33.82, 12.46}, /* allreduce 32768 in-place */
+    {52.22, 14.81, 14.82, 15.22, 14.85, 14.55, 40.87, 40.02,
+     14.73}, /* allreduce 32768 out-of-place */
+    {32.33, 30.08, 29.11, 32.39, 59.35, 47.12, 63.24, 60.60, 30.69}, /* allreduce 131072 in-place */
+    {755.62, 36.47, 40.83, 48.52, 36.50, 36.38, 73.62, 67.62,
+     38.10},                                                   /* allreduce 131072 out-of-place */
+    {0.61, 0.55, 0.53, 0.32, 0.59, 0.61, 21.41, 21.09, 0.56},  /* broadcast 8 in-place */
+    {0.62, 0.53, 0.44, 0.41, 0.60, 0.60, 21.42, 21.20, 0.56},  /* broadcast 8 out-of-place */
+    {0.61, 0.58, 6.02, 0.56, 0.64, 0.62, 21.50, 21.21, 0.57},  /* broadcast 32 in-place */
+    {0.62, 0.57, 0.61, 0.32, 0.62, 0.64, 21.50, 21.06, 0.57},  /* broadcast 32 out-of-place */
+    {12.56, 0.62, 0.65, 1.84, 0.69, 0.63, 21.77, 21.52, 0.60}, /* broadcast 128 in-place */
+    {0.68, 0.60, 0.64, 0.65, 0.69, 0.75, 21.53, 21.46, 0.56},  /* broadcast 128 out-of-place */
+    {1.21, 1.09, 1.17, 1.18, 1.17, 1.16, 22.66, 21.68, 1.21},  /* broadcast 512 in-place */
+    {1.20, 1.15, 1.19, 1.19, 3.02, 1.16, 22.44, 21.64, 1.25},  /* broadcast 512 out-of-place */
+    {1.31, 1.37, 1.35, 1.29, 1.29, 1.30, 23.00, 21.93, 1.37},  /* broadcast 2048 in-place */
+    {1.33, 1.28, 1.32, 17.39, 1.26, 1.38, 22.83, 22.11, 1.34}, /* broadcast 2048 out-of-place */
+    {2.54, 2.35, 2.52, 2.56, 2.46, 2.58, 25.84, 24.11, 2.35},  /* broadcast 8192 in-place */
+    {2.52, 2.55, 2.52, 2.60, 2.57, 2.43, 25.38, 23.33, 2.36},  /* broadcast 8192 out-of-place */
+    {4.33, 4.22, 5.61, 4.22, 4.16, 4.08, 28.06, 26.63, 5.49},  /* broadcast 32768 in-place */
+    {47.97, 4.07, 4.10, 4.21, 4.26, 4.17, 28.52, 28.55, 5.36}, /* broadcast 32768 out-of-place */
+    {55.24, 9.60, 10.82, 9.82, 9.75, 10.78, 38.43, 30.37, 13.71}, /* broadcast 131072 in-place */
+    {11.46, 10.29, 10.80, 10.11, 9.81, 10.22, 39.58, 30.71,
+     13.58}, /* broadcast 131072 out-of-place */
+};
+
+/* Nights 1..k of the recorded history, judged as a run. */
+static void ct_recorded_night(size_t k, size_t *count, ct_regress_event_t *ev,
+                              ct_regress_result_t *res)
+{
+    ct_regress_point_t p[32 * 9];
+    for (size_t i = 0; i < 32; i++)
+        for (size_t r = 0; r < k; r++)
+            p[i * k + r] = (ct_regress_point_t){ct_recorded[i][r], 0};
+    ct_judge_runs(p, 32, k, count, ev, res);
+}
+
 int main(void)
 {
     ct_test_tally_t t = {0, 0};
@@ -219,6 +290,112 @@ int main(void)
             fprintf(stderr, "  old step: verdict %d, change %+.3f\n", (int)r.verdict, r.change);
         ct_regress_judge(p, 23, &rule, &r);
         CT_CHECK(&t, r.verdict == CT_REGRESS_SLOWER && r.change > 0.9);
+    }
+    /* The run-level view: a 10x step in all 32 series of the newest run
+     * (5% noise, 6 runs before) is one severe event, SLOWER at once, the
+     * newest named as the first slow run; a whole-run 1.5x slowdown (launch
+     * noise on a shared machine) in a short history (3 runs before, 30%
+     * noise) is an event but not severe: never SLOWER from one run. */
+    {
+        uint64_t seed = 5000;
+        ct_regress_point_t p[32 * 7];
+        ct_regress_result_t res[32];
+        ct_regress_event_t ev;
+        size_t count[CT_REGRESS_RECOVERED + 1], all = 0, named = 0, noisy = 0, most = 0;
+        size_t events = 0;
+        for (int k = 0; k < 200; k++) {
+            for (size_t i = 0; i < 32; i++)
+                ct_history(&seed, p + i * 7, 7, 0.05, 6, 10.0);
+            ct_judge_runs(p, 32, 7, count, &ev, res);
+            all += count[CT_REGRESS_SLOWER] == 32 && ev.direction == 1 && ev.severe;
+            for (size_t i = 0; i < 32; i++)
+                named += res[i].verdict == CT_REGRESS_SLOWER && res[i].first_bad == 6;
+            for (size_t i = 0; i < 32; i++)
+                ct_history(&seed, p + i * 4, 4, 0.30, 3, 1.5);
+            ct_judge_runs(p, 32, 4, count, &ev, res);
+            noisy += count[CT_REGRESS_SLOWER];
+            most += 2 * count[CT_REGRESS_SLOWER] >= 32;
+            events += ev.direction != 0;
+        }
+        printf("10x step in all 32 series at once: all SLOWER from one run in %zu of 200, the "
+               "newest named first in %zu of 6400 series\n",
+               all, named);
+        printf("1.5x whole-run slowdown, 30%% noise, 3 runs before: %zu of 6400 series SLOWER, "
+               "most of a run in %zu of 200 (an event seen in %zu)\n",
+               noisy, most, events);
+        CT_CHECK(&t, all == 200 && named == 6400);
+        /* the event never escalates launch noise; the per-series rule's own
+         * short-history rate stays under its A/A bound */
+        CT_CHECK(&t, most == 0 && noisy <= 6400 / 100);
+        /* A/A at the run level: 32 independent series, 30% noise, short and
+         * long histories: the event must not turn noise into alarms. */
+        size_t fa = 0, runs = 0;
+        for (int k = 0; k < 1000; k++) {
+            size_t n = k % 2 ? 7 : 4;
+            for (size_t i = 0; i < 32; i++)
+                ct_history(&seed, p + i * n, n, 0.30, 64, 1);
+            ct_judge_runs(p, 32, n, count, &ev, res);
+            fa += count[CT_REGRESS_SLOWER];
+            runs += count[CT_REGRESS_SLOWER] > 0;
+        }
+        printf("A/A, 32 series judged as a run, 30%% noise, 4 or 7 runs: %zu of 32000 series "
+               "SLOWER (%zu of 1000 runs)\n",
+               fa, runs);
+        CT_CHECK(&t, fa <= 32000 / 100); /* the per-series A/A bound, 1% */
+    }
+
+    /* A step followed by recovery: 6 runs, 2 at 20x, 1 back: nothing
+     * SLOWER, the series RECOVERED with the step's first run named. */
+    {
+        uint64_t seed = 5100;
+        ct_regress_point_t p[32 * 9];
+        ct_regress_result_t res[32];
+        ct_regress_event_t ev;
+        size_t count[CT_REGRESS_RECOVERED + 1], slower = 0, back = 0, named = 0;
+        for (int k = 0; k < 200; k++) {
+            for (size_t i = 0; i < 32; i++) {
+                ct_history(&seed, p + i * 9, 9, 0.05, 6, 20.0);
+                p[i * 9 + 8].us /= 20;
+            }
+            ct_judge_runs(p, 32, 9, count, &ev, res);
+            slower += count[CT_REGRESS_SLOWER];
+            back += count[CT_REGRESS_RECOVERED];
+            for (size_t i = 0; i < 32; i++)
+                named += res[i].verdict == CT_REGRESS_RECOVERED && res[i].first_bad == 6;
+        }
+        printf("20x step for 2 runs, then back (5%% noise): SLOWER %zu, recovered %zu (first "
+               "run of the step named in %zu) of 6400 series\n",
+               slower, back, named);
+        CT_CHECK(&t, slower == 0 && back >= 6300 && named == back);
+    }
+
+    /* The recorded history, night by night: night 7 (the first with the
+     * shim) is one severe event and names itself; night 8 keeps night 7 as
+     * the first slow run; night 9 (plain again) exits 0, its series
+     * recovered or unconfirmed spikes, never SLOWER. */
+    {
+        size_t count[CT_REGRESS_RECOVERED + 1];
+        ct_regress_event_t ev;
+        ct_regress_result_t res[32];
+        ct_recorded_night(7, count, &ev, res);
+        size_t first7 = 0;
+        for (size_t i = 0; i < 32; i++)
+            first7 += res[i].verdict == CT_REGRESS_SLOWER && res[i].first_bad == 6;
+        printf("recorded night 7: %zu of 32 SLOWER (%zu naming night 7), event %zu of %zu, "
+               "median %+.0f%%\n",
+               count[CT_REGRESS_SLOWER], first7, ev.moved, ev.judged, 100 * ev.median_change);
+        CT_CHECK(&t, ev.severe && count[CT_REGRESS_SLOWER] >= 30 && first7 >= 30);
+        ct_recorded_night(8, count, &ev, res);
+        size_t first8 = 0;
+        for (size_t i = 0; i < 32; i++)
+            first8 += res[i].verdict == CT_REGRESS_SLOWER && res[i].first_bad == 6;
+        printf("recorded night 8: %zu of 32 SLOWER (%zu naming night 7)\n",
+               count[CT_REGRESS_SLOWER], first8);
+        CT_CHECK(&t, count[CT_REGRESS_SLOWER] >= 30 && first8 >= 30);
+        ct_recorded_night(9, count, &ev, res);
+        printf("recorded night 9: %zu SLOWER, %zu recovered, %zu unknown\n",
+               count[CT_REGRESS_SLOWER], count[CT_REGRESS_RECOVERED], count[CT_REGRESS_UNKNOWN]);
+        CT_CHECK(&t, count[CT_REGRESS_SLOWER] == 0 && count[CT_REGRESS_RECOVERED] >= 26);
     }
     return CT_DONE(&t);
 }

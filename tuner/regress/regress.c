@@ -40,6 +40,8 @@ enum {
     CT_REG_SIZE,
     CT_REG_GNUPLOT,
     CT_REG_PLOTS_DIR,
+    CT_REG_JSON,
+    CT_REG_SINCE,
 };
 
 static const ct_cli_opt_t ct_reg_opts[] = {
@@ -47,7 +49,11 @@ static const ct_cli_opt_t ct_reg_opts[] = {
     {CT_REG_BASELINE, "baseline", "RUN",
      "pin the baseline: the window of runs ending at run directory RUN"},
     {CT_REG_THRESHOLD, "threshold", "PCT", "smallest slowdown that matters, percent (default 5)"},
+    {CT_REG_SINCE, "since", "RUN",
+     "a new baseline begins at run directory RUN: earlier runs are not judged against (as a "
+     "file named " CT_REG_NEW_BASELINE " in RUN)"},
     {CT_REG_MD, "md", "FILE", "also write the table and the diagnosis as markdown"},
+    {CT_REG_JSON, "json", "FILE", "also write the verdicts as JSON (schema colltune-regress/1)"},
     {CT_REG_PLOT, "plot", "DIR",
      "also draw the history: time series per collective and per flagged series, index.html"},
     {CT_REG_FORMAT, "format", "png|svg|both", "--plot's image format (default png)"},
@@ -58,23 +64,31 @@ static const ct_cli_opt_t ct_reg_opts[] = {
 
 static void ct_reg_usage(FILE *f)
 {
-    fprintf(f, "usage: colltune regress [--window K | --baseline RUN] [--threshold PCT]\n"
-               "                        [--md FILE] [--plot DIR [--format png|svg|both]\n"
-               "                        [--size WxH]] HISTORY\n\n"
-               "HISTORY holds one directory per run (colltune sweep --out HISTORY/RUN).  For\n"
-               "each collective x size x backend x configuration x placement x dtype/op x\n"
-               "ranks, judges the newest run against the baseline and the whole history for\n"
-               "a change point (doc/colltune.md, \"regress\": the rule and its parameters);\n"
-               "for every slower series, names the first slow run and what changed in the\n"
-               "metadata (results.json) since the run before it, once per run that many\n"
-               "series moved at.  A series that improved by the same rule mirrored is\n"
-               "FASTER (not a regression).  --plot DIR draws the history with gnuplot\n"
-               "(plots/timeseries.gp): per collective, and per flagged series, the baseline\n"
-               "band and the flagged runs marked; DIR/index.html lists them and the table.\n"
-               "\noptions:\n");
+    fprintf(f,
+            "usage: colltune regress [--window K | --baseline RUN] [--since RUN]\n"
+            "                        [--threshold PCT] [--md FILE] [--json FILE]\n"
+            "                        [--plot DIR [--format png|svg|both] [--size WxH]]\n"
+            "                        HISTORY\n\n"
+            "HISTORY holds one directory per run (colltune sweep --out HISTORY/RUN).  For\n"
+            "each workload (collective x size x backend x placement x dtype/op x ranks),\n"
+            "judges the newest run against the baseline and the whole history for a\n"
+            "change point, and the newest run as a whole: most series moving at once\n"
+            "is one event (doc/colltune.md, \"regress\": the rule and its parameters).\n"
+            "For every slower series, names the first slow run and the candidate causes\n"
+            "(what changed in results.json, its fingerprint and configuration, from the\n"
+            "last good run; most specific first), once per run that many series moved\n"
+            "at.  A configuration change is reported, not a new history: a new baseline\n"
+            "begins only at a run holding a file named " CT_REG_NEW_BASELINE " (or --since).\n"
+            "A series that improved by the same rule mirrored is FASTER; one whose step\n"
+            "went away is recovered (neither is a regression).  A single run is the\n"
+            "first night: \"baseline begins\", exit 0.  --plot DIR draws the history with gnuplot\n"
+            "(plots/timeseries.gp): per collective, and per flagged series, the baseline\n"
+            "band and the flagged runs marked; DIR/index.html lists them and the table.\n"
+            "\noptions:\n");
     ct_cli_print_options(f, ct_reg_opts, CT_REG_NOPTS);
-    fprintf(f, "\nexit codes: 0 nothing slower (FASTER included), 1 some series slower, 2 bad\n"
-               "input (file:line named; also an empty history, a single run, a --plot DIR\n"
+    fprintf(f, "\nexit codes: 0 nothing slower (FASTER, recovered and a first night included),\n"
+               "1 some series slower, 2 bad input (file:line named; also an empty history, a\n"
+               "run directory given as HISTORY, a --plot DIR\n"
                "that cannot be written), 3 I/O failure, or --plot without gnuplot (Debian:\n"
                "apt-get install gnuplot-nox) or gnuplot failed.\n");
 }
@@ -112,6 +126,9 @@ static int ct_reg_read_run(const char *history, const char *name, ct_reg_run_t *
     snprintf(run->dir, sizeof run->dir, "%s/%s", history, name);
     snprintf(json, sizeof json, "%s/results.json", run->dir);
     snprintf(csv, sizeof csv, "%s/results.csv", run->dir);
+    char marker[PATH_MAX + 32];
+    snprintf(marker, sizeof marker, "%s/" CT_REG_NEW_BASELINE, run->dir);
+    run->new_baseline = access(marker, F_OK) == 0;
     const char *path = ct_reg_is_file(json) ? json : ct_reg_is_file(csv) ? csv : NULL;
     if (path == NULL) {
         snprintf(err, errlen, "%s: no results.json or results.csv, skipped", run->dir);
@@ -182,17 +199,16 @@ static ct_status_t ct_reg_read_history(const char *history, ct_reg_runs_t *runs)
     closedir(d);
     if (st != CT_OK)
         return st == CT_ERR_NOMEM ? st : CT_ERR_PARSE;
-    if (runs->n < 2) {
-        char self[PATH_MAX + 16];
-        snprintf(self, sizeof self, "%s/results.csv", history);
-        int is_run = ct_reg_is_file(self);
-        snprintf(self, sizeof self, "%s/results.json", history);
-        is_run |= ct_reg_is_file(self);
-        fprintf(stderr,
-                "colltune regress: %s: %s; a comparison needs at least two runs "
-                "(colltune sweep --out %s/RUN)%s\n",
-                history, runs->n ? "a single run" : "an empty history (no run directories)",
-                history,
+    char self[PATH_MAX + 16];
+    snprintf(self, sizeof self, "%s/results.csv", history);
+    int is_run = ct_reg_is_file(self);
+    snprintf(self, sizeof self, "%s/results.json", history);
+    is_run |= ct_reg_is_file(self);
+    /* One run is a first night (the baseline begins), unless HISTORY is
+     * itself a run directory: the user gave the wrong one. */
+    if (runs->n == 0 || is_run) {
+        fprintf(stderr, "colltune regress: %s: %s (colltune sweep --out %s/RUN)%s\n", history,
+                runs->n ? "a single run" : "an empty history (no run directories)", history,
                 is_run ? "; this is a run directory: give the directory that holds it" : "");
         return CT_ERR_USAGE;
     }
@@ -200,28 +216,39 @@ static ct_status_t ct_reg_read_history(const char *history, ct_reg_runs_t *runs)
     return CT_OK;
 }
 
-/* What tells series apart. */
-static int ct_reg_same_series(const ct_result_t *a, const ct_result_t *b)
+/* What tells series apart: the workload, not the configuration (a
+ * configuration change is an attribute of a run, reported as a cause). */
+static int ct_reg_same_workload(const ct_result_t *a, const ct_result_t *b)
 {
     return strcmp(a->collective, b->collective) == 0 && a->bytes == b->bytes &&
-           strcmp(a->backend, b->backend) == 0 && strcmp(a->config_id, b->config_id) == 0 &&
-           strcmp(a->placement, b->placement) == 0 && strcmp(a->dtype, b->dtype) == 0 &&
-           strcmp(a->op, b->op) == 0 && a->nranks == b->nranks;
+           strcmp(a->backend, b->backend) == 0 && strcmp(a->placement, b->placement) == 0 &&
+           strcmp(a->dtype, b->dtype) == 0 && strcmp(a->op, b->op) == 0 && a->nranks == b->nranks;
 }
 
-/* The series' row in run r (the last one when a run repeats it), or NULL. */
+/* The series' row in run r (the last one when a run repeats it), or NULL.
+ * A run that measured the workload under several configurations (collbench
+ * --config) is read at key's configuration, and not at all without it. */
 static const ct_result_t *ct_reg_find(const ct_reg_run_t *r, const ct_result_t *key)
 {
-    for (size_t i = r->rows.n; i-- > 0;)
-        if (ct_reg_same_series(&r->rows.v[i], key))
-            return &r->rows.v[i];
-    return NULL;
+    const ct_result_t *any = NULL;
+    for (size_t i = r->rows.n; i-- > 0;) {
+        const ct_result_t *x = &r->rows.v[i];
+        if (!ct_reg_same_workload(x, key))
+            continue;
+        if (strcmp(x->config_id, key->config_id) == 0)
+            return x;
+        if (any != NULL && strcmp(any->config_id, x->config_id) != 0)
+            return NULL; /* several, none key's */
+        if (any == NULL)
+            any = x;
+    }
+    return any;
 }
 
 typedef struct {
     size_t window;
     double threshold;
-    const char *baseline, *md, *history;
+    const char *baseline, *since, *md, *json, *history;
     /* --plot */
     const char *plot, *gnuplot_opt, *plots_opt;
     int png, svg;
@@ -259,6 +286,8 @@ static int ct_reg_parse(int argc, char **argv, ct_reg_args_t *a)
             break;
         case CT_REG_BASELINE: a->baseline = value; break;
         case CT_REG_MD: a->md = value; break;
+        case CT_REG_JSON: a->json = value; break;
+        case CT_REG_SINCE: a->since = value; break;
         case CT_REG_PLOT: a->plot = value; break;
         case CT_REG_GNUPLOT: a->gnuplot_opt = value, drawing = 1; break;
         case CT_REG_PLOTS_DIR: a->plots_opt = value, drawing = 1; break;
@@ -301,8 +330,8 @@ static int ct_reg_parse(int argc, char **argv, ct_reg_args_t *a)
     return CT_EXIT_OK;
 }
 
-/* --md's target: checked before any work. */
-static int ct_reg_check_out(const char *path)
+/* An output file (--md, --json): checked before any work. */
+static int ct_reg_check_out(const char *opt, const char *path)
 {
     struct stat st;
     char dir[PATH_MAX];
@@ -312,13 +341,13 @@ static int ct_reg_check_out(const char *path)
         *(slash == dir ? slash + 1 : slash) = '\0';
     /* Why, not "not a writable file path" (issue 15, E23). */
     if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
-        fprintf(stderr, "colltune regress: --md %s: is %s, not a regular file\n", path,
+        fprintf(stderr, "colltune regress: --%s %s: is %s, not a regular file\n", opt, path,
                 ct_path_kind(st.st_mode));
         return -1;
     }
     if (access(slash ? dir : ".", W_OK) != 0) {
-        fprintf(stderr, "colltune regress: --md %s: directory %s: %s\n", path, slash ? dir : ".",
-                strerror(errno));
+        fprintf(stderr, "colltune regress: --%s %s: directory %s: %s\n", opt, path,
+                slash ? dir : ".", strerror(errno));
         return -1;
     }
     return 0;
@@ -327,16 +356,18 @@ static int ct_reg_check_out(const char *path)
 static void ct_reg_line(FILE *f, int md, const ct_reg_runs_t *runs, const ct_reg_series_t *s)
 {
     static const char *fmt_txt = "%-14s %10lld %-5s %-12s %-16s %5d %4zu %11.3f %11.3f %+8.1f%% "
-                                 "%-8s %s\n";
+                                 "%-9s %s\n";
     static const char *fmt_md = "| %s | %lld | %s | %s | %s | %d | %zu | %.3f | %.3f | %+.1f%% | "
                                 "%s | %s |\n";
     const ct_result_t *k = s->key;
     const ct_regress_result_t *r = &s->res;
-    int moved = r->verdict == CT_REGRESS_SLOWER || r->verdict == CT_REGRESS_FASTER;
-    fprintf(f, md ? fmt_md : fmt_txt, k->collective, k->bytes, k->backend, k->placement,
-            k->config_id, (int)k->nranks, s->n, r->base_median, r->base_median * (1 + r->change),
-            100 * r->change, ct_regress_verdict_name(r->verdict),
-            moved ? runs->v[s->at[r->first_bad]].name : "-");
+    int moved = r->verdict == CT_REGRESS_SLOWER || r->verdict == CT_REGRESS_FASTER ||
+                r->verdict == CT_REGRESS_RECOVERED;
+    char config[32];
+    ct_reg_config_label_of(k->config_id, config, sizeof config);
+    fprintf(f, md ? fmt_md : fmt_txt, k->collective, k->bytes, k->backend, k->placement, config,
+            (int)k->nranks, s->n, r->base_median, r->base_median * (1 + r->change), 100 * r->change,
+            ct_regress_verdict_name(r->verdict), moved ? runs->v[s->at[r->first_bad]].name : "-");
 }
 
 static void ct_reg_header(FILE *f, int md)
@@ -346,7 +377,7 @@ static void ct_reg_header(FILE *f, int md)
                    "baseline us | newest us | change | verdict | first slow/faster run |\n"
                    "|---|---:|---|---|---|---:|---:|---:|---:|---:|---|---|\n");
     else
-        fprintf(f, "%-14s %10s %-5s %-12s %-16s %5s %4s %11s %11s %9s %-8s %s\n", "collective",
+        fprintf(f, "%-14s %10s %-5s %-12s %-16s %5s %4s %11s %11s %9s %-9s %s\n", "collective",
                 "bytes", "backend", "placement", "config", "ranks", "runs", "baseline_us",
                 "newest_us", "change", "verdict", "first_moved_run");
 }
@@ -360,32 +391,38 @@ static void ct_reg_series_free(ct_reg_series_t *s, size_t ns)
     free(s);
 }
 
-/* Judges every series of the newest run: *s_p (caller frees with
- * ct_reg_series_free), *ns_p of them. */
+/* Judges every series of the newest run, and the run as a whole:
+ * j->s (free with ct_reg_series_free), j->ns of them, j->ev. */
 static ct_status_t ct_reg_judge_all(const ct_reg_runs_t *runs, const ct_reg_args_t *a,
-                                    long pinned_run, ct_reg_series_t **s_p, size_t *ns_p)
+                                    long pinned_run, ct_reg_judged_t *j)
 {
     const ct_reg_run_t *newest = &runs->v[runs->n - 1];
     ct_reg_series_t *s = calloc(newest->rows.n + 1, sizeof *s);
+    ct_regress_series_in_t *in = calloc(newest->rows.n + 1, sizeof *in);
+    ct_regress_result_t *res = calloc(newest->rows.n + 1, sizeof *res);
     size_t ns = 0;
-    if (s == NULL)
+    if (s == NULL || in == NULL || res == NULL) {
+        free(s);
+        free(in);
+        free(res);
         return CT_ERR_NOMEM;
+    }
     for (size_t i = 0; i < newest->rows.n; i++) {
         const ct_result_t *key = &newest->rows.v[i];
         if (ct_reg_find(newest, key) != key)
             continue; /* repeated in the newest run: judged once, its last row */
-        ct_reg_series_t *x = &s[ns++];
+        ct_reg_series_t *x = &s[ns];
         x->key = key;
         x->p = malloc(runs->n * sizeof *x->p);
         x->at = malloc(runs->n * sizeof *x->at);
+        in[ns].pinned = -1;
+        ns++;
         if (x->p == NULL || x->at == NULL) {
             ct_reg_series_free(s, ns);
+            free(in);
+            free(res);
             return CT_ERR_NOMEM;
         }
-        ct_regress_rule_t rule;
-        ct_regress_rule_default(&rule);
-        rule.window = a->window;
-        rule.threshold = a->threshold;
         for (size_t r = 0; r < runs->n; r++) {
             const ct_result_t *row = ct_reg_find(&runs->v[r], key);
             if (row == NULL || !(row->median_us > 0))
@@ -393,35 +430,111 @@ static ct_status_t ct_reg_judge_all(const ct_reg_runs_t *runs, const ct_reg_args
             double hw = (row->ci_high_us - row->ci_low_us) / 2;
             x->p[x->n] = (ct_regress_point_t){row->median_us, isfinite(hw) && hw > 0 ? hw : 0};
             if (pinned_run >= 0 && (long)r <= pinned_run)
-                rule.pinned = (long)x->n;
+                in[ns - 1].pinned = (long)x->n;
             x->at[x->n++] = r;
         }
-        if (pinned_run >= 0 && rule.pinned < 0)
-            rule.pinned = (long)x->n; /* no point at or before the pinned run: unknown */
-        ct_regress_judge(x->p, x->n, &rule, &x->res);
+        if (pinned_run >= 0 && in[ns - 1].pinned < 0)
+            in[ns - 1].pinned = (long)x->n; /* no point at or before the pinned run: unknown */
+        in[ns - 1].p = x->p;
+        in[ns - 1].n = x->n;
     }
-    *s_p = s;
-    *ns_p = ns;
+    ct_regress_rule_t rule;
+    ct_regress_rule_default(&rule);
+    rule.window = a->window;
+    rule.threshold = a->threshold;
+    int rc = ct_regress_judge_runs(in, ns, &rule, res, &j->ev, &j->prev_ev);
+    for (size_t i = 0; i < ns; i++)
+        s[i].res = res[i];
+    free(in);
+    free(res);
+    j->s = s;
+    j->ns = ns;
+    if (rc != 0) {
+        ct_reg_series_free(s, ns);
+        j->s = NULL;
+        return CT_ERR_NOMEM;
+    }
     return CT_OK;
 }
 
-/* The table (md: as markdown), then the diagnosis of the slower series
- * and the faster ones, grouped by the run they moved at. */
-static void ct_reg_report(FILE *f, int md, const ct_reg_runs_t *runs, const ct_reg_args_t *a,
-                          const ct_reg_series_t *s, size_t ns)
+/* The run-level event, in words. */
+static void ct_reg_event_line(FILE *f, int md, const ct_reg_runs_t *runs, const ct_reg_judged_t *j)
+{
+    const ct_regress_event_t *ev = &j->ev;
+    if (ev->direction == 0)
+        return;
+    int slow = ev->direction > 0;
+    fprintf(f,
+            "\n%sone event in the newest run %s: %zu of %zu series %s beyond their bounds, "
+            "median %+.0f%%; %s\n",
+            md ? "## Run-level view\n\n" : "", runs->v[runs->n - 1].name, ev->moved, ev->judged,
+            slow ? "slower" : "faster", 100 * ev->median_change,
+            ev->severe ? "a step this large in most series is not launch noise: one run suffices"
+                       : "under 2x: the next run confirms it or not");
+}
+
+/* How many series took each verdict, and what the unknown ones wait for. */
+static void ct_reg_summary(FILE *f, const ct_reg_runs_t *runs, const ct_reg_args_t *a,
+                           const ct_reg_judged_t *j)
 {
     const ct_reg_run_t *newest = &runs->v[runs->n - 1];
-    size_t slower = 0, faster = 0;
-    ct_reg_header(f, md);
-    for (size_t i = 0; i < ns; i++) {
-        ct_reg_line(f, md, runs, &s[i]);
-        slower += s[i].res.verdict == CT_REGRESS_SLOWER;
-        faster += s[i].res.verdict == CT_REGRESS_FASTER;
+    size_t count[CT_REGRESS_RECOVERED + 1] = {0}, young = 0, spikes = 0, need = 0;
+    for (size_t i = 0; i < j->ns; i++) {
+        const ct_regress_result_t *r = &j->s[i].res;
+        count[r->verdict]++;
+        size_t nb = r->base_hi - r->base_lo;
+        if (r->verdict == CT_REGRESS_UNKNOWN && nb < CT_REGRESS_MIN_BASE) {
+            young++;
+            /* the newest run joins the baseline tomorrow */
+            size_t more = CT_REGRESS_MIN_BASE - (j->s[i].n > 0 ? j->s[i].n - 1 : 0);
+            need = more > need ? more : need;
+        } else if (r->verdict == CT_REGRESS_UNKNOWN) {
+            spikes++;
+        }
     }
-    ct_reg_diagnosis(f, md, runs, s, ns, CT_REGRESS_SLOWER);
-    ct_reg_diagnosis(f, md, runs, s, ns, CT_REGRESS_FASTER);
-    fprintf(f, "\n%zu runs in %s, newest %s (%s); %zu series slower, %zu faster\n", runs->n,
-            a->history, newest->name, newest->date, slower, faster);
+    if (runs->n == 1) {
+        fprintf(f,
+                "\nbaseline begins: %zu series in run %s (%s); the rule judges a run against "
+                "at least %d runs before it: %zu more runs before one can be judged\n",
+                j->ns, newest->name, newest->date, CT_REGRESS_MIN_BASE, need);
+        return;
+    }
+    fprintf(f,
+            "\n%zu runs in %s, newest %s (%s); %zu series: %zu slower, %zu faster, %zu same, "
+            "%zu recovered, %zu unknown\n",
+            runs->n, a->history, newest->name, newest->date, j->ns, count[CT_REGRESS_SLOWER],
+            count[CT_REGRESS_FASTER], count[CT_REGRESS_SAME], count[CT_REGRESS_RECOVERED],
+            count[CT_REGRESS_UNKNOWN]);
+    if (young)
+        fprintf(f,
+                "%zu series have fewer than %d baseline runs: %zu more runs before they can "
+                "be judged\n",
+                young, CT_REGRESS_MIN_BASE, need);
+    if (spikes)
+        fprintf(f,
+                "%zu series read beyond their bounds in the newest run alone: the next run "
+                "confirms (a step) or clears (a spike) each\n",
+                spikes);
+    if (j->dropped)
+        fprintf(f, "a new baseline begins at run %s: %zu earlier runs not judged against\n",
+                runs->v[0].name, j->dropped);
+}
+
+/* The table (md: as markdown), the run-level view, the configuration
+ * changes, then the diagnosis of the slower series and the faster ones,
+ * grouped by the run they moved at, and the summary. */
+static void ct_reg_report(FILE *f, int md, const ct_reg_runs_t *runs, const ct_reg_args_t *a,
+                          const ct_reg_judged_t *j)
+{
+    ct_reg_header(f, md);
+    for (size_t i = 0; i < j->ns; i++)
+        ct_reg_line(f, md, runs, &j->s[i]);
+    ct_reg_event_line(f, md, runs, j);
+    ct_reg_config_changes(f, md, runs);
+    ct_reg_diagnosis(f, md, runs, j->s, j->ns, CT_REGRESS_SLOWER, a->window);
+    ct_reg_diagnosis(f, md, runs, j->s, j->ns, CT_REGRESS_FASTER, a->window);
+    ct_reg_diagnosis(f, md, runs, j->s, j->ns, CT_REGRESS_RECOVERED, a->window);
+    ct_reg_summary(f, runs, a, j);
 }
 
 /* Everything --plot needs, found and checked before any work: gnuplot
@@ -439,6 +552,78 @@ static int ct_reg_plot_prepare(const ct_reg_args_t *a, char *gnuplot, char *scri
     return ct_outdir_lock(a->plot, "regress") == 0 ? CT_EXIT_OK : CT_EXIT_USAGE;
 }
 
+/* An output given as one of the history's results files would destroy a
+ * run (E11). */
+static int ct_reg_not_an_input(const char *opt, const char *path, const ct_reg_runs_t *runs)
+{
+    for (size_t i = 0; path != NULL && i < runs->n; i++) {
+        const char *names[] = {"results.json", "results.csv"};
+        for (size_t k = 0; k < 2; k++) {
+            char in[PATH_MAX + 16];
+            snprintf(in, sizeof in, "%s/%s", runs->v[i].dir, names[k]);
+            if (ct_path_same_file(path, in)) {
+                fprintf(stderr, "colltune regress: --%s %s is %s, an input: give another --%s\n",
+                        opt, path, in, opt);
+                return -1;
+            }
+        }
+    }
+    return 0;
+}
+
+/* The markdown report through a temporary file beside path. */
+static int ct_reg_write_md(const char *path, const ct_reg_runs_t *runs, const ct_reg_args_t *a,
+                           const ct_reg_judged_t *j)
+{
+    char tmp[PATH_MAX + 300];
+    FILE *f = NULL;
+    if (ct_tmpname(path, tmp, sizeof tmp) == CT_OK) {
+        (void)ct_tmpname_clean_stale(path);
+        f = fopen(tmp, "w");
+    } else {
+        tmp[0] = '\0'; /* nothing to remove below */
+        errno = ENAMETOOLONG;
+    }
+    if (f != NULL) {
+        fprintf(f, "# colltune regress %s\n\n", a->history);
+        ct_reg_report(f, 1, runs, a, j);
+    }
+    if (f == NULL || fclose(f) != 0 || rename(tmp, path) != 0) {
+        fprintf(stderr, "colltune regress: --md %s: %s\n", path, strerror(errno));
+        if (tmp[0] != '\0')
+            unlink(tmp);
+        return -1;
+    }
+    return 0;
+}
+
+/* A new baseline: the newest run holding the marker, or --since's run;
+ * the runs before it are dropped.  -1 (told) when --since names no run. */
+static int ct_reg_new_baseline(ct_reg_runs_t *runs, const char *since, size_t *dropped)
+{
+    size_t from = 0;
+    int found = since == NULL;
+    for (size_t i = 0; i < runs->n; i++) {
+        if (runs->v[i].new_baseline)
+            from = i;
+        if (since != NULL && strcmp(runs->v[i].name, since) == 0)
+            found = 1, from = i > from ? i : from;
+    }
+    if (!found) {
+        fprintf(stderr, "colltune regress: --since %s: no such run directory in the history\n",
+                since);
+        return -1;
+    }
+    for (size_t i = 0; i < from; i++) {
+        ct_results_free(&runs->v[i].rows);
+        json_decref(runs->v[i].meta);
+    }
+    memmove(runs->v, runs->v + from, (runs->n - from) * sizeof *runs->v);
+    runs->n -= from;
+    *dropped = from;
+    return 0;
+}
+
 static int ct_reg_run(int argc, char **argv)
 {
     ct_reg_args_t a = {0};
@@ -448,28 +633,21 @@ static int ct_reg_run(int argc, char **argv)
     char gnuplot[PATH_MAX], scripts[PATH_MAX], size[48];
     if (a.plot != NULL && (rc = ct_reg_plot_prepare(&a, gnuplot, scripts, PATH_MAX)) != CT_EXIT_OK)
         return rc;
-    if (a.md != NULL && ct_reg_check_out(a.md) != 0)
+    if ((a.md != NULL && ct_reg_check_out("md", a.md) != 0) ||
+        (a.json != NULL && ct_reg_check_out("json", a.json) != 0))
         return CT_EXIT_USAGE;
     ct_reg_runs_t runs = {0};
+    ct_reg_judged_t j = {0};
     ct_status_t st = ct_reg_read_history(a.history, &runs);
     if (st != CT_OK) {
         ct_reg_runs_free(&runs);
         return st == CT_ERR_NOMEM ? CT_EXIT_FAILURE : CT_EXIT_USAGE;
     }
-    /* --md over one of the history's results files would destroy a run
-     * (E11). */
-    for (size_t i = 0; a.md != NULL && i < runs.n; i++) {
-        const char *names[] = {"results.json", "results.csv"};
-        for (size_t k = 0; k < 2; k++) {
-            char in[PATH_MAX + 16];
-            snprintf(in, sizeof in, "%s/%s", runs.v[i].dir, names[k]);
-            if (ct_path_same_file(a.md, in)) {
-                fprintf(stderr, "colltune regress: --md %s is %s, an input: give another --md\n",
-                        a.md, in);
-                ct_reg_runs_free(&runs);
-                return CT_EXIT_USAGE;
-            }
-        }
+    if (ct_reg_not_an_input("md", a.md, &runs) != 0 ||
+        ct_reg_not_an_input("json", a.json, &runs) != 0 ||
+        ct_reg_new_baseline(&runs, a.since, &j.dropped) != 0) {
+        ct_reg_runs_free(&runs);
+        return CT_EXIT_USAGE;
     }
     long pinned = -1;
     for (size_t i = 0; a.baseline != NULL && i < runs.n; i++)
@@ -477,51 +655,35 @@ static int ct_reg_run(int argc, char **argv)
             pinned = (long)i;
     if (a.baseline != NULL && (pinned < 0 || (size_t)pinned + 1 >= runs.n)) {
         fprintf(stderr, "colltune regress: --baseline %s: %s\n", a.baseline,
-                pinned < 0 ? "no such run directory in the history" : "is the newest run");
+                pinned < 0 ? "no such run directory in the history (after a new baseline)"
+                           : "is the newest run");
         ct_reg_runs_free(&runs);
         return CT_EXIT_USAGE;
     }
-    ct_reg_series_t *s = NULL;
-    size_t ns = 0, slower = 0;
-    if (ct_reg_judge_all(&runs, &a, pinned, &s, &ns) != CT_OK) {
+    if (ct_reg_judge_all(&runs, &a, pinned, &j) != CT_OK) {
         fprintf(stderr, "colltune regress: out of memory\n");
         ct_reg_runs_free(&runs);
         return CT_EXIT_FAILURE;
     }
-    for (size_t i = 0; i < ns; i++)
-        slower += s[i].res.verdict == CT_REGRESS_SLOWER;
-    ct_reg_report(stdout, 0, &runs, &a, s, ns);
+    size_t slower = 0;
+    for (size_t i = 0; i < j.ns; i++)
+        slower += j.s[i].res.verdict == CT_REGRESS_SLOWER;
+    ct_reg_report(stdout, 0, &runs, &a, &j);
     rc = slower ? CT_EXIT_WRONG : CT_EXIT_OK;
-    if (a.md != NULL) {
-        char tmp[PATH_MAX + 300];
-        FILE *f = NULL;
-        if (ct_tmpname(a.md, tmp, sizeof tmp) == CT_OK) {
-            (void)ct_tmpname_clean_stale(a.md);
-            f = fopen(tmp, "w");
-        } else {
-            tmp[0] = '\0'; /* nothing to remove below */
-            errno = ENAMETOOLONG;
-        }
-        if (f != NULL) {
-            fprintf(f, "# colltune regress %s\n\n", a.history);
-            ct_reg_report(f, 1, &runs, &a, s, ns);
-        }
-        if (f == NULL || fclose(f) != 0 || rename(tmp, a.md) != 0) {
-            fprintf(stderr, "colltune regress: --md %s: %s\n", a.md, strerror(errno));
-            if (tmp[0] != '\0')
-                unlink(tmp);
-            rc = CT_EXIT_FAILURE;
-        }
-    }
+    if (a.md != NULL && ct_reg_write_md(a.md, &runs, &a, &j) != 0)
+        rc = CT_EXIT_FAILURE;
+    if (a.json != NULL &&
+        ct_reg_json(a.json, &runs, a.history, &j, rc == CT_EXIT_WRONG, a.window) != 0)
+        rc = CT_EXIT_FAILURE;
     if (a.plot != NULL) {
         snprintf(size, sizeof size, "%ldx%ld", a.width, a.height);
         const ct_reg_plot_t pl = {a.plot, gnuplot, scripts, size, a.png, a.svg, a.threshold};
-        if (ct_reg_plot(&pl, &runs, s, ns, a.history) != 0)
+        if (ct_reg_plot(&pl, &runs, j.s, j.ns, a.history) != 0)
             rc = CT_EXIT_FAILURE;
         else
             printf("colltune regress: plots: open %s/index.html\n", a.plot);
     }
-    ct_reg_series_free(s, ns);
+    ct_reg_series_free(j.s, j.ns);
     ct_reg_runs_free(&runs);
     return rc;
 }

@@ -21,8 +21,14 @@ typedef struct {
     char dir[PATH_MAX];
     char date[64];
     ct_results_t rows;
-    json_t *meta; /* NULL: an imported run */
+    json_t *meta;     /* NULL: an imported run */
+    int new_baseline; /* the run directory holds CT_REG_NEW_BASELINE */
 } ct_reg_run_t;
+
+/* A file that, in a run directory, starts a new baseline at that run: the
+ * runs before it are not judged against (an intended change, such as a
+ * new MPI library or a new configuration, made the old numbers moot). */
+#define CT_REG_NEW_BASELINE "new-baseline"
 
 typedef struct {
     ct_reg_run_t *v;
@@ -39,11 +45,59 @@ typedef struct {
     ct_regress_result_t res;
 } ct_reg_series_t;
 
+/* A history judged: its series, the run-level event of the newest run
+ * and of the run before it, and the runs a new baseline left out. */
+typedef struct {
+    ct_reg_series_t *s;
+    size_t ns;
+    ct_regress_event_t ev, prev_ev;
+    size_t dropped;
+} ct_reg_judged_t;
+
+/* "default" for config_id the hash of no tuning variables, else
+ * config_id, into buf. */
+void ct_reg_config_label_of(const char *config_id, char *buf, size_t len);
+
+/* Each run whose configuration (its tuning variables: OMPI_MCA_*, UCX_*,
+ * NCCL_*, less the launcher's) differs from the run before it, with the
+ * differences ("OMPI_MCA_coll_tuned_allreduce_algorithm: unset -> 4"). */
+void ct_reg_config_changes(FILE *f, int md, const ct_reg_runs_t *runs);
+
+/* --json FILE: the verdicts for dashboards (doc/formats.md,
+ * colltune-regress/1), through a temporary file.  0, or -1 told. */
+int ct_reg_json(const char *path, const ct_reg_runs_t *runs, const char *history,
+                const ct_reg_judged_t *j, int slower, size_t window);
+
+/* "default" for the configuration of no tuning variables (config_id the
+ * hash of nothing), else the run's config_id (its rows' when it has no
+ * metadata), into buf. */
+void ct_reg_config_label(const ct_reg_run_t *run, char *buf, size_t len);
+
+/* One candidate cause: what differs between the last good run and the
+ * first slow one, most specific first (ct_reg_causes). */
+typedef struct {
+    char what[256]; /* "LD_PRELOAD", "library libmpi.so.40", "MPI_T coll_tuned_..." */
+    char from[512]; /* the value in the last good run ("unset", "absent") */
+    char to[512];   /* in the first slow one */
+    int rank;       /* its kind: 1 preload .. 7 other metadata (regress_diag.c) */
+    int consistent; /* every baseline run had `from` and every run of the step `to` */
+} ct_reg_cause_t;
+
+/* The differences between runs good and bad (indices in runs), ranked:
+ * consistent ones first (the value held in every run of the baseline
+ * window before bad, and the new one in every run from bad to the
+ * newest), then by kind: a preloaded library, a library's build or
+ * version, the configuration (tuning variables, MPI_T), other variables,
+ * the kernel and CPU, the hosts, other metadata.  *out (caller frees),
+ * *n of them; -1 when either run has no metadata or memory runs out. */
+int ct_reg_causes(const ct_reg_runs_t *runs, size_t good, size_t bad, size_t window,
+                  ct_reg_cause_t **out, size_t *n);
+
 /* The diagnosis after the table, for the series of one verdict (SLOWER
  * or FASTER): grouped by the run they moved at, each group's members
- * named and what changed in the metadata printed once (md: markdown). */
+ * named and its candidate causes printed once (md: markdown). */
 void ct_reg_diagnosis(FILE *f, int md, const ct_reg_runs_t *runs, const ct_reg_series_t *s,
-                      size_t ns, ct_regress_verdict_t verdict);
+                      size_t ns, ct_regress_verdict_t verdict, size_t window);
 
 /* --plot, resolved before any work. */
 typedef struct {

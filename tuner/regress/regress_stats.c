@@ -18,14 +18,16 @@ void ct_regress_rule_default(ct_regress_rule_t *rule)
     rule->k = CT_REGRESS_K;
     rule->confirm = CT_REGRESS_CONFIRM;
     rule->pinned = -1;
+    rule->single = 0;
 }
 
 const char *ct_regress_verdict_name(ct_regress_verdict_t v)
 {
-    return v == CT_REGRESS_SLOWER   ? "SLOWER"
-           : v == CT_REGRESS_FASTER ? "FASTER"
-           : v == CT_REGRESS_SAME   ? "same"
-                                    : "unknown";
+    return v == CT_REGRESS_SLOWER      ? "SLOWER"
+           : v == CT_REGRESS_FASTER    ? "FASTER"
+           : v == CT_REGRESS_SAME      ? "same"
+           : v == CT_REGRESS_RECOVERED ? "recovered"
+                                       : "unknown";
 }
 
 /* The values of p[lo, hi), into v (room for hi - lo). */
@@ -89,6 +91,30 @@ static double ct_regress_split_p(const ct_regress_point_t *p, size_t n,
     return ct_stats_mw_p_less(v, hi - lo, v + (hi - lo), n - s);
 }
 
+/* R1's bound from runs [lo, hi): their median times exp(max(threshold,
+ * k sigma, the newest run's own CI half-width lhw)), sigma measured on log
+ * times: noise is a factor, not an offset (a slow launch is slow by a
+ * ratio).  v is scratch (hi - lo values); *median and *sigma are the
+ * window's, in microseconds. */
+static double ct_regress_bound(const ct_regress_point_t *p, const ct_regress_rule_t *rule,
+                               size_t lo, size_t hi, double lhw, double *v, double *median,
+                               double *sigma)
+{
+    size_t nb = hi - lo;
+    ct_regress_values(p, lo, hi, v);
+    *median = ct_stats_median(v, nb);
+    *sigma = ct_regress_sigma(v, nb, *median);
+    for (size_t i = 0; i < nb; i++)
+        v[i] = log(v[i] > 0 ? v[i] : 1e-300);
+    double lsigma = ct_regress_sigma(v, nb, ct_stats_median(v, nb));
+    /* A MAD of a few runs understates the spread (3 runs of 30% noise
+     * often agree within 5%), so a short window's sigma is inflated:
+     * without this, 0.3-0.6% of noise-only series were SLOWER on nights 5
+     * to 8 of a history, one night in six of a 32-series sweep. */
+    lsigma *= 1 + CT_REGRESS_SHORT / ((double)nb * (double)nb);
+    return *median * exp(fmax(log1p(rule->threshold), fmax(rule->k * lsigma, lhw)));
+}
+
 /* R2: the best split by Welch's t (the latest among equals), then the
  * exact test there. */
 static void ct_regress_change(const ct_regress_point_t *p, size_t n, const ct_regress_rule_t *rule,
@@ -126,31 +152,54 @@ static void ct_regress_change(const ct_regress_point_t *p, size_t n, const ct_re
     if (out->change_at == n)
         return;
     size_t lo, hi;
+    double bmed, sd;
     ct_regress_window(rule, out->change_at, &lo, &hi);
-    ct_regress_values(p, lo, hi, v);
-    double bmed = ct_stats_median(v, hi - lo);
-    /* still slow now: a change that went away is history, not a regression */
+    double spread = ct_regress_bound(p, rule, lo, hi, 0, v, &bmed, &sd) / bmed;
+    /* Still slow now: a change that went away is history, not a
+     * regression.  Back means nearer the old level than the new one (in
+     * log) and as far below the new level as a run must be beyond a
+     * baseline to count: one low run of a noisy series is not a recovery. */
+    double amed = bmed * (1 + out->change_rel), mid = sqrt(bmed * amed), last = p[n - 1].us;
+    int back = last <= mid && last < amed / spread;
     out->by_change = out->change_p <= rule->alpha && out->change_rel > rule->threshold &&
-                     p[n - 1].us > bmed * (1 + rule->threshold);
+                     last > bmed * (1 + rule->threshold) && !back;
+    /* the first run of the step is not one that reads like the old level */
+    while (out->by_change && out->change_at + 1 < n && p[out->change_at].us <= mid)
+        out->change_at++;
 }
 
-/* R1's bound from runs [lo, hi): their median times exp(max(threshold,
- * k sigma, the newest run's own CI half-width lhw)), sigma measured on log
- * times: noise is a factor, not an offset (a slow launch is slow by a
- * ratio).  v is scratch (hi - lo values); *median and *sigma are the
- * window's, in microseconds. */
-static double ct_regress_bound(const ct_regress_point_t *p, const ct_regress_rule_t *rule,
-                               size_t lo, size_t hi, double lhw, double *v, double *median,
-                               double *sigma)
+/* R1's bound for run i: the window before it (or the pinned one) and
+ * run i's own CI half-width.  v is scratch; *median the window's.  0 when
+ * that window is too short to judge run i. */
+static double ct_regress_bound_of(const ct_regress_point_t *p, const ct_regress_rule_t *rule,
+                                  size_t i, double *v, double *median)
 {
-    size_t nb = hi - lo;
-    ct_regress_values(p, lo, hi, v);
-    *median = ct_stats_median(v, nb);
-    *sigma = ct_regress_sigma(v, nb, *median);
-    for (size_t i = 0; i < nb; i++)
-        v[i] = log(v[i] > 0 ? v[i] : 1e-300);
-    double lsigma = ct_regress_sigma(v, nb, ct_stats_median(v, nb));
-    return *median * exp(fmax(log1p(rule->threshold), fmax(rule->k * lsigma, lhw)));
+    size_t lo, hi;
+    double sd;
+    ct_regress_window(rule, i, &lo, &hi);
+    if (hi < lo + CT_REGRESS_MIN_BASE || hi > i)
+        return 0;
+    const ct_regress_point_t *x = &p[i];
+    double lhw = x->us > x->hw && x->hw > 0 ? log(x->us / (x->us - x->hw)) : 0;
+    return ct_regress_bound(p, rule, lo, hi, lhw, v, median, &sd);
+}
+
+/* R1's step: the first run of the trailing stretch that ends at the newest
+ * (last, beyond its bound over a window of median med), each run beyond
+ * its own bound and at the newest's level. */
+static size_t ct_regress_stretch(const ct_regress_point_t *p, size_t n,
+                                 const ct_regress_rule_t *rule, double med, double *v)
+{
+    double last = p[n - 1].us, reach = 0.5 * fabs(log(last / med)), m;
+    size_t first = n - 1;
+    while (first > 0) {
+        size_t i = first - 1;
+        double b = ct_regress_bound_of(p, rule, i, v, &m);
+        if (!(b > 0 && p[i].us > b && fabs(log(p[i].us / last)) <= reach))
+            break;
+        first = i;
+    }
+    return first;
 }
 
 /* The slower-only rule (regress.h); ct_regress_judge adds its mirror. */
@@ -170,20 +219,14 @@ static void ct_regress_judge_slower(const ct_regress_point_t *p, size_t n,
     double bound = ct_regress_bound(p, rule, out->base_lo, out->base_hi, lhw, v, &out->base_median,
                                     &out->base_sigma);
     out->change = out->base_median > 0 ? last->us / out->base_median - 1 : 0;
-    /* One slow launch is a spike on a shared machine; R1 wants the newest
-     * `confirm` runs all beyond the bound of the window before them too. */
-    size_t c = rule->confirm > 1 ? rule->confirm : 1, above = 0;
-    double cbound = bound, m, sd;
-    if (c > 1 && n > c && rule->pinned < 0) {
-        size_t lo, hi;
-        ct_regress_window(rule, n - c, &lo, &hi);
-        if (hi > lo)
-            cbound = ct_regress_bound(p, rule, lo, hi, lhw, v, &m, &sd);
-    }
-    for (size_t i = n - (n >= c ? c : n); i < n; i++)
-        above += p[i].us > (i == n - 1 ? bound : cbound) && p[i].us > cbound;
-    out->by_newest = last->us > bound && above >= c;
-    int spike = last->us > bound && !out->by_newest;
+    int beyond = nb >= CT_REGRESS_MIN_BASE && last->us > bound;
+    out->beyond = beyond;
+    /* One slow launch is a spike on a shared machine: R1 wants the step
+     * `confirm` runs long, unless one run suffices (a severe event). */
+    size_t first = beyond ? ct_regress_stretch(p, n, rule, out->base_median, v) : n - 1;
+    size_t c = rule->confirm > 1 ? rule->confirm : 1;
+    out->by_newest = beyond && (n - first >= c || rule->single);
+    int spike = beyond && !out->by_newest;
     ct_regress_change(p, n, rule, v, out);
     out->band_lo = out->base_lo;
     out->band_hi = out->base_hi;
@@ -193,6 +236,7 @@ static void ct_regress_judge_slower(const ct_regress_point_t *p, size_t n,
         out->verdict = out->by_newest || out->by_change ? CT_REGRESS_SLOWER
                        : spike                          ? CT_REGRESS_UNKNOWN
                                                         : CT_REGRESS_SAME;
+    double m;
     if (out->verdict == CT_REGRESS_SLOWER && out->by_change) {
         out->first_bad = out->change_at;
         /* the band the change point was judged against */
@@ -200,10 +244,7 @@ static void ct_regress_judge_slower(const ct_regress_point_t *p, size_t n,
         out->band_high =
             ct_regress_bound(p, rule, out->band_lo, out->band_hi, 0, v, &out->band_median, &m);
     } else if (out->verdict == CT_REGRESS_SLOWER) {
-        /* the trailing stretch of runs that each clear the bound */
-        out->first_bad = n - 1;
-        while (out->first_bad > out->base_lo && p[out->first_bad - 1].us > bound)
-            out->first_bad--;
+        out->first_bad = first;
     }
     /* R1's bound mirrored: as far below the median as above it */
     out->band_low = out->band_high > 0 ? out->band_median * out->band_median / out->band_high : 0;
@@ -227,6 +268,8 @@ void ct_regress_judge(const ct_regress_point_t *p, size_t n, const ct_regress_ru
     ct_regress_result_t m;
     ct_regress_judge_slower(q, n, rule, &m);
     free(q);
+    if (m.beyond)
+        out->beyond = -1;
     if (m.verdict != CT_REGRESS_SLOWER)
         return;
     /* the numbers in us again; the verdict, the rules and the first run

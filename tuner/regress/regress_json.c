@@ -1,0 +1,143 @@
+/*
+ * regress_json.c - `colltune regress --json FILE`: the verdicts of a
+ * history for dashboards and the history index (schema colltune-regress/1,
+ * doc/formats.md), written through a temporary file beside FILE.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "ct_json.h"
+#include "ct_tmpname.h"
+#include "regress_cmd.h"
+
+static json_t *ct_reg_json_series(const ct_reg_runs_t *runs, const ct_reg_series_t *x)
+{
+    const ct_result_t *k = x->key;
+    const ct_regress_result_t *r = &x->res;
+    int moved = r->verdict == CT_REGRESS_SLOWER || r->verdict == CT_REGRESS_FASTER ||
+                r->verdict == CT_REGRESS_RECOVERED;
+    char config[32];
+    ct_reg_config_label_of(k->config_id, config, sizeof config);
+    return json_pack(
+        "{s:s, s:I, s:s, s:s, s:s, s:s, s:I, s:s, s:I, s:o, s:o, s:o, s:s, s:o, "
+        "s:b, s:b}",
+        "collective", k->collective, "bytes", (json_int_t)k->bytes, "backend", k->backend,
+        "placement", k->placement, "dtype", k->dtype, "op", k->op, "nranks", (json_int_t)k->nranks,
+        "config", config, "runs", (json_int_t)x->n, "baseline_us", ct_json_real(r->base_median),
+        "newest_us", ct_json_real(r->base_median * (1 + r->change)), "change",
+        ct_json_real(r->change), "verdict", ct_regress_verdict_name(r->verdict), "first_moved_run",
+        moved ? ct_json_str(runs->v[x->at[r->first_bad]].name) : json_null(), "by_newest",
+        r->by_newest, "by_change", r->by_change);
+}
+
+/* The causes of each group of slower series (one per first slow run). */
+static json_t *ct_reg_json_causes(const ct_reg_runs_t *runs, const ct_reg_judged_t *j,
+                                  size_t window)
+{
+    json_t *groups = json_array();
+    for (size_t i = 0; groups && i < j->ns; i++) {
+        const ct_reg_series_t *x = &j->s[i];
+        if (x->res.verdict != CT_REGRESS_SLOWER)
+            continue;
+        size_t bad = x->at[x->res.first_bad];
+        size_t good = x->res.first_bad > 0 ? x->at[x->res.first_bad - 1] : (size_t)-1;
+        size_t members = 0, seen = 0;
+        for (size_t k = 0; k < j->ns; k++) {
+            const ct_reg_series_t *y = &j->s[k];
+            if (y->res.verdict != CT_REGRESS_SLOWER || y->at[y->res.first_bad] != bad)
+                continue;
+            members++;
+            seen |= k < i;
+        }
+        if (seen)
+            continue; /* the group is its first member's */
+        json_t *list = json_array();
+        ct_reg_cause_t *c = NULL;
+        size_t n = 0;
+        if (good < runs->n && ct_reg_causes(runs, good, bad, window, &c, &n) == 0)
+            for (size_t k = 0; list && k < n; k++)
+                json_array_append_new(
+                    list, json_pack("{s:o, s:o, s:o, s:b}", "what", ct_json_str(c[k].what), "from",
+                                    ct_json_str(c[k].from), "to", ct_json_str(c[k].to),
+                                    "consistent", c[k].consistent));
+        free(c);
+        json_array_append_new(
+            groups, json_pack("{s:o, s:o, s:I, s:o}", "first_slow_run",
+                              ct_json_str(runs->v[bad].name), "last_good_run",
+                              good < runs->n ? ct_json_str(runs->v[good].name) : json_null(),
+                              "series", (json_int_t)members, "causes", list));
+    }
+    return groups;
+}
+
+static const char *ct_reg_json_verdict(const ct_reg_runs_t *runs, const size_t *count, size_t ns)
+{
+    if (runs->n == 1)
+        return "baseline";
+    if (count[CT_REGRESS_SLOWER])
+        return "slower";
+    if (count[CT_REGRESS_FASTER])
+        return "faster";
+    if (count[CT_REGRESS_RECOVERED])
+        return "recovered";
+    return count[CT_REGRESS_UNKNOWN] == ns ? "unknown" : "same";
+}
+
+int ct_reg_json(const char *path, const ct_reg_runs_t *runs, const char *history,
+                const ct_reg_judged_t *j, int slower, size_t window)
+{
+    size_t count[CT_REGRESS_RECOVERED + 1] = {0};
+    size_t first_slow = (size_t)-1;
+    json_t *series = json_array();
+    for (size_t i = 0; i < j->ns; i++) {
+        const ct_reg_series_t *x = &j->s[i];
+        count[x->res.verdict]++;
+        /* the earliest first slow run: runs are in date order */
+        if (x->res.verdict == CT_REGRESS_SLOWER && x->at[x->res.first_bad] < first_slow)
+            first_slow = x->at[x->res.first_bad];
+        json_array_append_new(series, ct_reg_json_series(runs, x));
+    }
+    const ct_reg_run_t *newest = &runs->v[runs->n - 1];
+    json_t *event = json_null();
+    if (j->ev.direction != 0)
+        event = json_pack("{s:s, s:I, s:I, s:o, s:b, s:o}", "direction",
+                          j->ev.direction > 0 ? "slower" : "faster", "series",
+                          (json_int_t)j->ev.moved, "of", (json_int_t)j->ev.judged, "median_change",
+                          ct_json_real(j->ev.median_change), "severe", j->ev.severe, "run",
+                          ct_json_str(newest->name));
+    json_t *doc = json_pack(
+        "{s:s, s:o, s:I, s:{s:o, s:o}, s:s, s:i, s:{s:I, s:I, s:I, s:I, s:I, s:I}, s:o, s:o, "
+        "s:o, s:o, s:o}",
+        "schema", "colltune-regress/1", "history", ct_json_str(history), "runs",
+        (json_int_t)runs->n, "newest", "run", ct_json_str(newest->name), "date",
+        ct_json_str(newest->date), "verdict", ct_reg_json_verdict(runs, count, j->ns), "exit",
+        slower ? 1 : 0, "counts", "series", (json_int_t)j->ns, "slower",
+        (json_int_t)count[CT_REGRESS_SLOWER], "faster", (json_int_t)count[CT_REGRESS_FASTER],
+        "same", (json_int_t)count[CT_REGRESS_SAME], "recovered",
+        (json_int_t)count[CT_REGRESS_RECOVERED], "unknown", (json_int_t)count[CT_REGRESS_UNKNOWN],
+        "event", event, "first_slow_run",
+        first_slow < runs->n ? ct_json_str(runs->v[first_slow].name) : json_null(), "new_baseline",
+        j->dropped ? json_pack("{s:o, s:I}", "run", ct_json_str(runs->v[0].name), "dropped",
+                               (json_int_t)j->dropped)
+                   : json_null(),
+        "series", series, "causes", ct_reg_json_causes(runs, j, window));
+    char tmp[PATH_MAX + 300];
+    int rc = -1;
+    if (doc != NULL && ct_tmpname(path, tmp, sizeof tmp) == CT_OK) {
+        (void)ct_tmpname_clean_stale(path);
+        if (json_dump_file(doc, tmp, JSON_INDENT(1) | JSON_ENSURE_ASCII) == 0 &&
+            rename(tmp, path) == 0)
+            rc = 0;
+        else
+            unlink(tmp);
+    }
+    if (rc != 0)
+        fprintf(stderr, "colltune regress: --json %s: %s\n", path,
+                doc == NULL ? "out of memory" : strerror(errno));
+    json_decref(doc);
+    return rc;
+}
