@@ -7,8 +7,14 @@
 # history, a single run, a missing column, an unknown schema, another
 # tool's file, a bad --baseline.  FASTER (a speed-up, exit 0), the
 # diagnosis printed once per first slow run, and --plot: PNG and SVG of
-# the requested size, index.html's links, the flagged runs in the data
-# file; no gnuplot (exit 3) and a bad --plot DIR (exit 2) before any work.
+# the requested size, index.html's links, the flagged runs and the run
+# times in the data file, the y axis fitted to the data (log and linear),
+# the time axis, and an imported history's plots free of sentinels (no
+# "-1 nodes", no hash of the empty configuration, run names for dates);
+# no gnuplot (exit 3) and a bad --plot DIR (exit 2) before any work.
+# --index: the history's page links every run's plots and regress.json,
+# relative and existing, and shows the recorded verdicts ("-" for a bad
+# regress.json); a bad --index FILE exits 2 before any work.
 set -u
 : "${top_builddir:?run through make check}"
 : "${top_srcdir:?run through make check}"
@@ -126,7 +132,7 @@ if command -v gnuplot >/dev/null 2>&1; then
     done
     grep -qF '<td>SLOWER</td>' "$P/index.html" || fail "index.html: no verdict table"
     D="$P/reduce_scatter_8_0_timeseries.dat"
-    grep -qE '^14 "r15" 2026-01-15 [0-9.e+-]+ [0-9.e+-]+ [0-9.e+-]+ [0-9.e+-]+ 1 first_slow$' "$D" ||
+    grep -qE '^14 "r15" 2026-01-15T00:00:00Z [0-9.e+-]+ [0-9.e+-]+ [0-9.e+-]+ [0-9.e+-]+ 1 first_slow$' "$D" ||
         fail "$D: r15 not marked as the first slow run"
     grep -qE '^15 "r16" .* 2 slow$' "$D" || fail "$D: r16 not marked as a later slow run"
     grep -qE '^0 "r01" .* NaN NaN NaN 0 -$' "$D" || fail "$D: r01 is in the band or flagged"
@@ -136,9 +142,115 @@ if command -v gnuplot >/dev/null 2>&1; then
     gnuplot -c "$top_srcdir/plots/timeseries.gp" "$D" "$T/alone.png" "alone" "" 800x500 ||
         fail "plots/timeseries.gp alone failed"
     [ "$(png_dims "$T/alone.png")" = "800 500" ] || fail "timeseries.gp alone: $(png_dims "$T/alone.png")"
+
+    # axes DATA: "YMIN YMAX XMIN XMAX" of the axes timeseries.gp drew,
+    # read back from gnuplot itself.
+    axes() {
+        gnuplot -e "call '$top_srcdir/plots/timeseries.gp' '$1' '$T/axes.png' 't' '' ''; \
+            print sprintf('%g %g %.1f %.1f', GPVAL_Y_MIN, GPVAL_Y_MAX, GPVAL_X_MIN, GPVAL_X_MAX)" 2>&1
+    }
+    # fitted DATA LOG: the y range holds every median and the drawn band
+    # with at most a 1.3x margin on a log axis (LOG=1) or 30% of the span
+    # on a linear one; the old autoscale drew 0.1 to 1000 for 1 to 16 us.
+    fitted() {
+        r=$(axes "$1")
+        awk -v r="$r" -v lg="$2" -v f="$1" '
+            BEGIN { split(r, a, " "); lo = 1e300; hi = -1 }
+            /^[0-9]/ { for (c = 4; c <= 7; c++) if ($c != "NaN") {
+                           if ($c + 0 < lo) lo = $c + 0; if ($c + 0 > hi) hi = $c + 0 } }
+            END {
+                m = lg ? 0 : (hi - lo) * 0.3
+                ok = a[1] <= lo && a[2] >= hi && (lg ? a[1] >= lo / 1.3 && a[2] <= hi * 1.3 \
+                                                     : a[1] >= lo - m && a[2] <= hi + m)
+                if (!ok) { printf "%s: y axis %s to %s for data %g to %g\n", f, a[1], a[2], lo, hi; exit 1 }
+            }' "$1" || fail "timeseries.gp: the y axis is not fitted to the data"
+    }
+    fitted "$D" 0
+    # a steady history: the overview spans 1 to 16 us, a log axis
+    for d in 01 02 03 04 05 06 07 08 09 10 11 12 13 14; do json_run "$T/steady/s$d" "$d" 1; done
+    expect 0 "0 series slower" --plot "$T/sp" --format both "$T/steady"
+    grep -q "log scale" "$T/sp/reduce_scatter_timeseries.svg" || fail "steady overview: not a log axis"
+    fitted "$T/sp/reduce_scatter_timeseries.dat" 1
+    # a time axis (seconds since 1970): 2026-01-01 to 2026-01-14, a small margin
+    axes "$T/sp/reduce_scatter_timeseries.dat" | awk '{ exit !($3 <= 1767225600 && $3 >= 1767225600 - 86400 &&
+        $4 >= 1768348800 && $4 <= 1768348800 + 86400) }' ||
+        fail "steady overview: x axis $(axes "$T/sp/reduce_scatter_timeseries.dat") is not the runs' dates"
+    # one band, in words: the first series' and what it is, never "R1"
+    grep -qF "baseline of 8 B, out-of-place" "$T/sp/reduce_scatter_timeseries.svg" ||
+        fail "steady overview: the band's legend does not name its series"
+    grep -qF "the range a single run may reach" "$T/sp/reduce_scatter_timeseries.svg" ||
+        fail "steady overview: the band is not said in words"
+    if grep -q "R1" "$T/sp/reduce_scatter_timeseries.svg" "$T/sp/index.html"; then
+        fail "steady overview: R1 in the legend or the page"
+    fi
+
+    # an imported history: no run times, nodes unknown (-1), the default
+    # configuration; none of these sentinels reaches a title or a label
+    for d in 01 02 03 04 05 06 07 08 09 10 11 12 13 14 15; do
+        csv_run "$T/impd/i$d" "$d" "$([ "$d" -ge 14 ] && echo 2 || echo 1)"
+        awk -F, -v OFS=, 'NR > 1 { $2 = ""; $10 = -1; $22 = "cbf29ce484222325" } { print }' \
+            "$T/impd/i$d/results.csv" >"$T/x.csv"
+        mv "$T/x.csv" "$T/impd/i$d/results.csv"
+    done
+    expect 1 "SLOWER" --plot "$T/ip" --format both --index "$T/impd/index.html" "$T/impd"
+    for f in "$T/ip/index.html" "$T/ip"/*.dat "$T/ip"/*.svg "$T/impd/index.html"; do
+        if grep -qE "cbf29ce484222325|-1 node" "$f"; then
+            fail "$f: a sentinel in a title or label: $(grep -oE "cbf29ce484222325|-1 node" "$f" | head -1)"
+        fi
+    done
+    if grep -qF "()" "$T/ip/index.html" "$T/impd/index.html"; then
+        fail "imported: an empty date in a title"
+    fi
+    grep -qF "2 ranks; runs i01 to i15" "$T/ip/index.html" || fail "imported: the runs not named for dates"
+    grep -qF "<td>default</td>" "$T/impd/index.html" || fail "imported: the default configuration not named"
+    grep -qE '^0 "i01" - [0-9.e+-]+ NaN NaN NaN 0 -$' "$T/ip/allreduce_timeseries.dat" ||
+        fail "imported: no '-' for an unknown run time"
+    [ "$(axes "$T/ip/allreduce_timeseries.dat" | cut -d' ' -f3-)" = "-0.5 14.5" ] ||
+        fail "imported: x axis $(axes "$T/ip/allreduce_timeseries.dat"), want the run index -0.5 to 14.5"
+    fitted "$T/ip/allreduce_timeseries.dat" 0
 else
     echo "no gnuplot (apt-get install gnuplot-nox): --plot's images not checked"
 fi
+
+# --- --index: the history's page ---
+expect 2 "--index $T/file/x.html: directory" --index "$T/file/x.html" "$H"
+[ ! -e "$H/index.html" ] || fail "bad --index: work done all the same"
+mkdir -p "$H/r15/plots" "$H/r16/plots/regress"
+echo '<html></html>' >"$H/r15/plots/index.html"
+echo '<html></html>' >"$H/r16/plots/regress/index.html"
+cat >"$H/r16/regress.json" <<'RJ'
+{"schema": "colltune-regress/1", "newest": {"run": "r16", "date": "2026-01-16T00:00:00Z"},
+ "verdict": "slower", "exit": 1,
+ "counts": {"series": 10, "slower": 10, "faster": 0, "same": 0, "unknown": 0},
+ "event": {"direction": "slower", "series": 10, "of": 10, "median_change": 0.5, "run": "r15"},
+ "first_slow_run": "r15"}
+RJ
+echo '{"schema": "colltune-regress/1", "verdict": "baseline", "counts": {"series": 10}}' >"$H/r01/regress.json"
+echo 'not json {' >"$H/r14/regress.json"
+mkdir -p "$T/elsewhere"
+for page in "$H/index.html" "$T/elsewhere/history.html"; do
+    expect 1 "history: open $page" --md "$H/latest.md" --index "$page" "$H"
+    dir=$(dirname "$page")
+    grep -qF "REGRESSION: 10 of 10 series slower (median change +50%), first slow run r15" "$page" ||
+        fail "$page: the newest verdict not in words"
+    grep -qF "<td>baseline begins: 10 series</td>" "$page" || fail "$page: r01's verdict not shown"
+    grep -qE '<td>r14</td><td>[^<]*</td><td>-</td>' "$page" || fail "$page: a bad regress.json not shown as -"
+    # newest first: r16's row before r01's
+    [ "$(grep -n '<td>r16</td>' "$page" | cut -d: -f1)" -lt "$(grep -n '<td>r01</td>' "$page" | cut -d: -f1)" ] ||
+        fail "$page: not newest first"
+    links=$(grep -o 'href="[^"#]*"' "$page" | sed 's/^href="//; s/"$//' | sort -u)
+    for want in r15/plots/index.html r16/plots/regress/index.html r16/regress.json r14/regress.json \
+        r01/regress.json latest.md; do
+        echo "$links" | grep -q "$want\$" || fail "$page: no link to $want"
+    done
+    for l in $links; do
+        case $l in /* | *://*) fail "$page: link $l is not relative" ;; esac
+        [ -s "$dir/$l" ] || fail "$page links $l, which is missing or empty"
+    done
+    # and nothing else: a run without plots or regress.json links none
+    [ "$(echo "$links" | wc -l)" -eq 6 ] || fail "$page: want 6 links, not: $links"
+done
+ls "$H" | grep -q '\.tmp$' && fail "--index left a temporary file"
 
 # --- faster: the newest two runs 30% faster is FASTER, not a regression ---
 F="$T/fast"

@@ -40,6 +40,7 @@ enum {
     CT_REG_SIZE,
     CT_REG_GNUPLOT,
     CT_REG_PLOTS_DIR,
+    CT_REG_INDEX,
 };
 
 static const ct_cli_opt_t ct_reg_opts[] = {
@@ -53,6 +54,8 @@ static const ct_cli_opt_t ct_reg_opts[] = {
     {CT_REG_FORMAT, "format", "png|svg|both", "--plot's image format (default png)"},
     {CT_REG_SIZE, "size", "WxH", "--plot's image size in pixels (default 1280x720)"},
     CT_GNUPLOT_OPTS(CT_REG_GNUPLOT, CT_REG_PLOTS_DIR),
+    {CT_REG_INDEX, "index", "FILE",
+     "also write the history's page: every run newest first, its verdict, links to its plots"},
 };
 #define CT_REG_NOPTS (sizeof ct_reg_opts / sizeof ct_reg_opts[0])
 
@@ -60,7 +63,7 @@ static void ct_reg_usage(FILE *f)
 {
     fprintf(f, "usage: colltune regress [--window K | --baseline RUN] [--threshold PCT]\n"
                "                        [--md FILE] [--plot DIR [--format png|svg|both]\n"
-               "                        [--size WxH]] HISTORY\n\n"
+               "                        [--size WxH]] [--index FILE] HISTORY\n\n"
                "HISTORY holds one directory per run (colltune sweep --out HISTORY/RUN).  For\n"
                "each collective x size x backend x configuration x placement x dtype/op x\n"
                "ranks, judges the newest run against the baseline and the whole history for\n"
@@ -221,7 +224,7 @@ static const ct_result_t *ct_reg_find(const ct_reg_run_t *r, const ct_result_t *
 typedef struct {
     size_t window;
     double threshold;
-    const char *baseline, *md, *history;
+    const char *baseline, *md, *history, *index;
     /* --plot */
     const char *plot, *gnuplot_opt, *plots_opt;
     int png, svg;
@@ -259,6 +262,7 @@ static int ct_reg_parse(int argc, char **argv, ct_reg_args_t *a)
             break;
         case CT_REG_BASELINE: a->baseline = value; break;
         case CT_REG_MD: a->md = value; break;
+        case CT_REG_INDEX: a->index = value; break;
         case CT_REG_PLOT: a->plot = value; break;
         case CT_REG_GNUPLOT: a->gnuplot_opt = value, drawing = 1; break;
         case CT_REG_PLOTS_DIR: a->plots_opt = value, drawing = 1; break;
@@ -301,8 +305,8 @@ static int ct_reg_parse(int argc, char **argv, ct_reg_args_t *a)
     return CT_EXIT_OK;
 }
 
-/* --md's target: checked before any work. */
-static int ct_reg_check_out(const char *path)
+/* --md's (--index's) target: checked before any work. */
+static int ct_reg_check_out(const char *opt, const char *path)
 {
     struct stat st;
     char dir[PATH_MAX];
@@ -312,13 +316,18 @@ static int ct_reg_check_out(const char *path)
         *(slash == dir ? slash + 1 : slash) = '\0';
     /* Why, not "not a writable file path" (issue 15, E23). */
     if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
-        fprintf(stderr, "colltune regress: --md %s: is %s, not a regular file\n", path,
+        fprintf(stderr, "colltune regress: --%s %s: is %s, not a regular file\n", opt, path,
                 ct_path_kind(st.st_mode));
         return -1;
     }
+    if (stat(slash ? dir : ".", &st) == 0 && !S_ISDIR(st.st_mode)) {
+        fprintf(stderr, "colltune regress: --%s %s: directory %s: is %s\n", opt, path,
+                slash ? dir : ".", ct_path_kind(st.st_mode));
+        return -1;
+    }
     if (access(slash ? dir : ".", W_OK) != 0) {
-        fprintf(stderr, "colltune regress: --md %s: directory %s: %s\n", path, slash ? dir : ".",
-                strerror(errno));
+        fprintf(stderr, "colltune regress: --%s %s: directory %s: %s\n", opt, path,
+                slash ? dir : ".", strerror(errno));
         return -1;
     }
     return 0;
@@ -448,7 +457,8 @@ static int ct_reg_run(int argc, char **argv)
     char gnuplot[PATH_MAX], scripts[PATH_MAX], size[48];
     if (a.plot != NULL && (rc = ct_reg_plot_prepare(&a, gnuplot, scripts, PATH_MAX)) != CT_EXIT_OK)
         return rc;
-    if (a.md != NULL && ct_reg_check_out(a.md) != 0)
+    if ((a.md != NULL && ct_reg_check_out("md", a.md) != 0) ||
+        (a.index != NULL && ct_reg_check_out("index", a.index) != 0))
         return CT_EXIT_USAGE;
     ct_reg_runs_t runs = {0};
     ct_status_t st = ct_reg_read_history(a.history, &runs);
@@ -520,6 +530,12 @@ static int ct_reg_run(int argc, char **argv)
             rc = CT_EXIT_FAILURE;
         else
             printf("colltune regress: plots: open %s/index.html\n", a.plot);
+    }
+    if (a.index != NULL) {
+        if (ct_reg_index(a.index, &runs, a.history, a.md) != 0)
+            rc = CT_EXIT_FAILURE;
+        else
+            printf("colltune regress: history: open %s\n", a.index);
     }
     ct_reg_series_free(s, ns);
     ct_reg_runs_free(&runs);

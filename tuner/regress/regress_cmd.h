@@ -2,7 +2,8 @@
  * regress_cmd.h - what the files of `colltune regress` share: the runs of
  * a history and its judged series.  regress.c reads the history, judges
  * every series (regress_stats.c) and writes the tables; regress_plot.c
- * draws the series (--plot) and the index page.
+ * draws the series (--plot) and their page, regress_index.c the history's
+ * page (--index).
  */
 #ifndef CT_REGRESS_CMD_H
 #define CT_REGRESS_CMD_H
@@ -57,5 +58,21 @@ typedef struct {
  * index.html with the verdict table.  0, or -1 after telling stderr. */
 int ct_reg_plot(const ct_reg_plot_t *pl, const ct_reg_runs_t *runs, const ct_reg_series_t *s,
                 size_t ns, const char *history);
+
+/* --index FILE: the history's page (regress_index.c), written beside and
+ * renamed.  Every run, newest first: its date, name and configuration,
+ * links relative to FILE's directory to what exists of RUN/plots/
+ * index.html (the night's plots), RUN/plots/regress/index.html (the
+ * history drawn that night) and RUN/regress.json, and the verdict that
+ * regress.json records ("-" when it is missing or unreadable); at the top
+ * the newest recorded verdict in words and a link to latest_md (when
+ * non-NULL and it exists).  0, or -1 after telling stderr. */
+int ct_reg_index(const char *path, const ct_reg_runs_t *runs, const char *history,
+                 const char *latest_md);
+
+/* A configuration id as people should read it: "default" for the hash of
+ * no settings (CT_HASH_INIT, what collbench's default configuration
+ * gets), "-" for none, else the id. */
+const char *ct_reg_config_name(const char *config_id);
 
 #endif
