@@ -85,27 +85,43 @@ static void ct_ri_read(const char *path, ct_ri_verdict_t *v)
     json_decref(doc);
 }
 
+/* "K of N series " (or "N series " when K < -1), empty when a count is
+ * missing: a sentinel never reaches the page. */
+static void ct_ri_count(long long k, long long n, char *buf, size_t len)
+{
+    buf[0] = '\0';
+    if (k >= 0 && n >= 0)
+        snprintf(buf, len, "%lld of %lld series ", k, n);
+    else if (k < -1 && n >= 0)
+        snprintf(buf, len, "%lld series", n);
+}
+
 /* The verdict in words: long for the top of the page, else the table's. */
 static void ct_ri_words(const ct_ri_verdict_t *v, int lng, char *buf, size_t len)
 {
-    long long n = v->series;
+    char c[64];
     if (!v->ok) {
         snprintf(buf, len, "-");
     } else if (strcmp(v->verdict, "slower") == 0) {
-        int w = snprintf(buf, len, "REGRESSION: %lld of %lld series slower", v->slower, n);
+        ct_ri_count(v->slower, v->series, c, sizeof c);
+        int w = snprintf(buf, len, "REGRESSION: %sslower", c);
         if (w > 0 && (size_t)w < len && lng && v->has_event)
             w += snprintf(buf + w, len - (size_t)w, " (median change %+.0f%%)",
                           100 * v->event_change);
         if (w > 0 && (size_t)w < len && lng && v->first_slow[0])
             snprintf(buf + w, len - (size_t)w, ", first slow run %s", v->first_slow);
     } else if (strcmp(v->verdict, "faster") == 0) {
-        snprintf(buf, len, "no regression; %lld of %lld series faster", v->faster, n);
+        ct_ri_count(v->faster, v->series, c, sizeof c);
+        snprintf(buf, len, "no regression; %sfaster", c);
     } else if (strcmp(v->verdict, "same") == 0) {
-        snprintf(buf, len, "no regression (%lld series)", n);
+        ct_ri_count(-2, v->series, c, sizeof c);
+        snprintf(buf, len, c[0] ? "no regression (%s)" : "no regression%s", c);
     } else if (strcmp(v->verdict, "baseline") == 0) {
-        snprintf(buf, len, "baseline begins: %lld series", n);
+        ct_ri_count(-2, v->series, c, sizeof c);
+        snprintf(buf, len, c[0] ? "baseline begins: %s" : "baseline begins%s", c);
     } else if (strcmp(v->verdict, "unknown") == 0) {
-        snprintf(buf, len, "unknown: %lld of %lld series cannot be judged yet", v->unknown, n);
+        ct_ri_count(v->unknown, v->series, c, sizeof c);
+        snprintf(buf, len, "unknown: %scannot be judged yet", c[0] ? c : "the series ");
     } else {
         snprintf(buf, len, "-");
     }
