@@ -4,11 +4,17 @@
 # newest run with a new MPI library (exit 1, the first slow run named and
 # the version change printed, --md written, --baseline pinned), CSV-only
 # (imported) runs ("unknown" metadata), and bad input (exit 2): an empty
-# history, a single run, a missing column, an unknown schema, another
+# history, a run directory given as the history, a missing column, an unknown schema, another
 # tool's file, a bad --baseline.  FASTER (a speed-up, exit 0), the
 # diagnosis printed once per first slow run, and --plot: PNG and SVG of
-# the requested size, index.html's links, the flagged runs in the data
-# file; no gnuplot (exit 3) and a bad --plot DIR (exit 2) before any work.
+# the requested size, index.html's links, the flagged runs and the run
+# times in the data file, the y axis fitted to the data (log and linear),
+# the time axis, and an imported history's plots free of sentinels (no
+# "-1 nodes", no hash of the empty configuration, run names for dates);
+# no gnuplot (exit 3) and a bad --plot DIR (exit 2) before any work.
+# --index: the history's page links every run's plots and regress.json,
+# relative and existing, and shows the recorded verdicts ("-" for a bad
+# regress.json); a bad --index FILE exits 2 before any work.
 set -u
 : "${top_builddir:?run through make check}"
 : "${top_srcdir:?run through make check}"
@@ -54,13 +60,13 @@ csv_run() {
 # --- a steady history of 14 runs: nothing slower ---
 H="$T/hist"
 for d in 01 02 03 04 05 06 07 08 09 10 11 12 13 14; do json_run "$H/r$d" "$d" 1; done
-expect 0 "0 series slower" "$H"
+expect 0 "0 slower," "$H"
 grep -q "reduce_scatter.* same " "$T/out" || fail "steady history: no 'same' verdict"
 
 # --- one slow run alone is a spike: unknown, exit 0 ---
 json_run "$H/r15" 15 1.5
 sed -i 's/Open MPI v4.1.4/Open MPI v4.1.5/' "$H/r15/results.json"
-expect 0 "0 series slower" "$H"
+expect 0 "0 slower," "$H"
 grep -q " unknown " "$T/out" || fail "spike: not reported unknown"
 
 # --- the newest two runs 50% slower, from a new MPI library on ---
@@ -78,12 +84,12 @@ grep -qF "| SLOWER |" "$T/report.md" || fail "--md: no SLOWER row"
 # one diagnosis for the run every series slowed at, not one per series
 grep -qF "first slow run r15 (2026-01-15T00:00:00Z), for 10 series; last good run r14" "$T/out" ||
     fail "slower: the diagnosis is not grouped by the first slow run"
-[ "$(grep -c "what changed in results.json" "$T/out")" -eq 1 ] ||
+[ "$(grep -c "candidate causes, most specific first" "$T/out")" -eq 1 ] ||
     fail "slower: the metadata diff printed more than once"
 grep -qF "## Diagnosis" "$T/report.md" || fail "--md: no diagnosis"
 ls "$T" | grep -q '\.tmp$' && fail "--md left a temporary file"
 expect 1 "SLOWER" --baseline r05 "$H"
-expect 0 "0 series slower" --threshold 60 "$H"
+expect 0 "0 slower," --threshold 60 "$H"
 expect 2 "no such run" --baseline nosuch "$H"
 expect 2 "is the newest run" --baseline r16 "$H"
 expect 2 "--window" --window 1 "$H"
@@ -126,7 +132,7 @@ if command -v gnuplot >/dev/null 2>&1; then
     done
     grep -qF '<td>SLOWER</td>' "$P/index.html" || fail "index.html: no verdict table"
     D="$P/reduce_scatter_8_0_timeseries.dat"
-    grep -qE '^14 "r15" 2026-01-15 [0-9.e+-]+ [0-9.e+-]+ [0-9.e+-]+ [0-9.e+-]+ 1 first_slow$' "$D" ||
+    grep -qE '^14 "r15" 2026-01-15T00:00:00Z [0-9.e+-]+ [0-9.e+-]+ [0-9.e+-]+ [0-9.e+-]+ 1 first_slow$' "$D" ||
         fail "$D: r15 not marked as the first slow run"
     grep -qE '^15 "r16" .* 2 slow$' "$D" || fail "$D: r16 not marked as a later slow run"
     grep -qE '^0 "r01" .* NaN NaN NaN 0 -$' "$D" || fail "$D: r01 is in the band or flagged"
@@ -136,16 +142,122 @@ if command -v gnuplot >/dev/null 2>&1; then
     gnuplot -c "$top_srcdir/plots/timeseries.gp" "$D" "$T/alone.png" "alone" "" 800x500 ||
         fail "plots/timeseries.gp alone failed"
     [ "$(png_dims "$T/alone.png")" = "800 500" ] || fail "timeseries.gp alone: $(png_dims "$T/alone.png")"
+
+    # axes DATA: "YMIN YMAX XMIN XMAX" of the axes timeseries.gp drew,
+    # read back from gnuplot itself.
+    axes() {
+        gnuplot -e "call '$top_srcdir/plots/timeseries.gp' '$1' '$T/axes.png' 't' '' ''; \
+            print sprintf('%g %g %.1f %.1f', GPVAL_Y_MIN, GPVAL_Y_MAX, GPVAL_X_MIN, GPVAL_X_MAX)" 2>&1
+    }
+    # fitted DATA LOG: the y range holds every median and the drawn band
+    # with at most a 1.3x margin on a log axis (LOG=1) or 30% of the span
+    # on a linear one; the old autoscale drew 0.1 to 1000 for 1 to 16 us.
+    fitted() {
+        r=$(axes "$1")
+        awk -v r="$r" -v lg="$2" -v f="$1" '
+            BEGIN { split(r, a, " "); lo = 1e300; hi = -1 }
+            /^[0-9]/ { for (c = 4; c <= 7; c++) if ($c != "NaN") {
+                           if ($c + 0 < lo) lo = $c + 0; if ($c + 0 > hi) hi = $c + 0 } }
+            END {
+                m = lg ? 0 : (hi - lo) * 0.3
+                ok = a[1] <= lo && a[2] >= hi && (lg ? a[1] >= lo / 1.3 && a[2] <= hi * 1.3 \
+                                                     : a[1] >= lo - m && a[2] <= hi + m)
+                if (!ok) { printf "%s: y axis %s to %s for data %g to %g\n", f, a[1], a[2], lo, hi; exit 1 }
+            }' "$1" || fail "timeseries.gp: the y axis is not fitted to the data"
+    }
+    fitted "$D" 0
+    # a steady history: the overview spans 1 to 16 us, a log axis
+    for d in 01 02 03 04 05 06 07 08 09 10 11 12 13 14; do json_run "$T/steady/s$d" "$d" 1; done
+    expect 0 "0 slower," --plot "$T/sp" --format both "$T/steady"
+    grep -q "log scale" "$T/sp/reduce_scatter_timeseries.svg" || fail "steady overview: not a log axis"
+    fitted "$T/sp/reduce_scatter_timeseries.dat" 1
+    # a time axis (seconds since 1970): 2026-01-01 to 2026-01-14, a small margin
+    axes "$T/sp/reduce_scatter_timeseries.dat" | awk '{ exit !($3 <= 1767225600 && $3 >= 1767225600 - 86400 &&
+        $4 >= 1768348800 && $4 <= 1768348800 + 86400) }' ||
+        fail "steady overview: x axis $(axes "$T/sp/reduce_scatter_timeseries.dat") is not the runs' dates"
+    # one band, in words: the first series' and what it is, never "R1"
+    grep -qF "baseline of 8 B, out-of-place" "$T/sp/reduce_scatter_timeseries.svg" ||
+        fail "steady overview: the band's legend does not name its series"
+    grep -qF "the range a single run may reach" "$T/sp/reduce_scatter_timeseries.svg" ||
+        fail "steady overview: the band is not said in words"
+    if grep -q "R1" "$T/sp/reduce_scatter_timeseries.svg" "$T/sp/index.html"; then
+        fail "steady overview: R1 in the legend or the page"
+    fi
+
+    # an imported history: no run times, nodes unknown (-1), the default
+    # configuration; none of these sentinels reaches a title or a label
+    for d in 01 02 03 04 05 06 07 08 09 10 11 12 13 14 15; do
+        csv_run "$T/impd/i$d" "$d" "$([ "$d" -ge 14 ] && echo 2 || echo 1)"
+        awk -F, -v OFS=, 'NR > 1 { $2 = ""; $10 = -1; $22 = "cbf29ce484222325" } { print }' \
+            "$T/impd/i$d/results.csv" >"$T/x.csv"
+        mv "$T/x.csv" "$T/impd/i$d/results.csv"
+    done
+    expect 1 "SLOWER" --plot "$T/ip" --format both --index "$T/impd/index.html" "$T/impd"
+    for f in "$T/ip/index.html" "$T/ip"/*.dat "$T/ip"/*.svg "$T/impd/index.html"; do
+        if grep -qE "cbf29ce484222325|-1 node" "$f"; then
+            fail "$f: a sentinel in a title or label: $(grep -oE "cbf29ce484222325|-1 node" "$f" | head -1)"
+        fi
+    done
+    if grep -qF "()" "$T/ip/index.html" "$T/impd/index.html"; then
+        fail "imported: an empty date in a title"
+    fi
+    grep -qF "2 ranks; runs i01 to i15" "$T/ip/index.html" || fail "imported: the runs not named for dates"
+    grep -qF "<td>default</td>" "$T/impd/index.html" || fail "imported: the default configuration not named"
+    grep -qE '^0 "i01" - [0-9.e+-]+ NaN NaN NaN 0 -$' "$T/ip/allreduce_timeseries.dat" ||
+        fail "imported: no '-' for an unknown run time"
+    [ "$(axes "$T/ip/allreduce_timeseries.dat" | cut -d' ' -f3-)" = "-0.5 14.5" ] ||
+        fail "imported: x axis $(axes "$T/ip/allreduce_timeseries.dat"), want the run index -0.5 to 14.5"
+    fitted "$T/ip/allreduce_timeseries.dat" 0
 else
     echo "no gnuplot (apt-get install gnuplot-nox): --plot's images not checked"
 fi
+
+# --- --index: the history's page ---
+expect 2 "--index $T/file/x.html: directory" --index "$T/file/x.html" "$H"
+[ ! -e "$H/index.html" ] || fail "bad --index: work done all the same"
+mkdir -p "$H/r15/plots" "$H/r16/plots/regress"
+echo '<html></html>' >"$H/r15/plots/index.html"
+echo '<html></html>' >"$H/r16/plots/regress/index.html"
+cat >"$H/r16/regress.json" <<'RJ'
+{"schema": "colltune-regress/1", "newest": {"run": "r16", "date": "2026-01-16T00:00:00Z"},
+ "verdict": "slower", "exit": 1,
+ "counts": {"series": 10, "slower": 10, "faster": 0, "same": 0, "unknown": 0},
+ "event": {"direction": "slower", "series": 10, "of": 10, "median_change": 0.5, "run": "r15"},
+ "first_slow_run": "r15"}
+RJ
+echo '{"schema": "colltune-regress/1", "verdict": "baseline", "counts": {"series": 10}}' >"$H/r01/regress.json"
+echo 'not json {' >"$H/r14/regress.json"
+mkdir -p "$T/elsewhere"
+for page in "$H/index.html" "$T/elsewhere/history.html"; do
+    expect 1 "history: open $page" --md "$H/latest.md" --index "$page" "$H"
+    dir=$(dirname "$page")
+    grep -qF "REGRESSION: 10 of 10 series slower (median change +50%), first slow run r15" "$page" ||
+        fail "$page: the newest verdict not in words"
+    grep -qF "<td>baseline begins: 10 series</td>" "$page" || fail "$page: r01's verdict not shown"
+    grep -qE '<td>r14</td><td>[^<]*</td><td>-</td>' "$page" || fail "$page: a bad regress.json not shown as -"
+    # newest first: r16's row before r01's
+    [ "$(grep -n '<td>r16</td>' "$page" | cut -d: -f1)" -lt "$(grep -n '<td>r01</td>' "$page" | cut -d: -f1)" ] ||
+        fail "$page: not newest first"
+    links=$(grep -o 'href="[^"#]*"' "$page" | sed 's/^href="//; s/"$//' | sort -u)
+    for want in r15/plots/index.html r16/plots/regress/index.html r16/regress.json r14/regress.json \
+        r01/regress.json latest.md; do
+        echo "$links" | grep -q "$want\$" || fail "$page: no link to $want"
+    done
+    for l in $links; do
+        case $l in /* | *://*) fail "$page: link $l is not relative" ;; esac
+        [ -s "$dir/$l" ] || fail "$page links $l, which is missing or empty"
+    done
+    # and nothing else: a run without plots or regress.json links none
+    [ "$(echo "$links" | wc -l)" -eq 6 ] || fail "$page: want 6 links, not: $links"
+done
+ls "$H" | grep -q '\.tmp$' && fail "--index left a temporary file"
 
 # --- faster: the newest two runs 30% faster is FASTER, not a regression ---
 F="$T/fast"
 for d in 01 02 03 04 05 06 07 08 09 10 11 12 13 14; do json_run "$F/f$d" "$d" 1; done
 json_run "$F/f15" 15 0.7
 json_run "$F/f16" 16 0.7
-expect 0 "10 series faster" --md "$T/fast.md" "$F"
+expect 0 "10 faster," --md "$T/fast.md" "$F"
 grep -q "reduce_scatter.* FASTER *f15$" "$T/out" || fail "faster: no FASTER row naming f15"
 grep -qF "first faster run f15" "$T/out" || fail "faster: the first faster run not named"
 grep -qF "| FASTER |" "$T/fast.md" || fail "faster --md: no FASTER row"
@@ -164,16 +276,15 @@ pml_run "$P/p14" 14 1.6 ucx
 pml_run "$P/p15" 15 1.6 ucx
 expect 1 "SLOWER" "$P"
 grep -qF "first slow run p14" "$T/out" || fail "pml: first slow run not named"
-grep -F "transport.pml" "$T/out" | grep -qF '"ob1"' || fail "pml: the change from ob1 not printed"
-grep -F "transport.pml" "$T/out" | grep -qF '"ucx"' || fail "pml: the change to ucx not printed"
+grep -qF "transport.pml: ob1 -> ucx from run p14" "$T/out" || fail "pml: the change from ob1 to ucx not printed"
 
 # --- imported runs (CSV only): accepted, the metadata change unknown ---
 I="$T/imp"
 for d in 01 02 03 04 05 06 07 08 09 10 11 12 13; do csv_run "$I/i$d" "$d" 1; done
-expect 0 "0 series slower" "$I"
+expect 0 "0 slower," "$I"
 csv_run "$I/i14" 14 2
 csv_run "$I/i15" 15 2
-expect 1 "what changed: unknown" "$I"
+expect 1 "candidate causes: unknown" "$I"
 grep -qF "first slow run i14" "$T/out" || fail "imported: first slow run not named"
 
 # --- bad input: exit 2, naming the problem and the file ---
@@ -181,7 +292,8 @@ mkdir -p "$T/empty"
 expect 2 "empty history" "$T/empty"
 mkdir -p "$T/one"
 json_run "$T/one/r1" 01 1
-expect 2 "a single run" "$T/one"
+# a single run is the first night: the baseline begins, exit 0
+expect 0 "baseline begins: 10 series in run r1" "$T/one"
 expect 2 "this is a run directory" "$T/one/r1"
 expect 2 "HISTORY" --window 3
 expect 2 "No such file" "$T/nosuch"

@@ -8,8 +8,7 @@ noinst_LTLIBRARIES += tuner/regress/libctregress.la
 tuner_regress_libctregress_la_SOURCES = \
 	tuner/regress/regress.c tuner/regress/regress.h tuner/regress/regress_cmd.h \
 	tuner/regress/regress_stats.c tuner/regress/regress_event.c tuner/regress/regress_diag.c \
-	tuner/regress/regress_json.c \
-	tuner/regress/regress_plot.c
+	tuner/regress/regress_json.c tuner/regress/regress_plot.c tuner/regress/regress_index.c
 tuner_regress_libctregress_la_CPPFLAGS = $(TUNER_REGRESS_CPPFLAGS)
 
 # The decision rule's quality on synthetic histories with fixed seeds (A/A

@@ -42,6 +42,7 @@ enum {
     CT_REG_PLOTS_DIR,
     CT_REG_JSON,
     CT_REG_SINCE,
+    CT_REG_INDEX,
 };
 
 static const ct_cli_opt_t ct_reg_opts[] = {
@@ -59,6 +60,8 @@ static const ct_cli_opt_t ct_reg_opts[] = {
     {CT_REG_FORMAT, "format", "png|svg|both", "--plot's image format (default png)"},
     {CT_REG_SIZE, "size", "WxH", "--plot's image size in pixels (default 1280x720)"},
     CT_GNUPLOT_OPTS(CT_REG_GNUPLOT, CT_REG_PLOTS_DIR),
+    {CT_REG_INDEX, "index", "FILE",
+     "also write the history's page: every run newest first, its verdict, links to its plots"},
 };
 #define CT_REG_NOPTS (sizeof ct_reg_opts / sizeof ct_reg_opts[0])
 
@@ -68,7 +71,7 @@ static void ct_reg_usage(FILE *f)
             "usage: colltune regress [--window K | --baseline RUN] [--since RUN]\n"
             "                        [--threshold PCT] [--md FILE] [--json FILE]\n"
             "                        [--plot DIR [--format png|svg|both] [--size WxH]]\n"
-            "                        HISTORY\n\n"
+            "                        [--index FILE] HISTORY\n\n"
             "HISTORY holds one directory per run (colltune sweep --out HISTORY/RUN).  For\n"
             "each workload (collective x size x backend x placement x dtype/op x ranks),\n"
             "judges the newest run against the baseline and the whole history for a\n"
@@ -248,7 +251,7 @@ static const ct_result_t *ct_reg_find(const ct_reg_run_t *r, const ct_result_t *
 typedef struct {
     size_t window;
     double threshold;
-    const char *baseline, *since, *md, *json, *history;
+    const char *baseline, *since, *md, *json, *history, *index;
     /* --plot */
     const char *plot, *gnuplot_opt, *plots_opt;
     int png, svg;
@@ -288,6 +291,7 @@ static int ct_reg_parse(int argc, char **argv, ct_reg_args_t *a)
         case CT_REG_MD: a->md = value; break;
         case CT_REG_JSON: a->json = value; break;
         case CT_REG_SINCE: a->since = value; break;
+        case CT_REG_INDEX: a->index = value; break;
         case CT_REG_PLOT: a->plot = value; break;
         case CT_REG_GNUPLOT: a->gnuplot_opt = value, drawing = 1; break;
         case CT_REG_PLOTS_DIR: a->plots_opt = value, drawing = 1; break;
@@ -330,7 +334,7 @@ static int ct_reg_parse(int argc, char **argv, ct_reg_args_t *a)
     return CT_EXIT_OK;
 }
 
-/* An output file (--md, --json): checked before any work. */
+/* An output file (--md, --json, --index): checked before any work. */
 static int ct_reg_check_out(const char *opt, const char *path)
 {
     struct stat st;
@@ -343,6 +347,11 @@ static int ct_reg_check_out(const char *opt, const char *path)
     if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
         fprintf(stderr, "colltune regress: --%s %s: is %s, not a regular file\n", opt, path,
                 ct_path_kind(st.st_mode));
+        return -1;
+    }
+    if (stat(slash ? dir : ".", &st) == 0 && !S_ISDIR(st.st_mode)) {
+        fprintf(stderr, "colltune regress: --%s %s: directory %s: is %s\n", opt, path,
+                slash ? dir : ".", ct_path_kind(st.st_mode));
         return -1;
     }
     if (access(slash ? dir : ".", W_OK) != 0) {
@@ -363,8 +372,7 @@ static void ct_reg_line(FILE *f, int md, const ct_reg_runs_t *runs, const ct_reg
     const ct_regress_result_t *r = &s->res;
     int moved = r->verdict == CT_REGRESS_SLOWER || r->verdict == CT_REGRESS_FASTER ||
                 r->verdict == CT_REGRESS_RECOVERED;
-    char config[32];
-    ct_reg_config_label_of(k->config_id, config, sizeof config);
+    const char *config = ct_reg_config_name(k->config_id);
     fprintf(f, md ? fmt_md : fmt_txt, k->collective, k->bytes, k->backend, k->placement, config,
             (int)k->nranks, s->n, r->base_median, r->base_median * (1 + r->change), 100 * r->change,
             ct_regress_verdict_name(r->verdict), moved ? runs->v[s->at[r->first_bad]].name : "-");
@@ -634,7 +642,8 @@ static int ct_reg_run(int argc, char **argv)
     if (a.plot != NULL && (rc = ct_reg_plot_prepare(&a, gnuplot, scripts, PATH_MAX)) != CT_EXIT_OK)
         return rc;
     if ((a.md != NULL && ct_reg_check_out("md", a.md) != 0) ||
-        (a.json != NULL && ct_reg_check_out("json", a.json) != 0))
+        (a.json != NULL && ct_reg_check_out("json", a.json) != 0) ||
+        (a.index != NULL && ct_reg_check_out("index", a.index) != 0))
         return CT_EXIT_USAGE;
     ct_reg_runs_t runs = {0};
     ct_reg_judged_t j = {0};
@@ -645,6 +654,7 @@ static int ct_reg_run(int argc, char **argv)
     }
     if (ct_reg_not_an_input("md", a.md, &runs) != 0 ||
         ct_reg_not_an_input("json", a.json, &runs) != 0 ||
+        ct_reg_not_an_input("index", a.index, &runs) != 0 ||
         ct_reg_new_baseline(&runs, a.since, &j.dropped) != 0) {
         ct_reg_runs_free(&runs);
         return CT_EXIT_USAGE;
@@ -682,6 +692,12 @@ static int ct_reg_run(int argc, char **argv)
             rc = CT_EXIT_FAILURE;
         else
             printf("colltune regress: plots: open %s/index.html\n", a.plot);
+    }
+    if (a.index != NULL) {
+        if (ct_reg_index(a.index, &runs, a.history, a.md) != 0)
+            rc = CT_EXIT_FAILURE;
+        else
+            printf("colltune regress: history: open %s\n", a.index);
     }
     ct_reg_series_free(j.s, j.ns);
     ct_reg_runs_free(&runs);

@@ -2,7 +2,8 @@
  * regress_cmd.h - what the files of `colltune regress` share: the runs of
  * a history and its judged series.  regress.c reads the history, judges
  * every series (regress_stats.c) and writes the tables; regress_plot.c
- * draws the series (--plot) and the index page.
+ * draws the series (--plot) and their page, regress_index.c the history's
+ * page (--index).
  */
 #ifndef CT_REGRESS_CMD_H
 #define CT_REGRESS_CMD_H
@@ -54,10 +55,6 @@ typedef struct {
     size_t dropped;
 } ct_reg_judged_t;
 
-/* "default" for config_id the hash of no tuning variables, else
- * config_id, into buf. */
-void ct_reg_config_label_of(const char *config_id, char *buf, size_t len);
-
 /* Each run whose configuration (its tuning variables: OMPI_MCA_*, UCX_*,
  * NCCL_*, less the launcher's) differs from the run before it, with the
  * differences ("OMPI_MCA_coll_tuned_allreduce_algorithm: unset -> 4"). */
@@ -67,11 +64,6 @@ void ct_reg_config_changes(FILE *f, int md, const ct_reg_runs_t *runs);
  * colltune-regress/1), through a temporary file.  0, or -1 told. */
 int ct_reg_json(const char *path, const ct_reg_runs_t *runs, const char *history,
                 const ct_reg_judged_t *j, int slower, size_t window);
-
-/* "default" for the configuration of no tuning variables (config_id the
- * hash of nothing), else the run's config_id (its rows' when it has no
- * metadata), into buf. */
-void ct_reg_config_label(const ct_reg_run_t *run, char *buf, size_t len);
 
 /* One candidate cause: what differs between the last good run and the
  * first slow one, most specific first (ct_reg_causes). */
@@ -111,5 +103,21 @@ typedef struct {
  * index.html with the verdict table.  0, or -1 after telling stderr. */
 int ct_reg_plot(const ct_reg_plot_t *pl, const ct_reg_runs_t *runs, const ct_reg_series_t *s,
                 size_t ns, const char *history);
+
+/* --index FILE: the history's page (regress_index.c), written beside and
+ * renamed.  Every run, newest first: its date, name and configuration,
+ * links relative to FILE's directory to what exists of RUN/plots/
+ * index.html (the night's plots), RUN/plots/regress/index.html (the
+ * history drawn that night) and RUN/regress.json, and the verdict that
+ * regress.json records ("-" when it is missing or unreadable); at the top
+ * the newest recorded verdict in words and a link to latest_md (when
+ * non-NULL and it exists).  0, or -1 after telling stderr. */
+int ct_reg_index(const char *path, const ct_reg_runs_t *runs, const char *history,
+                 const char *latest_md);
+
+/* A configuration id as people should read it: "default" for the hash of
+ * no settings (CT_HASH_INIT, what collbench's default configuration
+ * gets), "-" for none, else the id. */
+const char *ct_reg_config_name(const char *config_id);
 
 #endif

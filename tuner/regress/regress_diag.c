@@ -17,19 +17,22 @@
 #include "ct_vec.h"
 #include "regress_cmd.h"
 
-void ct_reg_config_label_of(const char *config_id, char *buf, size_t len)
+const char *ct_reg_config_name(const char *config_id)
 {
-    char none[24];
-    snprintf(none, sizeof none, "%016" PRIx64, (uint64_t)CT_HASH_INIT);
-    snprintf(buf, len, "%s", strcmp(config_id, none) == 0 ? "default" : config_id);
+    char empty[24];
+    /* the hash of no settings at all: collbench's default configuration */
+    snprintf(empty, sizeof empty, "%016" PRIx64, (uint64_t)CT_HASH_INIT);
+    return strcmp(config_id, empty) == 0 ? "default" : config_id[0] ? config_id : "-";
 }
 
-void ct_reg_config_label(const ct_reg_run_t *run, char *buf, size_t len)
+/* The configuration of a run as people read it: its metadata's, else its
+ * first row's (an import). */
+static const char *ct_reg_config_of(const ct_reg_run_t *run)
 {
     const char *id = json_string_value(json_object_get(run->meta, "config_id"));
     if (id == NULL)
         id = run->rows.n ? run->rows.v[0].config_id : "";
-    ct_reg_config_label_of(id, buf, len);
+    return ct_reg_config_name(id);
 }
 
 /* Metadata members that differ from run to run whatever happened: ids,
@@ -462,9 +465,7 @@ void ct_reg_config_changes(FILE *f, int md, const ct_reg_runs_t *runs)
     int header = 0;
     for (size_t r = 1; r < runs->n; r++) {
         json_t *a = ct_reg_tuning(&runs->v[r - 1]), *b = ct_reg_tuning(&runs->v[r]);
-        char la[32], lb[32];
-        ct_reg_config_label(&runs->v[r - 1], la, sizeof la);
-        ct_reg_config_label(&runs->v[r], lb, sizeof lb);
+        const char *la = ct_reg_config_of(&runs->v[r - 1]), *lb = ct_reg_config_of(&runs->v[r]);
         if (strcmp(la, lb) != 0 || (a && b && !json_equal(a, b))) {
             if (!header++)
                 fprintf(f,

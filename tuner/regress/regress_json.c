@@ -20,8 +20,7 @@ static json_t *ct_reg_json_series(const ct_reg_runs_t *runs, const ct_reg_series
     const ct_regress_result_t *r = &x->res;
     int moved = r->verdict == CT_REGRESS_SLOWER || r->verdict == CT_REGRESS_FASTER ||
                 r->verdict == CT_REGRESS_RECOVERED;
-    char config[32];
-    ct_reg_config_label_of(k->config_id, config, sizeof config);
+    const char *config = ct_reg_config_name(k->config_id);
     return json_pack(
         "{s:s, s:I, s:s, s:s, s:s, s:s, s:I, s:s, s:I, s:o, s:o, s:o, s:s, s:o, "
         "s:b, s:b}",
