@@ -6,14 +6,18 @@
 #      (the run directory is named by its UTC start, 20260101T020000Z, so
 #      name order is date order);
 #   2. colltune regress "$HISTORY" --md "$HISTORY/latest-regress.md"
+#      --json "<run>/regress.json" --index "$HISTORY/index.html"
 #      --plot "<run>/plots/regress": regress is what flags a slowdown; its
 #      time series of the history (baseline band, flagged runs) go into the
-#      night's plot directory.  When it exits 3 (gnuplot missing or failed)
-#      it is run again without --plot, so that the verdict is not lost;
+#      night's plot directory, its verdicts into the night's regress.json,
+#      and HISTORY/index.html links every night.  When it exits 3 (gnuplot
+#      missing or failed) it is run again without --plot, so that the
+#      verdict is not lost.  The first night exits 0: "baseline begins";
 #   3. colltune plot --out "<run>/plots" <run>/results.csv: the new run's
 #      pictures (index.html).
 #
-# Exit status: regress's (0 no regression, 1 a regression, 2 bad input);
+# Exit status: regress's (0 no regression, and the first night; 1 a
+# regression; 2 bad input);
 # 2 for a bad configuration, before anything runs; the sweep's own status
 # when it fails: its directory is then moved to $FAILED, out of the history,
 # and regress does not run.  A failed plot is reported but does not change
@@ -37,6 +41,11 @@
 #   REGRESS_ARGS more colltune regress options (e.g. "--window 12"); not
 #                --md or --plot, which this script gives
 #   FAILED       where failed runs go (default "$HISTORY.failed")
+#   NEW_BASELINE 1: tonight's run starts a new baseline (an intended change:
+#                a new MPI library, a new configuration); the earlier runs
+#                stay in HISTORY but are no longer judged against.  It
+#                writes the marker file "<run>/new-baseline" (regress --since
+#                does the same for one call)
 set -u
 
 me=nightly.sh
@@ -89,22 +98,31 @@ if [ "$rc" -ne 0 ]; then
     exit "$rc"
 fi
 
+if [ "${NEW_BASELINE:-0}" = 1 ]; then
+    : >"$run/new-baseline" || bad "cannot write $run/new-baseline"
+    echo "$me: a new baseline begins at $stamp"
+fi
+
 # 2. Regress, drawing the history: its verdict is this script's exit
 # status.  3 is a failure to draw (or to write): judged again without the
 # plots, so that a machine without gnuplot still gets its verdict.
+set -- --md "${HISTORY%/}/latest-regress.md" --json "$run/regress.json" \
+    --index "${HISTORY%/}/index.html"
 # shellcheck disable=SC2086 # REGRESS_ARGS is a list of words
-"$COLLTUNE" regress "$HISTORY" --md "${HISTORY%/}/latest-regress.md" --plot "$run/plots/regress" ${REGRESS_ARGS:-}
+"$COLLTUNE" regress "$HISTORY" "$@" --plot "$run/plots/regress" ${REGRESS_ARGS:-}
 verdict=$?
 if [ "$verdict" -eq 3 ]; then
     echo "$me: regress --plot failed (exit 3); judging again without plots" >&2
     # shellcheck disable=SC2086 # REGRESS_ARGS is a list of words
-    "$COLLTUNE" regress "$HISTORY" --md "${HISTORY%/}/latest-regress.md" ${REGRESS_ARGS:-}
+    "$COLLTUNE" regress "$HISTORY" "$@" ${REGRESS_ARGS:-}
     verdict=$?
 elif [ "$verdict" -le 1 ]; then
     echo "$me: history plots: $run/plots/regress/index.html"
 fi
+first=0
+grep -q '"verdict": "baseline"' "$run/regress.json" 2>/dev/null && first=1
 case $verdict in
-0) echo "$me: no regression" ;;
+0) if [ "$first" = 1 ]; then echo "$me: baseline begins (the first night of $HISTORY)"; else echo "$me: no regression"; fi ;;
 1) echo "$me: REGRESSION: see ${HISTORY%/}/latest-regress.md" ;;
 *) echo "$me: regress failed (exit $verdict)" >&2 ;;
 esac

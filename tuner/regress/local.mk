@@ -21,3 +21,9 @@ tests_unit_test_regress_CPPFLAGS = $(TUNER_REGRESS_CPPFLAGS) -I$(top_srcdir)/tes
 tests_unit_test_regress_LDADD = tuner/regress/libctregress.la $(TUNER_TUNE_LIBS)
 TESTS += tests/unit/colltune_regress.sh
 EXTRA_DIST += tests/unit/colltune_regress.sh
+
+# The nightly recipe night by night in the scenarios of issue 23 (a
+# preloaded delay, recovery, a forced algorithm by --mca and OMPI_MCA_*),
+# through the real mpirun and collbench.
+TESTS += tests/mpi/nightly_scenarios.sh
+EXTRA_DIST += tests/mpi/nightly_scenarios.sh
