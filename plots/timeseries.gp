@@ -128,7 +128,8 @@ if (timeaxis) {
     set xdata time
     set xrange [T_min - tpad : T_max + tpad]
     if (span < 86400 && strftime("%Y-%m-%d", T_min) eq strftime("%Y-%m-%d", T_max)) {
-        set format x "%H:%M" timedate
+        # runs minutes apart (a test, a bench) need the seconds
+        set format x (span < 1800 ? "%H:%M:%S" : "%H:%M") timedate
         set xlabel sprintf("run start (UTC), %s\n ", strftime("%Y-%m-%d", T_min))
     } else {
         if (span < 2 * 86400) {

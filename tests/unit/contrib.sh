@@ -81,7 +81,7 @@ case $run in [0-9][0-9][0-9][0-9][01][0-9][0-3][0-9]T[0-9][0-9][0-9][0-9][0-9][0
 *) fail "run directory '$run' is not a UTC stamp" ;; esac
 sed -n 1p "$FAKE_LOG" | grep -qx "sweep --out $H/$run --timeout 3600 --np 4 -- -C allreduce -b 8 -e 1K" ||
     fail "sweep: $(sed -n 1p "$FAKE_LOG")"
-sed -n 2p "$FAKE_LOG" | grep -qx "regress $H --md $H/latest-regress.md --plot $H/$run/plots/regress" ||
+sed -n 2p "$FAKE_LOG" | grep -qx "regress $H --md $H/latest-regress.md --json $H/$run/regress.json --index $H/index.html --plot $H/$run/plots/regress" ||
     fail "regress: $(sed -n 2p "$FAKE_LOG")"
 sed -n 3p "$FAKE_LOG" | grep -qx "plot --out $H/$run/plots $H/$run/results.csv" ||
     fail "plot: $(sed -n 3p "$FAKE_LOG")"
@@ -90,9 +90,18 @@ grep -q REGRESSION "$T/out" || fail "no REGRESSION line: $(cat "$T/out")"
 # regress --plot failing (no gnuplot): judged again without it, the verdict kept.
 sleep 1 # a new stamp
 expect 1 COLLTUNE="$fake" HISTORY="$H" FAKE_REGRESS=1 FAKE_PLOT_FAIL=1
-sed -n 3p "$FAKE_LOG" | grep -qx "regress $H --md $H/latest-regress.md" ||
+run2=$(ls "$H" | tail -1)
+sed -n 3p "$FAKE_LOG" | grep -qx "regress $H --md $H/latest-regress.md --json $H/$run2/regress.json --index $H/index.html" ||
     fail "regress again without --plot: $(cat "$FAKE_LOG")"
 grep -q REGRESSION "$T/out" || fail "no REGRESSION line after a failed plot: $(cat "$T/out")"
+
+# NEW_BASELINE=1: the marker in tonight's run, before regress reads it.
+sleep 1 # a new stamp
+expect 0 COLLTUNE="$fake" HISTORY="$H" NEW_BASELINE=1
+run3=$(ls "$H" | tail -1)
+[ -f "$H/$run3/new-baseline" ] || fail "NEW_BASELINE=1: no $H/$run3/new-baseline"
+grep -q "a new baseline begins at $run3" "$T/out" || fail "NEW_BASELINE=1: not said: $(cat "$T/out")"
+sleep 1
 
 # The Slurm form: the launcher as one argument, no --np.
 expect 0 COLLTUNE="$fake" HISTORY="$H/" LAUNCHER="srun --mpi=pmix"

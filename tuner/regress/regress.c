@@ -503,8 +503,11 @@ static void ct_reg_summary(FILE *f, const ct_reg_runs_t *runs, const ct_reg_args
     if (runs->n == 1) {
         fprintf(f,
                 "\nbaseline begins: %zu series in run %s (%s); the rule judges a run against "
-                "at least %d runs before it: %zu more runs before one can be judged\n",
-                j->ns, newest->name, newest->date, CT_REGRESS_MIN_BASE, need);
+                "at least %d runs before it: %zu more runs before one can be judged, then a "
+                "step is called after %d runs beyond the bounds (1 when most series move %.0fx "
+                "or more)\n",
+                j->ns, newest->name, newest->date, CT_REGRESS_MIN_BASE, need, CT_REGRESS_CONFIRM,
+                CT_REGRESS_EVENT_SEVERE);
         return;
     }
     fprintf(f,
@@ -516,8 +519,9 @@ static void ct_reg_summary(FILE *f, const ct_reg_runs_t *runs, const ct_reg_args
     if (young)
         fprintf(f,
                 "%zu series have fewer than %d baseline runs: %zu more runs before they can "
-                "be judged\n",
-                young, CT_REGRESS_MIN_BASE, need);
+                "be judged; then a step is called after %d runs beyond the bounds (1 when "
+                "most series move %.0fx or more)\n",
+                young, CT_REGRESS_MIN_BASE, need, CT_REGRESS_CONFIRM, CT_REGRESS_EVENT_SEVERE);
     if (spikes)
         fprintf(f,
                 "%zu series read beyond their bounds in the newest run alone: the next run "

@@ -188,24 +188,39 @@ static int ct_rp_draw(const ct_reg_plot_t *pl, const ct_reg_runs_t *runs, const 
 
 /* The overview of collective coll: its flagged series, then sizes spread
  * over the rest, CT_RP_OVERVIEW at most, in table order. */
+/* k of the n indices in from[], spread evenly (first and last kept),
+ * appended to sel. */
+static size_t ct_rp_spread(const size_t *from, size_t n, size_t k, size_t *sel, size_t nsel)
+{
+    k = k < n ? k : n;
+    for (size_t i = 0; i < k; i++)
+        sel[nsel++] = from[k > 1 ? i * (n - 1) / (k - 1) : 0];
+    return nsel;
+}
+
 static size_t ct_rp_pick(const ct_reg_series_t *s, size_t ns, const char *coll, size_t *sel)
 {
-    size_t nsel = 0, ncand = 0;
-    size_t *cand = malloc((ns + 1) * sizeof *cand);
-    if (cand == NULL)
+    size_t nsel = 0, ncand = 0, nflag = 0;
+    size_t *cand = malloc((ns + 1) * sizeof *cand), *flag = malloc((ns + 1) * sizeof *flag);
+    if (cand == NULL || flag == NULL) {
+        free(cand);
+        free(flag);
         return 0;
+    }
     for (size_t i = 0; i < ns; i++) {
         if (strcmp(s[i].key->collective, coll) != 0)
             continue;
-        if (ct_rp_flagged(&s[i]) && nsel < CT_RP_OVERVIEW)
-            sel[nsel++] = i;
-        else if (!ct_rp_flagged(&s[i]))
+        if (ct_rp_flagged(&s[i]))
+            flag[nflag++] = i;
+        else
             cand[ncand++] = i;
     }
-    size_t need = CT_RP_OVERVIEW - nsel < ncand ? CT_RP_OVERVIEW - nsel : ncand;
-    for (size_t k = 0; k < need; k++)
-        sel[nsel++] = cand[need > 1 ? k * (ncand - 1) / (need - 1) : 0];
+    /* the flagged series first, spread over their sizes when there are
+     * more than fit (a step in every series), then the others */
+    nsel = ct_rp_spread(flag, nflag, CT_RP_OVERVIEW, sel, nsel);
+    nsel = ct_rp_spread(cand, ncand, CT_RP_OVERVIEW - nsel, sel, nsel);
     free(cand);
+    free(flag);
     /* table order: the legend reads like the table */
     for (size_t i = 1; i < nsel; i++)
         for (size_t j = i; j > 0 && sel[j - 1] > sel[j]; j--) {
