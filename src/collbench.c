@@ -20,6 +20,7 @@
 #include "ct_tuning_env.h"
 #include "cvars.h"
 #include "engine.h"
+#include "fingerprint.h"
 #include "options.h"
 #include "pairs.h"
 #include "rankinfo.h"
@@ -71,7 +72,10 @@ static ct_status_t collbench_cvars(ct_world_t *world, const ct_options_t *opts, 
     return (ct_status_t)st;
 }
 
-static int collbench_run(ct_world_t *world, const ct_options_t *opts, int argc, char **argv)
+/* mpit_held: this rank holds an MPI_T session from before MPI_Init (main),
+ * which the fingerprint reads and releases. */
+static int collbench_run(ct_world_t *world, const ct_options_t *opts, int argc, char **argv,
+                         int *mpit_held)
 {
     int rank0 = ct_world_rank(world) == 0;
     const ct_backend_ops_t *ops = ct_backend_find(opts->backend);
@@ -84,6 +88,7 @@ static int collbench_run(ct_world_t *world, const ct_options_t *opts, int argc, 
     ct_run_ident_t ident;
     ct_cvars_t cvars;
     ct_configs_t *configs = NULL;
+    ct_fingerprint_job_t *fingerprint = NULL;
     void *ctx = NULL;
     char why[512] = "";
     ct_status_t st;
@@ -164,6 +169,11 @@ static int collbench_run(ct_world_t *world, const ct_options_t *opts, int argc, 
     }
     run.backend_ctx = ctx;
     ct_rankinfo_gather_gpu(world, ops, ctx, ranks);
+    /* After the backend's open, so that the libraries it loaded count. */
+    if (opts->json_path) {
+        ct_fingerprint_gather(world, mpit_held, &fingerprint);
+        run.fingerprint = fingerprint;
+    }
 
     ct_engine_t engine = {
         .world = world,
@@ -198,6 +208,7 @@ static int collbench_run(ct_world_t *world, const ct_options_t *opts, int argc, 
     ct_watchdog_destroy(watchdog);
     ct_configs_free(configs);
     ops->close(ctx);
+    ct_fingerprint_job_free(fingerprint);
     ct_tuning_env_free(&env);
     free(ranks);
     return ct_status_exit_code(st);
@@ -224,7 +235,8 @@ int main(int argc, char **argv)
 {
     ct_options_t opts;
     ct_world_t *world = NULL;
-    char err[512] = "";
+    char err[512] = "", mpit_err[256];
+    int mpit_held = 0;
     sigset_t ending, saved;
     /* Parse before MPI_Init rewrites argv; report after, from rank 0 only. */
     ct_status_t pst = ct_options_parse(argc, argv, &opts, err, sizeof err);
@@ -238,9 +250,16 @@ int main(int argc, char **argv)
     sigaddset(&ending, SIGINT);
     sigaddset(&ending, SIGHUP);
     pthread_sigmask(SIG_BLOCK, &ending, &saved);
+    /* --json's fingerprint reads MPI_T: a session opened before MPI_Init
+     * costs a run about 25 ms, one opened after it 0.2 s (cvars.h).  If
+     * this fails, the fingerprint opens its own. */
+    if (pst == CT_OK && opts.json_path && !opts.help && !opts.version)
+        mpit_held = ct_cvars_hold(mpit_err, sizeof mpit_err) == CT_OK;
     ct_status_t wst = ct_world_init(&argc, &argv, &world);
     pthread_sigmask(SIG_SETMASK, &saved, NULL);
     if (wst != CT_OK) {
+        if (mpit_held)
+            ct_cvars_release();
         fprintf(stderr, "collbench: MPI_Init failed\n");
         return CT_EXIT_FAILURE;
     }
@@ -257,9 +276,12 @@ int main(int argc, char **argv)
             printf("collbench (colltune) %s, git %s\n", PACKAGE_VERSION, CT_GIT_REV);
         code = CT_EXIT_OK;
     } else {
-        code = collbench_run(world, &opts, argc, argv);
+        code = collbench_run(world, &opts, argc, argv, &mpit_held);
     }
     fflush(stdout);
+    /* Open MPI 4.1 crashes in MPI_Finalize with an MPI_T session open. */
+    if (mpit_held)
+        ct_cvars_release();
     ct_world_finalize(world);
     return code;
 }

@@ -35,8 +35,12 @@ typedef struct {
 } ct_cvars_t;
 
 /* Keeps an MPI_T session open until ct_cvars_release (call that before
- * MPI_Finalize): the calls below then cost microseconds, not the half
- * second Open MPI 4.1 spends when its last MPI_T session closes. */
+ * MPI_Finalize, which crashes in Open MPI 4.1 with a session open): the
+ * calls below then cost microseconds, not the half second Open MPI 4.1
+ * spends when its last MPI_T session closes.  MPI allows it before
+ * MPI_Init too, where it is nearly free: Open MPI 4.1's first MPI_T
+ * session opens every component to register its variables (0.2 s after
+ * MPI_Init), and MPI_Init then finds them open (collbench.c). */
 ct_status_t ct_cvars_hold(char *err, size_t errlen);
 void ct_cvars_release(void);
 
@@ -44,6 +48,14 @@ void ct_cvars_release(void);
  * CT_ERR_USAGE, naming the variable, when the library has no such one.
  * Not collective; call it after ct_world_init. */
 ct_status_t ct_cvars_read(const char *list, ct_cvars_t *out, char *err, size_t errlen);
+
+/* Reads, on this process, every control variable whose name keep()
+ * accepts and that is bound to no object, handing each to each(c, arg) in
+ * MPI_T's index order; one MPI_T cannot read is skipped.  Cheap while a
+ * session is held (ct_cvars_hold).  Not collective. */
+ct_status_t ct_cvars_each(int (*keep)(const char *name),
+                          void (*each)(const ct_cvar_t *c, void *arg), void *arg, char *err,
+                          size_t errlen);
 
 /* --config NAME=VALUE, checked on this process: the library has name, of
  * an integer type, in a scope that allows writing at run time (not

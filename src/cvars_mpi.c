@@ -164,6 +164,39 @@ ct_status_t ct_cvars_read(const char *list, ct_cvars_t *out, char *err, size_t e
     return st;
 }
 
+ct_status_t ct_cvars_each(int (*keep)(const char *name),
+                          void (*each)(const ct_cvar_t *c, void *arg), void *arg, char *err,
+                          size_t errlen)
+{
+    int num = 0;
+    ct_cvar_t c;
+    ct_status_t st = ct_cvars_begin("MPI_T", err, errlen);
+    if (st != CT_OK)
+        return st;
+    if (MPI_T_cvar_get_num(&num) != MPI_SUCCESS)
+        num = 0;
+    for (int i = 0; i < num; i++) {
+        int namelen = (int)sizeof c.name, verbosity, bind, scope, desclen = 0, count;
+        MPI_Datatype dt;
+        MPI_T_enum enumtype;
+        MPI_T_cvar_handle h;
+        memset(&c, 0, sizeof c);
+        /* A longer name is cut by MPI_T: it matches nothing it should. */
+        if (MPI_T_cvar_get_info(i, c.name, &namelen, &verbosity, &dt, &enumtype, NULL, &desclen,
+                                &bind, &scope) != MPI_SUCCESS ||
+            bind != MPI_T_BIND_NO_OBJECT || !keep(c.name) ||
+            MPI_T_cvar_handle_alloc(i, NULL, &h, &count) != MPI_SUCCESS)
+            continue;
+        c.scope = ct_cvars_scope_name(scope);
+        st = ct_cvars_format(h, dt, count, &c);
+        MPI_T_cvar_handle_free(&h);
+        if (st == CT_OK)
+            each(&c, arg);
+    }
+    ct_cvars_end();
+    return CT_OK;
+}
+
 /* An integer variable's storage, whatever its MPI type. */
 typedef union {
     int i;

@@ -27,6 +27,7 @@
 #include "ct_tuning_env.h"
 #include "configs.h"
 #include "cvars.h"
+#include "fingerprint.h"
 #include "measure.h"
 #include "options.h"
 #include "rankinfo.h"
@@ -54,7 +55,9 @@ typedef struct {
     int argc;
     char **argv;
     ct_sync_mode_t sync; /* resolved timing mode; set with backend_ctx */
-    double floor_us;     /* one-way small-message latency (clocksync.h) */
+    /* --json: the job's fingerprint (rank 0), set with backend_ctx */
+    const ct_fingerprint_job_t *fingerprint;
+    double floor_us; /* one-way small-message latency (clocksync.h) */
 } ct_report_run_t;
 
 /* One measured placement of one size. */

@@ -333,6 +333,73 @@ static json_t *ct_report_configs(const ct_configs_t *configs)
     return list;
 }
 
+/* {NAME: VALUE} of a fingerprint's list. */
+static json_t *ct_report_fp_vars(const ct_fp_var_t *v, size_t n)
+{
+    json_t *j = json_object();
+    int bad = j == NULL;
+    for (size_t i = 0; i < n && !bad; i++)
+        bad |= ct_json_set(j, v[i].name, ct_json_str(v[i].value));
+    if (bad) {
+        json_decref(j);
+        return NULL;
+    }
+    return j;
+}
+
+/* One fingerprint's members (doc/formats.md, "fingerprint"). */
+static json_t *ct_report_fp(const ct_fingerprint_t *fp, const char *digest)
+{
+    json_t *j = json_object(), *libs = json_object(), *cpu = json_object();
+    int bad = 0;
+    for (size_t i = 0; i < fp->nlibs && libs; i++) {
+        const ct_fp_lib_t *l = &fp->libs[i];
+        json_t *o = json_object();
+        bad |= ct_json_set(o, "path", ct_json_str(l->path));
+        bad |= ct_json_set(o, "build_id", ct_json_str(l->build_id));
+        bad |= ct_json_set(o, "version", ct_json_str(l->version));
+        bad |= ct_json_set(libs, l->name, o);
+    }
+    bad |= ct_json_set(cpu, "model", ct_json_str(fp->cpu_model));
+    bad |= ct_json_set(cpu, "cpus_online", json_integer(fp->cpus_online));
+    bad |= ct_json_set(cpu, "governor", ct_json_str(fp->governor));
+    bad |= ct_json_set(j, "env", ct_report_fp_vars(fp->env, fp->nenv));
+    bad |= ct_json_set(j, "libraries", libs);
+    bad |= ct_json_set(j, "kernel", ct_json_str(fp->kernel));
+    bad |= ct_json_set(j, "machine", ct_json_str(fp->machine));
+    bad |= ct_json_set(j, "cpu", cpu);
+    bad |= ct_json_set(j, "mpi_t", ct_report_fp_vars(fp->mpi_t, fp->nmpi_t));
+    bad |= ct_json_set(j, "digest", ct_json_str(digest));
+    if (bad) {
+        json_decref(j);
+        return NULL;
+    }
+    return j;
+}
+
+/* "fingerprint": rank 0's host's, every host's digest, and the whole
+ * fingerprint of the hosts whose digest differs. */
+static json_t *ct_report_fingerprint(const ct_fingerprint_job_t *job)
+{
+    if (job == NULL)
+        return json_null();
+    json_t *j = ct_report_fp(&job->fp, job->digest), *hosts = json_object(),
+           *others = json_object();
+    int bad = j == NULL;
+    for (size_t i = 0; i < job->nhosts && hosts; i++)
+        bad |= ct_json_set(hosts, job->hosts[i].hostname, ct_json_str(job->hosts[i].digest));
+    for (size_t i = 0; i < job->nothers && others; i++)
+        bad |= ct_json_set(others, job->others[i].hostname,
+                           ct_report_fp(&job->others[i].fp, job->others[i].digest));
+    bad |= ct_json_set(j, "hosts", hosts);
+    bad |= ct_json_set(j, "other_hosts", others);
+    if (bad) {
+        json_decref(j);
+        return NULL;
+    }
+    return j;
+}
+
 /* "rank_medians_us" is written up to this many ranks; per_host always. */
 #define CT_REPORT_MAX_RANK_MEDIANS 256
 
@@ -464,6 +531,7 @@ static json_t *ct_report_body(const ct_json_report_t *j, ct_status_t run_status)
     bad |= ct_report_placement(doc, run->ranks, ct_world_size(run->world));
     bad |= ct_json_set(doc, "config_id", ct_json_str(run->ident->config_id));
     bad |= ct_json_set(doc, "environment", ct_report_environment(run->env));
+    bad |= ct_json_set(doc, "fingerprint", ct_report_fingerprint(run->fingerprint));
     if (run->opts->cvars)
         bad |= ct_json_set(doc, "cvars", ct_report_cvars(run->cvars));
     if (run->configs)

@@ -44,6 +44,11 @@ void ct_world_allreduce_long(ct_world_t *world, long long *inout, size_t n, ct_r
 void ct_world_bcast(ct_world_t *world, void *buf, size_t bytes, int root);
 /* Rank-ordered concatenation of every rank's bytes, delivered to root. */
 void ct_world_gather(ct_world_t *world, const void *in, size_t bytes, void *out, int root);
+/* The same for bytes that differ by rank (0 allowed): on root *out_p gets
+ * the concatenation (malloc'd, free it) and lens[r] rank r's length
+ * (world-size entries); elsewhere *out_p is NULL and lens unused. */
+void ct_world_gatherv(ct_world_t *world, const void *in, size_t bytes, void **out_p, size_t *lens,
+                      int root);
 
 /* MPI errors return to collbench instead of aborting inside MPI.  A
  * collective below that fails has reported its MPI call, file:line and

@@ -221,6 +221,43 @@ void ct_world_gather(ct_world_t *w, const void *in, size_t bytes, void *out, int
     CT_WORLD_MPI(w, MPI_Gather, (in, count, MPI_BYTE, out, count, MPI_BYTE, root, w->comm));
 }
 
+void ct_world_gatherv(ct_world_t *w, const void *in, size_t bytes, void **out_p, size_t *lens,
+                      int root)
+{
+    int count = ct_world_count(w, bytes, "ct_world_gatherv"), *counts = NULL, *displs = NULL;
+    char *out = NULL;
+    int is_root = w->rank == root;
+
+    *out_p = NULL;
+    if (is_root) {
+        counts = calloc((size_t)w->size, sizeof *counts);
+        displs = calloc((size_t)w->size, sizeof *displs);
+        if (counts == NULL || displs == NULL) {
+            fprintf(stderr, "collbench: rank %d: out of memory gathering\n", w->rank);
+            ct_world_abort(w, CT_EXIT_FAILURE);
+        }
+    }
+    CT_WORLD_MPI(w, MPI_Gather, (&count, 1, MPI_INT, counts, 1, MPI_INT, root, w->comm));
+    if (is_root) {
+        size_t total = 0;
+        for (int r = 0; r < w->size; r++) {
+            displs[r] = ct_world_count(w, total, "ct_world_gatherv");
+            total += (size_t)counts[r];
+            lens[r] = (size_t)counts[r];
+        }
+        (void)ct_world_count(w, total, "ct_world_gatherv");
+        if ((out = malloc(total ? total : 1)) == NULL) {
+            fprintf(stderr, "collbench: rank %d: out of memory gathering\n", w->rank);
+            ct_world_abort(w, CT_EXIT_FAILURE);
+        }
+    }
+    CT_WORLD_MPI(w, MPI_Gatherv,
+                 (in, count, MPI_BYTE, out, counts, displs, MPI_BYTE, root, w->comm));
+    free(counts);
+    free(displs);
+    *out_p = out;
+}
+
 _Noreturn void ct_world_abort(ct_world_t *w, int exit_code)
 {
     MPI_Abort(w->comm, exit_code);

@@ -14,5 +14,7 @@ TESTS += tests/slurm/srun_sweep.sh
 TESTS += tests/slurm/sbatch_sweep.sh
 # A tiny tune through srun.
 TESTS += tests/slurm/srun_tune.sh
+# The JSON's fingerprint under srun: the same digest for two launches.
+TESTS += tests/slurm/srun_fingerprint.sh
 EXTRA_DIST += tests/slurm/slurm.sh tests/slurm/sbatch_script.sh tests/slurm/srun_sweep.sh \
-	tests/slurm/sbatch_sweep.sh tests/slurm/srun_tune.sh
+	tests/slurm/sbatch_sweep.sh tests/slurm/srun_tune.sh tests/slurm/srun_fingerprint.sh

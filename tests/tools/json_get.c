@@ -3,7 +3,8 @@
  *
  *   json_get FILE PATH      PATH: dot-separated keys and array indexes,
  *                           "results.0.busbw_gbps"; a final "#" prints the
- *                           length of an array or object.
+ *                           length of an array or object; "\." is a
+ *                           dot inside a key ("libraries.libc\.so\.6").
  *
  * Strings print raw, numbers as integers when integral, then true/false/null.
  * Exit 1 when the file does not parse (jansson: strict RFC 8259, UTF-8
@@ -43,12 +44,21 @@ int main(int argc, char **argv)
         return 1;
     }
     json_t *v = root;
-    char *path = strdup(argv[2]), *save = NULL;
+    char *path = strdup(argv[2]);
     int rc = 0, want_length = 0;
-    for (char *k = strtok_r(path, ".", &save); k && v; k = strtok_r(NULL, ".", &save)) {
-        want_length = strcmp(k, "#") == 0;
+    /* Keys split at unescaped dots, empty ones skipped (as strtok did). */
+    for (const char *p = argv[2]; *p && v;) {
+        size_t n = 0;
+        for (; *p && *p != '.'; p++)
+            path[n++] = *p == '\\' && p[1] ? *++p : *p;
+        path[n] = '\0';
+        if (*p == '.')
+            p++;
+        if (n == 0)
+            continue;
+        want_length = strcmp(path, "#") == 0;
         if (!want_length)
-            v = json_get_step(v, k);
+            v = json_get_step(v, path);
     }
     if (v && want_length && json_is_array(v))
         printf("%zu\n", json_array_size(v));

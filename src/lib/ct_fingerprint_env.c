@@ -1,0 +1,171 @@
+/*
+ * ct_fingerprint_env.c - which environment variables a fingerprint keeps.
+ *
+ * Two tables, both documented in doc/formats.md ("fingerprint"): the
+ * families that steer the loader, MPI, its runtimes, the network stacks,
+ * NCCL/CUDA and OpenMP, and the volatile names among them that change on
+ * every launch (job ids, URIs, ports, session directories), or between
+ * ranks and hosts (ranks, local ranks, host names), whatever the machine
+ * runs.  A volatile name would make every run's digest new, and hosts or
+ * ranks differ for no reason; what they describe is in the JSON elsewhere
+ * (command_line, ranks, hosts).
+ */
+#include "ct_fingerprint.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* A pattern matches a name exactly, or as a prefix when it ends in '*'. */
+static int ct_fp_env_match(const char *pattern, const char *name)
+{
+    size_t len = strlen(pattern);
+    if (len > 0 && pattern[len - 1] == '*')
+        return strncmp(name, pattern, len - 1) == 0;
+    return strcmp(name, pattern) == 0;
+}
+
+/* The families kept (not "MPI*": MPIRUN, MPICC and the like are a user's
+ * shell, not the job's settings). */
+static const char *const ct_fp_env_kept[] = {
+    "LD_PRELOAD", "LD_LIBRARY_PATH", "LD_BIND_NOW", "OMPI_*",    "OPAL_*",  "ORTE_*",  "PMIX_*",
+    "MPI_*",      "MPICH_*",         "MPIR_*",      "MPIEXEC_*", "I_MPI_*", "HYDRA_*", "UCX_*",
+    "UCC_*",      "HCOLL_*",         "FI_*",        "PSM2_*",    "NCCL_*",  "CUDA_*",  "NVIDIA_*",
+    "HWLOC_*",    "OMP_*",           "GOMP_*",      "SLURM_*",
+};
+
+/* Volatile: set anew by the launcher on every launch, or different on
+ * every rank or host. */
+static const char *const ct_fp_env_volatile[] = {
+    /* Open MPI: ranks, placement, the program's arguments (command_line
+     * has them, output paths included), session files; and ORTE's runtime
+     * wiring (orte_*: URIs, session dirs, node lists, random keys; ess*:
+     * job ids, vpids; plm*, routed*), which also differs between mpirun's
+     * host and the hosts an orted launched. */
+    "OMPI_COMM_WORLD_RANK",
+    "OMPI_COMM_WORLD_LOCAL_RANK",
+    "OMPI_COMM_WORLD_NODE_RANK",
+    "OMPI_COMM_WORLD_LOCAL_SIZE",
+    "OMPI_ARGV",
+    "OMPI_FILE_LOCATION",
+    "OMPI_MCA_initial_wdir",
+    "OMPI_MCA_orte_*",
+    "OMPI_MCA_ess*",
+    "OMPI_MCA_plm*",
+    "OMPI_MCA_routed*",
+    /* PMIx (mpirun and srun --mpi=pmix): rank, namespace, server URIs and
+     * directories, the shared-memory store's session paths, host name. */
+    "PMIX_RANK",
+    "PMIX_ID",
+    "PMIX_NAMESPACE",
+    "PMIX_HOSTNAME",
+    "PMIX_SERVER_*",
+    "PMIX_SYSTEM_TMPDIR",
+    "PMIX_DSTORE_*",
+    /* Hydra (MPICH, Intel MPI): the rank's place on its host. */
+    "MPI_LOCALRANKID",
+    "MPI_LOCALNRANKS",
+    /* Slurm: job and step ids, ranks, node ids and lists, ports, times,
+     * submit host and directory, per-task CPU masks. */
+    "SLURM_JOB_ID",
+    "SLURM_JOBID",
+    "SLURM_STEP_ID",
+    "SLURM_STEPID",
+    "SLURM_ARRAY_JOB_ID",
+    "SLURM_ARRAY_TASK_ID",
+    "SLURM_PROCID",
+    "SLURM_LOCALID",
+    "SLURM_NODEID",
+    "SLURM_TASK_PID",
+    "SLURM_GTIDS",
+    "SLURM_TOPOLOGY_ADDR",
+    "SLURM_JOB_START_TIME",
+    "SLURM_JOB_END_TIME",
+    "SLURM_SRUN_COMM_HOST",
+    "SLURM_SRUN_COMM_PORT",
+    "SLURM_STEP_LAUNCHER_PORT",
+    "SLURM_STEP_RESV_PORTS",
+    "SLURM_RESV_PORTS",
+    "SLURM_PMIXP_ABORT_AGENT_PORT",
+    "SLURM_LAUNCH_NODE_IPADDR",
+    "SLURM_SUBMIT_HOST",
+    "SLURM_SUBMIT_DIR",
+    "SLURM_JOB_NODELIST",
+    "SLURM_NODELIST",
+    "SLURM_STEP_NODELIST",
+    "SLURM_NODE_ALIASES",
+    "SLURM_CPU_BIND",
+    "SLURM_CPU_BIND_LIST",
+};
+
+static int ct_fp_env_in(const char *const *table, size_t n, const char *name)
+{
+    for (size_t i = 0; i < n; i++)
+        if (ct_fp_env_match(table[i], name))
+            return 1;
+    return 0;
+}
+
+int ct_fingerprint_env_keep(const char *name)
+{
+    return ct_fp_env_in(ct_fp_env_kept, sizeof ct_fp_env_kept / sizeof ct_fp_env_kept[0], name) &&
+           !ct_fp_env_in(ct_fp_env_volatile,
+                         sizeof ct_fp_env_volatile / sizeof ct_fp_env_volatile[0], name);
+}
+
+/* A search path with repeated directories removed, in place: a repeat
+ * never changes what the loader finds, and Open MPI's launchers prepend
+ * their library directory again on some hosts and not others.  Entries
+ * are split at ':' and ';' (as the loader does) and joined with ':'. */
+static ct_status_t ct_fp_env_dedupe_path(char *value)
+{
+    size_t cap = strlen(value) + 1, used = 0, n = 0;
+    char *out = malloc(cap);
+    if (out == NULL)
+        return CT_ERR_NOMEM;
+    for (const char *p = value;;) {
+        size_t len = strcspn(p, ":;");
+        int repeat = 0;
+        /* The entries kept so far, each followed by ':' or the end. */
+        for (size_t k = 0, at = 0; k < n && !repeat; k++) {
+            size_t klen = strcspn(out + at, ":");
+            repeat = klen == len && memcmp(out + at, p, len) == 0;
+            at += klen + 1;
+        }
+        if (!repeat) {
+            if (n++ > 0)
+                out[used++] = ':';
+            memcpy(out + used, p, len);
+            used += len;
+            out[used] = '\0';
+        }
+        if (p[len] == '\0')
+            break;
+        p += len + 1;
+    }
+    memcpy(value, out, used + 1);
+    free(out);
+    return CT_OK;
+}
+
+ct_status_t ct_fingerprint_env(char *const *envp, ct_fingerprint_t *fp)
+{
+    for (size_t i = 0; envp && envp[i]; i++) {
+        const char *eq = strchr(envp[i], '=');
+        char name[256];
+        size_t len = eq ? (size_t)(eq - envp[i]) : 0;
+        /* No '=' or an absurd name: not a variable anyone sets. */
+        if (len == 0 || len >= sizeof name)
+            continue;
+        memcpy(name, envp[i], len);
+        name[len] = '\0';
+        if (!ct_fingerprint_env_keep(name) || ct_fingerprint_var_find(fp->env, fp->nenv, name))
+            continue; /* a repeated name: getenv sees the first */
+        ct_status_t st = ct_fingerprint_var_push(&fp->env, &fp->nenv, &fp->env_cap, name, eq + 1);
+        if (st != CT_OK)
+            return st;
+        if (strcmp(name, "LD_LIBRARY_PATH") == 0 &&
+            ct_fp_env_dedupe_path(fp->env[fp->nenv - 1].value) != CT_OK)
+            return CT_ERR_NOMEM;
+    }
+    return CT_OK;
+}
