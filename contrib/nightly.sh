@@ -1,20 +1,21 @@
 #!/bin/sh
 # contrib/nightly.sh - the nightly regression recipe (README.md, "Nightly
-# regression"): one fixed sweep into the history, then regress, then plot.
+# regression"): one fixed sweep into the history, then its plots, then
+# regress.
 #
 #   1. colltune sweep --out "$HISTORY/<UTC date>" ... -- -C "$COLLS" $SIZES
 #      (the run directory is named by its UTC start, 20260101T020000Z, so
 #      name order is date order);
-#   2. colltune regress "$HISTORY" --md "$HISTORY/latest-regress.md"
+#   2. colltune plot --out "<run>/plots" <run>/results.csv: the new run's
+#      pictures (index.html), which the history index links;
+#   3. colltune regress "$HISTORY" --md "$HISTORY/latest-regress.md"
 #      --json "<run>/regress.json" --index "$HISTORY/index.html"
 #      --plot "<run>/plots/regress": regress is what flags a slowdown; its
 #      time series of the history (baseline band, flagged runs) go into the
 #      night's plot directory, its verdicts into the night's regress.json,
 #      and HISTORY/index.html links every night.  When it exits 3 (gnuplot
 #      missing or failed) it is run again without --plot, so that the
-#      verdict is not lost.  The first night exits 0: "baseline begins";
-#   3. colltune plot --out "<run>/plots" <run>/results.csv: the new run's
-#      pictures (index.html).
+#      verdict is not lost.  The first night exits 0: "baseline begins".
 #
 # Exit status: regress's (0 no regression, and the first night; 1 a
 # regression; 2 bad input);
@@ -98,12 +99,19 @@ if [ "$rc" -ne 0 ]; then
     exit "$rc"
 fi
 
+# 2. The new run's plots, before regress writes the history index that
+# links them.
+if "$COLLTUNE" plot --out "$run/plots" "$run/results.csv"; then
+    echo "$me: plots: $run/plots/index.html"
+else
+    echo "$me: colltune plot failed (exit $?); regress judges all the same" >&2
+fi
 if [ "${NEW_BASELINE:-0}" = 1 ]; then
     : >"$run/new-baseline" || bad "cannot write $run/new-baseline"
     echo "$me: a new baseline begins at $stamp"
 fi
 
-# 2. Regress, drawing the history: its verdict is this script's exit
+# 3. Regress, drawing the history: its verdict is this script's exit
 # status.  3 is a failure to draw (or to write): judged again without the
 # plots, so that a machine without gnuplot still gets its verdict.
 set -- --md "${HISTORY%/}/latest-regress.md" --json "$run/regress.json" \
@@ -127,10 +135,4 @@ case $verdict in
 *) echo "$me: regress failed (exit $verdict)" >&2 ;;
 esac
 
-# 3. The new run's plots.
-if "$COLLTUNE" plot --out "$run/plots" "$run/results.csv"; then
-    echo "$me: plots: $run/plots/index.html"
-else
-    echo "$me: colltune plot failed (exit $?); the verdict stands" >&2
-fi
 exit "$verdict"

@@ -10,11 +10,13 @@
 #     the first slow run and LD_PRELOAD (and the preloaded library) as the
 #     first candidate cause; night 6 exits 1 naming night 5; night 7
 #     (plain) exits 0, its series recovered;
-#   a forced Open MPI algorithm (allreduce ring, 2.5-3.5x slower at these
-#     sizes and 2 ranks) through colltune sweep --mca and through
-#     OMPI_MCA_* in the environment, each after copies of the 4 plain
-#     nights: the series continue (not "unknown" everywhere), the run exits
-#     1, and the configuration change is the named cause.
+#   a forced Open MPI algorithm (allreduce: the segmented ring with 64-byte
+#     segments, 5-20x slower at 4 and 32 KiB with 2 ranks here; the plain
+#     ring read only 1.3-2x, too close to this machine's noise) through
+#     colltune sweep --mca and through OMPI_MCA_* in the environment, each
+#     after copies of the 4 plain nights: the series continue (not
+#     "unknown" everywhere), the run exits 1, and the configuration change
+#     is the named cause.
 # --threshold 100: a series must double to count; the steps here are 2.5x
 # to 40x, and this 2-core machine, shared with the rest of the suite, can
 # slow a plain night's series by tens of percent.
@@ -28,13 +30,14 @@ mkdir -p "$T/session"
 launch="--launcher-arg --oversubscribe --launcher-arg --bind-to --launcher-arg none"
 launch="$launch --launcher-arg --mca --launcher-arg orte_tmpdir_base --launcher-arg $T/session"
 launch="$launch --mca mpi_yield_when_idle=1"
-force="--mca coll_tuned_use_dynamic_rules=1 --mca coll_tuned_allreduce_algorithm=4"
+force="--mca coll_tuned_use_dynamic_rules=1 --mca coll_tuned_allreduce_algorithm=5"
+force="$force --mca coll_tuned_allreduce_algorithm_segmentsize=64"
 
-# night HISTORY NAME WANT COLLS [VAR=VALUE...] [-- SWEEP ARGS]: one night of
-# nightly.sh into HISTORY, its output in $T/NAME.out; exits as WANT.
+# night HISTORY NAME WANT COLLS SIZES [VAR=VALUE...] [-- SWEEP ARGS]: one
+# night of nightly.sh into HISTORY, its output in $T/NAME.out; exits as WANT.
 night() {
-    hist=$1 name=$2 want=$3 colls=$4
-    shift 4
+    hist=$1 name=$2 want=$3 colls=$4 sizes=$5
+    shift 5
     envs=
     while [ $# -gt 0 ] && [ "$1" != -- ]; do
         envs="$envs $1"
@@ -49,7 +52,7 @@ night() {
         sleep 0.2
     done
     # shellcheck disable=SC2086 # envs and the words are lists
-    env $envs HISTORY="$hist" COLLTUNE="$CT" NP=2 COLLS="$colls" SIZES="-b 8 -e 512 -f 8" \
+    env $envs HISTORY="$hist" COLLTUNE="$CT" NP=2 COLLS="$colls" SIZES="$sizes" \
         TIMEOUT=120 SWEEP_ARGS="$launch $extra" REGRESS_ARGS="--threshold 100" \
         timeout 300 sh "$top_srcdir/contrib/nightly.sh" >"$T/$name.out" 2>&1
     rc=$?
@@ -62,21 +65,22 @@ has() {
     grep -qF -- "$2" "$T/$1.out" || { cat "$T/$1.out" >&2; fail "$1: output lacks '$2'"; }
 }
 
+all="-b 8 -e 32K -f 8" # 8 B to 32 KiB: 5 sizes, 20 series
 H="$T/history"
-night "$H" n1 0 allreduce,broadcast
-has n1 "baseline begins: 12 series in run $newest"
+night "$H" n1 0 allreduce,broadcast "$all"
+has n1 "baseline begins: 20 series in run $newest"
 has n1 "nightly.sh: baseline begins"
 [ -s "$H/index.html" ] || fail "n1: no history index"
 [ "$(json_get "$H/$newest/regress.json" verdict)" = baseline ] || fail "n1: regress.json verdict"
 n1=$newest
-night "$H" n2 0 allreduce,broadcast
+night "$H" n2 0 allreduce,broadcast "$all"
 has n2 "more runs before they can be judged"
-night "$H" n3 0 allreduce,broadcast
-night "$H" n4 0 allreduce,broadcast
+night "$H" n3 0 allreduce,broadcast "$all"
+night "$H" n4 0 allreduce,broadcast "$all"
 has n4 "nightly.sh: no regression"
 plain="$n1 $(ls "$H" | grep '^20' | sed -n '2,4p' | tr '\n' ' ')"
 
-night "$H" n5 1 allreduce,broadcast -- --env "LD_PRELOAD=$shim" --env DELAY_SHIM_US=20
+night "$H" n5 1 allreduce,broadcast "$all" -- --env "LD_PRELOAD=$shim" --env DELAY_SHIM_US=20
 n5=$newest
 has n5 "one event in the newest run $n5"
 has n5 "a step this large in most series is not launch noise: one run suffices"
@@ -91,12 +95,12 @@ has n5 "library libdelay_shim.so: absent -> "
     fail "n5: regress.json's first cause is not LD_PRELOAD"
 grep -qF "REGRESSION" "$H/index.html" || fail "n5: the history index does not say REGRESSION"
 
-night "$H" n6 1 allreduce,broadcast -- --env "LD_PRELOAD=$shim" --env DELAY_SHIM_US=20
+night "$H" n6 1 allreduce,broadcast "$all" -- --env "LD_PRELOAD=$shim" --env DELAY_SHIM_US=20
 has n6 "first slow run $n5"
 grep -q "first slow run" "$T/n6.out" && ! grep "first slow run" "$T/n6.out" | grep -vqF "$n5" ||
     { cat "$T/n6.out" >&2; fail "n6: a first slow run other than $n5 named"; }
 
-night "$H" n7 0 allreduce,broadcast
+night "$H" n7 0 allreduce,broadcast "$all"
 has n7 "recovered (the step the run before was judged slower at went away"
 has n7 "the step began at run $n5"
 has n7 "nightly.sh: no regression"
@@ -111,22 +115,25 @@ if command -v gnuplot >/dev/null 2>&1; then
     ls "$H/$n5/plots/regress/"*.png >/dev/null 2>&1 || fail "n5: no history plots"
 fi
 
-# A forced algorithm: by colltune sweep --mca (M), by OMPI_MCA_* (E).
+# A forced algorithm: by colltune sweep --mca (M), by OMPI_MCA_* (E); the
+# allreduce at 4 and 32 KiB, which the plain nights measured.
+large="-b 4K -e 32K -f 8"
 for how in M E; do
     S="$T/side$how"
     mkdir -p "$S"
     for r in $plain; do cp -R "$H/$r" "$S/"; done
     if [ "$how" = M ]; then
-        night "$S" "${how}1" 1 allreduce -- $force
+        night "$S" "${how}1" 1 allreduce "$large" -- $force
     else
-        night "$S" "${how}1" 1 allreduce OMPI_MCA_coll_tuned_use_dynamic_rules=1 \
-            OMPI_MCA_coll_tuned_allreduce_algorithm=4
+        night "$S" "${how}1" 1 allreduce "$large" OMPI_MCA_coll_tuned_use_dynamic_rules=1 \
+            OMPI_MCA_coll_tuned_allreduce_algorithm=5 \
+            OMPI_MCA_coll_tuned_allreduce_algorithm_segmentsize=64
     fi
     first=$newest
     has "${how}1" "configuration changes (series continue across them"
-    has "${how}1" "OMPI_MCA_coll_tuned_allreduce_algorithm: unset -> 4"
+    has "${how}1" "OMPI_MCA_coll_tuned_allreduce_algorithm: unset -> 5"
     has "${how}1" "first slow run $first"
-    grep -q "^ *[0-9]\. OMPI_MCA_coll_tuned_\(allreduce_algorithm\|use_dynamic_rules\): unset -> [14] from run $first (in every run since" \
+    grep -q "^ *[0-9]\. OMPI_MCA_coll_tuned_\(allreduce_algorithm\|use_dynamic_rules\): unset -> [15] from run $first (in every run since" \
         "$T/${how}1.out" || { cat "$T/${how}1.out" >&2; fail "${how}1: the forced algorithm is not a named cause"; }
     grep -q " unknown " "$T/${how}1.out" && fail "${how}1: series unknown after a configuration change"
 done

@@ -5,7 +5,7 @@
 # nightly.sh refuses a bad configuration with exit 2 before running
 # anything.  Its steps are checked with a stand-in colltune that logs its
 # arguments (no MPI here; the real sweep and regress have their own tests):
-# sweep, then regress, then plot; regress's exit passes on; a failed sweep
+# sweep, then plot, then regress; regress's exit passes on; a failed sweep
 # passes its own status on, leaves the history and skips regress.
 set -u
 : "${top_srcdir:?run through make check}"
@@ -81,17 +81,17 @@ case $run in [0-9][0-9][0-9][0-9][01][0-9][0-3][0-9]T[0-9][0-9][0-9][0-9][0-9][0
 *) fail "run directory '$run' is not a UTC stamp" ;; esac
 sed -n 1p "$FAKE_LOG" | grep -qx "sweep --out $H/$run --timeout 3600 --np 4 -- -C allreduce -b 8 -e 1K" ||
     fail "sweep: $(sed -n 1p "$FAKE_LOG")"
-sed -n 2p "$FAKE_LOG" | grep -qx "regress $H --md $H/latest-regress.md --json $H/$run/regress.json --index $H/index.html --plot $H/$run/plots/regress" ||
-    fail "regress: $(sed -n 2p "$FAKE_LOG")"
-sed -n 3p "$FAKE_LOG" | grep -qx "plot --out $H/$run/plots $H/$run/results.csv" ||
-    fail "plot: $(sed -n 3p "$FAKE_LOG")"
+sed -n 3p "$FAKE_LOG" | grep -qx "regress $H --md $H/latest-regress.md --json $H/$run/regress.json --index $H/index.html --plot $H/$run/plots/regress" ||
+    fail "regress: $(sed -n 3p "$FAKE_LOG")"
+sed -n 2p "$FAKE_LOG" | grep -qx "plot --out $H/$run/plots $H/$run/results.csv" ||
+    fail "plot: $(sed -n 2p "$FAKE_LOG")"
 grep -q REGRESSION "$T/out" || fail "no REGRESSION line: $(cat "$T/out")"
 
 # regress --plot failing (no gnuplot): judged again without it, the verdict kept.
 sleep 1 # a new stamp
 expect 1 COLLTUNE="$fake" HISTORY="$H" FAKE_REGRESS=1 FAKE_PLOT_FAIL=1
 run2=$(ls "$H" | tail -1)
-sed -n 3p "$FAKE_LOG" | grep -qx "regress $H --md $H/latest-regress.md --json $H/$run2/regress.json --index $H/index.html" ||
+sed -n 4p "$FAKE_LOG" | grep -qx "regress $H --md $H/latest-regress.md --json $H/$run2/regress.json --index $H/index.html" ||
     fail "regress again without --plot: $(cat "$FAKE_LOG")"
 grep -q REGRESSION "$T/out" || fail "no REGRESSION line after a failed plot: $(cat "$T/out")"
 
@@ -125,5 +125,5 @@ mkdir "$G" && : >"$G/a.x" && : >"$G/b.x" || fail "mkdir $G"
     REGRESS_ARGS="--window *.x") || exit 1
 sed -n 1p "$FAKE_LOG" | grep -qF -- "--run-id *.x --" || fail "SWEEP_ARGS globbed: $(sed -n 1p "$FAKE_LOG")"
 sed -n 1p "$FAKE_LOG" | grep -qF -- "-e *.x" || fail "SIZES globbed: $(sed -n 1p "$FAKE_LOG")"
-sed -n 2p "$FAKE_LOG" | grep -qF -- "--window *.x" || fail "REGRESS_ARGS globbed: $(sed -n 2p "$FAKE_LOG")"
+sed -n 3p "$FAKE_LOG" | grep -qF -- "--window *.x" || fail "REGRESS_ARGS globbed: $(sed -n 3p "$FAKE_LOG")"
 exit 0
