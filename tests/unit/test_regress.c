@@ -61,21 +61,31 @@ static double ct_rate(uint64_t seed, int trials, size_t n, double noise, size_t 
     return ct_rate_of(CT_REGRESS_SLOWER, seed, trials, n, noise, slow_from, factor);
 }
 
-/* The run-level judgement of ns series of n runs each (p[i * n ..]):
- * how many took each verdict, into count (CT_REGRESS_RECOVERED + 1). */
-static void ct_judge_runs(const ct_regress_point_t *p, size_t ns, size_t n, size_t *count,
-                          ct_regress_event_t *ev, ct_regress_result_t *res)
+/* The run-level judgement of ns series of n runs each (p[i * n ..]), the
+ * first half of them one group (a collective) and the rest another: how
+ * many took each verdict, into count (CT_REGRESS_RECOVERED + 1); the
+ * groups' events into groups[2] when not NULL. */
+static void ct_judge_groups(const ct_regress_point_t *p, size_t ns, size_t n, size_t *count,
+                            ct_regress_event_t *ev, ct_regress_result_t *res,
+                            ct_regress_event_t *groups)
 {
     ct_regress_series_in_t in[64];
+    ct_regress_event_t g[2];
     ct_regress_rule_t rule;
     ct_regress_rule_default(&rule);
     for (size_t i = 0; i < ns; i++)
-        in[i] = (ct_regress_series_in_t){p + i * n, n, -1};
-    ct_regress_judge_runs(in, ns, &rule, res, ev, NULL);
+        in[i] = (ct_regress_series_in_t){p + i * n, n, -1, 2 * i >= ns};
+    ct_regress_judge_runs(in, ns, &rule, res, ev, 2, groups ? groups : g);
     for (size_t v = 0; v <= CT_REGRESS_RECOVERED; v++)
         count[v] = 0;
     for (size_t i = 0; i < ns; i++)
         count[res[i].verdict]++;
+}
+
+static void ct_judge_runs(const ct_regress_point_t *p, size_t ns, size_t n, size_t *count,
+                          ct_regress_event_t *ev, ct_regress_result_t *res)
+{
+    ct_judge_groups(p, ns, n, count, ev, res, NULL);
 }
 
 /* A real history, recorded on this project's 2-core VM by
@@ -342,6 +352,34 @@ int main(void)
                "SLOWER (%zu of 1000 runs)\n",
                fa, runs);
         CT_CHECK(&t, fa <= 32000 / 100); /* the per-series A/A bound, 1% */
+    }
+
+    /* One collective's step (a forced algorithm): the first 16 of 32 series
+     * 5x slower in the newest run, 20% noise, 6 runs before: not an event
+     * of the run (16 is half, but not all of them clear their bounds), an
+     * event of that collective: its series SLOWER from one run, the other
+     * collective's no more often than the per-series A/A bound (1%): the
+     * event lowers the bar for its own collective only. */
+    {
+        uint64_t seed = 5200;
+        ct_regress_point_t p[32 * 7];
+        ct_regress_result_t res[32];
+        ct_regress_event_t ev, groups[2];
+        size_t count[CT_REGRESS_RECOVERED + 1], moved = 0, other = 0, events = 0;
+        for (int k = 0; k < 200; k++) {
+            for (size_t i = 0; i < 32; i++)
+                ct_history(&seed, p + i * 7, 7, 0.20, 6, i < 16 ? 5.0 : 1.0);
+            ct_judge_groups(p, 32, 7, count, &ev, res, groups);
+            for (size_t i = 0; i < 32; i++) {
+                moved += i < 16 && res[i].verdict == CT_REGRESS_SLOWER && res[i].first_bad == 6;
+                other += i >= 16 && res[i].verdict == CT_REGRESS_SLOWER;
+            }
+            events += groups[0].direction == 1 && groups[0].severe && groups[1].direction == 0;
+        }
+        printf("5x step in one collective's 16 series of 32, 20%% noise: its event in %d of 200, "
+               "%zu of 3200 of its series SLOWER from that run, %zu of the other's\n",
+               (int)events, moved, other);
+        CT_CHECK(&t, events == 200 && moved >= 3150 && other <= 3200 / 100);
     }
 
     /* A step followed by recovery: 6 runs, 2 at 20x, 1 back: nothing

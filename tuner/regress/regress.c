@@ -446,11 +446,25 @@ static ct_status_t ct_reg_judge_all(const ct_reg_runs_t *runs, const ct_reg_args
         in[ns - 1].p = x->p;
         in[ns - 1].n = x->n;
     }
+    /* one group per collective: an algorithm change moves its series alone */
+    j->groups = calloc(ns + 1, sizeof *j->groups);
+    j->group_names = calloc(ns + 1, sizeof *j->group_names);
+    j->ngroups = 0;
+    for (size_t i = 0; j->groups && j->group_names && i < ns; i++) {
+        size_t g = 0;
+        while (g < j->ngroups && strcmp(j->group_names[g], s[i].key->collective) != 0)
+            g++;
+        if (g == j->ngroups)
+            j->group_names[j->ngroups++] = s[i].key->collective;
+        in[i].group = g;
+    }
     ct_regress_rule_t rule;
     ct_regress_rule_default(&rule);
     rule.window = a->window;
     rule.threshold = a->threshold;
-    int rc = ct_regress_judge_runs(in, ns, &rule, res, &j->ev, &j->prev_ev);
+    int rc = j->groups && j->group_names
+                 ? ct_regress_judge_runs(in, ns, &rule, res, &j->ev, j->ngroups, j->groups)
+                 : -1;
     for (size_t i = 0; i < ns; i++)
         s[i].res = res[i];
     free(in);
@@ -465,20 +479,40 @@ static ct_status_t ct_reg_judge_all(const ct_reg_runs_t *runs, const ct_reg_args
     return CT_OK;
 }
 
-/* The run-level event, in words. */
-static void ct_reg_event_line(FILE *f, int md, const ct_reg_runs_t *runs, const ct_reg_judged_t *j)
+/* One event, in words; what: "" for the whole run, else " in COLL". */
+static void ct_reg_event_one(FILE *f, int md, const ct_reg_run_t *newest,
+                             const ct_regress_event_t *ev, const char *what)
 {
-    const ct_regress_event_t *ev = &j->ev;
-    if (ev->direction == 0)
-        return;
     int slow = ev->direction > 0;
     fprintf(f,
-            "\n%sone event in the newest run %s: %zu of %zu series %s beyond their bounds, "
+            "%sone event in the newest run %s%s: %zu of %zu series %s beyond their bounds, "
             "median %+.0f%%; %s\n",
-            md ? "## Run-level view\n\n" : "", runs->v[runs->n - 1].name, ev->moved, ev->judged,
-            slow ? "slower" : "faster", 100 * ev->median_change,
+            md ? "- " : "", newest->name, what, ev->moved, ev->judged, slow ? "slower" : "faster",
+            100 * ev->median_change,
             ev->severe ? "a step this large in most series is not launch noise: one run suffices"
                        : "under 2x: the next run confirms it or not");
+}
+
+/* The run-level events: the whole run's, else each collective's. */
+static void ct_reg_event_line(FILE *f, int md, const ct_reg_runs_t *runs, const ct_reg_judged_t *j)
+{
+    const ct_reg_run_t *newest = &runs->v[runs->n - 1];
+    size_t any = j->ev.direction != 0;
+    for (size_t g = 0; !any && g < j->ngroups; g++)
+        any += j->groups[g].direction != 0;
+    if (!any)
+        return;
+    fprintf(f, "\n%s", md ? "## Run-level view\n\n" : "");
+    if (j->ev.direction != 0) {
+        ct_reg_event_one(f, md, newest, &j->ev, "");
+        return;
+    }
+    for (size_t g = 0; g < j->ngroups; g++) {
+        char what[64];
+        snprintf(what, sizeof what, " in %s", j->group_names[g]);
+        if (j->groups[g].direction != 0)
+            ct_reg_event_one(f, md, newest, &j->groups[g], what);
+    }
 }
 
 /* How many series took each verdict, and what the unknown ones wait for. */
@@ -704,6 +738,8 @@ static int ct_reg_run(int argc, char **argv)
             printf("colltune regress: history: open %s\n", a.index);
     }
     ct_reg_series_free(j.s, j.ns);
+    free(j.groups);
+    free(j.group_names);
     ct_reg_runs_free(&runs);
     return rc;
 }

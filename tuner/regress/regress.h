@@ -20,8 +20,9 @@
  *   R1 (the newest runs): the newest is beyond its bound, and so are the
  *      runs of its step before it, CT_REGRESS_CONFIRM runs in all: the
  *      step is the trailing stretch of runs each beyond the bound of the
- *      window before it and at the newest's level (within half the log
- *      distance from the newest to the baseline median).  One slow launch
+ *      window before it and at the newest's level (above the log midpoint
+ *      between the baseline median and the newest, and at most a step's
+ *      height above the newest).  One slow launch
  *      alone is a spike on a shared machine, reported UNKNOWN (run again to
  *      confirm), unless the caller says one run suffices (rule.single: the
  *      run-level view below found a severe event); or
@@ -48,8 +49,9 @@
  * series moving beyond their bounds in one direction at once is one
  * event, not N coincidences.  When at least half of the series that have
  * a baseline (and at least CT_REGRESS_EVENT_MIN) moved beyond their bounds
- * the same way, the event is reported with its size (the median change of
- * those series), and when that is a factor CT_REGRESS_EVENT_SEVERE or more
+ * the same way, in the whole run or in one group (a collective), the event
+ * is reported with its size (the median change of those series), and
+ * when that is a factor CT_REGRESS_EVENT_SEVERE or more
  * (a 2x step across most series is not launch noise: this machine's
  * spikes hit a few series of a run, measured in bench/nightly-history),
  * one run suffices: those series are judged again with rule.single.  A
@@ -71,7 +73,7 @@
 #define CT_REGRESS_MIN_AFTER 2
 #define CT_REGRESS_SHORT 9.0
 
-#define CT_REGRESS_EVENT_MIN 2
+#define CT_REGRESS_EVENT_MIN 4
 #define CT_REGRESS_EVENT_SEVERE 2.0
 
 /* One run's value in a series: its median and its CI half-width (0 when
@@ -135,6 +137,7 @@ typedef struct {
     const ct_regress_point_t *p;
     size_t n;
     long pinned;
+    size_t group; /* the series that move together (one collective): 0 .. ngroups - 1 */
 } ct_regress_series_in_t;
 
 /* The run-level view of the newest run (regress.h's rule). */
@@ -146,13 +149,15 @@ typedef struct {
 } ct_regress_event_t;
 
 /* Judges ns series of one history at once: each by ct_regress_judge, the
- * run-level event of the newest run (*ev) and of the run before it
- * (*prev_ev, may be NULL), the series of a severe event again with
- * rule.single, and RECOVERED where the run before the newest was SLOWER
- * and the newest is back.  out[i] is series i's result.  -1 when memory
- * runs out. */
+ * event of the newest run as a whole (*ev) and of each of its ngroups
+ * groups (groups[g]; NULL when ngroups is 0: a forced allreduce algorithm
+ * moves the allreduce series alone), the series of a severe event again
+ * with rule.single and half the sigmas, and RECOVERED where the judgement
+ * of the run before the newest (the same, on the history less the newest
+ * run) was SLOWER and the newest is back.  out[i] is series i's result.
+ * -1 when memory runs out. */
 int ct_regress_judge_runs(const ct_regress_series_in_t *in, size_t ns,
                           const ct_regress_rule_t *rule, ct_regress_result_t *out,
-                          ct_regress_event_t *ev, ct_regress_event_t *prev_ev);
+                          ct_regress_event_t *ev, size_t ngroups, ct_regress_event_t *groups);
 
 #endif

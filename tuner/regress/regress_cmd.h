@@ -46,12 +46,17 @@ typedef struct {
     ct_regress_result_t res;
 } ct_reg_series_t;
 
-/* A history judged: its series, the run-level event of the newest run
- * and of the run before it, and the runs a new baseline left out. */
+/* A history judged: its series, the events of the newest run (as a whole
+ * and per collective: groups[g] is the collective of the series whose
+ * key->collective is group_names[g]), and the runs a new baseline left
+ * out. */
 typedef struct {
     ct_reg_series_t *s;
     size_t ns;
-    ct_regress_event_t ev, prev_ev;
+    ct_regress_event_t ev;
+    ct_regress_event_t *groups;
+    const char **group_names;
+    size_t ngroups;
     size_t dropped;
 } ct_reg_judged_t;
 
@@ -79,8 +84,8 @@ typedef struct {
  * consistent ones first (the value held in every run of the baseline
  * window before bad, and the new one in every run from bad to the
  * newest), then by kind: a preloaded library, a library's build or
- * version, the configuration (tuning variables, MPI_T), other variables,
- * the kernel and CPU, the hosts, other metadata.  *out (caller frees),
+ * version, the configuration's tuning variables, MPI_T values in force,
+ * other variables, the kernel and CPU, the hosts, other metadata.  *out (caller frees),
  * *n of them; -1 when either run has no metadata or memory runs out. */
 int ct_reg_causes(const ct_reg_runs_t *runs, size_t good, size_t bad, size_t window,
                   ct_reg_cause_t **out, size_t *n);

@@ -185,7 +185,10 @@ static int ct_reg_tuning_name(const char *name)
     return ct_tuning_env_is_tuning(entry) && !ct_tuning_env_is_launcher(entry);
 }
 
-/* The kind of a path (1 most specific .. 7), and its name in words. */
+/* The kind of a path (1 most specific .. 8), and its name in words: a
+ * preloaded library, a library's build or version, a tuning variable (what
+ * was asked for), an MPI_T value (what is in force), another variable, the
+ * kernel and CPU, the hosts, other metadata. */
 static int ct_reg_kind(const char *path, char *what, size_t len, int absent_before)
 {
     const char *env = "fingerprint.env.", *lib = "fingerprint.libraries.";
@@ -194,7 +197,7 @@ static int ct_reg_kind(const char *path, char *what, size_t len, int absent_befo
         snprintf(what, len, "%s", name);
         if (ct_reg_prefixed(name, "LD_PRELOAD"))
             return 1;
-        return ct_reg_tuning_name(name) ? 3 : 4;
+        return ct_reg_tuning_name(name) ? 3 : 5;
     }
     if (ct_reg_prefixed(path, lib)) {
         snprintf(what, len, "library %s", path + strlen(lib));
@@ -206,7 +209,7 @@ static int ct_reg_kind(const char *path, char *what, size_t len, int absent_befo
     }
     if (ct_reg_prefixed(path, "fingerprint.mpi_t.")) {
         snprintf(what, len, "MPI_T %s (in force)", path + strlen("fingerprint.mpi_t."));
-        return 3;
+        return 4;
     }
     snprintf(what, len, "%s", path);
     if (strcmp(path, "mpi_library_version") == 0 || strcmp(path, "ucx_version") == 0 ||
@@ -216,11 +219,11 @@ static int ct_reg_kind(const char *path, char *what, size_t len, int absent_befo
         return 3;
     if (ct_reg_prefixed(path, "fingerprint.kernel") || ct_reg_prefixed(path, "fingerprint.cpu") ||
         ct_reg_prefixed(path, "fingerprint.machine"))
-        return 5;
+        return 6;
     if (ct_reg_prefixed(path, "hosts") || ct_reg_prefixed(path, "ranks") ||
         ct_reg_prefixed(path, "fingerprint.other_hosts") || strcmp(path, "nnodes") == 0)
-        return 6;
-    return 7;
+        return 7;
+    return 8;
 }
 
 static int ct_reg_cause_cmp(const void *a, const void *b)

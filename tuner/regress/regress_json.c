@@ -101,16 +101,33 @@ int ct_reg_json(const char *path, const ct_reg_runs_t *runs, const char *history
         json_array_append_new(series, ct_reg_json_series(runs, x));
     }
     const ct_reg_run_t *newest = &runs->v[runs->n - 1];
-    json_t *event = json_null();
-    if (j->ev.direction != 0)
+    /* the whole run's event, else the largest collective's; "events" has
+     * them all */
+    json_t *event = json_null(), *events = json_array();
+    const ct_regress_event_t *best = j->ev.direction ? &j->ev : NULL;
+    for (size_t g = 0; g <= j->ngroups; g++) {
+        const ct_regress_event_t *e = g == 0 ? &j->ev : &j->groups[g - 1];
+        if (e->direction == 0)
+            continue;
+        if (best == NULL || (best != &j->ev && e->moved > best->moved))
+            best = e;
+        json_array_append_new(events,
+                              json_pack("{s:o, s:s, s:I, s:I, s:o, s:b, s:o}", "collective",
+                                        g == 0 ? json_null() : ct_json_str(j->group_names[g - 1]),
+                                        "direction", e->direction > 0 ? "slower" : "faster",
+                                        "series", (json_int_t)e->moved, "of", (json_int_t)e->judged,
+                                        "median_change", ct_json_real(e->median_change), "severe",
+                                        e->severe, "run", ct_json_str(newest->name)));
+    }
+    if (best != NULL)
         event = json_pack("{s:s, s:I, s:I, s:o, s:b, s:o}", "direction",
-                          j->ev.direction > 0 ? "slower" : "faster", "series",
-                          (json_int_t)j->ev.moved, "of", (json_int_t)j->ev.judged, "median_change",
-                          ct_json_real(j->ev.median_change), "severe", j->ev.severe, "run",
+                          best->direction > 0 ? "slower" : "faster", "series",
+                          (json_int_t)best->moved, "of", (json_int_t)best->judged, "median_change",
+                          ct_json_real(best->median_change), "severe", best->severe, "run",
                           ct_json_str(newest->name));
     json_t *doc = json_pack(
         "{s:s, s:o, s:I, s:{s:o, s:o}, s:s, s:i, s:{s:I, s:I, s:I, s:I, s:I, s:I}, s:o, s:o, "
-        "s:o, s:o, s:o}",
+        "s:o, s:o, s:o, s:o}",
         "schema", "colltune-regress/1", "history", ct_json_str(history), "runs",
         (json_int_t)runs->n, "newest", "run", ct_json_str(newest->name), "date",
         ct_json_str(newest->date), "verdict", ct_reg_json_verdict(runs, count, j->ns), "exit",
@@ -118,7 +135,7 @@ int ct_reg_json(const char *path, const ct_reg_runs_t *runs, const char *history
         (json_int_t)count[CT_REGRESS_SLOWER], "faster", (json_int_t)count[CT_REGRESS_FASTER],
         "same", (json_int_t)count[CT_REGRESS_SAME], "recovered",
         (json_int_t)count[CT_REGRESS_RECOVERED], "unknown", (json_int_t)count[CT_REGRESS_UNKNOWN],
-        "event", event, "first_slow_run",
+        "event", event, "events", events, "first_slow_run",
         first_slow < runs->n ? ct_json_str(runs->v[first_slow].name) : json_null(), "new_baseline",
         j->dropped ? json_pack("{s:o, s:I}", "run", ct_json_str(runs->v[0].name), "dropped",
                                (json_int_t)j->dropped)

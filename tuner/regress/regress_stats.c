@@ -186,16 +186,18 @@ static double ct_regress_bound_of(const ct_regress_point_t *p, const ct_regress_
 
 /* R1's step: the first run of the trailing stretch that ends at the newest
  * (last, beyond its bound over a window of median med), each run beyond
- * its own bound and at the newest's level. */
+ * its own bound and at the newest's level: above the midpoint (in log)
+ * between med and last, and not more than a step's height above last (a
+ * 30x night before a newest run 1.35x slower is another step). */
 static size_t ct_regress_stretch(const ct_regress_point_t *p, size_t n,
                                  const ct_regress_rule_t *rule, double med, double *v)
 {
-    double last = p[n - 1].us, reach = 0.5 * fabs(log(last / med)), m;
+    double last = p[n - 1].us, lo = sqrt(med * last), hi = last * last / med, m;
     size_t first = n - 1;
     while (first > 0) {
         size_t i = first - 1;
         double b = ct_regress_bound_of(p, rule, i, v, &m);
-        if (!(b > 0 && p[i].us > b && fabs(log(p[i].us / last)) <= reach))
+        if (!(b > 0 && p[i].us > b && p[i].us > lo && p[i].us <= hi))
             break;
         first = i;
     }
