@@ -105,6 +105,9 @@ has n7 "recovered (the step the run before was judged slower at went away"
 has n7 "the step began at run $n5"
 has n7 "nightly.sh: no regression"
 [ "$(json_get "$H/$newest/regress.json" counts.slower)" = 0 ] || fail "n7: regress.json counts"
+[ "$(json_get "$H/$newest/regress.json" verdict)" = recovered ] || fail "n7: regress.json verdict"
+grep -q "no regression; [0-9]* of 20 series recovered" "$H/index.html" ||
+    fail "n7: the history index does not say recovered"
 
 # The history index links every night's own plots.
 for r in $(ls "$H" | grep '^20'); do
@@ -116,8 +119,8 @@ if command -v gnuplot >/dev/null 2>&1; then
 fi
 
 # A forced algorithm: by colltune sweep --mca (M), by OMPI_MCA_* (E); the
-# allreduce at 4 and 32 KiB, which the plain nights measured.
-large="-b 4K -e 32K -f 8"
+# allreduce at 512 B, 4 and 32 KiB, which the plain nights measured.
+large="-b 512 -e 32K -f 8"
 for how in M E; do
     S="$T/side$how"
     mkdir -p "$S"

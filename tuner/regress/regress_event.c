@@ -118,8 +118,15 @@ int ct_regress_judge_runs(const ct_regress_series_in_t *in, size_t ns,
         /* back: nearer the old level than the step's (in log) */
         double step = in[i].p[in[i].n - 2].us, now = in[i].p[in[i].n - 1].us;
         if (now <= sqrt(b->band_median * step)) {
+            /* the band a plot draws: the baseline before the step, the
+             * one the newest run is back within */
             out[i].verdict = CT_REGRESS_RECOVERED;
             out[i].first_bad = b->first_bad;
+            out[i].band_lo = b->band_lo;
+            out[i].band_hi = b->band_hi;
+            out[i].band_median = b->band_median;
+            out[i].band_low = b->band_low;
+            out[i].band_high = b->band_high;
         }
     }
     free(prev);

@@ -32,7 +32,7 @@ typedef struct {
     int ok; /* read and of our schema */
     char verdict[16];
     char newest[256], first_slow[256];
-    long long series, slower, faster, unknown;
+    long long series, slower, faster, unknown, recovered;
     int has_event;
     double event_change;
     long long event_series, event_of;
@@ -65,6 +65,7 @@ static void ct_ri_read(const char *path, ct_ri_verdict_t *v)
         v->slower = ct_ri_int(counts, "slower");
         v->faster = ct_ri_int(counts, "faster");
         v->unknown = ct_ri_int(counts, "unknown");
+        v->recovered = ct_ri_int(counts, "recovered");
         if (json_is_object(ev)) {
             v->has_event = json_is_number(json_object_get(ev, "median_change"));
             v->event_change = json_number_value(json_object_get(ev, "median_change"));
@@ -104,6 +105,9 @@ static void ct_ri_words(const ct_ri_verdict_t *v, int lng, char *buf, size_t len
     } else if (strcmp(v->verdict, "faster") == 0) {
         ct_ri_count(v->faster, v->series, c, sizeof c);
         snprintf(buf, len, "no regression; %sfaster", c);
+    } else if (strcmp(v->verdict, "recovered") == 0) {
+        ct_ri_count(v->recovered, v->series, c, sizeof c);
+        snprintf(buf, len, "no regression; %srecovered", c);
     } else if (strcmp(v->verdict, "same") == 0) {
         ct_ri_count(-2, v->series, c, sizeof c);
         snprintf(buf, len, c[0] ? "no regression (%s)" : "no regression%s", c);
