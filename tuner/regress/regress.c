@@ -67,33 +67,33 @@ static const ct_cli_opt_t ct_reg_opts[] = {
 
 static void ct_reg_usage(FILE *f)
 {
-    fprintf(f,
-            "usage: colltune regress [--window K | --baseline RUN] [--since RUN]\n"
-            "                        [--threshold PCT] [--md FILE] [--json FILE]\n"
-            "                        [--plot DIR [--format png|svg|both] [--size WxH]]\n"
-            "                        [--index FILE] HISTORY\n\n"
-            "HISTORY holds one directory per run (colltune sweep --out HISTORY/RUN).  For\n"
-            "each workload (collective x size x backend x placement x dtype/op x ranks),\n"
-            "judges the newest run against the baseline and the whole history for a\n"
-            "change point, and the newest run as a whole: most series moving at once\n"
-            "is one event (doc/colltune.md, \"regress\": the rule and its parameters).\n"
-            "For every slower series, names the first slow run and the candidate causes\n"
-            "(what changed in results.json, its fingerprint and configuration, from the\n"
-            "last good run; most specific first), once per run that many series moved\n"
-            "at.  A configuration change is reported, not a new history: a new baseline\n"
-            "begins only at a run holding a file named " CT_REG_NEW_BASELINE " (or --since).\n"
-            "A series that improved by the same rule mirrored is FASTER; one whose step\n"
-            "went away is recovered (neither is a regression).  A single run is the\n"
-            "first night: \"baseline begins\", exit 0.  --plot DIR draws the history with gnuplot\n"
-            "(plots/timeseries.gp): per collective, and per flagged series, the baseline\n"
-            "band and the flagged runs marked; DIR/index.html lists them and the table.\n"
-            "\noptions:\n");
+    fprintf(f, "usage: colltune regress [--window K | --baseline RUN] [--since RUN]\n"
+               "                        [--threshold PCT] [--md FILE] [--json FILE]\n"
+               "                        [--plot DIR [--format png|svg|both] [--size WxH]]\n"
+               "                        [--index FILE] HISTORY\n\n"
+               "HISTORY holds one directory per run (colltune sweep --out HISTORY/RUN).  For\n"
+               "each workload (collective x size x backend x placement x dtype/op x ranks),\n"
+               "judges the newest run against the baseline and the whole history for a\n"
+               "change point, and the newest run as a whole: most series moving at once\n"
+               "is one event (doc/colltune.md, \"regress\": the rule and its parameters).\n"
+               "For every slower series, names the first slow run and the candidate causes\n"
+               "(what changed in results.json, its fingerprint and configuration, from the\n"
+               "last good run; most specific first), once per run that many series moved\n"
+               "at.  A configuration change is reported, not a new history: a new baseline\n"
+               "begins only at a run holding a file named " CT_REG_NEW_BASELINE " (or --since).\n"
+               "A series that improved by the same rule mirrored is FASTER; one whose step\n"
+               "went away is recovered (neither is a regression).  A single run is the\n"
+               "first night: \"baseline begins\", exit 0.  --plot DIR draws the history\n"
+               "with gnuplot (plots/timeseries.gp): per collective, and per flagged series,\n"
+               "the baseline band and the flagged runs marked; DIR/index.html lists them\n"
+               "and the table.\n"
+               "\noptions:\n");
     ct_cli_print_options(f, ct_reg_opts, CT_REG_NOPTS);
     fprintf(f, "\nexit codes: 0 nothing slower (FASTER, recovered and a first night included),\n"
                "1 some series slower, 2 bad input (file:line named; also an empty history, a\n"
-               "run directory given as HISTORY, a --plot DIR\n"
-               "that cannot be written), 3 I/O failure, or --plot without gnuplot (Debian:\n"
-               "apt-get install gnuplot-nox) or gnuplot failed.\n");
+               "run directory given as HISTORY, a --plot DIR that cannot be written), 3 I/O\n"
+               "failure, or --plot without gnuplot (Debian: apt-get install gnuplot-nox) or\n"
+               "gnuplot failed.\n");
 }
 
 static void ct_reg_runs_free(ct_reg_runs_t *runs)
