@@ -116,7 +116,8 @@
  *     three variables as they are then; before those, "comm=N calls
  *     ncclAllReduce=C ... ncclCommGetAsyncError=C ncclGroupStart=G": the
  *     calls of each entry point on that communicator (ncclGroupStart's,
- *     which has none, in the whole process);
+ *     which has none, in the whole process; ncclAlltoAll.in_place counts
+ *     the ncclAlltoAll calls with send == recv);
  *   - FAKE_NCCL_SLOW_ALGO=NAME[,NAME...], FAKE_NCCL_SLOW_PROTO=NAME[,...]
  *     (names without case) with FAKE_NCCL_SLOW_US=US: every call whose
  *     selected algorithm is listed (any, if only PROTO is set) and whose
@@ -170,11 +171,13 @@ enum {
     API_SEND,
     API_RECV,
     API_ASYNC_ERROR,
+    API_ALLTOALL_IN_PLACE,
     NAPIS
 };
 static const char *const fake_api_str[NAPIS] = {
-    "ncclAllReduce", "ncclAllGather", "ncclReduceScatter", "ncclBroadcast",
-    "ncclAlltoAll",  "ncclSend",      "ncclRecv",          "ncclCommGetAsyncError"};
+    "ncclAllReduce", "ncclAllGather",         "ncclReduceScatter",
+    "ncclBroadcast", "ncclAlltoAll",          "ncclSend",
+    "ncclRecv",      "ncclCommGetAsyncError", "ncclAlltoAll.in_place"};
 static const char *const fake_func_str[NFUNCS] = {"Broadcast", "Reduce", "AllGather",
                                                   "ReduceScatter", "AllReduce"};
 static const char *const fake_algo_str[NALGOS] = {
@@ -1430,6 +1433,7 @@ int ncclAlltoAll(const void *send, void *recv, size_t count, int dt, fake_comm_t
     int rc = OK;
     (void)stream;
     c->api[API_ALLTOALL]++;
+    c->api[API_ALLTOALL_IN_PLACE] += send == recv;
     if (dt < 0 || dt >= T_NUM) {
         FAKE_WARN("misc/argcheck.cc", 52, "%s : invalid type %d", "AlltoAll", dt);
         return INVALID_ARGUMENT;
