@@ -673,11 +673,28 @@ static ct_status_t ct_nccl_download(void *ctx, void *host, const void *src, size
 
 /* ---- Collectives ---- */
 
-/* As nccl-tests does it: one grouped send and receive of count elements
- * with every peer, itself included. */
+/* What runs an alltoall: as nccl-tests 2.19 (alltoall.cu), ncclAlltoAll
+ * where the library has it (NCCL 2.28 and later), else one grouped send
+ * and receive of count elements with every peer, itself included.  They
+ * differ in work, not only in speed: with one rank ncclAlltoAll is one
+ * copy, none in place (enqueue.cc taskAppend -> ncclLaunchOneRank), where
+ * grouped send/recv goes through NCCL's p2p path. */
+#define CT_NCCL_ALLTOALL_API "ncclAlltoAll"
+#define CT_NCCL_ALLTOALL_GROUPED "grouped ncclSend/ncclRecv"
+
+static const char *ct_nccl_alltoall_how(const ct_nccl_ctx_t *ctx)
+{
+    return ctx->lib.nccl.ncclAlltoAll ? CT_NCCL_ALLTOALL_API : CT_NCCL_ALLTOALL_GROUPED;
+}
+
+/* In place (send == recv, as nccl-tests passes it) NCCL defines no
+ * result: the engine times it unchecked (inplace_unchecked). */
 static ct_status_t ct_nccl_alltoall(ct_nccl_ctx_t *ctx, const ct_backend_call_t *call,
                                     ct_nccl_dtype_t dt, size_t count)
 {
+    if (ctx->lib.nccl.ncclAlltoAll)
+        return CT_NCCL_COLL_CALL(ctx, ncclAlltoAll,
+                                 (call->send, call->recv, count, dt, ctx->comm, ctx->stream));
     size_t block = count * ct_dtype_size(call->dtype);
     ct_status_t st = CT_NCCL_CALL(ctx, ncclGroupStart, ());
     if (st != CT_OK)
@@ -804,6 +821,7 @@ static ct_status_t ct_nccl_describe(void *vctx, json_t *o)
                            ct_json_str(rec->has_visible ? rec->visible : NULL));
         bad |= ct_json_append(devices, d);
     }
+    bad |= ct_json_set(o, "alltoall", ct_json_str(ct_nccl_alltoall_how(ctx)));
     bad |= ct_json_set(o, "timing",
                        ct_json_str("host clock after cudaStreamSynchronize (no CUDA events)"));
     bad |= ct_json_set(o, "algorithm_capture",
@@ -815,7 +833,8 @@ static ct_status_t ct_nccl_describe(void *vctx, json_t *o)
 const ct_backend_ops_t ct_backend_nccl = {
     .name = "nccl",
     .host_memory = 0,
-    /* Grouped send/recv on one buffer races: NCCL has no in-place alltoall. */
+    /* NCCL has no in-place alltoall: ncclAlltoAll or grouped send/recv on
+     * one buffer races (but for one rank, where it is a no-op). */
     .inplace_unchecked = 1u << CT_COLL_ALLTOALL,
     /* --config sets NCCL_* environment variables around open(), whose
      * ncclCommInitRank reads NCCL_ALGO and NCCL_PROTO (configs_env.c). */

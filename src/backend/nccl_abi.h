@@ -124,6 +124,12 @@ enum {
 #define CT_NCCL_OPTIONAL_FUNCTIONS(X, RES, COMM, UID, DT, OP, STREAM)                              \
     X(ncclGetLastError, const char *, (COMM comm)) /* since 2.13 */
 
+/* Optional, since NCCL 2.28: a list of its own so that nccl_abi_check.c
+ * checks it only against a header that declares it (nccl.h.in:460). */
+#define CT_NCCL_OPTIONAL_FUNCTIONS_2_28(X, RES, COMM, UID, DT, OP, STREAM)                         \
+    X(ncclAlltoAll, RES,                                                                           \
+      (const void *send, void *recv, size_t count, DT dtype, COMM comm, STREAM stream))
+
 #define CT_CUDA_FUNCTIONS(X, ERR, STREAM, KIND)                                                    \
     X(cudaGetDeviceCount, ERR, (int *count))                                                       \
     X(cudaSetDevice, ERR, (int device))                                                            \

@@ -80,6 +80,10 @@ CT_NCCL_FUNCTIONS(CT_CHECK_SIGNATURE, ncclResult_t, ncclComm_t, ncclUniqueId, nc
                   ncclRedOp_t, cudaStream_t)
 CT_NCCL_OPTIONAL_FUNCTIONS(CT_CHECK_SIGNATURE, ncclResult_t, ncclComm_t, ncclUniqueId,
                            ncclDataType_t, ncclRedOp_t, cudaStream_t)
+#if NCCL_VERSION_CODE >= NCCL_VERSION(2, 28, 0)
+CT_NCCL_OPTIONAL_FUNCTIONS_2_28(CT_CHECK_SIGNATURE, ncclResult_t, ncclComm_t, ncclUniqueId,
+                                ncclDataType_t, ncclRedOp_t, cudaStream_t)
+#endif
 CT_CUDA_FUNCTIONS(CT_CHECK_SIGNATURE, cudaError_t, cudaStream_t, enum cudaMemcpyKind)
 CT_CUDA_OPTIONAL_FUNCTIONS(CT_CHECK_SIGNATURE, cudaError_t, cudaStream_t, enum cudaMemcpyKind)
 

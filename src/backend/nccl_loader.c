@@ -42,8 +42,10 @@ typedef struct {
 #define CT_CUDA_SYM_OPT(name, ret, params) {#name, offsetof(ct_cuda_api_t, name), 0},
 
 /* The types are unused here; the lists only need names and offsets. */
-static const ct_nccl_symbol_t ct_nccl_symbols[] = {CT_NCCL_FUNCTIONS(
-    CT_NCCL_SYM, -, -, -, -, -, -) CT_NCCL_OPTIONAL_FUNCTIONS(CT_NCCL_SYM_OPT, -, -, -, -, -, -)};
+static const ct_nccl_symbol_t ct_nccl_symbols[] = {
+    CT_NCCL_FUNCTIONS(CT_NCCL_SYM, -, -, -, -, -, -)
+        CT_NCCL_OPTIONAL_FUNCTIONS(CT_NCCL_SYM_OPT, -, -, -, -, -, -)
+            CT_NCCL_OPTIONAL_FUNCTIONS_2_28(CT_NCCL_SYM_OPT, -, -, -, -, -, -)};
 
 static const ct_nccl_symbol_t ct_cuda_symbols[] = {
     CT_CUDA_FUNCTIONS(CT_CUDA_SYM, -, -, -) CT_CUDA_OPTIONAL_FUNCTIONS(CT_CUDA_SYM_OPT, -, -, -)};

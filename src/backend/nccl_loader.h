@@ -31,6 +31,9 @@ typedef struct {
     CT_NCCL_OPTIONAL_FUNCTIONS(CT_NCCL_FN_MEMBER, ct_nccl_result_t, ct_nccl_comm_t,
                                ct_nccl_unique_id_t, ct_nccl_dtype_t, ct_nccl_redop_t,
                                ct_cuda_stream_t)
+    CT_NCCL_OPTIONAL_FUNCTIONS_2_28(CT_NCCL_FN_MEMBER, ct_nccl_result_t, ct_nccl_comm_t,
+                                    ct_nccl_unique_id_t, ct_nccl_dtype_t, ct_nccl_redop_t,
+                                    ct_cuda_stream_t)
 } ct_nccl_api_t;
 
 typedef struct {

@@ -124,3 +124,11 @@ ct_build_fake_nccl() {
     "$mpicc_fake" -std=c11 -shared -fPIC -o "$T/libcudart-stub.so" \
         "$top_srcdir/tests/nccl/stub_cudart.c" || fail "cannot build the stub libcudart"
 }
+
+# ct_build_fake_nccl_noa2a: after ct_build_fake_nccl, the same double as an
+# NCCL 2.27 without ncclAlltoAll (-DFAKE_NCCL_NO_ALLTOALL), in
+# $T/libnccl-fake-noa2a.so.
+ct_build_fake_nccl_noa2a() {
+    "$mpicc_fake" -std=c11 -shared -fPIC -DFAKE_NCCL_NO_ALLTOALL -o "$T/libnccl-fake-noa2a.so" \
+        "$top_srcdir/tests/nccl/fake_nccl_mpi.c" || fail "cannot build the fake libnccl without ncclAlltoAll"
+}

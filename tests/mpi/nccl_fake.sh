@@ -5,7 +5,7 @@
 #
 # What this proves: open()'s agreement succeeds and ships the unique id,
 # each collective gets the counts and the (in-place and out-of-place)
-# pointers NCCL's documentation asks for, alltoall's grouped send/recv is
+# pointers NCCL's documentation asks for, alltoall (ncclAlltoAll) is
 # right, errors are converted with call and file:line, describe() writes
 # its metadata, close() runs, and several ranks share one device exactly
 # where NCCL would let them (NCCL_HOSTID).  What it cannot prove: anything about

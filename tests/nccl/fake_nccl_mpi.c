@@ -113,7 +113,11 @@
  *     ran FUNC/ALGO/PROTO=COUNT ... refused=R" (each selection that ran,
  *     ordered by function, algorithm, protocol; R calls refused) and then
  *     "comm=N destroyed calls=C" (collective calls that ran) with the same
- *     three variables as they are then;
+ *     three variables as they are then; before those, "comm=N calls
+ *     ncclAllReduce=C ... ncclCommGetAsyncError=C ncclGroupStart=G": the
+ *     calls of each entry point on that communicator (ncclGroupStart's,
+ *     which has none, in the whole process; ncclAlltoAll.in_place counts
+ *     the ncclAlltoAll calls with send == recv);
  *   - FAKE_NCCL_SLOW_ALGO=NAME[,NAME...], FAKE_NCCL_SLOW_PROTO=NAME[,...]
  *     (names without case) with FAKE_NCCL_SLOW_US=US: every call whose
  *     selected algorithm is listed (any, if only PROTO is set) and whose
@@ -124,6 +128,8 @@
  *   - FAKE_NCCL_FAIL_FUNC=NAME: every call of that function (ncclFuncStr
  *     name, without case) fails with ncclInvalidArgument, a failure NCCL
  *     has no way to produce from collbench's arguments.
+ * Built with -DFAKE_NCCL_NO_ALLTOALL it is an NCCL 2.27.7 without
+ * ncclAlltoAll (ct_build_fake_nccl's libnccl-fake-noa2a.so).
  * None of this says how fast anything is on a GPU.
  *
  * Built by the tests with mpicc -shared -fPIC; it joins the MPI library
@@ -155,6 +161,23 @@ enum {
 enum { F_BROADCAST, F_REDUCE, F_ALLGATHER, F_REDUCESCATTER, F_ALLREDUCE, NFUNCS };
 enum { A_TREE, A_RING, A_COLLNET_DIRECT, A_COLLNET_CHAIN, A_NVLS, A_NVLS_TREE, A_PAT, NALGOS };
 enum { P_LL, P_LL128, P_SIMPLE, NPROTOS };
+/* Entry points the call log counts (FAKE_NCCL_INIT_LOG's "calls" line). */
+enum {
+    API_ALLREDUCE,
+    API_ALLGATHER,
+    API_REDUCESCATTER,
+    API_BROADCAST,
+    API_ALLTOALL,
+    API_SEND,
+    API_RECV,
+    API_ASYNC_ERROR,
+    API_ALLTOALL_IN_PLACE,
+    NAPIS
+};
+static const char *const fake_api_str[NAPIS] = {
+    "ncclAllReduce", "ncclAllGather",         "ncclReduceScatter",
+    "ncclBroadcast", "ncclAlltoAll",          "ncclSend",
+    "ncclRecv",      "ncclCommGetAsyncError", "ncclAlltoAll.in_place"};
 static const char *const fake_func_str[NFUNCS] = {"Broadcast", "Reduce", "AllGather",
                                                   "ReduceScatter", "AllReduce"};
 static const char *const fake_algo_str[NALGOS] = {
@@ -220,6 +243,7 @@ typedef struct {
     long long calls;   /* collective calls that ran */
     long long refused; /* ... that no algorithm/protocol was left for */
     long long ran[NFUNCS][NALGOS][NPROTOS];
+    long long api[NAPIS]; /* calls of each entry point, for the call log */
 } fake_comm_t;
 
 /* The double may keep state, as NCCL does: */
@@ -239,6 +263,7 @@ typedef struct {
 static int fake_group_depth;
 static fake_p2p_t *fake_group;
 static size_t fake_group_n, fake_group_cap;
+static long long fake_group_starts; /* ncclGroupStart calls, for the call log */
 
 /* ---- NCCL's debug log (debug.cc) ---- */
 
@@ -1087,7 +1112,11 @@ static void fake_init_knobs(fake_comm_t *c)
 
 int ncclGetVersion(int *version)
 {
+#ifdef FAKE_NCCL_NO_ALLTOALL
+    *version = 22707; /* the last release without ncclAlltoAll */
+#else
     *version = 22809;
+#endif
     return OK;
 }
 
@@ -1178,9 +1207,23 @@ static void fake_log_ran(const fake_comm_t *c)
     fake_log(c->rank, line);
 }
 
+/* "comm=N calls ncclAllReduce=C ... ncclGroupStart=G": every entry point's
+ * calls on this communicator (ncclGroupStart's in this process). */
+static void fake_log_calls(const fake_comm_t *c)
+{
+    char line[1024];
+    size_t n = (size_t)snprintf(line, sizeof line, "comm=%d calls", c->index);
+    for (int i = 0; i < NAPIS && n < sizeof line; i++)
+        n += (size_t)snprintf(line + n, sizeof line - n, " %s=%lld", fake_api_str[i], c->api[i]);
+    if (n < sizeof line)
+        snprintf(line + n, sizeof line - n, " ncclGroupStart=%lld", fake_group_starts);
+    fake_log(c->rank, line);
+}
+
 int ncclCommDestroy(fake_comm_t *c)
 {
     char line[4096];
+    fake_log_calls(c);
     fake_log_ran(c);
     snprintf(line, sizeof line,
              "comm=%d destroyed calls=%lld NCCL_ALGO=%s NCCL_PROTO=%s NCCL_TUNER_CONFIG_FILE=%s",
@@ -1215,6 +1258,7 @@ int ncclAllReduce(const void *send, void *recv, size_t count, int dt, int op, fa
                   void *stream)
 {
     int skip, rc = fake_begin(c, F_ALLREDUCE, "AllReduce", count, dt, op, 0, &skip);
+    c->api[API_ALLREDUCE]++;
     (void)stream;
     if (rc != OK || skip)
         return rc;
@@ -1232,6 +1276,7 @@ int ncclAllReduce(const void *send, void *recv, size_t count, int dt, int op, fa
 int ncclAllGather(const void *send, void *recv, size_t count, int dt, fake_comm_t *c, void *stream)
 {
     int skip, rc = fake_begin(c, F_ALLGATHER, "AllGather", count, dt, OP_SUM, 0, &skip);
+    c->api[API_ALLGATHER]++;
     (void)stream;
     if (rc != OK || skip)
         return rc;
@@ -1247,6 +1292,7 @@ int ncclReduceScatter(const void *send, void *recv, size_t count, int dt, int op
                       void *stream)
 {
     int skip, rc = fake_begin(c, F_REDUCESCATTER, "ReduceScatter", count, dt, op, 0, &skip);
+    c->api[API_REDUCESCATTER]++;
     (void)stream;
     if (rc != OK || skip)
         return rc;
@@ -1269,6 +1315,7 @@ int ncclBroadcast(const void *send, void *recv, size_t count, int dt, int root, 
                   void *stream)
 {
     int skip, rc = fake_begin(c, F_BROADCAST, "Broadcast", count, dt, OP_SUM, root, &skip);
+    c->api[API_BROADCAST]++;
     (void)stream;
     if (rc != OK || skip)
         return rc;
@@ -1279,6 +1326,7 @@ int ncclBroadcast(const void *send, void *recv, size_t count, int dt, int root, 
 
 int ncclGroupStart(void)
 {
+    fake_group_starts++;
     fake_group_depth++;
     return OK;
 }
@@ -1357,14 +1405,65 @@ static int fake_p2p(int is_send, const void *buf, size_t count, int dt, int peer
 int ncclSend(const void *send, size_t count, int dt, int peer, fake_comm_t *c, void *stream)
 {
     (void)stream;
+    c->api[API_SEND]++;
     return fake_p2p(1, send, count, dt, peer, c);
 }
 
 int ncclRecv(void *recv, size_t count, int dt, int peer, fake_comm_t *c, void *stream)
 {
     (void)stream;
+    c->api[API_RECV]++;
     return fake_p2p(0, recv, count, dt, peer, c);
 }
+
+#ifndef FAKE_NCCL_NO_ALLTOALL
+/* ncclAlltoAll as NCCL 2.28 defines it (collectives.cc:94-104): through
+ * ncclEnqueueCheck with root 0 and ncclSum, so of ArgsCheck
+ * (misc/argcheck.cc:45-69) only the datatype can fail; an empty call is
+ * discarded (enqueue.cc:2555); one rank is a copy, none when send == recv
+ * (enqueue.cc:2569-2571, device/onerank.cu:51); otherwise a send and a
+ * receive of count elements with every rank, itself included, block r of
+ * each buffer (enqueue.cc:2585-2589), run as one group (inside an open
+ * group they join it).  In place on several ranks NCCL's result is
+ * undefined (sends and receives race on one buffer); this double's group
+ * sends the old contents.  Built without it (-DFAKE_NCCL_NO_ALLTOALL) the
+ * double is an NCCL before 2.28, which lacks the symbol. */
+int ncclAlltoAll(const void *send, void *recv, size_t count, int dt, fake_comm_t *c, void *stream)
+{
+    int rc = OK;
+    (void)stream;
+    c->api[API_ALLTOALL]++;
+    c->api[API_ALLTOALL_IN_PLACE] += send == recv;
+    if (dt < 0 || dt >= T_NUM) {
+        FAKE_WARN("misc/argcheck.cc", 52, "%s : invalid type %d", "AlltoAll", dt);
+        return INVALID_ARGUMENT;
+    }
+    if (fake_type(dt) == MPI_DATATYPE_NULL) {
+        FAKE_WARN("fake_nccl_mpi.c", __LINE__, "fake: %s is not implemented by the test double",
+                  fake_type_str(dt));
+        return INVALID_ARGUMENT;
+    }
+    if (count == 0)
+        return OK;
+    size_t block = count * fake_type_size(dt);
+    if (c->nranks == 1) {
+        if (send != recv)
+            memmove(recv, send, block);
+        return OK;
+    }
+    fake_group_depth++;
+    for (int r = 0; r < c->nranks && rc == OK; r++) {
+        rc = fake_p2p(1, (const char *)send + (size_t)r * block, count, dt, r, c);
+        if (rc == OK)
+            rc = fake_p2p(0, (char *)recv + (size_t)r * block, count, dt, r, c);
+    }
+    if (rc == OK)
+        return ncclGroupEnd();
+    if (--fake_group_depth == 0)
+        fake_group_n = 0; /* nothing of a failed call runs */
+    return rc;
+}
+#endif
 
 /* init.cc:2683, word for word. */
 const char *ncclGetErrorString(int result)
@@ -1391,7 +1490,7 @@ const char *ncclGetLastError(fake_comm_t *c)
 
 int ncclCommGetAsyncError(fake_comm_t *c, int *error)
 {
-    (void)c;
+    c->api[API_ASYNC_ERROR]++;
     *error = OK;
     return OK;
 }

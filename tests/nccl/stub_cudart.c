@@ -5,10 +5,16 @@
  * $STUB_CUDA_DEVICES devices (default 1), device d on PCI bus
  * "0000:<d+1>:00.0"; "memory" is malloc'd, copies are memcpy, streams are
  * dummies and everything completes at once.  Types are plain C.
+ *
+ * STUB_CUDA_LOG=PATH: cudaStreamDestroy appends "memcpy=M sync=S" (the
+ * cudaMemcpyAsync and cudaStreamSynchronize calls so far) to PATH.RANK,
+ * RANK from $OMPI_COMM_WORLD_RANK (else the pid): which host-side CUDA
+ * work the nccl backend does, counted.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static int stub_devices(void)
 {
@@ -39,8 +45,12 @@ int cudaFree(void *ptr)
     return 0;
 }
 
+/* A test double may keep state: the call counts STUB_CUDA_LOG writes. */
+static long long stub_memcpys, stub_syncs;
+
 int cudaMemcpyAsync(void *dst, const void *src, size_t count, int kind, void *stream)
 {
+    stub_memcpys++;
     (void)kind;
     (void)stream;
     memmove(dst, src, count);
@@ -58,13 +68,24 @@ int cudaStreamCreateWithFlags(void **stream, unsigned int flags)
 
 int cudaStreamSynchronize(void *stream)
 {
+    stub_syncs++;
     (void)stream;
     return 0;
 }
 
 int cudaStreamDestroy(void *stream)
 {
+    const char *base = getenv("STUB_CUDA_LOG"), *rank = getenv("OMPI_COMM_WORLD_RANK");
+    char path[4096];
+    FILE *fp;
     (void)stream;
+    if (base &&
+        (rank ? snprintf(path, sizeof path, "%s.%s", base, rank)
+              : snprintf(path, sizeof path, "%s.%ld", base, (long)getpid())) < (int)sizeof path &&
+        (fp = fopen(path, "a")) != NULL) {
+        fprintf(fp, "memcpy=%lld sync=%lld\n", stub_memcpys, stub_syncs);
+        fclose(fp);
+    }
     return 0;
 }
 
