@@ -78,7 +78,8 @@ TESTS += $(TUNE_HOSTILE_TESTS)
 EXTRA_DIST += $(TUNE_HOSTILE_TESTS)
 
 # --objective: every launch's collbench -a (3 by default, 1 for avg); -a
-# among the collbench arguments refused; --resume keeps the journal's.
+# among the collbench arguments refused; --resume keeps the journal's;
+# health's launches -a 3 too.
 TESTS += tests/unit/colltune_objective.sh
 EXTRA_DIST += tests/unit/colltune_objective.sh
 
