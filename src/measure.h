@@ -13,8 +13,9 @@
  *      batch    k back-to-back calls between a barrier and the completion
  *               of the last, divided by k; k makes the batch last
  *               --batch-us.  A throughput: calls may overlap.
- *  - each rank's sample is aggregated across ranks (-a: max by default,
- *    since a collective is done only when its slowest rank is).
+ *  - each rank's sample is aggregated across ranks (-a: the average by
+ *    default, as nccl-tests; the tuner asks for the max, -a 3, since a
+ *    collective is done only when its slowest rank is).
  *  - samples are taken in rounds.  After each round all ranks hold the same
  *    aggregated samples and make the same stop decision: the 95% CI of the
  *    median within --target-ci after at least --min-time of sampling, or

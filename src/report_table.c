@@ -117,6 +117,19 @@ static void ct_table_warning(const char *line, void *fp)
     fprintf(fp, "# Placement warning: %s\n", line);
 }
 
+/* The -a reduction in words: a reader comparing the table with
+ * nccl-tests' (default -a 1) must see which one it holds. */
+static const char *ct_table_rank_reduction(ct_rank_agg_t agg)
+{
+    switch (agg) {
+    case CT_AGG_RANK0: return "rank 0's time (-a 0); nccl-tests' default is -a 1, the average";
+    case CT_AGG_AVG: return "avg over ranks (-a 1, nccl-tests' default); -a 3 for the slowest rank";
+    case CT_AGG_MIN: return "min over ranks (-a 2); nccl-tests' default is -a 1, the average";
+    default:
+        return "max over ranks, the slowest rank (-a 3); nccl-tests' default is -a 1, the average";
+    }
+}
+
 static ct_status_t ct_table_begin(void *state)
 {
     ct_table_report_t *t = state;
@@ -157,6 +170,7 @@ static ct_status_t ct_table_begin(void *state)
             "(--sync); run id %s, config %s\n",
             ct_options_rank_agg_name(o->rank_agg), ct_options_sync_name(run->sync),
             run->ident->run_id, run->ident->config_id);
+    fprintf(fp, "#  Rank reduction: %s\n", ct_table_rank_reduction(o->rank_agg));
     fprintf(fp,
             "# Floor: one-way small-message latency %.3f us (median ping-pong / 2); no "
             "collective can take less\n",

@@ -3,7 +3,8 @@
 #  - a tiny exhaustive tune (three allreduce algorithms, 64K..256K, two
 #    launches each) with the algorithm as a launch setting (apply =
 #    launch) finishes: one journal line per trial, one trial directory per
-#    trial, report.json/report.md name the trials;
+#    trial, report.json/report.md name the trials and the objective over
+#    ranks (the slowest rank: every trial ran collbench -a 3);
 #  - the same in-process (the algorithm a run-time variable, the default):
 #    one shared launch per launch index measures all four configurations
 #    (collbench --config), each journaled as its own trial in its group;
@@ -63,6 +64,15 @@ for k in $(sed 's/.*"key": *"\([0-9a-f]*\)".*/\1/' "$T/ex/journal.jsonl" | sort 
 done
 grep -q 'coll_tuned_allreduce_algorithm' "$T/ex/report.md" || fail "report.md: $(cat "$T/ex/report.md")"
 grep -q 'allreduce | 256K' "$T/ex/report.md" || fail "report.md rows: $(cat "$T/ex/report.md")"
+# The objective over ranks: the slowest rank's (collbench -a 3) by default,
+# in every trial's results and named in both reports.
+[ "$(json_get "$T/ex/report.json" objective.ranks)" = max ] || fail "report.json objective"
+[ "$(json_get "$T/ex/report.json" objective.collbench_a)" -eq 3 ] || fail "report.json objective -a"
+grep -q 'Objective over ranks (--objective max): the slowest rank' "$T/ex/report.md" ||
+    fail "report.md objective: $(grep -i objective "$T/ex/report.md")"
+for r in "$T"/ex/trials/*/results.json; do
+    [ "$(json_get "$r" options.rank_aggregation)" = max ] || fail "$r: not -a 3"
+done
 grep -q 'trial 8/8' "$T/err" || fail "progress lines: $(cat "$T/err")"
 ls "$T/ex" | grep -q tmp && fail "temp files left: $(ls -a "$T/ex")"
 # Interleaved: launch 0 of every configuration before any launch 1.

@@ -1,9 +1,11 @@
 #!/bin/sh
 # Every collective at 2 ranks, both placements: valid table, no wrong
-# results, the expected rows, exit 0.
+# results, the expected rows, exit 0.  The rank reduction is nccl-tests'
+# average over ranks (-a 1) unless -a says otherwise, and both the table
+# (a '#' line) and results.json name it.
 . "$top_srcdir/tests/mpi/lib.sh"
 
-ct_mpirun 2 -C all -b 8 -e 1M -f 4 --size-budget 0.2 --quiet >"$T/out" 2>"$T/err" ||
+ct_mpirun 2 -C all -b 8 -e 1M -f 4 --size-budget 0.2 --quiet --json "$T/r.json" >"$T/out" 2>"$T/err" ||
     fail "exit $? ($(cat "$T/err"))"
 check_table "$T/out"
 for c in allreduce allgather alltoall broadcast reduce_scatter; do
@@ -14,4 +16,16 @@ rows=$(grep -vc '^#' "$T/out")
 [ "$rows" -eq 45 ] || fail "expected 45 rows, got $rows"
 # Broadcast reports its root, the others -1; reductions name the op.
 awk '!/^#/ && $4 == "none" && $5 != -1 && $5 != 0 { exit 1 }' "$T/out" || fail "root column"
+# The reduction over ranks: avg by default, max with -a 3.
+grep -qx "#  Rank reduction: avg over ranks (-a 1, nccl-tests' default); -a 3 for the slowest rank" \
+    "$T/out" || fail "default reduction line: $(grep -i 'reduction' "$T/out")"
+[ "$(json_get "$T/r.json" timing.rank_aggregation)" = avg ] || fail "timing.rank_aggregation"
+[ "$(json_get "$T/r.json" options.rank_aggregation)" = avg ] || fail "options.rank_aggregation"
+ct_mpirun 2 -C allreduce -b 8 -e 8 -a 3 --size-budget 0.05 --quiet --json "$T/m.json" >"$T/out" \
+    2>"$T/err" || fail "-a 3: exit $? ($(cat "$T/err"))"
+check_table "$T/out"
+grep -qx "#  Rank reduction: max over ranks, the slowest rank (-a 3); nccl-tests' default is -a 1, the average" \
+    "$T/out" || fail "-a 3 reduction line: $(grep -i 'reduction' "$T/out")"
+[ "$(json_get "$T/m.json" timing.rank_aggregation)" = max ] || fail "-a 3: timing.rank_aggregation"
+[ "$(json_get "$T/m.json" options.rank_aggregation)" = max ] || fail "-a 3: options.rank_aggregation"
 exit 0

@@ -82,7 +82,7 @@ int main(void)
     ct_options_t o;
 
     /* Defaults: nccl-tests' -b/-e 32M, -i 1M, -w 5, -c 1, -o sum, -d float,
-     * -a 3; all five collectives; adaptive iterations. */
+     * -a 1 (nccl-tests' average over ranks); all five collectives; adaptive iterations. */
     CT_CHECK(&tally, parse(&o, NULL) == CT_OK);
     CT_CHECK(&tally, o.min_bytes == (size_t)32 << 20);
     CT_CHECK(&tally, o.max_bytes == (size_t)32 << 20);
@@ -94,7 +94,7 @@ int main(void)
     CT_CHECK(&tally, o.nops == 1 && o.ops[0] == CT_OP_SUM && !o.ops_all);
     CT_CHECK(&tally, o.ndtypes == 1 && o.dtypes[0] == CT_DTYPE_FLOAT && !o.dtypes_all);
     CT_CHECK(&tally, o.root == 0);
-    CT_CHECK(&tally, o.rank_agg == CT_AGG_MAX && CT_AGG_MAX == 3);
+    CT_CHECK(&tally, o.rank_agg == CT_AGG_AVG && CT_AGG_AVG == 1 && CT_AGG_MAX == 3);
     CT_CHECK(&tally, o.timeout_s == 0);
     CT_CHECK(&tally, o.ncolls == CT_COLL_COUNT);
     for (int i = 0; i < CT_COLL_COUNT; i++)
@@ -121,7 +121,7 @@ int main(void)
 
     /* Every short flag. */
     PARSE_OK(&o, "-b", "8", "-e", "128M", "-f", "2", "-i", "4K", "-n", "20", "-w", "3", "-c", "0",
-             "-o", "prod,max", "-d", "int8,bf16", "-r", "2", "-a", "1", "-T", "30", "-C",
+             "-o", "prod,max", "-d", "int8,bf16", "-r", "2", "-a", "3", "-T", "30", "-C",
              "allreduce,bcast");
     CT_CHECK(&tally, o.min_bytes == 8 && o.max_bytes == (size_t)128 << 20);
     CT_CHECK(&tally, o.step_factor == 2 && o.step_bytes == 4096);
@@ -131,7 +131,7 @@ int main(void)
     CT_CHECK(&tally,
              o.ndtypes == 2 && o.dtypes[0] == CT_DTYPE_INT8 && o.dtypes[1] == CT_DTYPE_BFLOAT16);
     CT_CHECK(&tally, !o.dtypes_all);
-    CT_CHECK(&tally, o.root == 2 && o.rank_agg == CT_AGG_AVG && o.timeout_s == 30);
+    CT_CHECK(&tally, o.root == 2 && o.rank_agg == CT_AGG_MAX && o.timeout_s == 30);
     CT_CHECK(&tally,
              o.ncolls == 2 && o.colls[0] == &ct_coll_allreduce && o.colls[1] == &ct_coll_broadcast);
 

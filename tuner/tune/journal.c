@@ -300,7 +300,7 @@ const ct_trial_t *ct_journal_find(const ct_journal_entries_t *entries, const cha
 }
 
 json_t *ct_journal_header(const char *space, const char *space_hash, const char *collbench_args,
-                          const char *launcher)
+                          const char *launcher, const char *objective)
 {
     json_t *h = json_object();
     int bad = h == NULL;
@@ -309,6 +309,7 @@ json_t *ct_journal_header(const char *space, const char *space_hash, const char 
     bad = bad || ct_json_set(h, "space_hash", ct_json_str(space_hash));
     bad = bad || ct_json_set(h, "collbench_args", ct_json_str(collbench_args));
     bad = bad || ct_json_set(h, "launcher", ct_json_str(launcher));
+    bad = bad || ct_json_set(h, "objective", ct_json_str(objective));
     if (bad) {
         json_decref(h);
         return NULL;
@@ -360,13 +361,17 @@ int ct_journal_header_check(const json_t *have, const json_t *want, char *err, s
 {
     if (have == NULL)
         return 0;
-    static const char *const fields[] = {"space_hash", "collbench_args", "launcher"};
+    static const char *const fields[] = {"space_hash", "collbench_args", "launcher", "objective"};
     for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++) {
         const char *h = json_string_value(json_object_get(have, fields[i]));
         const char *w = json_string_value(json_object_get(want, fields[i]));
+        if (h == NULL && strcmp(fields[i], "objective") == 0)
+            h = "max"; /* a tune from before --objective: its trials ran -a 3 */
         if (h == NULL || w == NULL || strcmp(h, w) != 0) {
-            snprintf(err, errlen, "the journal is another tune's: its %s is '%s', this one's '%s'",
-                     fields[i], h ? h : "?", w ? w : "?");
+            snprintf(err, errlen,
+                     "the journal is another tune's: its %s is '%s', this one's '%s'%s", fields[i],
+                     h ? h : "?", w ? w : "?",
+                     strcmp(fields[i], "objective") == 0 ? " (--objective)" : "");
             return -1;
         }
     }

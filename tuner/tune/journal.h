@@ -163,10 +163,11 @@ ct_status_t ct_trial_from_json(const json_t *obj, ct_trial_t *trial_p, char *why
 /* Which tune a journal belongs to, in DIR/journal.head.json beside it,
  * so that --resume never mixes two tunes' trials (E12): {"journal":
  * "colltune-journal/1", "space": NAME, "space_hash": HEX,
- * "collbench_args": TEXT, "launcher": TEXT}.  A new object; NULL without
- * memory. */
+ * "collbench_args": TEXT, "launcher": TEXT, "objective": "max"|"avg"}
+ * (objective: tune --objective, the collbench -a of every trial).  A new
+ * object; NULL without memory. */
 json_t *ct_journal_header(const char *space, const char *space_hash, const char *collbench_args,
-                          const char *launcher);
+                          const char *launcher, const char *objective);
 
 /* Writes header to DIR/journal.head.json (beside, then renamed). */
 ct_status_t ct_journal_header_write(const char *dir, const json_t *header, char *err,
@@ -178,7 +179,9 @@ ct_status_t ct_journal_header_read(const char *dir, json_t **header_p, char *err
 
 /* Whether the journal's header (NULL: an older journal without one, taken
  * as it is) belongs to the tune described by want: 0, or -1 with err naming
- * the first field that differs and both values. */
+ * the first field that differs and both values.  A header without
+ * "objective" is from before --objective, when every trial ran collbench's
+ * then default -a 3: "max". */
 int ct_journal_header_check(const json_t *have, const json_t *want, char *err, size_t errlen);
 
 #endif

@@ -77,6 +77,12 @@ TUNE_HOSTILE_TESTS = tests/mpi/colltune_tune_reliability.sh tests/unit/colltune_
 TESTS += $(TUNE_HOSTILE_TESTS)
 EXTRA_DIST += $(TUNE_HOSTILE_TESTS)
 
+# --objective: every launch's collbench -a (3 by default, 1 for avg); -a
+# among the collbench arguments refused; --resume keeps the journal's;
+# health's launches -a 3 too.
+TESTS += tests/unit/colltune_objective.sh
+EXTRA_DIST += tests/unit/colltune_objective.sh
+
 # A space's UCX_* names against the installed UCX (ucx_info -c).
 TESTS += tests/unit/colltune_ucx_names.sh
 EXTRA_DIST += tests/unit/colltune_ucx_names.sh

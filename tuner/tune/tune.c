@@ -58,6 +58,7 @@ enum {
     CT_TUNE_VERIFY_PAIRS,
     CT_TUNE_RULES_JSON,
     CT_TUNE_EXTEND_RANGES,
+    CT_TUNE_OBJECTIVE,
 };
 
 static const ct_cli_opt_t ct_tune_opts[] = {
@@ -85,6 +86,9 @@ static const ct_cli_opt_t ct_tune_opts[] = {
     {CT_TUNE_EXTEND_RANGES, "extend-ranges", NULL,
      "stretch each collective's first choice down to 0 B and its last to any size (default: "
      "only the measured span)"},
+    {CT_TUNE_OBJECTIVE, "objective", "max|avg",
+     "the time compared: the slowest rank's (max, default) or the average rank's (avg); "
+     "collbench -a 3 or -a 1 for every launch"},
     {CT_TUNE_RESUME, "resume", NULL, "continue the tune in DIR, skipping journaled trials"},
     CT_LAUNCH_OPT_COLLBENCH,
 };
@@ -97,7 +101,8 @@ static void ct_tune_usage(FILE *f)
                "Searches the space's configurations with collbench trials through the\n"
                "launcher, and decides per collective x size whether a configuration beats\n"
                "the defaults by more than the noise.  Arguments after -- go to every trial\n"
-               "(sizes: -b 64K -e 1M -f 2); -C, --csv and --json are colltune's.\n\n"
+               "(sizes: -b 64K -e 1M -f 2); -C, --csv, --json and -a (--objective) are\n"
+               "colltune's.\n\n"
                "options:\n");
     ct_cli_print_options(f, ct_tune_opts, CT_TUNE_NOPTS);
     fprintf(f, "\nstrategies:\n"
@@ -159,6 +164,7 @@ typedef struct {
     int rules_json;
     int extend_ranges;
     int launches_given;
+    const char *objective; /* "max" or "avg" */
     char **cb_args;
     size_t ncb_args;
 } ct_tune_args_t;
@@ -242,6 +248,17 @@ static int ct_tune_parse(int argc, char **argv, ct_tune_args_t *a)
         case CT_TUNE_WEIGHTS: a->weights = value; break;
         case CT_TUNE_RULES_JSON: a->rules_json = 1; break;
         case CT_TUNE_EXTEND_RANGES: a->extend_ranges = 1; break;
+        case CT_TUNE_OBJECTIVE:
+            if (strcmp(value, "max") == 0 || strcmp(value, "avg") == 0)
+                a->objective = value;
+            else {
+                fprintf(stderr,
+                        "colltune tune: --objective '%s': want max (the slowest rank) or avg "
+                        "(the average rank)\n",
+                        value);
+                st = CT_ERR_USAGE;
+            }
+            break;
         case CT_TUNE_VERIFY_PAIRS:
             st = ct_cli_long("tune", "verify-pairs", value, 0, CT_TUNE_MAX_LAUNCHES / 2,
                              &a->verify_pairs);
@@ -291,6 +308,20 @@ static int ct_tune_parse(int argc, char **argv, ct_tune_args_t *a)
                               : "each trial's results go to DIR/trials/"); /* E23 */
                 return CT_EXIT_USAGE;
             }
+        }
+        /* -a decides what every comparison compares: the objective's, so
+         * a collbench argument may not change it unseen.  getopt_long
+         * takes -aN, --average=N and any prefix of --average. */
+        const char *eq = strchr(arg, '=');
+        size_t n = eq ? (size_t)(eq - arg) : strlen(arg);
+        if ((arg[0] == '-' && arg[1] == 'a') ||
+            (n > 2 && strncmp(arg, "--", 2) == 0 && strncmp(arg + 2, "average", n - 2) == 0 &&
+             n - 2 <= 7)) {
+            fprintf(stderr,
+                    "colltune tune: collbench argument %s is tune's to set: use --objective max "
+                    "(the slowest rank, -a 3; the default) or --objective avg (-a 1)\n",
+                    arg);
+            return CT_EXIT_USAGE;
         }
     }
     return CT_EXIT_OK;
@@ -657,7 +688,7 @@ static json_t *ct_tune_header(const ct_tune_args_t *a, const char *space_name)
     char *args_text = args ? json_dumps(args, JSON_COMPACT) : NULL;
     char *launcher_text = launcher ? json_dumps(launcher, JSON_COMPACT) : NULL;
     json_t *h = args_text && launcher_text
-                    ? ct_journal_header(space_name, hex, args_text, launcher_text)
+                    ? ct_journal_header(space_name, hex, args_text, launcher_text, a->objective)
                     : NULL;
     free(args_text);
     free(launcher_text);
@@ -850,6 +881,7 @@ static int ct_tune_main_run(ct_tune_args_t *a)
     s.plan_budget = a->plan.budget;
     s.plan_budget_s = a->plan.budget_s;
     s.strategy = ct_tune_strategy_name(a->plan.strategy);
+    s.objective = a->objective;
     /* The rank count decides which configurations are valid: --np, or
      * the count the launcher line names (mpirun -np, srun -n or -N and
      * --ntasks-per-node, srun in an allocation). */
@@ -911,6 +943,7 @@ static int ct_tune_main(int argc, char **argv)
     a.plan.launches = 2;
     a.plan.seed = 1;
     a.verify_pairs = CT_TUNE_VERIFY_MIN_PAIRS;
+    a.objective = "max"; /* the slowest rank's completion is the job's */
     int rc;
     if (ct_launch_opts_init(&a.lo, "tune", argc, 600) != CT_OK) {
         rc = CT_EXIT_FAILURE;

@@ -39,6 +39,7 @@ typedef struct {
     long nranks;
     const char *out;
     const char *strategy;
+    const char *objective;            /* --objective: "max" or "avg", every launch's collbench -a */
     const ct_tune_weights_t *weights; /* --weights, or NULL */
     int extend_ranges;                /* --extend-ranges (tune_decision.h, ct_tune_reach_t) */
     /* tallies for the report */
@@ -52,5 +53,14 @@ typedef struct {
 } ct_tune_state_t;
 
 #define CT_TUNE_MAX_LAUNCHES 64
+
+/* collbench -a for an --objective: the slowest rank (3) or the average (1). */
+#define CT_TUNE_OBJECTIVE_A(objective) (strcmp((objective), "avg") == 0 ? "1" : "3")
+
+/* The objective in words, for report.md and report.json. */
+#define CT_TUNE_OBJECTIVE_TEXT(objective)                                                          \
+    (strcmp((objective), "avg") == 0                                                               \
+         ? "the average rank: each sample's mean over ranks, median over samples (collbench -a 1)" \
+         : "the slowest rank: each sample's max over ranks, median over samples (collbench -a 3)")
 
 #endif

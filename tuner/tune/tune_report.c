@@ -306,6 +306,10 @@ static void ct_tune_report_head(const ct_tune_state_t *s, ct_tune_buf_t *md)
                     s->skipped, s->failed, s->launches_shared, s->wall_s,
                     s->budget_hit ? "; the budget ran out before the search was done" : "");
     ct_tune_bprintf(md,
+                    "Objective over ranks (--objective %s): %s; every launch, search and "
+                    "verification, measured it.\n\n",
+                    s->objective, CT_TUNE_OBJECTIVE_TEXT(s->objective));
+    ct_tune_bprintf(md,
                     "Rule: a candidate replaces the default in a collective x size only when, "
                     "over >= %d independent launches each, its launch medians are lower by a "
                     "one-sided exact Mann-Whitney test at p <= 0.05 (where the launch counts "
@@ -561,6 +565,11 @@ static int ct_tune_report_doc(const ct_tune_report_in_t *in, json_t *doc, json_t
     bad |= ct_json_set(doc, "space_path", ct_json_str(s->space->path));
     bad |= ct_json_set(doc, "nranks", json_integer(result->nranks));
     bad |= ct_json_set(doc, "strategy", ct_json_str(s->strategy));
+    /* Over ranks; each cell's "objective" is the per-size one (latency or busbw). */
+    bad |= ct_json_set(doc, "objective",
+                       json_pack("{s:s, s:i, s:s}", "ranks", s->objective, "collbench_a",
+                                 atoi(CT_TUNE_OBJECTIVE_A(s->objective)), "text",
+                                 CT_TUNE_OBJECTIVE_TEXT(s->objective)));
     bad |= ct_json_set(
         doc, "rule",
         json_pack("{s:i, s:i, s:f, s:s, s:s, s:I}", "min_launches", CT_TUNE_MIN_LAUNCHES,

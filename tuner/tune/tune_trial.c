@@ -178,6 +178,11 @@ ct_status_t ct_tune_trial_launch(ct_tune_runner_t *x, const ct_tune_scope_t *sc,
             st = ct_argv_append(&args, (char *const *)quick, 2);
         if (st == CT_OK && sync != NULL)
             st = ct_argv_append(&args, (char *const *)mode, 2);
+        /* Last: the objective's reduction over ranks (tune.c refuses -a
+         * among the user's arguments; getopt takes the last one anyway). */
+        const char *agg[] = {"-a", CT_TUNE_OBJECTIVE_A(s->objective)};
+        if (st == CT_OK)
+            st = ct_argv_append(&args, (char *const *)agg, 2);
     }
     if (st == CT_OK) {
         ct_tune_launch_t spec =
