@@ -128,17 +128,43 @@ static void ct_measure_aggregate(const ct_measure_env_t *env, double *samples, s
     }
 }
 
+/* What the warm-up learnt: est is one call's µs in the last probe batch
+ * (which includes its share of the batch's overhead); in batch mode, call
+ * and overhead split a batch of p calls into overhead + p * call (-1 where
+ * not measured). */
+typedef struct {
+    double est;
+    double call_us;
+    double overhead_us;
+} ct_estimate_t;
+
+/* Batch mode: splits the agreed times of a batch of 1 (t1) and of the last
+ * probe, p calls of per_call µs each, into a per-batch overhead and one
+ * call's cost.  Noise can make the line's slope absurd: the call's cost is
+ * kept between half the probe's per-call time and all of it. */
+static void ct_measure_split(double t1, int p, double per_call, ct_estimate_t *e)
+{
+    double call = p > 1 ? (per_call * p - t1) / (p - 1) : per_call;
+    call = fmin(fmax(call, 0.5 * per_call), per_call);
+    e->call_us = call;
+    e->overhead_us = fmax(t1 - call, 0.0);
+}
+
 /* Warms up, then estimates one call's cost from probe batches after the
  * warm-up (the first calls pay for connection set-up); probes double until
  * they last a quarter of batch_us, or (adaptive) until a quarter of the
  * size budget is spent, so a long --batch-us cannot outrun --size-budget.
+ * In batch mode (default rule) probes go on to 2 calls at least and one
+ * more batch of 1 follows, to measure the per-batch overhead.
  * Ranks agree on the largest estimate and elapsed time. */
 static ct_status_t ct_measure_warmup(const ct_measure_env_t *env, const ct_backend_call_t *call,
-                                     double start_us, double *est_p)
+                                     double start_us, ct_estimate_t *e)
 {
     const ct_options_t *o = env->opts;
-    double est = 0.0;
+    double est = 0.0, t1 = 0.0;
+    int split = env->sync == CT_SYNC_BATCH && !o->batch_us_given, last = 1;
     ct_status_t st = CT_OK;
+    e->call_us = e->overhead_us = -1.0;
 
     for (int i = 0; i < o->warmup && st == CT_OK; i++)
         st = env->ops->run(env->ctx, call);
@@ -162,23 +188,48 @@ static ct_status_t ct_measure_warmup(const ct_measure_env_t *env, const ct_backe
         if (st != CT_OK)
             break;
         est = agreed[0];
+        last = probe;
+        if (probe == 1)
+            t1 = est;
         int spent = o->iters == 0 && agreed[1] >= o->size_budget_s * 1e6 / 4.0;
-        if (est * probe >= o->batch_us / 4.0 || probe >= 1024 || spent)
+        if (spent || probe >= 1024 ||
+            (est * probe >= o->batch_us / 4.0 && (!split || probe >= 2))) {
+            split = split && !spent && probe >= 2;
             break;
+        }
     }
-    *est_p = est;
+    e->est = est;
+    if (st != CT_OK || !split)
+        return st;
+    /* A second batch of 1: the smaller of the two (a slow spell only adds). */
+    double again = 0.0;
+    st = ct_measure_batch(env, call, 1, &again);
+    double agreed[3] = {again, st != CT_OK, st != CT_ERR_REFUSED};
+    ct_world_allreduce_double(env->world, agreed, 3, CT_REDUCE_MAX);
+    st = ct_measure_agreed(env->world, env->ops, env->ctx, st, agreed[1] != 0.0, agreed[2] == 0.0);
+    if (st == CT_OK)
+        ct_measure_split(fmin(t1, agreed[0]), last, est, e);
     return st;
 }
 
-/* Batch mode: enough calls per sample to fill batch_us, but (adaptive)
- * never so many that --min-samples samples overrun --size-budget: the
- * budget wins over --batch-us as it does over --min-samples. */
-static int ct_measure_batch_size(const ct_options_t *o, double est)
+/* Batch mode: enough calls per sample to fill batch_us and, unless it was
+ * given, at least CT_BATCH_MIN_CALLS calls and CT_BATCH_OVERHEAD_TIMES the
+ * per-batch overhead; but (adaptive) never so many that --min-samples
+ * samples overrun --size-budget: the budget wins over the batch length as
+ * it does over --min-samples. */
+static int ct_measure_batch_size(const ct_options_t *o, const ct_estimate_t *e)
 {
-    double k = est > 0.0 ? ceil(o->batch_us / est) : 1.0;
+    double est = e->est, k = 1.0;
+    if (est > 0.0 && o->batch_us_given)
+        k = ceil(o->batch_us / est);
+    else if (est > 0.0) {
+        double call = e->call_us > 0.0 ? e->call_us : est;
+        double len = fmax(o->batch_us, CT_BATCH_OVERHEAD_TIMES * fmax(e->overhead_us, 0.0));
+        k = fmax(ceil(len / call), CT_BATCH_MIN_CALLS);
+    }
     if (o->iters == 0 && est > 0.0)
         k = fmin(k, floor(o->size_budget_s * 1e6 / (double)o->min_samples / est));
-    k = fmin(fmax(k, 1.0), 100000.0);
+    k = fmin(fmax(k, 1.0), CT_BATCH_MAX_CALLS);
     if (o->iters > 0) {
         /* Fixed count: keep at least min_samples samples where possible. */
         int most = o->iters / (o->iters < o->min_samples ? o->iters : o->min_samples);
@@ -281,10 +332,12 @@ ct_status_t ct_measure_call(const ct_measure_env_t *env, const ct_backend_call_t
     double start = ct_clock_now_us(), est = 0.0;
     int converged = 0;
     ct_sampler_t s = {.batch = 1, .lead_us = 50.0};
-    ct_status_t st = ct_measure_warmup(env, call, start, &est);
+    ct_estimate_t e;
+    ct_status_t st = ct_measure_warmup(env, call, start, &e);
 
+    est = e.est;
     if (st == CT_OK && env->sync == CT_SYNC_BATCH)
-        s.batch = ct_measure_batch_size(o, est);
+        s.batch = ct_measure_batch_size(o, &e);
     if (st == CT_OK && env->sync == CT_SYNC_WINDOW)
         st = ct_measure_window_width(env, call, est, &s.window.width_us);
     if (st != CT_OK)
@@ -369,6 +422,7 @@ ct_status_t ct_measure_call(const ct_measure_env_t *env, const ct_backend_call_t
         out->sync = env->sync;
         out->iterations = (long long)n * s.batch;
         out->batch = s.batch;
+        out->batch_overhead_us = e.overhead_us;
         out->converged = converged;
         out->late = late_total;
         ct_stats_t own_stats;

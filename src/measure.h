@@ -12,7 +12,9 @@
  *      barrier  a barrier, then one call timed alone on each rank.
  *      batch    k back-to-back calls between a barrier and the completion
  *               of the last, divided by k; k makes the batch last
- *               --batch-us.  A throughput: calls may overlap.
+ *               --batch-us and (unless that was given) hold 20 calls and
+ *               100 times the per-batch overhead measured in the warm-up.
+ *               A throughput: calls may overlap.
  *  - each rank's sample is aggregated across ranks (-a: the average by
  *    default, as nccl-tests; the tuner asks for the max, -a 3, since a
  *    collective is done only when its slowest rank is).
@@ -32,6 +34,16 @@
 #include "options.h"
 #include "world.h"
 
+/* Batch mode, unless --batch-us is given: a batch holds at least this many
+ * calls (nccl-tests' -n 20 between two synchronisations) ... */
+#define CT_BATCH_MIN_CALLS 20
+/* ... and lasts at least this many times the per-batch overhead (the
+ * barrier's exit skew, the first launch, the final synchronisation), which
+ * then costs at most 1% of a batch. */
+#define CT_BATCH_OVERHEAD_TIMES 100.0
+/* Never more calls than this in one batch. */
+#define CT_BATCH_MAX_CALLS 100000
+
 typedef struct {
     ct_world_t *world;
     const ct_backend_ops_t *ops;
@@ -42,14 +54,16 @@ typedef struct {
 } ct_measure_env_t;
 
 typedef struct {
-    ct_sync_mode_t sync;    /* the mode that produced these numbers */
-    ct_stats_t stats;       /* per-call µs, aggregated across ranks; stats.n
+    ct_sync_mode_t sync;      /* the mode that produced these numbers */
+    ct_stats_t stats;         /* per-call µs, aggregated across ranks; stats.n
                                 samples, stats.ci_low/ci_high the median's CI */
-    long long iterations;   /* timed calls (samples * batch) */
-    int batch;              /* calls per sample */
-    int converged;          /* CI target met (adaptive only) */
-    long long late;         /* window: calls discarded, some rank started late */
-    double rank_median_min; /* each rank's own median, across ranks; max is
+    long long iterations;     /* timed calls (samples * batch) */
+    int batch;                /* calls per sample */
+    double batch_overhead_us; /* batch mode's rule: a batch's cost beyond its
+                                 calls, measured at this size; -1: not */
+    int converged;            /* CI target met (adaptive only) */
+    long long late;           /* window: calls discarded, some rank started late */
+    double rank_median_min;   /* each rank's own median, across ranks; max is
                                 the slowest rank's own median */
     double rank_median_avg;
     double rank_median_max;

@@ -89,7 +89,8 @@ static const ct_option_info_t ct_option_table[] = {
     {"min-samples", CT_OPT_MIN_SAMPLES, "N", "adaptive: fewest timed samples [10]"},
     {"max-samples", CT_OPT_MAX_SAMPLES, "N", "adaptive: most timed samples [10000]"},
     {"sync", CT_OPT_SYNC, "MODE", "timing: window, barrier or batch [window; batch for nccl]"},
-    {"batch-us", CT_OPT_BATCH_US, "US", "shortest timed batch of back-to-back calls [50]"},
+    {"batch-us", CT_OPT_BATCH_US, "US",
+     "batch of back-to-back calls this long, exactly [auto: >= 50, 20 calls, 100x overhead]"},
     {"quiet", CT_OPT_QUIET, NULL, "no progress lines on stderr"},
     {"no-table", CT_OPT_NO_TABLE, NULL, "do not print the nccl-tests table"},
     {"pairs", CT_OPT_PAIRS, NULL,
@@ -554,6 +555,7 @@ static ct_status_t ct_options_apply(ct_options_t *o, int id, const char *arg, ch
     case CT_OPT_MAX_SAMPLES:
         return ct_options_int("--max-samples", arg, 1, 10000000, &o->max_samples, err, errlen);
     case CT_OPT_BATCH_US:
+        o->batch_us_given = 1;
         return ct_options_double("--batch-us", arg, 0.0, 1e7, &o->batch_us, err, errlen);
     case CT_OPT_SYNC:
         for (int m = CT_SYNC_WINDOW; m <= CT_SYNC_BATCH; m++)

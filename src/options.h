@@ -83,7 +83,8 @@ typedef struct {
     double min_time_s; /* adaptive: least measuring time per size */
     int min_samples;
     int max_samples;
-    double batch_us; /* shortest timed batch, amortising the clock */
+    double batch_us;    /* shortest timed batch, amortising the clock */
+    int batch_us_given; /* --batch-us given: batches are exactly that long */
     int quiet;
     int no_table;     /* --no-table: no nccl-tests table */
     int pairs;        /* --pairs: host pairs, round-robin (pairs.h) */

@@ -48,6 +48,25 @@ static const char *ct_report_json_sample(ct_sync_mode_t sync)
     }
 }
 
+/* Batch mode's rule for the length of a batch (doc/timing.md). */
+static json_t *ct_report_batch_rule(const ct_options_t *o)
+{
+    json_t *j = json_object();
+    int bad = j == NULL;
+    bad |= ct_json_set(j, "rule", ct_json_str(o->batch_us_given ? "batch_us" : "auto"));
+    bad |= ct_json_set(j, "batch_us", ct_json_real(o->batch_us));
+    bad |= ct_json_set(j, "min_calls", json_integer(o->batch_us_given ? 1 : CT_BATCH_MIN_CALLS));
+    bad |= ct_json_set(j, "max_calls", json_integer(CT_BATCH_MAX_CALLS));
+    bad |=
+        ct_json_set(j, "overhead_max",
+                    o->batch_us_given ? json_null() : ct_json_real(1.0 / CT_BATCH_OVERHEAD_TIMES));
+    if (bad) {
+        json_decref(j);
+        return NULL;
+    }
+    return j;
+}
+
 /* "transport": the pml and btl components mapped in this process and,
  * with libucp loaded, UCX's configuration in force (transport.h). */
 static json_t *ct_report_transport(const ct_transport_t *t)
@@ -446,6 +465,10 @@ static json_t *ct_report_row(const ct_report_run_t *run, const ct_report_row_t *
     int bad = o == NULL;
 
     bad |= ct_json_set(o, "batch", json_integer(m->batch));
+    bad |= ct_json_set(o, "batch_overhead_us",
+                       m->sync == CT_SYNC_BATCH && m->batch_overhead_us >= 0.0
+                           ? ct_json_real(m->batch_overhead_us)
+                           : json_null());
     bad |= ct_json_set(o, "mean_us", ct_json_real(m->stats.mean));
     bad |= ct_json_set(o, "ci95_low_us", ct_json_real(m->stats.ci_low));
     bad |= ct_json_set(o, "ci95_high_us", ct_json_real(m->stats.ci_high));
@@ -503,6 +526,8 @@ static json_t *ct_report_body(const ct_json_report_t *j, ct_status_t run_status)
     bad |= ct_json_set(timing, "clock", ct_json_str("CLOCK_MONOTONIC, host"));
     bad |= ct_json_set(timing, "sync", ct_json_str(ct_options_sync_name(run->sync)));
     bad |= ct_json_set(timing, "sample", ct_json_str(ct_report_json_sample(run->sync)));
+    if (run->sync == CT_SYNC_BATCH)
+        bad |= ct_json_set(timing, "batch", ct_report_batch_rule(run->opts));
     bad |= ct_json_set(timing, "floor_us", ct_json_real(run->floor_us));
     bad |= ct_json_set(timing, "rank_aggregation",
                        ct_json_str(ct_options_rank_agg_name(run->opts->rank_agg)));

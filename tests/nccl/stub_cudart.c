@@ -10,10 +10,14 @@
  * cudaMemcpyAsync and cudaStreamSynchronize calls so far) to PATH.RANK,
  * RANK from $OMPI_COMM_WORLD_RANK (else the pid): which host-side CUDA
  * work the nccl backend does, counted.
+ * STUB_CUDA_SYNC_US (default 0): every cudaStreamSynchronize sleeps that
+ * many µs, a per-batch overhead of known size for batch mode's tests.
  */
+#define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 static int stub_devices(void)
@@ -70,6 +74,12 @@ int cudaStreamSynchronize(void *stream)
 {
     stub_syncs++;
     (void)stream;
+    const char *s = getenv("STUB_CUDA_SYNC_US");
+    long us = s ? atol(s) : 0;
+    if (us > 0) {
+        struct timespec ts = {us / 1000000, (us % 1000000) * 1000};
+        nanosleep(&ts, NULL);
+    }
     return 0;
 }
 
