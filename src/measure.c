@@ -139,13 +139,14 @@ typedef struct {
 } ct_estimate_t;
 
 /* Batch mode: splits the agreed times of a batch of 1 (t1) and of the last
- * probe, p calls of per_call µs each, into a per-batch overhead and one
- * call's cost.  Noise can make the line's slope absurd: the call's cost is
- * kept between half the probe's per-call time and all of it. */
+ * probe, p calls of per_call µs each (4 t1 or more, unless probing was
+ * cut short), into a per-batch overhead and one call's cost, the line
+ * through the two.  Noise could make its slope absurd: the call's cost is
+ * kept between 1% of the probe's per-call time and all of it. */
 static void ct_measure_split(double t1, int p, double per_call, ct_estimate_t *e)
 {
     double call = p > 1 ? (per_call * p - t1) / (p - 1) : per_call;
-    call = fmin(fmax(call, 0.5 * per_call), per_call);
+    call = fmin(fmax(call, 0.01 * per_call), per_call);
     e->call_us = call;
     e->overhead_us = fmax(t1 - call, 0.0);
 }
@@ -154,15 +155,16 @@ static void ct_measure_split(double t1, int p, double per_call, ct_estimate_t *e
  * warm-up (the first calls pay for connection set-up); probes double until
  * they last a quarter of batch_us, or (adaptive) until a quarter of the
  * size budget is spent, so a long --batch-us cannot outrun --size-budget.
- * In batch mode (default rule) probes go on to 2 calls at least and one
- * more batch of 1 follows, to measure the per-batch overhead.
+ * In batch mode (default rule) probes go on until one lasts 4 times the
+ * batch of 1, and one more batch of 1 follows, to measure the per-batch
+ * overhead.
  * Ranks agree on the largest estimate and elapsed time. */
 static ct_status_t ct_measure_warmup(const ct_measure_env_t *env, const ct_backend_call_t *call,
                                      double start_us, ct_estimate_t *e)
 {
     const ct_options_t *o = env->opts;
     double est = 0.0, t1 = 0.0;
-    int split = env->sync == CT_SYNC_BATCH && !o->batch_us_given, last = 1;
+    int split = env->sync == CT_SYNC_BATCH && !o->batch_us_given, last = 1, again = 0;
     ct_status_t st = CT_OK;
     e->call_us = e->overhead_us = -1.0;
 
@@ -192,21 +194,30 @@ static ct_status_t ct_measure_warmup(const ct_measure_env_t *env, const ct_backe
         if (probe == 1)
             t1 = est;
         int spent = o->iters == 0 && agreed[1] >= o->size_budget_s * 1e6 / 4.0;
-        if (spent || probe >= 1024 ||
-            (est * probe >= o->batch_us / 4.0 && (!split || probe >= 2))) {
-            split = split && !spent && probe >= 2;
+        /* The split is a line through a batch of 1 and the last probe:
+         * its slope is only as good as the calls outweigh the batch's
+         * noise, so the last probe lasts 4 batches of 1 at least. */
+        int long_enough = est * probe >= o->batch_us / 4.0 && (!split || est * probe >= 4.0 * t1);
+        if (spent || probe >= 1024 || long_enough) {
+            split = split && probe >= 2;
+            again = split && !spent;
             break;
         }
     }
     e->est = est;
     if (st != CT_OK || !split)
         return st;
-    /* A second batch of 1: the smaller of the two (a slow spell only adds). */
-    double again = 0.0;
-    st = ct_measure_batch(env, call, 1, &again);
-    double agreed[3] = {again, st != CT_OK, st != CT_ERR_REFUSED};
-    ct_world_allreduce_double(env->world, agreed, 3, CT_REDUCE_MAX);
-    st = ct_measure_agreed(env->world, env->ops, env->ctx, st, agreed[1] != 0.0, agreed[2] == 0.0);
+    /* A second batch of 1, the budget allowing: the smaller of the two
+     * counts (a slow spell only adds). */
+    double agreed[3] = {t1, 0.0, 1.0};
+    if (again) {
+        st = ct_measure_batch(env, call, 1, &agreed[0]);
+        agreed[1] = st != CT_OK;
+        agreed[2] = st != CT_ERR_REFUSED;
+        ct_world_allreduce_double(env->world, agreed, 3, CT_REDUCE_MAX);
+        st = ct_measure_agreed(env->world, env->ops, env->ctx, st, agreed[1] != 0.0,
+                               agreed[2] == 0.0);
+    }
     if (st == CT_OK)
         ct_measure_split(fmin(t1, agreed[0]), last, est, e);
     return st;
