@@ -461,7 +461,7 @@ static void ct_options_defaults(ct_options_t *o)
     o->ndtypes = 1;
     /* nccl-tests' default: its numbers and the table compare like for
      * like (doc/timing.md, "Rank reduction"); the tuner asks for -a 3. */
-    o->rank_agg = CT_AGG_AVG;
+    o->rank_agg = CT_AGG_MAX;
     for (int i = 0; i < CT_COLL_COUNT; i++)
         o->colls[i] = ct_coll_by_index(i);
     o->ncolls = CT_COLL_COUNT;

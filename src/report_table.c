@@ -118,15 +118,18 @@ static void ct_table_warning(const char *line, void *fp)
 }
 
 /* The -a reduction in words: a reader comparing the table with
- * nccl-tests' (default -a 1) must see which one it holds. */
+ * nccl-tests' (default -a 1, the average) must see which one it holds. */
 static const char *ct_table_rank_reduction(ct_rank_agg_t agg)
 {
     switch (agg) {
     case CT_AGG_RANK0: return "rank 0's time (-a 0); nccl-tests' default is -a 1, the average";
-    case CT_AGG_AVG: return "avg over ranks (-a 1, nccl-tests' default); -a 3 for the slowest rank";
+    case CT_AGG_AVG:
+        return "avg over ranks (-a 1, nccl-tests' default); collbench's default is -a 3, the "
+               "slowest rank";
     case CT_AGG_MIN: return "min over ranks (-a 2); nccl-tests' default is -a 1, the average";
     default:
-        return "max over ranks, the slowest rank (-a 3); nccl-tests' default is -a 1, the average";
+        return "max over ranks, the slowest rank (-a 3, the collective's completion); "
+               "nccl-tests' default is -a 1, the average";
     }
 }
 

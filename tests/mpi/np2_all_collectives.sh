@@ -16,16 +16,17 @@ rows=$(grep -vc '^#' "$T/out")
 [ "$rows" -eq 45 ] || fail "expected 45 rows, got $rows"
 # Broadcast reports its root, the others -1; reductions name the op.
 awk '!/^#/ && $4 == "none" && $5 != -1 && $5 != 0 { exit 1 }' "$T/out" || fail "root column"
-# The reduction over ranks: avg by default, max with -a 3.
-grep -qx "#  Rank reduction: avg over ranks (-a 1, nccl-tests' default); -a 3 for the slowest rank" \
+# The reduction over ranks, named: max (the slowest rank) by default, avg
+# (nccl-tests' default) with -a 1.
+grep -qx "#  Rank reduction: max over ranks, the slowest rank (-a 3, the collective's completion); nccl-tests' default is -a 1, the average" \
     "$T/out" || fail "default reduction line: $(grep -i 'reduction' "$T/out")"
-[ "$(json_get "$T/r.json" timing.rank_aggregation)" = avg ] || fail "timing.rank_aggregation"
-[ "$(json_get "$T/r.json" options.rank_aggregation)" = avg ] || fail "options.rank_aggregation"
-ct_mpirun 2 -C allreduce -b 8 -e 8 -a 3 --size-budget 0.05 --quiet --json "$T/m.json" >"$T/out" \
-    2>"$T/err" || fail "-a 3: exit $? ($(cat "$T/err"))"
+[ "$(json_get "$T/r.json" timing.rank_aggregation)" = max ] || fail "timing.rank_aggregation"
+[ "$(json_get "$T/r.json" options.rank_aggregation)" = max ] || fail "options.rank_aggregation"
+ct_mpirun 2 -C allreduce -b 8 -e 8 -a 1 --size-budget 0.05 --quiet --json "$T/m.json" >"$T/out" \
+    2>"$T/err" || fail "-a 1: exit $? ($(cat "$T/err"))"
 check_table "$T/out"
-grep -qx "#  Rank reduction: max over ranks, the slowest rank (-a 3); nccl-tests' default is -a 1, the average" \
-    "$T/out" || fail "-a 3 reduction line: $(grep -i 'reduction' "$T/out")"
-[ "$(json_get "$T/m.json" timing.rank_aggregation)" = max ] || fail "-a 3: timing.rank_aggregation"
-[ "$(json_get "$T/m.json" options.rank_aggregation)" = max ] || fail "-a 3: options.rank_aggregation"
+grep -qx "#  Rank reduction: avg over ranks (-a 1, nccl-tests' default); collbench's default is -a 3, the slowest rank" \
+    "$T/out" || fail "-a 1 reduction line: $(grep -i 'reduction' "$T/out")"
+[ "$(json_get "$T/m.json" timing.rank_aggregation)" = avg ] || fail "-a 1: timing.rank_aggregation"
+[ "$(json_get "$T/m.json" options.rank_aggregation)" = avg ] || fail "-a 1: options.rank_aggregation"
 exit 0

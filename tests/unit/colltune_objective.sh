@@ -6,9 +6,7 @@
 #    of --average) is refused, exit 2, naming --objective, nothing launched;
 #  - --resume with another --objective than the journal's head: exit 2
 #    naming the objective, nothing launched; a head from before --objective
-#    (no "objective") is a max tune's;
-#  - colltune health's launches carry -a 3 before the user's arguments (a
-#    pair's time is its slower rank's), so a user's -a still wins.
+#    (no "objective") is a max tune's.
 # The launcher is a fake mpirun that writes its arguments down and fails,
 # so a new tune stops at the defaults' first trial (exit 3).
 set -u
@@ -106,14 +104,4 @@ grep -q "another tune's" "$T/err" && fail "old head refused: $(cat "$T/err")"
 grep -q -- "--resume: 1 trials already" "$T/err" || fail "resume of an old head: $(cat "$T/err")"
 launched_with "-a 3"
 
-# 6. health: -a 3 first, the user's -a after it.
-: >"$T/argv.log"
-timeout 60 "$CT" health --out "$T/h" --launcher "$T/bin/mpirun -np 2" >/dev/null 2>"$T/err"
-grep -q -- "--json $T/h/job/results.json -a 3 -C allreduce" "$T/argv.log" ||
-    fail "health launch: $(cat "$T/argv.log") ($(cat "$T/err"))"
-: >"$T/argv.log"
-timeout 60 "$CT" health --out "$T/h2" --launcher "$T/bin/mpirun -np 2" -- -C allreduce -a 1 \
-    >/dev/null 2>"$T/err"
-grep -q -- " -a 3 -C allreduce -a 1\$" "$T/argv.log" ||
-    fail "health launch with -a 1: $(cat "$T/argv.log") ($(cat "$T/err"))"
 echo "tune's objective: -a 3 by default, -a 1 with --objective avg, -a refused, --resume checked"

@@ -94,7 +94,7 @@ int main(void)
     CT_CHECK(&tally, o.nops == 1 && o.ops[0] == CT_OP_SUM && !o.ops_all);
     CT_CHECK(&tally, o.ndtypes == 1 && o.dtypes[0] == CT_DTYPE_FLOAT && !o.dtypes_all);
     CT_CHECK(&tally, o.root == 0);
-    CT_CHECK(&tally, o.rank_agg == CT_AGG_AVG && CT_AGG_AVG == 1 && CT_AGG_MAX == 3);
+    CT_CHECK(&tally, o.rank_agg == CT_AGG_MAX && CT_AGG_AVG == 1 && CT_AGG_MAX == 3);
     CT_CHECK(&tally, o.timeout_s == 0);
     CT_CHECK(&tally, o.ncolls == CT_COLL_COUNT);
     for (int i = 0; i < CT_COLL_COUNT; i++)

@@ -212,16 +212,11 @@ static int ct_health_launch(const ct_health_args_t *a, const ct_launcher_t *l, c
         ct_outdir_path(dir, "results.json", json, jlen) != CT_OK)
         return CT_EXIT_USAGE;
     const ct_health_run_t *run = &a->run;
-    char **args = calloc(run->ncb_args + 4, sizeof *args);
+    char **args = calloc(run->ncb_args + 2, sizeof *args);
     if (args == NULL)
         return CT_EXIT_FAILURE;
-    /* A pair's time is its slower rank's, as before collbench's default
-     * became nccl-tests' average; first, so that a user's -a still wins.
-     * (Hosts are judged from each rank's own median, whatever -a says.) */
-    args[0] = (char *)"-a";
-    args[1] = (char *)"3";
-    memcpy(args + 2, run->cb_args, run->ncb_args * sizeof *args);
-    size_t nargs = run->ncb_args + 2;
+    memcpy(args, run->cb_args, run->ncb_args * sizeof *args);
+    size_t nargs = run->ncb_args;
     if (extra != NULL)
         args[nargs++] = (char *)extra;
     fprintf(stderr, "colltune health: %s run into %s\n", name, dir);
