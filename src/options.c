@@ -66,7 +66,8 @@ static const ct_option_info_t ct_option_table[] = {
      "int8,uint8,int32,uint32,int64,uint64,half,float,double,bfloat16 or all [float]"},
     {"root", 'r', "N", "root rank of broadcast [0]"},
     {"average", 'a', "N",
-     "time across ranks: 0 rank 0, 1 average, 2 min, 3 max (the slowest rank) [1, nccl-tests']"},
+     "time across ranks: 0 rank 0, 1 average (nccl-tests' default), 2 min, 3 max (the slowest "
+     "rank) [3]"},
     {"timeout", 'T', "SEC", "abort when one size takes longer than SEC [0: never]"},
     {"backend", CT_OPT_BACKEND, "NAME", "communication backend [mpi]"},
     {"csv", CT_OPT_CSV, "FILE",
@@ -459,8 +460,9 @@ static void ct_options_defaults(ct_options_t *o)
     o->nops = 1;
     o->dtypes[0] = CT_DTYPE_FLOAT;
     o->ndtypes = 1;
-    /* nccl-tests' default: its numbers and the table compare like for
-     * like (doc/timing.md, "Rank reduction"); the tuner asks for -a 3. */
+    /* The slowest rank: the collective's completion, the only reduction
+     * that keeps every time above the link's floor (doc/timing.md, "Rank
+     * reduction"); -a 1 is nccl-tests' average. */
     o->rank_agg = CT_AGG_MAX;
     for (int i = 0; i < CT_COLL_COUNT; i++)
         o->colls[i] = ct_coll_by_index(i);
