@@ -5,6 +5,8 @@
 #    exit 2 with the reason, before any launch;
 #  - E6: --force keeps the earlier results until the new ones exist: a run
 #    that fails leaves them as they were, a run that measures replaces them;
+#  - K2 (issue 26): the results set aside survive --force runs killed with
+#    SIGKILL, and a failing run brings back that pair, whole;
 #  - E3: two sweeps into one --out at once: the second exits 2 naming the
 #    first one's pid, and the first one's results hold one run's rows.
 . "$top_srcdir/tests/mpi/lib.sh"
@@ -43,6 +45,41 @@ timeout 120 "$CT" sweep --out "$D" --force --np 2 "$@" -- -C allreduce -b 8 -e 8
     >/dev/null 2>"$T/err" || fail "a good --force run: $(cat "$T/err")"
 [ "$(awk -F, 'NR > 1' "$D/results.csv" | wc -l)" -eq 2 ] || fail "--force: want the new run's 2 rows: $(cat "$D/results.csv")"
 ls -A "$D" | grep -q prev && fail "--force left the earlier results aside: $(ls -A "$D")"
+
+# --- K2 (issue 26) ---
+# --force runs SIGKILLed after setting the good results aside, each leaving
+# a cut CSV: the set-aside pair survives them all; a run without --force
+# is refused naming it; a failing --force run brings back that pair, whole.
+good=$(cksum <"$D/results.csv")
+goodj=$(cksum <"$D/results.json")
+printf '#!/bin/sh\nexec sleep 60\n' >"$T/hang-collbench"
+chmod +x "$T/hang-collbench"
+for kill_no in 1 2; do
+    "$CT" sweep --out "$D" --force --np 2 --collbench "$T/hang-collbench" "$@" -- $small \
+        >/dev/null 2>"$T/err" &
+    killed=$!
+    i=0
+    until [ ! -e "$D/results.csv" ] && [ ! -e "$D/results.json" ]; do
+        i=$((i + 1))
+        [ "$i" -lt 200 ] || fail "K2: --force run $kill_no never set the results aside"
+        sleep 0.05
+    done
+    sleep 0.5
+    kill -9 "$killed"
+    wait "$killed" 2>/dev/null
+    printf 'cut,run,%s\n' "$kill_no" >"$D/results.csv" # what a killed collbench leaves
+done
+"$CT" sweep --out "$D" --np 2 "$@" -- $small >/dev/null 2>"$T/err"
+rc=$?
+[ "$rc" -eq 2 ] || fail "K2: no --force after a killed --force run: exit $rc, want 2 ($(cat "$T/err"))"
+grep -qF "interrupted --force run set aside" "$T/err" || fail "K2: no --force: $(cat "$T/err")"
+timeout 120 "$CT" sweep --out "$D" --force --np 2 "$@" -- -C nosuchcoll >/dev/null 2>"$T/err"
+rc=$?
+[ "$rc" -eq 2 ] || fail "K2: a failing --force run: exit $rc, want 2 ($(cat "$T/err"))"
+[ "$(cksum <"$D/results.csv")" = "$good" ] || fail "K2: the earlier results.csv is lost: $(ls -A "$D"; cat "$T/err")"
+[ "$(cksum <"$D/results.json")" = "$goodj" ] || fail "K2: the earlier results.json is lost: $(ls -A "$D")"
+grep -q 'earlier results' "$T/err" || fail "K2: the kept results are not named: $(cat "$T/err")"
+ls -A "$D" | grep -q prev && fail "K2: a set-aside copy is left: $(ls -A "$D")"
 
 # --- E3 ---
 # A collbench that waits 4 s before it starts, so that the first sweep is

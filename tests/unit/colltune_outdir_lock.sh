@@ -60,4 +60,32 @@ if command -v gnuplot >/dev/null 2>&1; then
     "$CT" plot --out "$D" "$CSV" >/dev/null 2>"$T/err" || fail "plot after the holder left: $(cat "$T/err")"
     [ -s "$D/index.html" ] || fail "plot after the holder left wrote no index.html"
 fi
-echo "a locked output directory is refused with the holder's pid"
+# Issue 26 (L6, L2, L3): a DIR/.lock that is not a file the lock made is
+# refused, exit 2 naming it and what it is, and never written: a hard link
+# to a user's file used to be truncated and given a pid.
+echo precious >"$T/precious"
+# lock_refused NAME WHAT: plot --out $T/NAME exits 2 with "WHAT" and
+# $T/precious is untouched.
+lock_refused() {
+    "$CT" plot --gnuplot /bin/true --out "$T/$1" "$CSV" >"$T/o" 2>"$T/err"
+    rc=$?
+    [ "$rc" -eq 2 ] || fail "$1: exit $rc, want 2 ($(cat "$T/err"))"
+    grep -qF "cannot lock $T/$1/.lock: it $2" "$T/err" || fail "$1: $(cat "$T/err")"
+    [ "$(cat "$T/precious")" = precious ] || fail "$1: the file behind .lock was written: $(cat "$T/precious")"
+}
+mkdir "$T/hard" "$T/sym" "$T/fifo" "$T/user"
+ln "$T/precious" "$T/hard/.lock"
+lock_refused hard "has 2 hard links"
+ln -s "$T/precious" "$T/sym/.lock"
+lock_refused sym "is a symbolic link, not a regular file"
+mkfifo "$T/fifo/.lock"
+lock_refused fifo "is a FIFO (named pipe), not a regular file"
+cp "$T/precious" "$T/user/.lock"
+lock_refused user "holds something other than a pid"
+[ "$(cat "$T/user/.lock")" = precious ] || fail "a user's .lock was written"
+# A lock an earlier run left (its pid in it) is taken again.
+echo 123456789 >"$T/user/.lock"
+"$CT" plot --gnuplot /bin/true --out "$T/user" "$CSV" >"$T/o" 2>"$T/err"
+grep -q "cannot lock\|in use" "$T/err" && fail "an earlier run's lock: $(cat "$T/err")"
+[ "$(cat "$T/user/.lock")" != 123456789 ] || fail "an earlier run's lock did not get the new pid"
+echo "a locked output directory is refused with the holder's pid; a .lock not made by a lock is never written"

@@ -113,6 +113,20 @@ int ct_outdir_check_file(const char *who, const char *out, int force, ct_path_ta
     return CT_EXIT_OK;
 }
 
+/* A lock file this code made holds nothing, or one pid line: anything
+ * else is someone's file that happens to be called .lock. */
+static int ct_outdir_lock_ours(int fd)
+{
+    char buf[32];
+    ssize_t n = pread(fd, buf, sizeof buf, 0);
+    if (n < 0 || n == (ssize_t)sizeof buf)
+        return 0;
+    for (ssize_t i = 0; i < n; i++)
+        if (!((buf[i] >= '0' && buf[i] <= '9') || (buf[i] == '\n' && i == n - 1)))
+            return 0;
+    return 1;
+}
+
 int ct_outdir_lock(const char *dir, const char *who)
 {
     char path[4096];
@@ -120,9 +134,45 @@ int ct_outdir_lock(const char *dir, const char *who)
         fprintf(stderr, "colltune %s: %s: path too long\n", who, dir);
         return -1;
     }
-    int fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK, 0644);
+    /* Never truncate on open: a hard link or a user's file would lose its
+     * content.  A lock we create is new; one found is checked first. */
+    int fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK, 0644);
+    int created = fd >= 0;
+    struct stat st;
+    if (fd < 0 && errno == EEXIST) {
+        if (lstat(path, &st) != 0) {
+            fprintf(stderr, "colltune %s: cannot lock %s: %s\n", who, path, strerror(errno));
+            return -1;
+        }
+        /* Looked at before it is opened: opening a FIFO or a device may
+         * block or act. */
+        if (!S_ISREG(st.st_mode)) {
+            fprintf(stderr, "colltune %s: cannot lock %s: it is %s, not a regular file\n", who,
+                    path, S_ISLNK(st.st_mode) ? "a symbolic link" : ct_path_kind(st.st_mode));
+            return -1;
+        }
+        fd = open(path, O_RDWR | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+    }
     if (fd < 0) {
+        fprintf(stderr, "colltune %s: cannot lock %s: %s\n", who, path,
+                errno == ELOOP ? "it is a symbolic link, not a regular file" : strerror(errno));
+        return -1;
+    }
+    if (fstat(fd, &st) != 0) {
         fprintf(stderr, "colltune %s: cannot lock %s: %s\n", who, path, strerror(errno));
+        close(fd);
+        return -1;
+    }
+    if (!S_ISREG(st.st_mode) || st.st_nlink != 1) {
+        if (!S_ISREG(st.st_mode))
+            fprintf(stderr, "colltune %s: cannot lock %s: it is %s, not a regular file\n", who,
+                    path, ct_path_kind(st.st_mode));
+        else
+            fprintf(stderr,
+                    "colltune %s: cannot lock %s: it has %lu hard links (another file's "
+                    "content would be overwritten)\n",
+                    who, path, (unsigned long)st.st_nlink);
+        close(fd);
         return -1;
     }
     if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
@@ -140,9 +190,20 @@ int ct_outdir_lock(const char *dir, const char *who)
         close(fd);
         return -1;
     }
+    /* Read once we hold it, so that a holder's pid is whole. */
+    if (!created && !ct_outdir_lock_ours(fd)) {
+        fprintf(stderr,
+                "colltune %s: cannot lock %s: it holds something other than a pid, so it is "
+                "not a colltune lock (remove it if it is not needed)\n",
+                who, path);
+        close(fd);
+        return -1;
+    }
     char pid[32];
     int len = snprintf(pid, sizeof pid, "%ld\n", (long)getpid());
-    if (ftruncate(fd, 0) != 0 || pwrite(fd, pid, (size_t)len, 0) != len) {
+    /* The pid is only a hint for "in use by pid N"; it is written over an
+     * earlier pid line, never over anything else (checked above). */
+    if (pwrite(fd, pid, (size_t)len, 0) != len || ftruncate(fd, len) != 0) {
         fprintf(stderr, "colltune %s: cannot write %s: %s\n", who, path, strerror(errno));
         close(fd);
         return -1;

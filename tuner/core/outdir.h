@@ -25,7 +25,9 @@ ct_status_t ct_outdir_prepare(const char *dir, char *err, size_t errlen);
  * the process exits; its descriptor is close-on-exec, so a launched
  * collbench does not hold it after us.  0, or -1 after telling stderr
  * "colltune WHO: DIR is in use by pid N" (or why it cannot be taken): the
- * caller exits 2. */
+ * caller exits 2.  A .lock found there is opened without truncating and
+ * refused unless it is a regular file with one link holding nothing or a
+ * pid line: the pid is never written over another file's content. */
 int ct_outdir_lock(const char *dir, const char *who);
 
 /* Finishes a file written beside its target: closes f (opened on tmp),

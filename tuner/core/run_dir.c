@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "config.h"
@@ -109,27 +110,136 @@ static ct_status_t ct_run_dir_write_launch(const char *dir, const ct_run_dir_t *
     return st;
 }
 
-/* The results a run writes, and where --force keeps the earlier ones
- * until the new ones exist. */
-static const char *const ct_run_dir_names[][2] = {
-    {"results.csv", ".results.csv.prev"},
-    {"results.json", ".results.json.prev"},
-};
+/* The results a run writes.  --force keeps the earlier ones aside, as one
+ * pair, until the new ones exist.  Each step between the three hidden
+ * folders is one rename, so a kill at any point leaves a state the next
+ * run reads without guessing:
+ *   .results.prev/      the pair set aside, whole;
+ *   .results.prev.tmp/  a pair on its way in or out: its files go back;
+ *   .results.prev.old/  a pair being dropped (the new results exist). */
+static const char *const ct_run_dir_names[] = {"results.csv", "results.json"};
 #define CT_RUN_DIR_NNAMES (sizeof ct_run_dir_names / sizeof ct_run_dir_names[0])
+#define CT_RUN_DIR_PREV ".results.prev"
+#define CT_RUN_DIR_MOVING ".results.prev.tmp"
+#define CT_RUN_DIR_DROPPING ".results.prev.old"
+
+/* DIR/SUB/NAME (SUB may be NULL) into buf; -1 when it does not fit. */
+static int ct_run_dir_name(const char *dir, const char *sub, const char *name, char *buf,
+                           size_t len)
+{
+    int n = sub != NULL ? snprintf(buf, len, "%s/%s/%s", dir, sub, name)
+                        : snprintf(buf, len, "%s/%s", dir, name);
+    return n >= 0 && (size_t)n < len ? 0 : -1;
+}
+
+static int ct_run_dir_exists(const char *dir, const char *sub)
+{
+    char path[4096];
+    struct stat st;
+    return ct_run_dir_name(dir, NULL, sub, path, sizeof path) == 0 && lstat(path, &st) == 0;
+}
+
+/* Moves the pair between DIR and DIR/SUB (into SUB when in is set);
+ * absent files are skipped.  -1 after telling stderr. */
+static int ct_run_dir_move(const char *cmd, const char *dir, const char *sub, int in)
+{
+    for (size_t i = 0; i < CT_RUN_DIR_NNAMES; i++) {
+        char top[4096], aside[4096];
+        if (ct_run_dir_name(dir, NULL, ct_run_dir_names[i], top, sizeof top) != 0 ||
+            ct_run_dir_name(dir, sub, ct_run_dir_names[i], aside, sizeof aside) != 0)
+            return -1;
+        const char *from = in ? top : aside, *to = in ? aside : top;
+        if (access(from, F_OK) != 0)
+            continue;
+        if (rename(from, to) != 0) {
+            fprintf(stderr, "colltune %s: cannot move %s to %s: %s\n", cmd, from, to,
+                    strerror(errno));
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* Removes the pair from DIR (sub NULL) or DIR/SUB, and SUB itself. */
+static int ct_run_dir_drop(const char *cmd, const char *dir, const char *sub)
+{
+    char path[4096];
+    for (size_t i = 0; i < CT_RUN_DIR_NNAMES; i++)
+        if (ct_run_dir_name(dir, sub, ct_run_dir_names[i], path, sizeof path) == 0 &&
+            unlink(path) != 0 && errno != ENOENT) {
+            fprintf(stderr, "colltune %s: cannot remove %s: %s\n", cmd, path, strerror(errno));
+            return -1;
+        }
+    if (sub != NULL &&
+        (ct_run_dir_name(dir, NULL, sub, path, sizeof path) != 0 || rmdir(path) != 0)) {
+        fprintf(stderr, "colltune %s: cannot remove %s/%s: %s\n", cmd, dir, sub, strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+/* Renames DIR/FROM to DIR/TO. */
+static int ct_run_dir_rename(const char *cmd, const char *dir, const char *from, const char *to)
+{
+    char a[4096], b[4096];
+    if (ct_run_dir_name(dir, NULL, from, a, sizeof a) != 0 ||
+        ct_run_dir_name(dir, NULL, to, b, sizeof b) != 0 || rename(a, b) != 0) {
+        fprintf(stderr, "colltune %s: cannot move %s/%s to %s: %s\n", cmd, dir, from, to,
+                strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+/* Finishes what a killed run left half done: a pair in motion goes back
+ * into DIR, a pair being dropped goes. */
+static int ct_run_dir_recover(const char *cmd, const char *dir)
+{
+    if (ct_run_dir_exists(dir, CT_RUN_DIR_MOVING) &&
+        (ct_run_dir_move(cmd, dir, CT_RUN_DIR_MOVING, 0) != 0 ||
+         ct_run_dir_drop(cmd, dir, CT_RUN_DIR_MOVING) != 0))
+        return -1;
+    if (ct_run_dir_exists(dir, CT_RUN_DIR_DROPPING) &&
+        ct_run_dir_drop(cmd, dir, CT_RUN_DIR_DROPPING) != 0)
+        return -1;
+    return 0;
+}
 
 /* Refuses results an earlier sweep left (collbench appends to a CSV, and
  * rows of two runs must not mix) or, with --force, moves them aside:
- * a failed run must not cost the good results it was to replace. */
+ * a failed run must not cost the good results it was to replace.  A pair
+ * an interrupted --force run set aside is the good one: it is never
+ * replaced, and what that run left in DIR goes. */
 static int ct_run_dir_check_old(const char *cmd, const char *dir, int force)
 {
-    for (size_t i = 0; i < CT_RUN_DIR_NNAMES; i++) {
-        char path[4096], prev[4096];
-        if (ct_outdir_path(dir, ct_run_dir_names[i][0], path, sizeof path) != CT_OK ||
-            ct_outdir_path(dir, ct_run_dir_names[i][1], prev, sizeof prev) != CT_OK) {
-            fprintf(stderr, "colltune %s: --out %s: path too long\n", cmd, dir);
+    char path[4096];
+    if (ct_run_dir_name(dir, NULL, CT_RUN_DIR_DROPPING, path, sizeof path) != 0) {
+        fprintf(stderr, "colltune %s: --out %s: path too long\n", cmd, dir);
+        return CT_EXIT_USAGE;
+    }
+    if (ct_run_dir_recover(cmd, dir) != 0)
+        return CT_EXIT_FAILURE;
+    if (ct_run_dir_exists(dir, CT_RUN_DIR_PREV)) {
+        if (!force) {
+            fprintf(stderr,
+                    "colltune %s: --out %s: %s/" CT_RUN_DIR_PREV "/ holds the results an "
+                    "interrupted --force run set aside (--force to run again: they are kept "
+                    "until it measures)\n",
+                    cmd, dir, dir);
             return CT_EXIT_USAGE;
         }
-        if (access(path, F_OK) != 0)
+        if (ct_run_dir_drop(cmd, dir, NULL) != 0)
+            return CT_EXIT_FAILURE;
+        fprintf(stderr,
+                "colltune %s: --force: an interrupted run's results removed; the earlier ones "
+                "stay in %s/" CT_RUN_DIR_PREV "/ until this run measures\n",
+                cmd, dir);
+        return CT_EXIT_OK;
+    }
+    int any = 0;
+    for (size_t i = 0; i < CT_RUN_DIR_NNAMES; i++) {
+        if (ct_run_dir_name(dir, NULL, ct_run_dir_names[i], path, sizeof path) != 0 ||
+            access(path, F_OK) != 0)
             continue;
         if (!force) {
             fprintf(stderr,
@@ -138,37 +248,43 @@ static int ct_run_dir_check_old(const char *cmd, const char *dir, int force)
                     cmd, dir, path);
             return CT_EXIT_USAGE;
         }
-        if (rename(path, prev) != 0) {
-            fprintf(stderr, "colltune %s: --force: cannot move %s aside: %s\n", cmd, path,
-                    strerror(errno));
-            return CT_EXIT_FAILURE;
-        }
+        any = 1;
+    }
+    if (!any)
+        return CT_EXIT_OK;
+    if (ct_run_dir_name(dir, NULL, CT_RUN_DIR_MOVING, path, sizeof path) != 0 ||
+        mkdir(path, 0777) != 0) {
+        fprintf(stderr, "colltune %s: --force: cannot create %s: %s\n", cmd, path, strerror(errno));
+        return CT_EXIT_FAILURE;
+    }
+    if (ct_run_dir_move(cmd, dir, CT_RUN_DIR_MOVING, 1) != 0 ||
+        ct_run_dir_rename(cmd, dir, CT_RUN_DIR_MOVING, CT_RUN_DIR_PREV) != 0) {
+        ct_run_dir_recover(cmd, dir);
+        return CT_EXIT_FAILURE;
     }
     return CT_EXIT_OK;
 }
 
 /* After the run: the earlier results go when the new ones exist (the run
- * measured: ok or wrong), else they come back over what the run left. */
+ * measured: ok or wrong), else they come back, whole, over what the run
+ * left. */
 static void ct_run_dir_settle_old(const char *cmd, const char *dir, int measured)
 {
-    int restored = 0;
-    for (size_t i = 0; i < CT_RUN_DIR_NNAMES; i++) {
-        char path[4096], prev[4096];
-        if (ct_outdir_path(dir, ct_run_dir_names[i][0], path, sizeof path) != CT_OK ||
-            ct_outdir_path(dir, ct_run_dir_names[i][1], prev, sizeof prev) != CT_OK ||
-            access(prev, F_OK) != 0)
-            continue;
-        if (measured)
-            unlink(prev);
-        else if (rename(prev, path) == 0)
-            restored = 1;
-        else
-            fprintf(stderr, "colltune %s: the earlier results are in %s: %s\n", cmd, prev,
-                    strerror(errno));
+    if (!ct_run_dir_exists(dir, CT_RUN_DIR_PREV))
+        return;
+    if (measured) {
+        if (ct_run_dir_rename(cmd, dir, CT_RUN_DIR_PREV, CT_RUN_DIR_DROPPING) == 0)
+            ct_run_dir_drop(cmd, dir, CT_RUN_DIR_DROPPING);
+        return;
     }
-    if (restored)
-        fprintf(stderr, "colltune %s: the run failed: the earlier results in %s/ are kept\n", cmd,
-                dir);
+    if (ct_run_dir_drop(cmd, dir, NULL) != 0 ||
+        ct_run_dir_rename(cmd, dir, CT_RUN_DIR_PREV, CT_RUN_DIR_MOVING) != 0 ||
+        ct_run_dir_recover(cmd, dir) != 0) {
+        fprintf(stderr, "colltune %s: the run failed: the earlier results are in %s/%s/\n", cmd,
+                dir, ct_run_dir_exists(dir, CT_RUN_DIR_PREV) ? CT_RUN_DIR_PREV : CT_RUN_DIR_MOVING);
+        return;
+    }
+    fprintf(stderr, "colltune %s: the run failed: the earlier results in %s/ are kept\n", cmd, dir);
 }
 
 int ct_run_once_dir(const ct_run_dir_t *a, const char *dir, const ct_launcher_t *l)
