@@ -8,7 +8,11 @@
 #    other collbench arguments or another space): exit 2 naming the field;
 #  - E16: a directory or a dangling link as the journal: exit 2 (was 3); a
 #    trial journaled twice or an absurd launch number: exit 2 with
-#    file:line.
+#    file:line;
+#  - J5/J13 (issue 26): a journal with trials and no journal.head.json
+#    (removed, or from before heads) checks nothing: exit 2 naming the
+#    missing file, whatever the arguments; with no journal at all --resume
+#    starts the tune and writes the head.
 set -u
 : "${top_builddir:?run through make check}"
 : "${top_srcdir:?run through make check}"
@@ -74,4 +78,21 @@ cat >"$T/mine/journal.head.json" <<'JSON'
  "collbench_args": "[\"-b\",\"8\"]", "launcher": "[\"mpirun\",2,\"\"]"}
 JSON
 refused "$T/mine" "the journal is another tune's: its space_hash is '0000000000000000'"
+
+# --- J5/J13 ---
+mkdir "$T/headless"
+cp "$SEED" "$T/headless/journal.jsonl"
+refused "$T/headless" "$T/headless/journal.head.json is missing: the journal's 4 trials cannot be checked"
+[ ! -e "$T/headless/journal.head.json" ] || fail "a head was made up for a headless journal"
+cmp -s "$T/headless/journal.jsonl" "$SEED" || fail "the headless journal was changed"
+# No journal yet: --resume is a new tune (its launch fails at once here)
+# and writes the head the next --resume checks.
+mkdir "$T/fresh" "$T/bin"
+printf '#!/bin/sh\nexit 1\n' >"$T/bin/mpirun"
+chmod +x "$T/bin/mpirun"
+timeout 30 "$CT" tune --space "$SPACE" --out "$T/fresh" --launcher "$T/bin/mpirun -np 2" --resume \
+    -- -b 64K -e 64K >/dev/null 2>"$T/err"
+rc=$?
+[ "$rc" -eq 3 ] || fail "fresh --resume: exit $rc, want 3 ($(cat "$T/err"))"
+grep -q '"space_hash"' "$T/fresh/journal.head.json" || fail "fresh --resume wrote no head"
 echo "hostile journals refused"

@@ -92,7 +92,8 @@ grep -q -- "--resume: 1 trials already" "$T/err" || fail "resume avg: $(cat "$T/
 launched_with "-a 1"
 
 # 5. A head from before --objective: its trials ran collbench -a 3.
-grep -v '"objective"' "$T/max/journal.head.json" | sed 's/"launcher": \(.*\),$/"launcher": \1/' \
+# (such a head lacks env, mca and collbench too, recorded since)
+grep -v '"objective"\|"env"\|"mca"\|"collbench"' "$T/max/journal.head.json" | sed 's/"launcher": \(.*\),$/"launcher": \1/' \
     >"$T/head" && mv "$T/head" "$T/max/journal.head.json"
 grep -q '"objective"' "$T/max/journal.head.json" && fail "the old head still names an objective"
 tune "$T/max" --resume --objective avg -- -b 64K -e 64K

@@ -300,7 +300,8 @@ const ct_trial_t *ct_journal_find(const ct_journal_entries_t *entries, const cha
 }
 
 json_t *ct_journal_header(const char *space, const char *space_hash, const char *collbench_args,
-                          const char *launcher, const char *objective)
+                          const char *launcher, const char *objective, const char *env,
+                          const char *mca, const char *collbench)
 {
     json_t *h = json_object();
     int bad = h == NULL;
@@ -310,6 +311,9 @@ json_t *ct_journal_header(const char *space, const char *space_hash, const char 
     bad = bad || ct_json_set(h, "collbench_args", ct_json_str(collbench_args));
     bad = bad || ct_json_set(h, "launcher", ct_json_str(launcher));
     bad = bad || ct_json_set(h, "objective", ct_json_str(objective));
+    bad = bad || ct_json_set(h, "env", ct_json_str(env));
+    bad = bad || ct_json_set(h, "mca", ct_json_str(mca));
+    bad = bad || ct_json_set(h, "collbench", ct_json_str(collbench));
     if (bad) {
         json_decref(h);
         return NULL;
@@ -344,7 +348,7 @@ ct_status_t ct_journal_header_read(const char *dir, json_t **header_p, char *err
     }
     struct stat st;
     if (lstat(path, &st) != 0 && errno == ENOENT)
-        return CT_OK; /* a tune from before headers: taken as it is */
+        return CT_OK; /* the caller decides: no trials, or refused */
     ct_status_t rc = ct_input_json(path, CT_INPUT_MAX_CONFIG, header_p, err, errlen);
     const char *v = rc == CT_OK ? json_string_value(json_object_get(*header_p, "journal")) : NULL;
     if (rc == CT_OK && (v == NULL || strcmp(v, CT_JOURNAL_VERSION) != 0)) {
@@ -357,21 +361,40 @@ ct_status_t ct_journal_header_read(const char *dir, json_t **header_p, char *err
     return rc;
 }
 
+/* What --resume compares, the option each member records, and what a head
+ * written before the member existed meant by its absence (NULL: the
+ * member is required). */
+static const struct {
+    const char *field, *option, *absent;
+} ct_journal_head_fields[] = {
+    {"space_hash", "--space", NULL},
+    {"collbench_args", "the collbench arguments", NULL},
+    {"launcher", "--launcher, --np, --hostfile, --launcher-arg", NULL},
+    /* before --objective every trial ran collbench's then default -a 3 */
+    {"objective", "--objective", "max"},
+    /* before these were recorded: taken as none given, so a tune that had
+     * some is refused rather than mixed with one that has none */
+    {"env", "--env", "[]"},
+    {"mca", "--mca", "[]"},
+    {"collbench", "--collbench", ""},
+};
+
 int ct_journal_header_check(const json_t *have, const json_t *want, char *err, size_t errlen)
 {
-    if (have == NULL)
-        return 0;
-    static const char *const fields[] = {"space_hash", "collbench_args", "launcher", "objective"};
-    for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++) {
-        const char *h = json_string_value(json_object_get(have, fields[i]));
-        const char *w = json_string_value(json_object_get(want, fields[i]));
-        if (h == NULL && strcmp(fields[i], "objective") == 0)
-            h = "max"; /* a tune from before --objective: its trials ran -a 3 */
+    for (size_t i = 0; i < sizeof ct_journal_head_fields / sizeof ct_journal_head_fields[0]; i++) {
+        const char *f = ct_journal_head_fields[i].field;
+        const char *absent = ct_journal_head_fields[i].absent;
+        json_t *hv = have ? json_object_get(have, f) : NULL;
+        const char *h = json_string_value(hv);
+        const char *w = json_string_value(json_object_get(want, f));
+        int old = hv == NULL && absent != NULL;
+        if (old)
+            h = absent;
         if (h == NULL || w == NULL || strcmp(h, w) != 0) {
             snprintf(err, errlen,
-                     "the journal is another tune's: its %s is '%s', this one's '%s'%s", fields[i],
-                     h ? h : "?", w ? w : "?",
-                     strcmp(fields[i], "objective") == 0 ? " (--objective)" : "");
+                     "the journal is another tune's: its %s is '%s', this one's '%s' (%s)%s", f,
+                     h ? h : "?", w ? w : "?", ct_journal_head_fields[i].option,
+                     old ? "; its head, from an older colltune, lacks it: taken as that" : "");
             return -1;
         }
     }

@@ -161,27 +161,36 @@ json_t *ct_trial_json(const ct_trial_t *trial);
 ct_status_t ct_trial_from_json(const json_t *obj, ct_trial_t *trial_p, char *why, size_t whylen);
 
 /* Which tune a journal belongs to, in DIR/journal.head.json beside it,
- * so that --resume never mixes two tunes' trials (E12): {"journal":
- * "colltune-journal/1", "space": NAME, "space_hash": HEX,
- * "collbench_args": TEXT, "launcher": TEXT, "objective": "max"|"avg"}
- * (objective: tune --objective, the collbench -a of every trial).  A new
- * object; NULL without memory. */
+ * so that --resume never mixes two tunes' trials (E12) nor evidence from
+ * two launch settings: {"journal": "colltune-journal/1", "space": NAME,
+ * "space_hash": HEX, "collbench_args": TEXT, "launcher": TEXT,
+ * "objective": "max"|"avg", "env": TEXT, "mca": TEXT, "collbench": PATH}
+ * (TEXT: a JSON array's compact text; launcher: [words, np, hostfile,
+ * --launcher-arg...]; objective: tune --objective, the collbench -a of
+ * every trial; env/mca: the user's --env/--mca "NAME=VALUE" in order;
+ * collbench: --collbench, "" for the default).  A new object; NULL without
+ * memory. */
 json_t *ct_journal_header(const char *space, const char *space_hash, const char *collbench_args,
-                          const char *launcher, const char *objective);
+                          const char *launcher, const char *objective, const char *env,
+                          const char *mca, const char *collbench);
 
 /* Writes header to DIR/journal.head.json (beside, then renamed). */
 ct_status_t ct_journal_header_write(const char *dir, const json_t *header, char *err,
                                     size_t errlen);
 
-/* Reads DIR/journal.head.json into *header_p (NULL when there is none: a
- * tune from before headers).  CT_ERR_USAGE/PARSE with err otherwise. */
+/* Reads DIR/journal.head.json into *header_p (NULL when there is none:
+ * the caller refuses a journal with trials and no head).
+ * CT_ERR_USAGE/PARSE with err otherwise. */
 ct_status_t ct_journal_header_read(const char *dir, json_t **header_p, char *err, size_t errlen);
 
-/* Whether the journal's header (NULL: an older journal without one, taken
- * as it is) belongs to the tune described by want: 0, or -1 with err naming
- * the first field that differs and both values.  A header without
- * "objective" is from before --objective, when every trial ran collbench's
- * then default -a 3: "max". */
+/* Whether the journal's header have belongs to the tune described by
+ * want: 0, or -1 with err naming the first member that differs, both
+ * values and the option that sets it.  have NULL (no head) compares as a
+ * head with no members.  A member a head from an older colltune lacks is
+ * taken as what that colltune did: "objective" as "max" (every trial ran
+ * collbench's then default -a 3), "env" and "mca" as "[]" and
+ * "collbench" as "" (none given), so a tune begun with some is refused,
+ * never mixed, and the message says the value was taken so. */
 int ct_journal_header_check(const json_t *have, const json_t *want, char *err, size_t errlen);
 
 #endif

@@ -81,7 +81,9 @@ EXTRA_DIST += $(TUNE_HOSTILE_TESTS)
 # among the collbench arguments refused; --resume keeps the journal's;
 # health's launches -a 3 too.
 TESTS += tests/unit/colltune_objective.sh
+TESTS += tests/unit/colltune_resume_launch.sh
 EXTRA_DIST += tests/unit/colltune_objective.sh
+EXTRA_DIST += tests/unit/colltune_resume_launch.sh
 
 # A space's UCX_* names against the installed UCX (ucx_info -c).
 TESTS += tests/unit/colltune_ucx_names.sh

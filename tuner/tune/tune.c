@@ -26,6 +26,7 @@
 
 #include "cli.h"
 #include "ct_input.h"
+#include "ct_json.h"
 #include "ct_hash.h"
 #include "command.h"
 #include "emit.h"
@@ -662,9 +663,30 @@ static ct_status_t ct_tune_finish(ct_tune_ctx_t *x, const ct_space_t *space, int
     return st;
 }
 
-/* What this tune is, for its journal's first line: the space file's
- * bytes hashed, the collbench arguments and the launcher, each as a JSON
- * array's text.  NULL without memory or when the space cannot be read. */
+/* vars as a JSON array's text of "NAME=VALUE", in the order given; NULL
+ * without memory. */
+static char *ct_tune_vars_text(const ct_launch_var_t *vars, size_t n)
+{
+    json_t *arr = json_array();
+    int bad = arr == NULL;
+    for (size_t i = 0; !bad && i < n; i++) {
+        size_t len = strlen(vars[i].name) + strlen(vars[i].value) + 2;
+        char *nv = malloc(len);
+        if (nv != NULL)
+            snprintf(nv, len, "%s=%s", vars[i].name, vars[i].value);
+        bad = nv == NULL || json_array_append_new(arr, ct_json_str(nv)) != 0;
+        free(nv);
+    }
+    char *text = bad ? NULL : json_dumps(arr, JSON_COMPACT);
+    json_decref(arr);
+    return text;
+}
+
+/* What this tune is, for its journal's head: the space file's bytes
+ * hashed, the collbench arguments, and every option that changes how
+ * collbench is launched (the launcher, --env, --mca, --collbench), each
+ * list as a JSON array's text.  NULL without memory or when the space
+ * cannot be read. */
 static json_t *ct_tune_header(const ct_tune_args_t *a, const char *space_name)
 {
     char *text = NULL, err[512], hex[17];
@@ -687,11 +709,16 @@ static json_t *ct_tune_header(const ct_tune_args_t *a, const char *space_name)
     }
     char *args_text = args ? json_dumps(args, JSON_COMPACT) : NULL;
     char *launcher_text = launcher ? json_dumps(launcher, JSON_COMPACT) : NULL;
-    json_t *h = args_text && launcher_text
-                    ? ct_journal_header(space_name, hex, args_text, launcher_text, a->objective)
+    char *env_text = ct_tune_vars_text(a->lo.env, a->lo.nenv);
+    char *mca_text = ct_tune_vars_text(a->lo.mca, a->lo.nmca);
+    json_t *h = args_text && launcher_text && env_text && mca_text
+                    ? ct_journal_header(space_name, hex, args_text, launcher_text, a->objective,
+                                        env_text, mca_text, a->lo.collbench ? a->lo.collbench : "")
                     : NULL;
     free(args_text);
     free(launcher_text);
+    free(env_text);
+    free(mca_text);
     json_decref(args);
     json_decref(launcher);
     return h;
@@ -707,13 +734,22 @@ static ct_status_t ct_tune_resume(ct_tune_state_t *s, const char *jpath, const c
     ct_journal_entries_t e;
     json_t *have = NULL;
     st = ct_journal_header_read(dir, &have, err, sizeof err);
-    if (st == CT_OK && ct_journal_header_check(have, header, err, sizeof err) != 0)
+    if (st == CT_OK && have != NULL && ct_journal_header_check(have, header, err, sizeof err) != 0)
         st = CT_ERR_USAGE;
-    json_decref(have);
     if (st == CT_OK)
         st = ct_journal_read(jpath, &e, err, sizeof err);
     else
         memset(&e, 0, sizeof e);
+    /* Trials without a head cannot be checked against this tune (E12,
+     * J13): another size range or launch would resume silently. */
+    if (st == CT_OK && have == NULL && e.n > 0) {
+        snprintf(err, sizeof err,
+                 "%s/%s is missing: the journal's %zu trials cannot be checked against this "
+                 "tune (tune into another --out)",
+                 dir, CT_JOURNAL_HEAD_FILE, e.n);
+        st = CT_ERR_USAGE;
+    }
+    json_decref(have);
     if (st != CT_OK)
         fprintf(stderr, "colltune tune: --resume: %s\n", err);
     for (size_t i = 0; st == CT_OK && i < e.n; i++) {
@@ -808,7 +844,7 @@ static void ct_tune_state_free(ct_tune_state_t *s)
 }
 
 /* --out made, locked and checked, the journal (and, on --resume, its
- * trials) read and opened, and a new tune's journal.head.json written;
+ * trials) read and opened, and journal.head.json written;
  * jpath gets the journal's path. */
 static ct_status_t ct_tune_open_out(ct_tune_args_t *a, ct_tune_state_t *s, const char *space_name,
                                     ct_journal_t *journal, char *jpath, size_t jlen)
@@ -843,8 +879,9 @@ static ct_status_t ct_tune_open_out(ct_tune_args_t *a, ct_tune_state_t *s, const
         st = ct_tune_resume(s, jpath, a->out, header);
     if (st == CT_OK && (st = ct_journal_open(journal, a->out, err, sizeof err)) != CT_OK)
         fprintf(stderr, "colltune tune: %s\n", err);
-    if (st == CT_OK && !a->resume &&
-        (st = ct_journal_header_write(a->out, header, err, sizeof err)) != CT_OK)
+    /* On --resume too: the head checked equal, or there was no journal
+     * (this writes it), or an older head gains the members it lacked. */
+    if (st == CT_OK && (st = ct_journal_header_write(a->out, header, err, sizeof err)) != CT_OK)
         fprintf(stderr, "colltune tune: %s\n", err);
     json_decref(header);
     return st;
