@@ -82,6 +82,10 @@ EXTRA_DIST += $(TUNE_HOSTILE_TESTS)
 # health's launches -a 3 too.
 TESTS += tests/unit/colltune_objective.sh
 EXTRA_DIST += tests/unit/colltune_objective.sh
+# --out checked before any launch: a comma (mca_base_param_files is a
+# comma-separated list), a target that is a directory (issue 26).
+TESTS += tests/unit/colltune_out_checked.sh
+EXTRA_DIST += tests/unit/colltune_out_checked.sh
 
 # A space's UCX_* names against the installed UCX (ucx_info -c).
 TESTS += tests/unit/colltune_ucx_names.sh
