@@ -15,6 +15,7 @@
 #include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "ct_test.h"
@@ -446,6 +447,63 @@ static void test_refusals(const char *dir)
     CT_CHECK(&tally, count_entries(dir) == 0);
 }
 
+/* Issue 26 (R1): emit is all or nothing.  With mca-params.conf a
+ * directory, the rules file written before it used to replace the old one
+ * (exit 3); now the targets are checked before anything is written: exit
+ * 2, naming the target, the old rules file as it was, no temporary left.
+ * A comma in the directory's path is refused too (Open MPI splits
+ * mca_base_param_files at commas), but not for files it never names. */
+static void test_all_or_nothing(const char *dir)
+{
+    char err[1024] = "", path[4096], sub[4096];
+    ct_tune_choice_t ch[] = {
+        CH("coll_tuned_allreduce_algorithm", "4", CT_VIA_MCA, CT_COLL_ALLREDUCE, 262144, 1048576),
+    };
+    ct_tune_result_t r = RESULT(ch, "openmpi-coll");
+    snprintf(sub, sizeof sub, "%s/mca-params.conf", dir);
+    CT_CHECK(&tally, mkdir(sub, 0755) == 0);
+    snprintf(path, sizeof path, "%s/coll-tuned-rules.conf", dir);
+    FILE *fp = fopen(path, "w");
+    CT_CHECK(&tally, fp != NULL);
+    if (fp) {
+        fputs("OLD RULES\n", fp);
+        fclose(fp);
+    }
+    ct_status_t st = ct_emit_all_as(&r, dir, WRITER, err, sizeof err);
+    CT_CHECK(&tally, st == CT_ERR_USAGE);
+    CT_CHECK(&tally, strstr(err, "mca-params.conf") && strstr(err, "not a regular file"));
+    char *got = slurp(path);
+    CT_CHECK_STR(&tally, got, "OLD RULES\n");
+    free(got);
+    CT_CHECK(&tally, count_entries(dir) == 2); /* the rules file and the directory */
+    CT_CHECK(&tally, ct_emit_check_dir(dir, 0, err, sizeof err) == CT_ERR_USAGE);
+    rmdir(sub);
+    CT_CHECK(&tally, ct_emit_check_dir(dir, 1, err, sizeof err) == CT_OK);
+    /* Replacing works, and leaves no copy aside. */
+    CT_CHECK(&tally, ct_emit_all_as(&r, dir, WRITER, err, sizeof err) == CT_OK);
+    got = slurp(path);
+    CT_CHECK(&tally, got && strstr(got, "OLD RULES") == NULL);
+    free(got);
+    CT_CHECK(&tally, count_entries(dir) == 2); /* the rules file, mca-params.conf */
+    clear_dir(dir);
+
+    snprintf(sub, sizeof sub, "%s/c,omma", dir);
+    CT_CHECK(&tally, mkdir(sub, 0755) == 0);
+    *err = '\0';
+    CT_CHECK(&tally, ct_emit_all_as(&r, sub, WRITER, err, sizeof err) == CT_ERR_USAGE);
+    CT_CHECK(&tally, strstr(err, "comma") && strstr(err, "mca_base_param_files"));
+    CT_CHECK(&tally, count_entries(sub) == 0);
+    CT_CHECK(&tally, ct_emit_check_dir(sub, 1, err, sizeof err) == CT_ERR_USAGE);
+    CT_CHECK(&tally, ct_emit_check_dir(sub, 0, err, sizeof err) == CT_OK);
+    ct_tune_choice_t nccl[] = {
+        CH("NCCL_BUFFSIZE", "8388608", CT_VIA_ENV, CT_SCOPE_GLOBAL, ANY, ANY),
+    };
+    ct_tune_result_t rn = RESULT(nccl, "nccl");
+    CT_CHECK(&tally, ct_emit_all_as(&rn, sub, WRITER, err, sizeof err) == CT_OK);
+    clear_dir(sub);
+    rmdir(sub);
+}
+
 /* Issue 16: a choice measured over 256 KiB-1 MiB reaches no other size.
  * The rules hand 0..256K-1 and 1M+1.. back to Open MPI's own decision
  * (algorithm 0) and nothing forces the algorithm for every size; a choice
@@ -755,6 +813,7 @@ int main(int argc, char **argv)
     test_ompi_only(dir);
     test_hostile(dir);
     test_refusals(dir);
+    test_all_or_nothing(dir);
     test_measured_span(dir);
     test_nccl_forms(dir);
     clear_dir(dir);

@@ -10,7 +10,9 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "config.h"
@@ -82,6 +84,115 @@ static void ct_emit_sync_dir(const char *dir)
     }
 }
 
+/* Whether one of the formats r calls for (every format when r is NULL)
+ * names its file in mca_base_param_files. */
+static int ct_emit_any_mca(const ct_tune_result_t *r)
+{
+    for (size_t i = 0; i < CT_EMIT_NFORMATS; i++)
+        if ((r == NULL || ct_emit_formats[i]->wanted(r)) && ct_emit_formats[i]->load.keeps_defaults)
+            return 1;
+    return 0;
+}
+
+/* The checks of ct_emit_check_dir on dir (a real path) for the formats r
+ * calls for (every one when r is NULL). */
+static ct_status_t ct_emit_check_real(const ct_tune_result_t *r, const char *outdir,
+                                      const char *dir, int mca_files, char *err, size_t errlen)
+{
+    if (strpbrk(dir, "\n\r") != NULL) {
+        snprintf(err, errlen,
+                 "output directory %s: a newline in its path cannot be written into "
+                 "mca-params.conf",
+                 outdir);
+        return CT_ERR_USAGE;
+    }
+    /* Open MPI splits mca_base_param_files at commas: the A/B's tuned side
+     * and the header's install line would name two files that are not
+     * mca-params.conf, and the verification would be A/A. */
+    if (mca_files && strchr(dir, ',') != NULL) {
+        snprintf(err, errlen,
+                 "output directory %s: its path %s has a comma, and mca-params.conf's path "
+                 "goes into Open MPI's comma-separated mca_base_param_files list (choose a "
+                 "directory without one)",
+                 outdir, dir);
+        return CT_ERR_USAGE;
+    }
+    for (size_t i = 0; i < CT_EMIT_NFORMATS; i++) {
+        char dst[PATH_MAX + 64];
+        struct stat sb;
+        if (r != NULL && !ct_emit_formats[i]->wanted(r))
+            continue;
+        snprintf(dst, sizeof dst, "%s/%s", dir, ct_emit_formats[i]->name);
+        /* A rename replaces a regular file or a symbolic link; anything else
+         * would fail it after other targets were replaced. */
+        if (lstat(dst, &sb) == 0 && !S_ISREG(sb.st_mode) && !S_ISLNK(sb.st_mode)) {
+            snprintf(err, errlen, "%s exists and is not a regular file: it cannot be replaced",
+                     dst);
+            return CT_ERR_USAGE;
+        }
+    }
+    return CT_OK;
+}
+
+ct_status_t ct_emit_check_dir(const char *outdir, int mca_files, char *err, size_t errlen)
+{
+    char dir[PATH_MAX];
+    if (realpath(outdir, dir) == NULL) {
+        snprintf(err, errlen, "output directory %s: %s", outdir, strerror(errno));
+        return CT_ERR_IO;
+    }
+    return ct_emit_check_real(NULL, outdir, dir, mca_files, err, errlen);
+}
+
+/* Renames every tmp[i] onto dst[i], all or none: each existing target is
+ * first linked aside as old[i], and a failed rename puts back the targets
+ * replaced before it (and removes those that were new). */
+static ct_status_t ct_emit_rename_all(size_t n, char (*tmp)[PATH_MAX + 300],
+                                      char (*dst)[PATH_MAX + 64], char *err, size_t errlen)
+{
+    char old[CT_EMIT_NFORMATS][PATH_MAX + 320];
+    int had[CT_EMIT_NFORMATS] = {0};
+    ct_status_t st = CT_OK;
+    size_t done = 0;
+
+    for (size_t i = 0; i < n && st == CT_OK; i++) {
+        char base[PATH_MAX + 80];
+        int len = snprintf(base, sizeof base, "%s.old", dst[i]);
+        if (len < 0 || (size_t)len >= sizeof base ||
+            ct_tmpname(base, old[i], sizeof old[i]) != CT_OK) {
+            snprintf(err, errlen, "%s: path too long", dst[i]);
+            st = CT_ERR_USAGE;
+            break;
+        }
+        (void)ct_tmpname_clean_stale(base); /* a killed emit's copy aside */
+        if (link(dst[i], old[i]) == 0) {
+            had[i] = 1;
+        } else if (errno != ENOENT) {
+            snprintf(err, errlen, "cannot keep %s aside as %s: %s", dst[i], old[i],
+                     strerror(errno));
+            st = CT_ERR_IO;
+        }
+    }
+    for (; done < n && st == CT_OK; done++)
+        if (rename(tmp[done], dst[done]) != 0) {
+            snprintf(err, errlen, "cannot rename %s to %s: %s", tmp[done], dst[done],
+                     strerror(errno));
+            st = CT_ERR_IO;
+            break;
+        }
+    if (st != CT_OK)
+        for (size_t i = 0; i < done; i++) {
+            if (had[i] ? rename(old[i], dst[i]) != 0 : unlink(dst[i]) != 0)
+                fprintf(stderr, "colltune: cannot put back %s%s%s: %s\n", dst[i],
+                        had[i] ? " from " : "", had[i] ? old[i] : "", strerror(errno));
+            had[i] = 0; /* put back: nothing left to remove */
+        }
+    for (size_t i = 0; i < n; i++)
+        if (had[i])
+            (void)unlink(old[i]);
+    return st;
+}
+
 ct_status_t ct_emit_all_as(const ct_tune_result_t *r, const char *outdir, const char *writer,
                            char *err, size_t errlen)
 {
@@ -95,13 +206,9 @@ ct_status_t ct_emit_all_as(const ct_tune_result_t *r, const char *outdir, const 
         snprintf(err, errlen, "output directory %s: %s", outdir, strerror(errno));
         return CT_ERR_IO;
     }
-    if (strpbrk(dir, "\n\r") != NULL) {
-        snprintf(err, errlen,
-                 "output directory %s: a newline in its path cannot be written into "
-                 "mca-params.conf",
-                 outdir);
-        return CT_ERR_USAGE;
-    }
+    /* Every target checked before anything is written. */
+    if ((st = ct_emit_check_real(r, outdir, dir, ct_emit_any_mca(r), err, errlen)) != CT_OK)
+        return st;
     ct_emit_ctx_t ctx = {r, writer, dir};
     for (size_t i = 0; i < CT_EMIT_NFORMATS && st == CT_OK; i++) {
         const ct_emit_format_t *f = ct_emit_formats[i];
@@ -117,12 +224,8 @@ ct_status_t ct_emit_all_as(const ct_tune_result_t *r, const char *outdir, const 
         st = ct_emit_one(&ctx, f, tmp[n], err, errlen);
         n++; /* the temporary may exist even when writing it failed */
     }
-    for (size_t i = 0; i < n && st == CT_OK; i++) {
-        if (rename(tmp[i], dst[i]) != 0) {
-            snprintf(err, errlen, "cannot rename %s to %s: %s", tmp[i], dst[i], strerror(errno));
-            st = CT_ERR_IO;
-        }
-    }
+    if (st == CT_OK)
+        st = ct_emit_rename_all(n, tmp, dst, err, errlen);
     if (st != CT_OK)
         for (size_t i = 0; i < n; i++)
             (void)unlink(tmp[i]); /* those already renamed are gone: ENOENT */

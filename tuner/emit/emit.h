@@ -55,9 +55,22 @@ typedef struct {
  * header names colltune's version and git revision from config.h.  A value
  * a format cannot carry (a newline in nccl.conf, a name that is not a
  * variable name) is CT_ERR_USAGE with the variable named in err; a write
- * error is CT_ERR_IO.  Nothing is left in outdir on either.
+ * error is CT_ERR_IO.  Nothing in outdir changes on either: every target
+ * is checked (as ct_emit_check_dir does) before the first write, and a
+ * failed rename puts back the files replaced before it.
  */
 ct_status_t ct_emit_all(const ct_tune_result_t *r, const char *outdir, char *err, size_t errlen);
+
+/*
+ * Whether outdir can take the files ct_emit_all writes, checked before a
+ * search so that a bad --out fails at once: CT_ERR_USAGE, with why in err,
+ * for a newline in its real path, a comma there when mca_files (the files
+ * may include mca-params.conf, whose path goes into Open MPI's
+ * comma-separated mca_base_param_files), or a file name ct_emit_all may
+ * write that exists and is not a regular file (or a symbolic link, which
+ * a rename replaces); CT_ERR_IO when outdir cannot be resolved.
+ */
+ct_status_t ct_emit_check_dir(const char *outdir, int mca_files, char *err, size_t errlen);
 
 /* As ct_emit_all, with the header's "written by" text given (tests pin it
  * so golden files stay stable across versions). */

@@ -78,12 +78,15 @@ TESTS += $(TUNE_HOSTILE_TESTS)
 EXTRA_DIST += $(TUNE_HOSTILE_TESTS)
 
 # --objective: every launch's collbench -a (3 by default, 1 for avg); -a
-# among the collbench arguments refused; --resume keeps the journal's;
-# health's launches -a 3 too.
+# among the collbench arguments refused; --resume keeps the journal's.
 TESTS += tests/unit/colltune_objective.sh
 TESTS += tests/unit/colltune_resume_launch.sh
 EXTRA_DIST += tests/unit/colltune_objective.sh
 EXTRA_DIST += tests/unit/colltune_resume_launch.sh
+# --out checked before any launch: a comma (mca_base_param_files is a
+# comma-separated list), a target that is a directory (issue 26).
+TESTS += tests/unit/colltune_out_checked.sh
+EXTRA_DIST += tests/unit/colltune_out_checked.sh
 
 # A space's UCX_* names against the installed UCX (ucx_info -c).
 TESTS += tests/unit/colltune_ucx_names.sh

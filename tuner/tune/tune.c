@@ -860,6 +860,14 @@ static ct_status_t ct_tune_open_out(ct_tune_args_t *a, ct_tune_state_t *s, const
         st = CT_ERR_USAGE;
     if (st == CT_OK && ct_outdir_path(a->out, CT_JOURNAL_FILE, jpath, jlen) != CT_OK)
         st = CT_ERR_USAGE;
+    /* What would fail the emit at the end (a comma where mca-params.conf's
+     * path goes into a list, a target that is a directory) fails now,
+     * before hours of search. */
+    int mca = 0;
+    for (size_t i = 0; i < s->space->nvars; i++)
+        mca |= s->space->vars[i].via == CT_VIA_MCA;
+    if (st == CT_OK && (st = ct_emit_check_dir(a->out, mca, err, sizeof err)) != CT_OK)
+        fprintf(stderr, "colltune tune: --out %s: %s\n", a->out, err);
     if (st == CT_OK) {
         struct stat sb;
         if (!a->resume && stat(jpath, &sb) == 0 && sb.st_size > 0) {
