@@ -9,24 +9,7 @@
 #    (no "objective") is a max tune's.
 # The launcher is a fake mpirun that writes its arguments down and fails,
 # so a new tune stops at the defaults' first trial (exit 3).
-set -u
-: "${top_builddir:?run through make check}"
-: "${top_srcdir:?run through make check}"
-CT="$top_builddir/tuner/colltune"
-SPACE="$top_srcdir/tests/mpi/tune_tiny.ini"
-T=$(mktemp -d "${TMPDIR:-/tmp}/colltune-objective.XXXXXX")
-trap 'rm -rf "$T"' EXIT
-fail() {
-    echo "FAIL: $*" >&2
-    exit 1
-}
-mkdir "$T/bin"
-cat >"$T/bin/mpirun" <<EOF
-#!/bin/sh
-echo "\$*" >>"$T/argv.log"
-exit 1
-EOF
-chmod +x "$T/bin/mpirun"
+. "$top_srcdir/tests/unit/fake_mpirun.sh"
 
 # tune DIR [ARGS...] -- [COLLBENCH-ARGS...]: a tune through the fake mpirun.
 tune() {

@@ -9,24 +9,7 @@
 #    with the rules file already replaced).
 # The launcher is a fake mpirun that writes its arguments down and fails,
 # so an accepted tune stops at the defaults' first trial (exit 3).
-set -u
-: "${top_builddir:?run through make check}"
-: "${top_srcdir:?run through make check}"
-CT="$top_builddir/tuner/colltune"
-SPACE="$top_srcdir/tests/mpi/tune_tiny.ini"
-T=$(mktemp -d "${TMPDIR:-/tmp}/colltune-out-checked.XXXXXX")
-trap 'rm -rf "$T"' EXIT
-fail() {
-    echo "FAIL: $*" >&2
-    exit 1
-}
-mkdir "$T/bin"
-cat >"$T/bin/mpirun" <<EOS
-#!/bin/sh
-echo "\$*" >>"$T/argv.log"
-exit 1
-EOS
-chmod +x "$T/bin/mpirun"
+. "$top_srcdir/tests/unit/fake_mpirun.sh"
 
 tune() {
     : >"$T/argv.log"

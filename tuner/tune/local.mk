@@ -81,7 +81,7 @@ EXTRA_DIST += $(TUNE_HOSTILE_TESTS)
 # among the collbench arguments refused; --resume keeps the journal's.
 TESTS += tests/unit/colltune_objective.sh
 TESTS += tests/unit/colltune_resume_launch.sh
-EXTRA_DIST += tests/unit/colltune_objective.sh
+EXTRA_DIST += tests/unit/colltune_objective.sh tests/unit/fake_mpirun.sh
 EXTRA_DIST += tests/unit/colltune_resume_launch.sh
 # --out checked before any launch: a comma (mca_base_param_files is a
 # comma-separated list), a target that is a directory (issue 26).
