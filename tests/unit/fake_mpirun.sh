@@ -1,3 +1,5 @@
+# shellcheck shell=sh
+# shellcheck disable=SC2034 # CT and SPACE are for the sourcing test
 # tests/unit/fake_mpirun.sh - shared set-up of the tune tests that launch
 # nothing real (sourced): $CT the built colltune, $SPACE a tiny space, $T a
 # scratch directory removed on exit, fail(), and $T/bin/mpirun, a fake
