@@ -1,4 +1,5 @@
 # shellcheck shell=sh
+# shellcheck disable=SC2154 # $T, $CT, $cwd, $me ... are bench/hostile's, which sources this
 # bench/hostile.d/26-data.sh - issue 26 items 1-6 (sourced by bench/hostile):
 # results and files never lost to a kill or a failed rename, --resume that
 # checks what it resumes, verification that cannot silently become A/A.
