@@ -44,7 +44,8 @@ tests_unit_test_tuner_plugin_CPPFLAGS = $(AM_CPPFLAGS) \
 EXTRA_tests_unit_test_tuner_plugin_DEPENDENCIES = \
 	tuner/plugin/libnccl-tuner-colltune.la
 
-EXTRA_DIST += tuner/plugin/README.md \
-	tests/unit/plugin_rules/example.conf \
+docplugindir = $(docdir)/plugin
+dist_docplugin_DATA = tuner/plugin/README.md
+EXTRA_DIST += tests/unit/plugin_rules/example.conf \
 	tests/unit/plugin_rules/nvidia_example.conf \
 	tests/unit/plugin_rules/any.conf

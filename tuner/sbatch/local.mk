@@ -12,3 +12,23 @@ tuner_sbatch_libctsbatch_la_CPPFLAGS = $(TUNER_SBATCH_CPPFLAGS) \
 # The nightly recipe, installed where `colltune sbatch nightly` finds it.
 contribdir = $(pkgdatadir)/contrib
 dist_contrib_SCRIPTS = contrib/nightly.sh
+
+# The cron and Slurm examples, installed beside the recipe with the paths
+# of this install (make install prefix=... included): the source tree's
+# copies name /opt/colltune and a relative contrib/nightly.sh.
+EXTRA_DIST += contrib/nightly.cron contrib/nightly.sbatch
+install-data-local: install-contrib-examples
+uninstall-local: uninstall-contrib-examples
+install-contrib-examples:
+	$(MKDIR_P) '$(DESTDIR)$(contribdir)'
+	sed -e 's|/opt/colltune/bin/colltune|$(bindir)/colltune|g' \
+	    -e 's|/opt/colltune/contrib|$(contribdir)|g' \
+	    '$(srcdir)/contrib/nightly.cron' >'$(DESTDIR)$(contribdir)/nightly.cron.tmp'
+	mv '$(DESTDIR)$(contribdir)/nightly.cron.tmp' '$(DESTDIR)$(contribdir)/nightly.cron'
+	sed -e "s|NIGHTLY:-'contrib/nightly.sh'|NIGHTLY:-'$(contribdir)/nightly.sh'|" \
+	    -e "s|COLLTUNE:-'colltune'|COLLTUNE:-'$(bindir)/colltune'|" \
+	    '$(srcdir)/contrib/nightly.sbatch' >'$(DESTDIR)$(contribdir)/nightly.sbatch.tmp'
+	mv '$(DESTDIR)$(contribdir)/nightly.sbatch.tmp' '$(DESTDIR)$(contribdir)/nightly.sbatch'
+uninstall-contrib-examples:
+	rm -f '$(DESTDIR)$(contribdir)/nightly.cron' '$(DESTDIR)$(contribdir)/nightly.sbatch'
+.PHONY: install-contrib-examples uninstall-contrib-examples

@@ -19,8 +19,8 @@ dist_spaces_DATA = \
 	tuner/spaces/openmpi-transport.ini \
 	tuner/spaces/ucx.ini \
 	tuner/spaces/nccl.ini \
-	tuner/spaces/local.ini
-EXTRA_DIST += tuner/spaces/README.md
+	tuner/spaces/local.ini \
+	tuner/spaces/README.md
 
 check_PROGRAMS += tests/unit/test_space
 TESTS += tests/unit/test_space
