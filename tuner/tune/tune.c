@@ -44,6 +44,7 @@
 #include "tune_ucx_names.h"
 #include "tune_verify.h"
 #include "tune_weights.h"
+#include "space_find.h"
 
 enum {
     CT_TUNE_SPACE = 1,
@@ -60,10 +61,13 @@ enum {
     CT_TUNE_RULES_JSON,
     CT_TUNE_EXTEND_RANGES,
     CT_TUNE_OBJECTIVE,
+    CT_TUNE_LIST_SPACES,
 };
 
 static const ct_cli_opt_t ct_tune_opts[] = {
-    {CT_TUNE_SPACE, "space", "FILE", "search space (tuner/spaces/*.ini; required)"},
+    {CT_TUNE_SPACE, "space", "FILE|NAME",
+     "search space: a file, or the name of an installed one (--list-spaces); required"},
+    {CT_TUNE_LIST_SPACES, "list-spaces", NULL, "list the installed search spaces and exit"},
     {CT_TUNE_OUT, "out", "DIR", "output directory (created if missing; required)"},
     CT_LAUNCH_OPTS("environment variable for every trial (repeatable)",
                    "MCA parameter for every trial (repeatable)",
@@ -97,7 +101,7 @@ static const ct_cli_opt_t ct_tune_opts[] = {
 
 static void ct_tune_usage(FILE *f)
 {
-    fprintf(f, "usage: colltune tune --space FILE --out DIR (--np N | --launcher 'CMD ARGS')\n"
+    fprintf(f, "usage: colltune tune --space FILE|NAME --out DIR (--np N | --launcher 'CMD ARGS')\n"
                "                     [OPTIONS] [-- COLLBENCH-SIZE-ARGS]\n\n"
                "Searches the space's configurations with collbench trials through the\n"
                "launcher, and decides per collective x size whether a configuration beats\n"
@@ -154,7 +158,9 @@ static void ct_tune_usage(FILE *f)
 }
 
 typedef struct {
-    const char *space_path;
+    const char *space_path; /* the file --space names (space_buf) */
+    char space_buf[PATH_MAX];
+    int list_spaces;
     const char *out;
     ct_launch_opts_t lo; /* --np ... --collbench */
     const char *collectives;
@@ -213,7 +219,16 @@ static int ct_tune_parse(int argc, char **argv, ct_tune_args_t *a)
     while ((id = ct_cli_next(&it, ct_tune_opts, CT_TUNE_NOPTS, &value)) > 0) {
         ct_status_t st = CT_OK;
         switch (id) {
-        case CT_TUNE_SPACE: a->space_path = value; break;
+        case CT_TUNE_SPACE: {
+            char why[PATH_MAX + 256];
+            if ((st = ct_space_locate(value, a->space_buf, sizeof a->space_buf, why, sizeof why)) ==
+                CT_OK)
+                a->space_path = a->space_buf;
+            else
+                fprintf(stderr, "colltune tune: %s\n", why);
+            break;
+        }
+        case CT_TUNE_LIST_SPACES: a->list_spaces = 1; break;
         case CT_TUNE_OUT: a->out = value; break;
         case CT_TUNE_COLLECTIVES: a->collectives = value; break;
         case CT_TUNE_STRATEGY:
@@ -285,6 +300,8 @@ static int ct_tune_parse(int argc, char **argv, ct_tune_args_t *a)
         return rc;
     a->cb_args = argv + it.next;
     a->ncb_args = (size_t)(argc - it.next);
+    if (a->list_spaces)
+        return CT_EXIT_OK;
     if (a->space_path == NULL || a->out == NULL) {
         fprintf(stderr, "colltune tune: --space FILE and --out DIR are required\n");
         return CT_EXIT_USAGE;
@@ -981,6 +998,17 @@ static int ct_tune_main_run(ct_tune_args_t *a)
     return rc;
 }
 
+/* --list-spaces: the installed spaces on stdout. */
+static int ct_tune_list_spaces(void)
+{
+    char err[PATH_MAX + 128];
+    if (ct_space_list_installed(stdout, err, sizeof err) != CT_OK) {
+        fprintf(stderr, "colltune tune: --list-spaces: %s\n", err);
+        return CT_EXIT_FAILURE;
+    }
+    return CT_EXIT_OK;
+}
+
 static int ct_tune_main(int argc, char **argv)
 {
     ct_tune_args_t a = {0};
@@ -996,6 +1024,8 @@ static int ct_tune_main(int argc, char **argv)
         rc = ct_tune_parse(argc, argv, &a);
         if (rc < 0)
             rc = CT_EXIT_OK;
+        else if (rc == CT_EXIT_OK && a.list_spaces)
+            rc = ct_tune_list_spaces();
         else if (rc == CT_EXIT_OK)
             rc = ct_tune_main_run(&a);
     }
