@@ -8,7 +8,8 @@ tuner_space_libctspace_la_SOURCES = \
 	tuner/space/space.c tuner/space/space.h \
 	tuner/space/space_enum.c tuner/space/space_sample.c \
 	tuner/space/space_known.c tuner/space/space_known.h \
-	tuner/space/space_list.c tuner/space/space_list.h
+	tuner/space/space_list.c tuner/space/space_list.h \
+	tuner/space/file_values.c tuner/space/file_values.h
 tuner_space_libctspace_la_CPPFLAGS = $(TUNER_SPACE_CPPFLAGS)
 
 # The shipped search spaces stay where users find them (tuner/spaces/;
