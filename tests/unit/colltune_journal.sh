@@ -13,6 +13,9 @@
 #    (removed, or from before heads) checks nothing: exit 2 naming the
 #    missing file, whatever the arguments; with no journal at all --resume
 #    starts the tune and writes the head.
+#  - J11 (issue 26): a head whose space_hash is a number, or that is not
+#    an object: exit 2 saying the head is malformed, naming the field,
+#    not that the journal is another tune's.
 set -u
 : "${top_builddir:?run through make check}"
 : "${top_srcdir:?run through make check}"
@@ -95,4 +98,16 @@ timeout 30 "$CT" tune --space "$SPACE" --out "$T/fresh" --launcher "$T/bin/mpiru
 rc=$?
 [ "$rc" -eq 3 ] || fail "fresh --resume: exit $rc, want 3 ($(cat "$T/err"))"
 grep -q '"space_hash"' "$T/fresh/journal.head.json" || fail "fresh --resume wrote no head"
+
+# --- J11 ---
+mkdir "$T/j11"
+cp "$SEED" "$T/j11/journal.jsonl"
+cat >"$T/j11/journal.head.json" <<'JSON'
+{"journal": "colltune-journal/1", "space": "tune-tiny", "space_hash": 12345,
+ "collbench_args": "[\"-b\",\"8\"]", "launcher": "[\"mpirun\",2,\"\"]"}
+JSON
+refused "$T/j11" "$T/j11/journal.head.json: field space_hash: not a string"
+grep -q "another tune's" "$T/err" && fail "J11 said another tune's: $(cat "$T/err")"
+echo '["colltune-journal/1"]' >"$T/j11/journal.head.json"
+refused "$T/j11" "$T/j11/journal.head.json: malformed: not a JSON object"
 echo "hostile journals refused"

@@ -43,7 +43,7 @@ int ct_launch_opts_apply(ct_launch_opts_t *o, int id, const char *value, ct_stat
     char err[512];
     *st = CT_OK;
     switch (id) {
-    case CT_LOPT_NP: *st = ct_cli_long(o->cmd, "np", value, 1, 1L << 24, &o->np); break;
+    case CT_LOPT_NP: *st = ct_cli_long(o->cmd, "np", value, 1, CT_MAX_RANKS, &o->np); break;
     case CT_LOPT_HOSTFILE: o->hostfile = value; break;
     case CT_LOPT_LAUNCHER: o->launcher = value; break;
     case CT_LOPT_LAUNCHER_ARG: *st = ct_argv_push(&o->launcher_args, value); break;
@@ -83,8 +83,15 @@ int ct_launch_opts_check(const ct_launch_opts_t *o)
     }
     /* --np and a count in the launcher line (mpirun -np 4, srun -n 4) that
      * disagree: which one runs would be the launcher's guess (E24). */
-    long line = o->np > 0 && o->launcher != NULL ? ct_launch_opts_ranks_with(o, 0, NULL) : 0;
-    if (line > 0 && line != o->np) {
+    long line = o->launcher != NULL ? ct_launch_opts_ranks_with(o, 0, NULL) : 0;
+    if (line > CT_MAX_RANKS) {
+        fprintf(stderr,
+                "colltune %s: --launcher: the launcher line's rank count (-np, -n, --ntasks) "
+                "%s%ld is out of range: want 1 to %ld\n",
+                o->cmd, line == LONG_MAX ? "at least " : "", line, CT_MAX_RANKS);
+        return CT_EXIT_USAGE;
+    }
+    if (o->np > 0 && line > 0 && line != o->np) {
         fprintf(stderr,
                 "colltune %s: --np %ld and the launcher line's %ld ranks disagree: give the "
                 "count once\n",

@@ -17,6 +17,14 @@
 #include "ct_status.h"
 #include "launcher.h"
 
+/* The most ranks colltune launches, by --np or a launcher line's count
+ * (mpirun -np N, srun -n N): 2^24, above the largest machines' core
+ * counts, and small enough that ranks times collbench's per-rank counts
+ * and a communicator's int size stay far from overflow.  A count above it
+ * is a typo, refused up front rather than left to the launcher, whose
+ * failure used to read as a crashed trial (issue 26, E8). */
+#define CT_MAX_RANKS (1L << 24)
+
 /* The ids of the shared options; a subcommand's own ids stay below. */
 enum {
     CT_LOPT_NP = 1000,
@@ -74,8 +82,9 @@ void ct_launch_opts_free(ct_launch_opts_t *o);
  * value; CT_ERR_NOMEM without one). */
 int ct_launch_opts_apply(ct_launch_opts_t *o, int id, const char *value, ct_status_t *st);
 
-/* After parsing: the scale must be given, by --np or --launcher, and
- * the files must be usable (ct_launch_opts_check_files).  CT_EXIT_OK, or
+/* After parsing: the scale must be given, by --np or --launcher, a
+ * launcher line's rank count must be 1 to CT_MAX_RANKS (and agree with
+ * --np), and the files must be usable (ct_launch_opts_check_files).  CT_EXIT_OK, or
  * CT_EXIT_USAGE with a message on stderr. */
 int ct_launch_opts_check(const ct_launch_opts_t *o);
 

@@ -113,20 +113,12 @@ ct_status_t ct_emit_check_name(const ct_tune_choice_t *c, const char *file, char
     return CT_ERR_USAGE;
 }
 
-ct_status_t ct_emit_check_line_value(const char *name, const char *value, const char *file,
-                                     size_t max, const char *why, char *err, size_t errlen)
+ct_status_t ct_emit_check_value(ct_emit_value_ok_t *ok, const char *file, const char *name,
+                                const char *value, const char *hint, char *err, size_t errlen)
 {
-    if (strpbrk(value, "\n\r") != NULL) {
-        snprintf(err, errlen,
-                 "%s: the value of %s contains a newline or carriage return, which %s cannot "
-                 "carry (%s)",
-                 file, name, file, why);
-        return CT_ERR_USAGE;
-    }
-    if (max > 0 && strlen(value) > max) {
-        snprintf(err, errlen, "%s: the value of %s is %zu bytes; %s reads at most %zu (%s)", file,
-                 name, strlen(value), file, max, why);
-        return CT_ERR_USAGE;
-    }
-    return CT_OK;
+    char why[384];
+    if (ok(name, value, why, sizeof why))
+        return CT_OK;
+    snprintf(err, errlen, "%s: the value of %s %s (%s)", file, name, why, hint);
+    return CT_ERR_USAGE;
 }

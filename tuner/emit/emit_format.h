@@ -15,6 +15,7 @@
 #include "ct_names.h"
 #include "ct_nccl_list.h"
 #include "emit.h"
+#include "file_values.h"
 #include "tune_result.h"
 
 typedef struct {
@@ -91,10 +92,11 @@ void ct_emit_put_dir(const ct_emit_ctx_t *ctx, FILE *fp, const char *text);
 /* A name NAME=value formats can carry: [A-Za-z_][A-Za-z0-9_]*. */
 ct_status_t ct_emit_check_name(const ct_tune_choice_t *c, const char *file, char *err,
                                size_t errlen);
-/* A value a one-line format can carry: no newline or CR, at most max
- * bytes (0: no limit). */
-ct_status_t ct_emit_check_line_value(const char *name, const char *value, const char *file,
-                                     size_t max, const char *why, char *err, size_t errlen);
+/* A value file can carry, by its rule in file_values.h (ok); the error
+ * names the file, the variable, the reason and hint (what to do). */
+typedef int ct_emit_value_ok_t(const char *name, const char *value, char *why, size_t n);
+ct_status_t ct_emit_check_value(ct_emit_value_ok_t *ok, const char *file, const char *name,
+                                const char *value, const char *hint, char *err, size_t errlen);
 
 /* --- emit_nccl_vars.c: what nccl.env and nccl.conf both carry --- */
 

@@ -10,9 +10,6 @@
  */
 #include "emit_format.h"
 
-/* NCCL copies at most 1023 bytes of a name or value. */
-#define CT_NCCL_CONF_MAX 1023
-
 /* The header's install text (the entry carries it). */
 static const char *const ct_emit_nccl_conf_install[] = {
     "Point NCCL at it on every rank (or copy it to ~/.nccl.conf or /etc/nccl.conf):",
@@ -26,11 +23,11 @@ static ct_status_t ct_nccl_conf_write(const ct_emit_ctx_t *ctx, FILE *fp, char *
     if (st != CT_OK)
         return st;
     for (size_t i = 0; i < vars.count && st == CT_OK; i++)
-        st = ct_emit_check_line_value(vars.vars[i].name, vars.vars[i].value, "nccl.conf",
-                                      CT_NCCL_CONF_MAX,
-                                      "NCCL reads one NAME=value per line, without quoting; "
-                                      "use nccl.env",
-                                      err, errlen);
+        st = ct_emit_check_value(ct_emit_nccl_conf_value_ok, "nccl.conf", vars.vars[i].name,
+                                 vars.vars[i].value,
+                                 "NCCL reads one NAME=value per line, without quoting; use "
+                                 "nccl.env",
+                                 err, errlen);
     if (st == CT_OK) {
         ct_emit_header(ctx, fp, "nccl.conf", "NCCL configuration file (NAME=value)",
                        ct_emit_nccl_conf.install);

@@ -13,8 +13,6 @@
  */
 #include "emit_format.h"
 
-#include <string.h>
-
 static int ct_is_ucx(const ct_tune_choice_t *c)
 {
     return ct_emit_usable(c) && c->via == CT_VIA_ENV && ct_emit_has_prefix(c->name, "UCX_");
@@ -47,16 +45,8 @@ static ct_status_t ct_ucx_write(const ct_emit_ctx_t *ctx, FILE *fp, char *err, s
             continue;
         ct_status_t st = ct_emit_check_name(c, "ucx.conf", err, errlen);
         if (st == CT_OK)
-            st = ct_emit_check_line_value(c->name, c->value, "ucx.conf", 0,
-                                          "one UCX_NAME=value per line; use the environment", err,
-                                          errlen);
-        if (st == CT_OK && strpbrk(c->value, ";#") != NULL) {
-            snprintf(err, errlen,
-                     "ucx.conf: the value of %s contains ';' or '#', which start a comment in "
-                     "UCX's INI reader; set it in the environment instead",
-                     c->name);
-            st = CT_ERR_USAGE;
-        }
+            st = ct_emit_check_value(ct_emit_ucx_conf_value_ok, "ucx.conf", c->name, c->value,
+                                     "set it in the environment instead", err, errlen);
         if (st == CT_OK && (c->scope != CT_SCOPE_GLOBAL || !ct_emit_full_range(c))) {
             snprintf(err, errlen,
                      "ucx.conf: %s=%s holds for one collective or size range only; UCX "

@@ -21,7 +21,7 @@ tests_unit_test_emit_SOURCES = tests/unit/test_emit.c tests/unit/ct_test.h
 tests_unit_test_emit_CPPFLAGS = $(TUNER_EMIT_CPPFLAGS) -I$(top_srcdir)/tests/unit \
 	-I$(top_srcdir)/tuner/plugin \
 	-DEMIT_GOLDEN_DIR='"$(abs_top_srcdir)/tests/unit/emit_golden"'
-tests_unit_test_emit_LDADD = tuner/emit/libctemit.la tuner/plugin/libctrules.la \
+tests_unit_test_emit_LDADD = tuner/emit/libctemit.la tuner/space/libctspace.la tuner/plugin/libctrules.la \
 	src/lib/libcolltune.la
 EMIT_GOLDEN = \
 	tests/unit/emit_golden/full/nccl.env \

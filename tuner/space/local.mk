@@ -9,7 +9,8 @@ tuner_space_libctspace_la_SOURCES = \
 	tuner/space/space_enum.c tuner/space/space_sample.c \
 	tuner/space/space_known.c tuner/space/space_known.h \
 	tuner/space/space_list.c tuner/space/space_list.h \
-	tuner/space/space_find.c tuner/space/space_find.h
+	tuner/space/space_find.c tuner/space/space_find.h \
+	tuner/space/file_values.c tuner/space/file_values.h
 tuner_space_libctspace_la_CPPFLAGS = $(TUNER_SPACE_CPPFLAGS) \
 	-DCT_SPACES_DIR='"$(spacesdir)"' -DCT_SPACES_SRCDIR='"$(abs_top_srcdir)/tuner/spaces"'
 

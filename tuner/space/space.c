@@ -22,6 +22,7 @@
 #include "ct_input.h"
 #include "ct_size.h"
 #include "ct_vec.h"
+#include "file_values.h"
 #include "space.h"
 #include "space_known.h"
 #include "space_list.h"
@@ -68,6 +69,12 @@ typedef struct {
     int default_via_set;
     int space_seen; /* a [space] header was read: a second one is refused */
     ct_via_t default_via;
+    /* The current variable's value lines (vlines[i]: values[i]'s) and
+     * its requires= line: its via may come after them, and the files
+     * that carry a value depend on it (ct_space_check_files). */
+    int *vlines;
+    size_t nvlines, vlines_cap;
+    int requires_line;
 } ct_space_parser_t;
 
 static ct_status_t ct_space_fail(ct_space_parser_t *p, int line, const char *field, const char *fmt,
@@ -130,6 +137,22 @@ static int ct_space_has_value(const ct_space_var_t *var, const char *value)
 
 /* --- the end of a section: what needs all of its keys --- */
 
+/* Every value a trial may set, against every file that could carry it
+ * (file_values.h): refused here, at its line, rather than after the
+ * whole search when the files are written. */
+static ct_status_t ct_space_check_files(ct_space_parser_t *p, const ct_space_var_t *v)
+{
+    char why[512];
+    for (size_t i = 0; v->kind == CT_SPACE_VAR && i < v->nvalues; i++)
+        if (!ct_emit_value_ok(v->name, v->via, v->values[i], why, sizeof why))
+            return ct_space_fail(p, i < p->nvlines ? p->vlines[i] : p->sec_line, v->name, "%s",
+                                 why);
+    for (size_t i = 0; i < v->nrequires; i++)
+        if (!ct_emit_value_ok(v->requires[i].name, v->via, v->requires[i].value, why, sizeof why))
+            return ct_space_fail(p, p->requires_line, "requires", "%s", why);
+    return CT_OK;
+}
+
 static ct_status_t ct_space_end_var(ct_space_parser_t *p)
 {
     ct_space_var_t *v = ct_space_cur_var(p);
@@ -162,7 +185,7 @@ static ct_status_t ct_space_end_var(ct_space_parser_t *p)
     if (v->kind == CT_SPACE_VAR && known == CT_SCOPE_GLOBAL && v->scope != CT_SCOPE_GLOBAL)
         return ct_space_fail(p, p->sec_line, "scope", "%s affects every collective: scope = global",
                              v->name);
-    return CT_OK;
+    return ct_space_check_files(p, v);
 }
 
 long long ct_space_constraint_step(ct_constraint_op_t op, long long acc, long long x)
@@ -408,6 +431,9 @@ static ct_status_t ct_space_add_value(ct_space_parser_t *p, ct_space_var_t *v, c
         free(copy);
         return p->status = CT_ERR_NOMEM;
     }
+    p->nvlines = v->nvalues - 1; /* values[] and vlines[] stay index for index */
+    if (CT_VEC_PUSH(p->vlines, p->nvlines, p->vlines_cap, &p->line) != CT_OK)
+        return p->status = CT_ERR_NOMEM;
     return CT_OK;
 }
 
@@ -471,6 +497,7 @@ static ct_status_t ct_space_key_requires(ct_space_parser_t *p, ct_space_var_t *v
     char why[256];
     if (ct_space_list_split(value, &list, why, sizeof why) != CT_OK)
         return ct_space_fail(p, p->line, "requires", "%s", why);
+    p->requires_line = p->line;
     v->requires = calloc(list.n ? list.n : 1, sizeof *v->requires);
     if (v->requires == NULL)
         p->status = CT_ERR_NOMEM;
@@ -807,6 +834,7 @@ ct_status_t ct_space_load(const char *path, ct_space_t *space_p, char *err, size
     if (p.status == CT_OK && space_p->name == NULL)
         ct_space_fail(&p, p.sec_line ? p.sec_line : 1, "space", "no [space] name =");
     free(p.buf);
+    free(p.vlines);
     fclose(p.fp);
     if (p.status != CT_OK) {
         ct_status_t st = p.status;

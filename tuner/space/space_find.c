@@ -2,6 +2,7 @@
  * space_find.c - search spaces by name: the installed ones, or the source
  * tree's for a colltune run from its build tree.
  */
+#define _XOPEN_SOURCE 700 /* realpath */
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>

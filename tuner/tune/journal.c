@@ -338,29 +338,6 @@ ct_status_t ct_journal_header_write(const char *dir, const json_t *header, char 
     return CT_OK;
 }
 
-ct_status_t ct_journal_header_read(const char *dir, json_t **header_p, char *err, size_t errlen)
-{
-    char path[4096];
-    *header_p = NULL;
-    if (snprintf(path, sizeof path, "%s/%s", dir, CT_JOURNAL_HEAD_FILE) >= (int)sizeof path) {
-        snprintf(err, errlen, "%s: path too long", dir);
-        return CT_ERR_USAGE;
-    }
-    struct stat st;
-    if (lstat(path, &st) != 0 && errno == ENOENT)
-        return CT_OK; /* the caller decides: no trials, or refused */
-    ct_status_t rc = ct_input_json(path, CT_INPUT_MAX_CONFIG, header_p, err, errlen);
-    const char *v = rc == CT_OK ? json_string_value(json_object_get(*header_p, "journal")) : NULL;
-    if (rc == CT_OK && (v == NULL || strcmp(v, CT_JOURNAL_VERSION) != 0)) {
-        snprintf(err, errlen, "%s: journal version '%s': this colltune writes %s", path,
-                 v ? v : "?", CT_JOURNAL_VERSION);
-        json_decref(*header_p);
-        *header_p = NULL;
-        rc = CT_ERR_USAGE;
-    }
-    return rc;
-}
-
 /* What --resume compares, the option each member records, and what a head
  * written before the member existed meant by its absence (NULL: the
  * member is required). */
@@ -378,6 +355,60 @@ static const struct {
     {"mca", "--mca", "[]"},
     {"collbench", "--collbench", ""},
 };
+
+/* A head whose members are not what colltune writes: named as malformed
+ * (its file, the member, what is wrong), not taken for another tune's. */
+static int ct_journal_head_malformed(const char *path, const json_t *h, char *err, size_t errlen)
+{
+    if (!json_is_object(h)) {
+        snprintf(err, errlen, "%s: malformed: not a JSON object", path);
+        return 1;
+    }
+    const json_t *v = json_object_get(h, "journal");
+    if (!json_is_string(v)) {
+        snprintf(err, errlen, "%s: field journal: %s", path, v ? "not a string" : "missing");
+        return 1;
+    }
+    for (size_t i = 0; i < sizeof ct_journal_head_fields / sizeof ct_journal_head_fields[0]; i++) {
+        const char *f = ct_journal_head_fields[i].field;
+        v = json_object_get(h, f);
+        if (v == NULL && ct_journal_head_fields[i].absent != NULL)
+            continue; /* from an older colltune: ct_journal_header_check says so */
+        if (!json_is_string(v)) {
+            snprintf(err, errlen, "%s: field %s: %s", path, f, v ? "not a string" : "missing");
+            return 1;
+        }
+    }
+    return 0;
+}
+
+ct_status_t ct_journal_header_read(const char *dir, json_t **header_p, char *err, size_t errlen)
+{
+    char path[4096];
+    *header_p = NULL;
+    if (snprintf(path, sizeof path, "%s/%s", dir, CT_JOURNAL_HEAD_FILE) >= (int)sizeof path) {
+        snprintf(err, errlen, "%s: path too long", dir);
+        return CT_ERR_USAGE;
+    }
+    struct stat st;
+    if (lstat(path, &st) != 0 && errno == ENOENT)
+        return CT_OK; /* the caller decides: no trials, or refused */
+    ct_status_t rc = ct_input_json(path, CT_INPUT_MAX_CONFIG, header_p, err, errlen);
+    if (rc == CT_OK && ct_journal_head_malformed(path, *header_p, err, errlen)) {
+        json_decref(*header_p);
+        *header_p = NULL;
+        return CT_ERR_USAGE;
+    }
+    const char *v = rc == CT_OK ? json_string_value(json_object_get(*header_p, "journal")) : NULL;
+    if (rc == CT_OK && (v == NULL || strcmp(v, CT_JOURNAL_VERSION) != 0)) {
+        snprintf(err, errlen, "%s: journal version '%s': this colltune writes %s", path,
+                 v ? v : "?", CT_JOURNAL_VERSION);
+        json_decref(*header_p);
+        *header_p = NULL;
+        rc = CT_ERR_USAGE;
+    }
+    return rc;
+}
 
 int ct_journal_header_check(const json_t *have, const json_t *want, char *err, size_t errlen)
 {

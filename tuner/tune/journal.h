@@ -180,7 +180,9 @@ ct_status_t ct_journal_header_write(const char *dir, const json_t *header, char 
 
 /* Reads DIR/journal.head.json into *header_p (NULL when there is none:
  * the caller refuses a journal with trials and no head).
- * CT_ERR_USAGE/PARSE with err otherwise. */
+ * CT_ERR_USAGE/PARSE with err otherwise; a head that is not an object, or
+ * whose members are not strings (or a required one missing), is
+ * CT_ERR_USAGE with "DIR/journal.head.json: field F: not a string". */
 ct_status_t ct_journal_header_read(const char *dir, json_t **header_p, char *err, size_t errlen);
 
 /* Whether the journal's header have belongs to the tune described by

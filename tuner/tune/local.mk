@@ -87,6 +87,10 @@ EXTRA_DIST += tests/unit/colltune_resume_launch.sh
 # comma-separated list), a target that is a directory (issue 26).
 TESTS += tests/unit/colltune_out_checked.sh
 EXTRA_DIST += tests/unit/colltune_out_checked.sh
+# Refused at load / option parsing (issue 26): space values no emitted
+# file can carry (item 7), a rank count out of range (E8).
+TESTS += tests/unit/colltune_space_files.sh
+EXTRA_DIST += tests/unit/colltune_space_files.sh
 
 # A space's UCX_* names against the installed UCX (ucx_info -c).
 TESTS += tests/unit/colltune_ucx_names.sh

@@ -1,0 +1,77 @@
+/*
+ * file_values.c - the values each emitted file can carry (file_values.h).
+ */
+#include "file_values.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static int ct_no_newline(const char *file, const char *value, char *why, size_t n)
+{
+    if (strpbrk(value, "\n\r") == NULL)
+        return 1;
+    snprintf(why, n, "contains a newline or carriage return, which %s cannot carry", file);
+    return 0;
+}
+
+int ct_emit_nccl_env_value_ok(const char *name, const char *value, char *why, size_t n)
+{
+    (void)name, (void)value, (void)why, (void)n;
+    return 1;
+}
+
+int ct_emit_nccl_conf_value_ok(const char *name, const char *value, char *why, size_t n)
+{
+    (void)name;
+    if (!ct_no_newline("nccl.conf", value, why, n))
+        return 0;
+    if (strlen(value) > CT_NCCL_CONF_MAX) {
+        snprintf(why, n, "is %zu bytes; NCCL reads at most %d of a nccl.conf line", strlen(value),
+                 CT_NCCL_CONF_MAX);
+        return 0;
+    }
+    return 1;
+}
+
+int ct_emit_ucx_conf_value_ok(const char *name, const char *value, char *why, size_t n)
+{
+    (void)name;
+    if (!ct_no_newline("ucx.conf", value, why, n))
+        return 0;
+    if (strpbrk(value, ";#") != NULL) {
+        snprintf(why, n, "contains ';' or '#', which start a comment in UCX's INI reader");
+        return 0;
+    }
+    return 1;
+}
+
+int ct_emit_mca_params_value_ok(const char *name, const char *value, char *why, size_t n)
+{
+    (void)name;
+    return ct_no_newline("mca-params.conf", value, why, n);
+}
+
+int ct_emit_value_ok(const char *name, ct_via_t via, const char *value, char *why, size_t n)
+{
+    static const struct {
+        const char *file;
+        ct_via_t via;
+        const char *prefix; /* "" : every name */
+        int (*ok)(const char *, const char *, char *, size_t);
+    } routes[] = {
+        {"nccl.env", CT_VIA_ENV, "NCCL_", ct_emit_nccl_env_value_ok},
+        {"nccl.conf", CT_VIA_ENV, "NCCL_", ct_emit_nccl_conf_value_ok},
+        {"ucx.conf", CT_VIA_ENV, "UCX_", ct_emit_ucx_conf_value_ok},
+        {"mca-params.conf", CT_VIA_MCA, "", ct_emit_mca_params_value_ok},
+    };
+    char reason[384];
+    for (size_t i = 0; i < sizeof routes / sizeof routes[0]; i++) {
+        if (routes[i].via != via || strncmp(name, routes[i].prefix, strlen(routes[i].prefix)) != 0)
+            continue;
+        if (!routes[i].ok(name, value, reason, sizeof reason)) {
+            snprintf(why, n, "%s: the value of %s %s", routes[i].file, name, reason);
+            return 0;
+        }
+    }
+    return 1;
+}

@@ -1,0 +1,43 @@
+/*
+ * file_values.h - what value each file colltune emits can carry: one rule
+ * per format, used by its emitter when it writes (tuner/emit) and by the
+ * space parser when it reads a value (space.c), so a value that no file
+ * could hold is refused with the space file's line, before any trial,
+ * rather than after the whole search.
+ *
+ * Here, below both, because the space parser may not include tuner/emit
+ * (tuner/local.mk's layers).  Which files carry a setting is emit's
+ * routing (emit_ucx.c, emit_nccl_vars.c, emit_mca.c): NCCL_* set in the
+ * environment goes to nccl.env and nccl.conf (NCCL_ALGO / NCCL_PROTO over
+ * a size range to nccl_tuner.conf, whose values ct_space_known_check
+ * already holds to NCCL's list syntax), UCX_* in the environment to
+ * ucx.conf, an MCA parameter to mca-params.conf (coll/tuned's numbers to
+ * the rules files); no file carries another environment variable.
+ *
+ * Each *_value_ok returns 1 when the file can carry NAME=VALUE, else 0
+ * with why set to the reason, worded to follow "the value of NAME ".
+ */
+#ifndef CT_FILE_VALUES_H
+#define CT_FILE_VALUES_H
+
+#include <stddef.h>
+
+#include "setting.h"
+
+/* nccl.conf: one NAME=value a line, no quoting, 1023 bytes at most. */
+#define CT_NCCL_CONF_MAX 1023
+
+/* nccl.env: single-quoted for sh, so any C string. */
+int ct_emit_nccl_env_value_ok(const char *name, const char *value, char *why, size_t n);
+/* nccl.conf: no newline or CR, at most CT_NCCL_CONF_MAX bytes. */
+int ct_emit_nccl_conf_value_ok(const char *name, const char *value, char *why, size_t n);
+/* ucx.conf: no newline or CR, no ';' or '#' (comments in UCX's reader). */
+int ct_emit_ucx_conf_value_ok(const char *name, const char *value, char *why, size_t n);
+/* mca-params.conf: no newline or CR. */
+int ct_emit_mca_params_value_ok(const char *name, const char *value, char *why, size_t n);
+
+/* Every file that may carry NAME=VALUE set through via; on 0, why begins
+ * with the file's name ("ucx.conf: ..."). */
+int ct_emit_value_ok(const char *name, ct_via_t via, const char *value, char *why, size_t n);
+
+#endif
