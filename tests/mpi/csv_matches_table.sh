@@ -49,4 +49,22 @@ rc=$?
 [ "$rc" -eq 2 ] || fail "foreign CSV: exit $rc, want 2"
 grep -q "other.csv: line 1: not a collbench results header" "$T/err" || fail "foreign CSV message"
 [ "$(cat "$T/other.csv")" = "a,b,c" ] || fail "foreign CSV was modified"
+
+# colltune import reads collbench's own table whole (issue 25): every
+# collective's rows (the ranks are printed once, before the first table),
+# the backend it names, and the medians the CSV holds (table rounding).
+ct_colltune_test
+"$CT" import --out "$T/imported.csv" "$T/out" 2>"$T/err" || fail "import of the table: $(cat "$T/err")"
+for c in allreduce alltoall broadcast; do
+    want=$(awk -F, -v c="$c" '$1 == "first" && $4 == c' "$T/r.csv" | wc -l)
+    got=$(awk -F, -v c="$c" 'NR > 1 && $4 == c && $3 == "mpi" && $9 == 2' "$T/imported.csv" | wc -l)
+    [ "$got" -eq "$want" ] && [ "$got" -gt 0 ] ||
+        fail "import: $got $c rows (mpi, 2 ranks), the CSV has $want: $(cat "$T/err")"
+done
+sed '/^#  Rank/d' "$T/out" >"$T/noranks"
+"$CT" import --out "$T/noranks.csv" "$T/noranks" 2>"$T/err"
+rc=$?
+[ "$rc" -eq 2 ] || fail "import of a table without ranks: exit $rc, want 2"
+grep -q "3 tables not imported" "$T/err" || fail "import without ranks: $(cat "$T/err")"
+[ ! -e "$T/noranks.csv" ] || fail "import without ranks wrote its output"
 exit 0

@@ -29,9 +29,10 @@ typedef struct {
     long np;               /* --np, or 0 */
     int strict;
     FILE *out;
-    long long rows;     /* written, all logs */
-    long long skipped;  /* lines reported and skipped */
-    long long warnings; /* busbw mismatches and notes that are warnings */
+    long long rows;           /* written, all logs */
+    long long skipped;        /* lines reported and skipped */
+    long long warnings;       /* busbw mismatches and notes that are warnings */
+    long long tables_missing; /* tables of a collective the schema holds, not imported */
 } ct_import_t;
 
 /* Reports "colltune import: PATH:LINE: why" on stderr (line 0: no line).

@@ -46,12 +46,49 @@ typedef struct {
     int bad_table; /* its header was reported: its rows go unread */
     int ended;     /* the table ended: the next preamble starts a new test */
     ct_nccl_layout_t lay;
+    /* The run's preamble, kept for the tests after its first: collbench
+     * prints the ranks and iterations once, then one "Collective test
+     * starting" section per collective; nccl-tests prints a whole preamble
+     * per binary, which replaces these. */
+    long long run_nranks, run_iters;
+    char backend[16]; /* collbench's "backend X"; nccl-tests: nccl */
+    int run_nhosts;
+    char run_hosts[CT_NCCL_MAX_HOSTS][64];
 } ct_nccl_test_t;
 
 static void ct_nccl_test_reset(ct_nccl_test_t *t)
 {
     memset(t, 0, sizeof *t);
-    t->iters = -1;
+    t->iters = t->run_iters = -1;
+    snprintf(t->backend, sizeof t->backend, "nccl");
+}
+
+/* A new test of the same run: the run's preamble carries over. */
+static void ct_nccl_test_next(ct_nccl_test_t *t)
+{
+    long long nranks = t->nranks, iters = t->iters;
+    int nhosts = t->nhosts;
+    char backend[sizeof t->backend];
+    memcpy(backend, t->backend, sizeof backend);
+    char hosts[CT_NCCL_MAX_HOSTS][64];
+    memcpy(hosts, t->hosts, sizeof hosts);
+    ct_nccl_test_reset(t);
+    t->run_nranks = nranks;
+    t->run_iters = iters;
+    t->run_nhosts = nhosts;
+    memcpy(t->run_hosts, hosts, sizeof hosts);
+    memcpy(t->backend, backend, sizeof backend);
+}
+
+/* A table that will not be imported: named now, and the import fails at
+ * the end of the log (every collective's table is imported, or none). */
+static ct_status_t ct_nccl_table_missing(ct_import_t *im, long ln, ct_nccl_test_t *t,
+                                         const char *why)
+{
+    t->reported = 1;
+    im->tables_missing++;
+    return ct_import_bad(im, ln, "the %s table is not imported: %s", t->coll[0] ? t->coll : "next",
+                         why);
 }
 
 static int ct_nccl_is_int(const char *w, long long *v)
@@ -148,18 +185,21 @@ static ct_status_t ct_nccl_ready(ct_import_t *im, long ln, ct_nccl_test_t *t, in
         return CT_OK;
     if (t->coll[0] == '\0' && im->coll_flag != NULL)
         snprintf(t->coll, sizeof t->coll, "%s", ct_import_coll(im->coll_flag));
-    if (t->coll[0] == '\0') {
-        t->reported = 1;
-        return ct_import_bad(im, ln,
-                             "the log does not say which collective this table measured (no "
-                             "'# Collective test starting' line): give --collective");
+    if (t->coll[0] == '\0')
+        return ct_nccl_table_missing(im, ln, t,
+                                     "the log does not say which collective it measured (no "
+                                     "'# Collective test starting' line): give --collective");
+    if (t->nranks == 0 && t->run_nranks > 0) {
+        t->nranks = t->run_nranks;
+        t->nhosts = t->run_nhosts;
+        memcpy(t->hosts, t->run_hosts, sizeof t->hosts);
     }
+    if (t->iters < 0)
+        t->iters = t->run_iters;
     if (t->nranks == 0 && im->np > 0)
         t->nranks = im->np;
-    if (t->nranks == 0) {
-        t->reported = 1;
-        return ct_import_bad(im, ln, "no '#  Rank' lines before this table: give --np");
-    }
+    if (t->nranks == 0)
+        return ct_nccl_table_missing(im, ln, t, "no '#  Rank' lines before it: give --np");
     *ok = 1;
     return CT_OK;
 }
@@ -216,7 +256,7 @@ static ct_status_t ct_nccl_row(ct_import_t *im, long ln, char **w, int n, ct_ncc
     ct_op_t op;
     ct_import_row_init(im, &row);
     snprintf(row.collective, sizeof row.collective, "%s", t->coll);
-    snprintf(row.backend, sizeof row.backend, "nccl");
+    snprintf(row.backend, sizeof row.backend, "%s", t->backend);
     row.nranks = t->nranks;
     row.nnodes = t->nhosts > 0 ? t->nhosts : -1;
     row.iterations = t->iters;
@@ -286,7 +326,24 @@ static ct_status_t ct_nccl_comment(ct_import_t *im, long ln, char *line, ct_nccl
                    strncmp(body, " Collective test starting:", 26) == 0 ||
                    strncmp(body, " nThread ", 9) == 0;
     if (preamble && (t->ended || t->in_table || t->bad_table))
-        ct_nccl_test_reset(t);
+        ct_nccl_test_next(t);
+    /* A binary's own preamble: the run before it says nothing of this one. */
+    if (strncmp(body, " nccl-tests version", 19) == 0 || strncmp(body, " nThread ", 9) == 0) {
+        t->run_nranks = 0;
+        t->run_iters = -1;
+        t->run_nhosts = 0;
+    }
+    if (strncmp(body, " nccl-tests version", 19) == 0)
+        snprintf(t->backend, sizeof t->backend, "nccl");
+    /* collbench's first line: "# collbench (colltune V, REV) backend mpi, N ranks ...". */
+    const char *b = strncmp(body, " collbench (", 12) == 0 ? strstr(body, ") backend ") : NULL;
+    if (b != NULL) {
+        char name[16] = "";
+        if (sscanf(b + 10, "%15[a-z]", name) == 1 &&
+            (strcmp(name, "mpi") == 0 || strcmp(name, "nccl") == 0))
+            snprintf(t->backend, sizeof t->backend, "%s", name);
+        return CT_OK;
+    }
     if (strncmp(body, " Collective test starting:", 26) == 0) {
         char name[64] = "";
         sscanf(body + 26, "%63s", name);
@@ -314,7 +371,8 @@ static ct_status_t ct_nccl_comment(ct_import_t *im, long ln, char *line, ct_nccl
     }
     char *w[CT_NCCL_MAX_WORDS];
     int n = ct_import_words(line + 1, w, CT_NCCL_MAX_WORDS);
-    if (n >= 2 && strcmp(w[0], "Rank") == 0) {
+    long long rank;
+    if (n >= 2 && strcmp(w[0], "Rank") == 0 && ct_nccl_is_int(w[1], &rank)) {
         t->nranks++;
         for (int i = 1; i + 1 < n && i + 1 < CT_NCCL_MAX_WORDS; i++)
             if (strcmp(w[i], "on") == 0) {
@@ -392,6 +450,13 @@ ct_status_t ct_import_nccl_text(ct_import_t *im)
         }
     }
     free(t);
+    if (st == CT_OK && im->tables_missing > 0) {
+        fprintf(stderr,
+                "colltune import: %s: %lld table%s not imported (above): every table of a "
+                "collective colltune holds is imported, or nothing is written\n",
+                im->path, im->tables_missing, im->tables_missing == 1 ? "" : "s");
+        st = CT_ERR_PARSE;
+    }
     if (st == CT_OK && headers == 0) {
         fprintf(stderr,
                 "colltune import: %s:1: not an nccl-tests log: no '#  size  count  type ...' "
