@@ -162,18 +162,29 @@ static ct_status_t ct_options_fail(char *err, size_t errlen, const char *fmt, ..
     return CT_ERR_USAGE;
 }
 
+/* arg as quoted in a message: its first 60 characters and "...", so that
+ * a long argument cannot push the reason out of the message (C8). */
+static const char *ct_options_quote(const char *arg, char *buf, size_t len)
+{
+    if (strlen(arg) <= 63)
+        return arg;
+    snprintf(buf, len, "%.60s...", arg);
+    return buf;
+}
+
 /* --cvars: names of [a-z0-9_], comma-separated, at most CT_CVARS_MAX;
  * whether the library has them is known only after MPI_Init (cvars.h). */
 static ct_status_t ct_options_cvars(const char *arg, const char **out, char *err, size_t errlen)
 {
     size_t names = 0;
+    char quoted[64];
     for (const char *p = arg;; p++) {
         size_t len = strspn(p, "abcdefghijklmnopqrstuvwxyz0123456789_");
         if (len == 0 || len >= 96 || (p[len] != ',' && p[len] != '\0'))
             return ct_options_fail(err, errlen,
                                    "--cvars '%s': names of [a-z0-9_] (up to 95 characters), "
                                    "comma-separated",
-                                   arg);
+                                   ct_options_quote(arg, quoted, sizeof quoted));
         names++;
         p += len;
         if (*p == '\0')
@@ -228,14 +239,16 @@ static int ct_options_same_config(const ct_config_t *a, const ct_config_t *b)
 }
 
 /* --config NAME=VALUE[,NAME=VALUE...]: one more configuration. */
-static ct_status_t ct_options_config(const char *arg, ct_options_t *o, char *err, size_t errlen)
+static ct_status_t ct_options_config(const char *full, ct_options_t *o, char *err, size_t errlen)
 {
+    char quoted[64];
+    const char *arg = ct_options_quote(full, quoted, sizeof quoted);
     if (o->nconfigs == CT_CONFIGS_MAX)
         return ct_options_fail(err, errlen, "--config '%s': at most %d configurations", arg,
                                CT_CONFIGS_MAX);
     ct_config_t *cfg = &o->configs[o->nconfigs];
     memset(cfg, 0, sizeof *cfg);
-    for (const char *p = arg;;) {
+    for (const char *p = full;;) {
         size_t len = strcspn(p, ",");
         if (cfg->n == CT_CONFIG_SETTINGS_MAX)
             return ct_options_fail(err, errlen, "--config '%s': at most %d settings", arg,
@@ -633,6 +646,14 @@ static ct_status_t ct_options_check(ct_options_t *o, char *err, size_t errlen)
                                o->max_bytes);
     } else if (o->step_factor <= 1 && o->step_bytes == 0 && o->min_bytes != o->max_bytes) {
         return ct_options_fail(err, errlen, "-i 0: the step must be at least 1 byte");
+    } else if (o->step_factor == 1 && o->min_bytes < o->max_bytes &&
+               o->step_bytes > o->max_bytes - o->min_bytes) {
+        /* -f 1 means "add -i" as in nccl-tests, whose -i is 1M by default:
+         * a range narrower than the step measured -b alone, silently (N4). */
+        return ct_options_fail(err, errlen,
+                               "-f 1 never reaches -e %zu: it steps by -i (%zu bytes) from -b %zu; "
+                               "give -f 2 or more, or -i STEP",
+                               o->max_bytes, o->step_bytes, o->min_bytes);
     }
     if (o->min_time_s > o->size_budget_s)
         return ct_options_fail(err, errlen, "--min-time %g is greater than --size-budget %g",

@@ -156,6 +156,33 @@ done
 "$CT" sbatch --force --out "$T/self.sh" --nodes 1 --ntasks-per-node 1 --colltune "$T/self.sh" \
     sweep -- --out x 2>"$T/err"
 [ $? -eq 2 ] && grep -q "which the job runs" "$T/err" || fail "--out = --colltune: $(cat "$T/err")"
+# ... and when that file does not exist yet: the job would write itself
+# and run itself forever.  Compared by path: relative against absolute,
+# through a symlinked directory, through a dangling link.
+mkdir "$T/real" "$T/cwd"
+ln -s "$T/real" "$T/linkdir"
+ln -s "$T/real/dangling.sh" "$T/dangle.sh"
+new_self() { # OUT RUNS [WHICH]: --out OUT with --nightly (or --colltune) RUNS
+    if [ "${3:-nightly}" = nightly ]; then
+        (cd "$T/cwd" && "$CT" sbatch --out "$1" --nodes 1 --ntasks-per-node 1 --nightly "$2" nightly) 2>"$T/err"
+    else
+        (cd "$T/cwd" && "$CT" sbatch --out "$1" --nodes 1 --ntasks-per-node 1 --colltune "$2" sweep -- --out x) 2>"$T/err"
+    fi
+    [ $? -eq 2 ] && grep -q "which the job runs" "$T/err" ||
+        fail "--out $1 with ${3:-nightly} $2 (not yet there): $(cat "$T/err")"
+    [ ! -e "$T/real/new.sh" ] && [ ! -e "$T/cwd/new.sh" ] && [ ! -e "$T/real/dangling.sh" ] ||
+        fail "--out $1 = $2: a job script was written"
+}
+new_self "$T/cwd/new.sh" "$T/cwd/new.sh"
+new_self new.sh "$T/cwd/new.sh"
+new_self "$T/cwd/new.sh" ./new.sh
+new_self "$T/cwd/../cwd/new.sh" new.sh colltune
+new_self "$T/linkdir/new.sh" "$T/real/new.sh"
+new_self "$T/real/new.sh" ../linkdir/new.sh colltune
+new_self "$T/dangle.sh" "$T/real/dangling.sh"
+# a different name in the same directory is still written
+(cd "$T/cwd" && "$CT" sbatch --out job.sh --nodes 1 --ntasks-per-node 1 --nightly new.sh nightly) 2>"$T/err" &&
+    [ -s "$T/cwd/job.sh" ] || fail "--out job.sh --nightly new.sh: $(cat "$T/err")"
 "$CT" sbatch --out "$T" --nodes 1 --ntasks-per-node 1 sweep -- --out x 2>"$T/err"
 [ $? -eq 2 ] && grep -q "not a regular file" "$T/err" || fail "a directory as --out: $(cat "$T/err")"
 "$CT" sbatch --help | grep -q -- '--ntasks-per-node' || fail "--help"

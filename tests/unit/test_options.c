@@ -15,7 +15,7 @@ static ct_test_tally_t tally;
 #define MAX_ARGS 64
 
 /* argv storage that outlives a parse (opts keeps pointers into it). */
-static char arg_store[MAX_ARGS][128];
+static char arg_store[MAX_ARGS][640];
 static char *argv_store[MAX_ARGS + 1];
 static char err[512];
 
@@ -205,6 +205,14 @@ int main(void)
     CT_CHECK(&tally, o.step_bytes == 0);
     PARSE_OK(&o, "-b", "1K", "-e", "4K", "-f", "1", "-i", "1K");
     CT_CHECK(&tally, o.step_factor == 1 && o.step_bytes == 1024);
+    /* ... so -f 1 with the default -i (1M) over 8-64 measured 8 alone:
+     * refused, naming -e and the way out (N4); -b = -e needs no step. */
+    EXPECT_USAGE("-f 1 never reaches -e 64", "give -f 2 or more, or -i STEP", "-b", "8", "-e", "64",
+                 "-f", "1");
+    EXPECT_USAGE("-f 1 never reaches -e 64", "-i (61 bytes)", "-b", "4", "-e", "64", "-f", "1",
+                 "-i", "61");
+    PARSE_OK(&o, "-b", "4", "-e", "64", "-f", "1", "-i", "60");
+    PARSE_OK(&o, "-b", "64", "-e", "64", "-f", "1");
 
     /* Parsing twice gives the same result (getopt state is reset). */
     PARSE_OK(&o, "-b", "64", "-e", "64");
@@ -338,6 +346,14 @@ int main(void)
     EXPECT_USAGE("--config", "'a=1,'", "--config", "a=1,");
     EXPECT_USAGE("--config", "'a=1,,b=2'", "--config", "a=1,,b=2");
     EXPECT_USAGE("set twice", "'a=1,a=2'", "--config", "a=1,a=2");
+    /* A long argument is quoted cut (60 characters and "..."), so that the
+     * reason still fits the message (C8). */
+    char longcfg[600] = "";
+    for (int i = 0; i < 17; i++)
+        strcat(longcfg, i ? ",coll_tuned_bcast_algorithm=1" : "coll_tuned_bcast_algorithm=1");
+    EXPECT_USAGE("coll_tuned_bcast_algorithm is set twice",
+                 "'coll_tuned_bcast_algorithm=1,coll_tuned_bcast_algorithm=1,co...'", "--config",
+                 longcfg);
     EXPECT_USAGE("--config", "nccl", "--backend", "nccl", "--config", "a=1");
     /* nccl: NCCL_* environment variables (configs_env.c), whatever the
      * order of --backend and --config; a value can be a rules file's path. */

@@ -301,6 +301,28 @@ int main(void)
         ct_regress_judge(p, 23, &rule, &r);
         CT_CHECK(&t, r.verdict == CT_REGRESS_SLOWER && r.change > 0.9);
     }
+    /* The window's edge: a step at run 21 is in the newest's window of 12
+     * up to 32 runs, gone from it at 33.  From then on no split after the
+     * step (at run 22, 23, ...) makes it SLOWER again: it read SLOWER at
+     * +0.0% with 33 to 35 runs before. */
+    {
+        ct_regress_rule_t rule;
+        ct_regress_rule_default(&rule);
+        ct_regress_point_t p[40];
+        for (size_t i = 0; i < 40; i++)
+            p[i] =
+                (ct_regress_point_t){(i < 20 ? 100 : 200) * (1 + 0.005 * (double)((i * 7) % 5)), 0};
+        ct_regress_result_t r;
+        ct_regress_judge(p, 32, &rule, &r);
+        CT_CHECK(&t, r.verdict == CT_REGRESS_SLOWER && r.first_bad == 20);
+        for (size_t n = 33; n <= 40; n++) {
+            ct_regress_judge(p, n, &rule, &r);
+            CT_CHECK(&t, r.verdict != CT_REGRESS_SLOWER && fabs(r.change) < 0.05);
+            if (r.verdict == CT_REGRESS_SLOWER)
+                fprintf(stderr, "  %zu runs, step at 21: SLOWER at %+.3f from run %zu\n", n,
+                        r.change, r.first_bad + 1);
+        }
+    }
     /* The run-level view: a 10x step in all 32 series of the newest run
      * (5% noise, 6 runs before) is one severe event, SLOWER at once, the
      * newest named as the first slow run; a whole-run 1.5x slowdown (launch

@@ -161,8 +161,17 @@ static void ct_regress_change(const ct_regress_point_t *p, size_t n, const ct_re
      * baseline to count: one low run of a noisy series is not a recovery. */
     double amed = bmed * (1 + out->change_rel), mid = sqrt(bmed * amed), last = p[n - 1].us;
     int back = last <= mid && last < amed / spread;
+    /* Searched among the recent splits only, one a run or two after an
+     * old step still reads as a change: SLOWER at +0.0% once the step had
+     * left the newest's window (E10's edge).  So the step starts back at
+     * the runs before the split that are at the new level and beyond the
+     * baseline's spread (not noise), and its age is judged from there. */
+    size_t step = out->change_at;
+    while (step > 0 && p[step - 1].us > mid && p[step - 1].us > bmed * spread)
+        step--;
+    int old = rule->pinned < 0 && n - step > rule->window;
     out->by_change = out->change_p <= rule->alpha && out->change_rel > rule->threshold &&
-                     last > bmed * (1 + rule->threshold) && !back;
+                     last > bmed * (1 + rule->threshold) && !back && !old;
     /* the first run of the step is not one that reads like the old level */
     while (out->by_change && out->change_at + 1 < n && p[out->change_at].us <= mid)
         out->change_at++;

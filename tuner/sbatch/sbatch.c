@@ -375,6 +375,21 @@ static char *ct_sb_command(int argc, char **argv, int mode_at)
     return buf;
 }
 
+/* Whether the job would run the file --out writes: the same inode when
+ * both exist, else the same resolved path (canonical directory, every link
+ * followed), so that a --out not written yet is caught too (E21). */
+static int ct_sb_runs_out(const char *run, const ct_path_target_t *target)
+{
+    if (run == NULL)
+        return 0;
+    if (ct_path_is_target(run, target))
+        return 1;
+    ct_path_target_t rt;
+    char err[256];
+    return !target->exists && ct_path_target(run, &rt, err, sizeof err) == CT_OK && !rt.exists &&
+           strcmp(rt.path, target->path) == 0;
+}
+
 static int ct_sb_write(ct_sb_args_t *a, const char *command)
 {
     ct_path_target_t target;
@@ -385,7 +400,7 @@ static int ct_sb_write(ct_sb_args_t *a, const char *command)
      * itself again and again (E21). */
     const char *runs[][2] = {{a->job.nightly, "--nightly"}, {a->job.colltune, "--colltune"}};
     for (size_t i = 0; i < 2; i++)
-        if (ct_path_is_target(runs[i][0], &target)) {
+        if (ct_sb_runs_out(runs[i][0], &target)) {
             fprintf(stderr,
                     "colltune sbatch: --out %s is %s %s, which the job runs: it would run "
                     "itself\n",
