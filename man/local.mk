@@ -20,7 +20,10 @@
 COLLTUNE_SUB_MANS = man/colltune-sweep.1 man/colltune-tune.1 man/colltune-import.1 \
 	man/colltune-plot.1 man/colltune-regress.1 man/colltune-health.1 man/colltune-sbatch.1
 dist_man_MANS = man/collbench.1 man/colltune.1 $(COLLTUNE_SUB_MANS)
-EXTRA_DIST += man/collbench.h2m man/colltune.h2m man/colltune-sub.h2m
+COLLTUNE_SUB_H2M = man/colltune-sweep.h2m man/colltune-tune.h2m man/colltune-import.h2m \
+	man/colltune-plot.h2m man/colltune-regress.h2m man/colltune-health.h2m man/colltune-sbatch.h2m
+EXTRA_DIST += man/collbench.h2m man/colltune.h2m man/colltune-sub.h2m man/colltune-common.h2m \
+	$(COLLTUNE_SUB_H2M)
 MAINTAINERCLEANFILES = $(dist_man_MANS)
 
 # Without help2man: keep the shipped page (exit 0), or fail with the package
@@ -46,22 +49,39 @@ man/collbench.1: src/collbench$(EXEEXT) $(srcdir)/man/collbench.h2m
 	  --include='$(srcdir)/man/collbench.h2m' --output='$@.tmp' src/collbench$(EXEEXT) && \
 	mv '$@.tmp' '$@'
 
-man/colltune.1: tuner/colltune$(EXEEXT) $(srcdir)/man/colltune.h2m
+man/colltune.1: tuner/colltune$(EXEEXT) $(srcdir)/man/colltune.h2m $(srcdir)/man/colltune-common.h2m
 	$(AM_V_GEN)$(CT_MAN_FALLBACK); \
 	$(CT_H2M) --version-string='colltune ($(PACKAGE_NAME)) $(PACKAGE_VERSION)' \
 	  --name='sweep, tune, plot and judge collective communication through a launcher' \
-	  --include='$(srcdir)/man/colltune.h2m' --output='$@.tmp' tuner/colltune$(EXEEXT) && \
+	  --include='$(srcdir)/man/colltune.h2m' --include='$(srcdir)/man/colltune-common.h2m' \
+	  --output='$@.tmp' tuner/colltune$(EXEEXT) && \
 	mv '$@.tmp' '$@'
 
-$(COLLTUNE_SUB_MANS): tuner/colltune$(EXEEXT) $(srcdir)/man/colltune-sub.h2m
+# A page with examples of its own also depends on them.
+man/colltune-sweep.1: $(srcdir)/man/colltune-sweep.h2m
+man/colltune-tune.1: $(srcdir)/man/colltune-tune.h2m
+man/colltune-import.1: $(srcdir)/man/colltune-import.h2m
+man/colltune-plot.1: $(srcdir)/man/colltune-plot.h2m
+man/colltune-regress.1: $(srcdir)/man/colltune-regress.h2m
+man/colltune-health.1: $(srcdir)/man/colltune-health.h2m
+man/colltune-sbatch.1: $(srcdir)/man/colltune-sbatch.h2m
+
+$(COLLTUNE_SUB_MANS): tuner/colltune$(EXEEXT) $(srcdir)/man/colltune-sub.h2m \
+	$(srcdir)/man/colltune-common.h2m
 	$(AM_V_GEN)$(CT_MAN_FALLBACK); \
 	sub=`echo '$@' | sed 's|.*/colltune-||; s|\.1$$||'`; \
 	name=`tuner/colltune$(EXEEXT) --help | sed -n "s/^  $$sub  *//p"`; \
 	test -n "$$name" || { echo "$@: no '$$sub' in colltune --help" >&2; exit 1; }; \
 	$(CT_H2M) --version-string="colltune-$$sub ($(PACKAGE_NAME)) $(PACKAGE_VERSION)" \
 	  --help-option="$$sub --help" --name="$$name" \
-	  --include='$(srcdir)/man/colltune-sub.h2m' --output='$@.tmp' tuner/colltune$(EXEEXT) && \
+	  --opt-include="$(srcdir)/man/colltune-$$sub.h2m" \
+	  --include='$(srcdir)/man/colltune-sub.h2m' --include='$(srcdir)/man/colltune-common.h2m' \
+	  --output='$@.tmp' tuner/colltune$(EXEEXT) && \
 	mv '$@.tmp' '$@'
+
+# Each page has EXAMPLES, FILES and ENVIRONMENT, and renders cleanly.
+TESTS += tests/unit/man_pages.sh
+EXTRA_DIST += tests/unit/man_pages.sh
 
 # A VPATH build made its own pages (above); the source tree keeps the
 # shipped ones.  distcleancheck wants the build tree empty.
