@@ -15,10 +15,9 @@ dist_contrib_SCRIPTS = contrib/nightly.sh
 
 # The cron and Slurm examples, installed beside the recipe with the paths
 # of this install (make install prefix=... included): the source tree's
-# copies name /opt/colltune and a relative contrib/nightly.sh.
+# copies name /opt/colltune and a relative contrib/nightly.sh.  The
+# top-level Makefile.am hooks these into install-data-local.
 EXTRA_DIST += contrib/nightly.cron contrib/nightly.sbatch
-install-data-local: install-contrib-examples
-uninstall-local: uninstall-contrib-examples
 install-contrib-examples:
 	$(MKDIR_P) '$(DESTDIR)$(contribdir)'
 	sed -e 's|/opt/colltune/bin/colltune|$(bindir)/colltune|g' \
