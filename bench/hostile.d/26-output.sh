@@ -6,7 +6,7 @@
 # Sourced by bench/hostile: uses hcase, keep, on_stdout, no_mem_limit, skip.
 
 O26=$T/o26
-mkdir -p "$O26/hist"
+mkdir -p "$O26/hist" "$O26/loc"
 for _d in 1 2 3 4 5 6; do
     mkdir -p "$O26/hist/r$_d"
     sed "s/\"start_time\": *\"20[^\"]*\"/\"start_time\": \"2026-01-0${_d}T00:00:00Z\"/" "$JSON" \
@@ -45,5 +45,5 @@ if command -v localedef >/dev/null 2>&1 &&
         done
         diff -r "$d/C" "$d/de_DE.UTF-8" >&2 && echo "same bytes"' sh "$CT" "$O26" "$IMP/nccl_allreduce.log"
 else
-    skip 1 "O6 locale" "no localedef (apt-get install locales)"
+    skip 1 "O6 locale" "no localedef, or it cannot build de_DE.UTF-8 (apt-get install locales)"
 fi
