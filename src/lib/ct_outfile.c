@@ -49,8 +49,8 @@ ct_status_t ct_outfile_finish(ct_outfile_t *o, char *err, size_t errlen)
         ct_outfile_abort(o);
         return CT_ERR_IO;
     }
-    /* errno of the write that set the error indicator may be gone: EIO. */
-    errno = 0;
+    /* errno is not cleared: when only the error indicator is set, errno
+     * is most likely still the failed write's (ENOSPC); EIO when none. */
     int bad = fflush(o->fp) != 0 || ferror(o->fp);
     int e = errno ? errno : EIO;
     if (!bad && fsync(fileno(o->fp)) != 0)
