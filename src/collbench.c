@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "backend/backend.h"
+#include "ct_stdout.h"
 #include "config.h"
 #include "configs.h"
 #include "ct_tuning_env.h"
@@ -278,7 +279,11 @@ int main(int argc, char **argv)
     } else {
         code = collbench_run(world, &opts, argc, argv, &mpit_held);
     }
-    fflush(stdout);
+    /* Rank 0 prints the table; stdout stays open for MPI_Finalize. */
+    if (rank0)
+        code = ct_stdout_check("collbench", code, 0);
+    else
+        fflush(stdout);
     /* Open MPI 4.1 crashes in MPI_Finalize with an MPI_T session open. */
     if (mpit_held)
         ct_cvars_release();

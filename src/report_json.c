@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "config.h"
+#include "ct_outfile.h"
 #include "ct_json.h"
 #include "ct_stats.h"
 #include "ct_tmpname.h"
@@ -686,47 +687,24 @@ static ct_status_t ct_json_refused(void *state, const ct_report_refusal_t *r)
     return CT_OK;
 }
 
-static ct_status_t ct_json_write_fd(int fd, const char *text, size_t len)
+/* Writes text beside the target and renames it on (ct_outfile); the
+ * temporary is removed on any failure.  Runs with the ending signals
+ * blocked (see the top). */
+static ct_status_t ct_json_commit(ct_json_report_t *j, const char *text)
 {
-    while (len > 0) {
-        ssize_t n = write(fd, text, len);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n < 0)
-            return CT_ERR_IO;
-        text += n;
-        len -= (size_t)n;
+    ct_outfile_t o;
+    char err[8800];
+    ct_status_t st = ct_outfile_open(&o, j->target.path, 0666, err, sizeof err);
+    if (st == CT_OK) {
+        /* A replaced file keeps its permissions. */
+        if (j->target.exists)
+            (void)fchmod(fileno(o.fp), j->target.st.st_mode & 07777);
+        (void)fputs(text, o.fp); /* an error stays in ferror: the commit sees it */
+        st = ct_outfile_commit(&o, err, sizeof err);
     }
-    return fsync(fd) == 0 ? CT_OK : CT_ERR_IO;
-}
-
-/* Writes text to tmp and renames it onto the target; removes tmp on any
- * failure.  Runs with the ending signals blocked (see the top). */
-static ct_status_t ct_json_commit(ct_json_report_t *j, const char *tmp, const char *text)
-{
-    const char *what = "cannot create";
-    int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOCTTY | O_CLOEXEC, 0666);
-    if (fd < 0 && errno == EEXIST) {
-        /* Our pid, so a dead process' leftover with a reused pid. */
-        unlink(tmp);
-        fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOCTTY | O_CLOEXEC, 0666);
-    }
-    if (fd < 0)
-        return ct_report_io_error("--json", tmp, what, errno);
-    /* A replaced file keeps its permissions. */
-    if (j->target.exists)
-        (void)fchmod(fd, j->target.st.st_mode & 07777);
-    ct_status_t st = ct_json_write_fd(fd, text, strlen(text));
-    int err = errno;
-    if (close(fd) != 0 && st == CT_OK)
-        st = CT_ERR_IO, err = errno;
-    if (st != CT_OK)
-        what = "write failed";
-    else if (rename(tmp, j->target.path) != 0)
-        st = CT_ERR_IO, err = errno, what = "cannot rename the temporary file onto it";
     if (st != CT_OK) {
-        unlink(tmp);
-        return ct_report_io_error("--json", j->path, what, err);
+        fprintf(stderr, "collbench: error: --json %s: %s\n", j->path, err);
+        return CT_ERR_IO;
     }
     return CT_OK;
 }
@@ -734,13 +712,8 @@ static ct_status_t ct_json_commit(ct_json_report_t *j, const char *tmp, const ch
 static ct_status_t ct_json_end(void *state, ct_status_t run_status)
 {
     ct_json_report_t *j = state;
-    char tmp[4400];
     sigset_t ending, saved;
 
-    if (ct_tmpname(j->target.path, tmp, sizeof tmp) != CT_OK) {
-        fprintf(stderr, "collbench: error: --json %s: path too long\n", j->path);
-        return CT_ERR_IO;
-    }
     json_t *doc = ct_report_body(j, run_status);
     char *text = doc ? json_dumps(doc, JSON_INDENT(2)) : NULL;
     json_decref(doc);
@@ -764,8 +737,7 @@ static ct_status_t ct_json_end(void *state, ct_status_t run_status)
     sigaddset(&ending, SIGINT);
     sigaddset(&ending, SIGHUP);
     pthread_sigmask(SIG_BLOCK, &ending, &saved);
-    (void)ct_tmpname_clean_stale(j->target.path);
-    ct_status_t st = ct_json_commit(j, tmp, line);
+    ct_status_t st = ct_json_commit(j, line);
     pthread_sigmask(SIG_SETMASK, &saved, NULL);
     free(line);
     return st;

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "commands.h"
+#include "ct_stdout.h"
 #include "config.h"
 #include "ct_status.h"
 
@@ -27,7 +28,7 @@ static void colltune_usage(FILE *f)
                "77 backend unavailable, 124 timeout, 130 interrupted\n");
 }
 
-int main(int argc, char **argv)
+static int colltune_main(int argc, char **argv)
 {
     if (argc < 2) {
         colltune_usage(stderr);
@@ -63,4 +64,11 @@ int main(int argc, char **argv)
         return CT_EXIT_USAGE;
     }
     return cmd->run(argc - 1, argv + 1);
+}
+
+int main(int argc, char **argv)
+{
+    /* SIGPIPE keeps its default (a closed pipe ends colltune, as it ends
+     * git); where it is ignored, the EPIPE is caught here. */
+    return ct_stdout_check("colltune", colltune_main(argc, argv), 1);
 }

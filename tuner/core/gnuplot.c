@@ -11,6 +11,8 @@
 #include <unistd.h>
 
 #include "config.h"
+#include "ct_outfile.h"
+#include "ct_tmpname.h"
 #include "gnuplot.h"
 #include "self_path.h"
 
@@ -163,8 +165,7 @@ int ct_gnuplot_draw(const char *gnuplot, const char *dir, const char *script, co
     char rel[PATH_MAX], path[PATH_MAX], dat[PATH_MAX], tmp[PATH_MAX];
     if (snprintf(rel, sizeof rel, "%s/%s", dir, script) >= (int)sizeof rel ||
         ct_gnuplot_abs(rel, path, sizeof path) != 0 || ct_gnuplot_abs(data, dat, sizeof dat) != 0 ||
-        snprintf(rel, sizeof rel, "%s.tmp", out) >= (int)sizeof rel ||
-        ct_gnuplot_abs(rel, tmp, sizeof tmp) != 0) {
+        ct_tmpname(out, rel, sizeof rel) != CT_OK || ct_gnuplot_abs(rel, tmp, sizeof tmp) != 0) {
         fprintf(stderr, "colltune %s: %s: path too long\n", who, out);
         return -1;
     }
@@ -209,9 +210,9 @@ int ct_gnuplot_draw(const char *gnuplot, const char *dir, const char *script, co
         unlink(tmp);
         return -1;
     }
-    if (rename(tmp, out) != 0) {
-        fprintf(stderr, "colltune %s: cannot write %s: %s\n", who, out, strerror(errno));
-        unlink(tmp);
+    char msg[8800];
+    if (ct_outfile_rename(tmp, out, msg, sizeof msg) != CT_OK) {
+        fprintf(stderr, "colltune %s: %s\n", who, msg);
         return -1;
     }
     return 0;

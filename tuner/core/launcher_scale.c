@@ -47,15 +47,15 @@ long ct_launcher_hosts_read(const ct_launcher_t *l, const char *path, char (*hos
 static int ct_launcher_hostfile(const ct_launcher_t *l, const char *path, const char (*hosts)[256],
                                 long nodes, long per_node, const char *cmd)
 {
-    char tmp[PATH_MAX];
-    FILE *f = ct_outdir_open_tmp(path, tmp, sizeof tmp, cmd);
+    ct_outfile_t out;
+    FILE *f = ct_outdir_open(&out, path, cmd);
     if (f == NULL)
         return -1;
     fprintf(f, "# colltune sweep --scales: %ld host%s, %ld slot%s each\n", nodes,
             nodes == 1 ? "" : "s", per_node, per_node == 1 ? "" : "s");
     for (long i = 0; i < nodes; i++)
         l->kind->host_line(f, hosts[i], per_node);
-    return ct_outdir_commit(f, tmp, path, cmd);
+    return ct_outdir_commit(&out, cmd);
 }
 
 ct_status_t ct_launcher_scale_nodes(ct_launcher_t *l, long nodes, long per_node,

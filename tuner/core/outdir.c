@@ -71,27 +71,24 @@ ct_status_t ct_outdir_path(const char *dir, const char *name, char *buf, size_t 
     return n >= 0 && (size_t)n < buflen ? CT_OK : CT_ERR_USAGE;
 }
 
-int ct_outdir_commit(FILE *f, const char *tmp, const char *path, const char *who)
+int ct_outdir_commit(ct_outfile_t *out, const char *who)
 {
-    int bad = ferror(f);
-    bad |= fclose(f) != 0;
-    if (bad || rename(tmp, path) != 0) {
-        fprintf(stderr, "colltune %s: cannot write %s: %s\n", who, path,
-                strerror(errno ? errno : EIO));
-        unlink(tmp);
+    char err[8800];
+    if (ct_outfile_commit(out, err, sizeof err) != CT_OK) {
+        fprintf(stderr, "colltune %s: %s\n", who, err);
         return -1;
     }
     return 0;
 }
 
-FILE *ct_outdir_open_tmp(const char *path, char *tmp, size_t tmplen, const char *who)
+FILE *ct_outdir_open(ct_outfile_t *out, const char *path, const char *who)
 {
-    if (snprintf(tmp, tmplen, "%s.tmp", path) >= (int)tmplen)
+    char err[8800];
+    if (ct_outfile_open(out, path, 0666, err, sizeof err) != CT_OK) {
+        fprintf(stderr, "colltune %s: %s\n", who, err);
         return NULL;
-    FILE *f = fopen(tmp, "w");
-    if (f == NULL)
-        fprintf(stderr, "colltune %s: cannot write %s: %s\n", who, tmp, strerror(errno));
-    return f;
+    }
+    return out->fp;
 }
 
 int ct_outdir_check_file(const char *who, const char *out, int force, ct_path_target_t *target_p)

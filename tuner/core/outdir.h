@@ -10,6 +10,7 @@
 
 #include <stddef.h>
 #include <stdio.h>
+#include "ct_outfile.h"
 #include "ct_path.h"
 #include "ct_status.h"
 
@@ -30,18 +31,14 @@ ct_status_t ct_outdir_prepare(const char *dir, char *err, size_t errlen);
  * pid line: the pid is never written over another file's content. */
 int ct_outdir_lock(const char *dir, const char *who);
 
-/* Finishes a file written beside its target: closes f (opened on tmp),
- * then renames tmp to path.  On a write, close or rename error, tells
- * stderr "colltune WHO: cannot write PATH: why", removes tmp and returns
- * -1; else 0.  Every output goes this way, so a reader never sees half of
- * one. */
-int ct_outdir_commit(FILE *f, const char *tmp, const char *path, const char *who);
+/* Opens path's temporary (ct_outfile_open) and returns the FILE* to write,
+ * or NULL after "colltune WHO: cannot create TMP: why" on stderr. */
+FILE *ct_outdir_open(ct_outfile_t *out, const char *path, const char *who);
 
-/* Opens path + ".tmp" for writing (its name into tmp), the first half of
- * what ct_outdir_commit finishes.  NULL when the name does not fit in tmp,
- * or with "colltune WHO: cannot write TMP: why" on stderr when it cannot
- * be opened. */
-FILE *ct_outdir_open_tmp(const char *path, char *tmp, size_t tmplen, const char *who);
+/* Commits what ct_outdir_open began (ct_outfile_commit: fsync, rename,
+ * fsync of the directory).  On an error tells stderr "colltune WHO: cannot
+ * write PATH: why", removes the temporary and returns -1; else 0. */
+int ct_outdir_commit(ct_outfile_t *out, const char *who);
 
 /* Checks that --out may name a single file (not a folder): its folder
  * exists, it is a regular file or nothing yet, and force is set when it

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "config.h"
+#include "ct_outfile.h"
 #include "ct_json.h"
 #include "outdir.h"
 #include "run_once.h"
@@ -90,19 +91,24 @@ static ct_status_t ct_run_dir_write_launch(const char *dir, const ct_run_dir_t *
         bad |= ct_json_set(doc, "wall_s", ct_json_real(r->wall_s));
         bad |= ct_json_set(doc, "session", json_integer(r->sid));
     }
-    char path[4096], tmp[4096];
+    char path[4096], err[8800];
+    ct_outfile_t out;
     ct_status_t st = CT_OK;
     if (bad)
         st = CT_ERR_NOMEM;
-    else if (ct_outdir_path(dir, "launch.json", path, sizeof path) != CT_OK ||
-             ct_outdir_path(dir, ".launch.json.tmp", tmp, sizeof tmp) != CT_OK)
+    else if (ct_outdir_path(dir, "launch.json", path, sizeof path) != CT_OK)
         st = CT_ERR_USAGE;
-    else if (json_dump_file(doc, tmp, JSON_INDENT(2) | JSON_SORT_KEYS) != 0 ||
-             rename(tmp, path) != 0) {
-        fprintf(stderr, "colltune %s: cannot write %s: %s\n", cmd, path, strerror(errno));
-        unlink(tmp);
-        st = CT_ERR_IO;
+    else if ((st = ct_outfile_open(&out, path, 0666, err, sizeof err)) == CT_OK) {
+        if (json_dumpf(doc, out.fp, JSON_INDENT(2) | JSON_SORT_KEYS) != 0) {
+            ct_outfile_abort(&out);
+            snprintf(err, sizeof err, "cannot write %s: out of memory", path);
+            st = CT_ERR_IO;
+        } else {
+            st = ct_outfile_commit(&out, err, sizeof err);
+        }
     }
+    if (st == CT_ERR_IO)
+        fprintf(stderr, "colltune %s: %s\n", cmd, err);
     json_decref(argv);
     json_decref(env);
     json_decref(mca);

@@ -5,6 +5,7 @@
 #define _XOPEN_SOURCE 700
 
 #include "emit.h"
+#include "ct_outfile.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -47,41 +48,22 @@ size_t ct_emit_files(const ct_tune_result_t *r, const char **names_p, size_t max
     return ct_emit_loads(r, names_p, NULL, max);
 }
 
-/* Writes one format to tmp (created new, fsync'd, closed). */
-static ct_status_t ct_emit_one(const ct_emit_ctx_t *ctx, const ct_emit_format_t *f, const char *tmp,
-                               char *err, size_t errlen)
+/* Writes one format into a temporary beside dst (ct_outfile: created new,
+ * fsync'd, closed, not renamed); its name into tmp. */
+static ct_status_t ct_emit_one(const ct_emit_ctx_t *ctx, const ct_emit_format_t *f, const char *dst,
+                               char *tmp, size_t tmplen, char *err, size_t errlen)
 {
-    int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-    if (fd < 0) {
-        snprintf(err, errlen, "cannot create %s: %s", tmp, strerror(errno));
-        return CT_ERR_IO;
+    ct_outfile_t o;
+    ct_status_t st = ct_outfile_open(&o, dst, 0644, err, errlen);
+    if (st != CT_OK)
+        return st;
+    snprintf(tmp, tmplen, "%s", o.tmp);
+    st = f->write(ctx, o.fp, err, errlen);
+    if (st != CT_OK) {
+        ct_outfile_abort(&o);
+        return st;
     }
-    FILE *fp = fdopen(fd, "w");
-    if (fp == NULL) {
-        snprintf(err, errlen, "cannot write %s: %s", tmp, strerror(errno));
-        close(fd);
-        return CT_ERR_IO;
-    }
-    ct_status_t st = f->write(ctx, fp, err, errlen);
-    if (st == CT_OK && (fflush(fp) != 0 || ferror(fp) || fsync(fd) != 0)) {
-        snprintf(err, errlen, "cannot write %s: %s", tmp, strerror(errno));
-        st = CT_ERR_IO;
-    }
-    if (fclose(fp) != 0 && st == CT_OK) {
-        snprintf(err, errlen, "cannot write %s: %s", tmp, strerror(errno));
-        st = CT_ERR_IO;
-    }
-    return st;
-}
-
-/* So the renames survive a crash, not just the contents. */
-static void ct_emit_sync_dir(const char *dir)
-{
-    int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (fd >= 0) {
-        (void)fsync(fd);
-        close(fd);
-    }
+    return ct_outfile_finish(&o, err, errlen);
 }
 
 /* Whether one of the formats r calls for (every format when r is NULL)
@@ -147,7 +129,7 @@ ct_status_t ct_emit_check_dir(const char *outdir, int mca_files, char *err, size
 /* Renames every tmp[i] onto dst[i], all or none: each existing target is
  * first linked aside as old[i], and a failed rename puts back the targets
  * replaced before it (and removes those that were new). */
-static ct_status_t ct_emit_rename_all(size_t n, char (*tmp)[PATH_MAX + 300],
+static ct_status_t ct_emit_rename_all(size_t n, char (*tmp)[PATH_MAX + 304],
                                       char (*dst)[PATH_MAX + 64], char *err, size_t errlen)
 {
     char old[CT_EMIT_NFORMATS][PATH_MAX + 320];
@@ -197,7 +179,7 @@ ct_status_t ct_emit_all_as(const ct_tune_result_t *r, const char *outdir, const 
                            char *err, size_t errlen)
 {
     char dir[PATH_MAX];
-    char tmp[CT_EMIT_NFORMATS][PATH_MAX + 300];
+    char tmp[CT_EMIT_NFORMATS][PATH_MAX + 304];
     char dst[CT_EMIT_NFORMATS][PATH_MAX + 64];
     size_t n = 0;
     ct_status_t st = CT_OK;
@@ -215,22 +197,21 @@ ct_status_t ct_emit_all_as(const ct_tune_result_t *r, const char *outdir, const 
         if (!f->wanted(r))
             continue;
         snprintf(dst[n], sizeof dst[n], "%s/%s", dir, f->name);
-        if (ct_tmpname(dst[n], tmp[n], sizeof tmp[n]) != CT_OK) {
+        tmp[n][0] = '\0';
+        st = ct_emit_one(&ctx, f, dst[n], tmp[n], sizeof tmp[n], err, errlen);
+        if (st == CT_ERR_USAGE && tmp[n][0] == '\0')
             snprintf(err, errlen, "output directory %s: path too long", outdir);
-            st = CT_ERR_USAGE;
-            break;
-        }
-        (void)ct_tmpname_clean_stale(dst[n]);
-        st = ct_emit_one(&ctx, f, tmp[n], err, errlen);
-        n++; /* the temporary may exist even when writing it failed */
+        n++;
     }
     if (st == CT_OK)
         st = ct_emit_rename_all(n, tmp, dst, err, errlen);
-    if (st != CT_OK)
+    if (st != CT_OK) {
         for (size_t i = 0; i < n; i++)
-            (void)unlink(tmp[i]); /* those already renamed are gone: ENOENT */
-    else
-        ct_emit_sync_dir(dir);
+            if (tmp[i][0] != '\0')
+                (void)unlink(tmp[i]); /* those already renamed are gone: ENOENT */
+    } else if (n > 0) {
+        ct_outfile_sync_dir(dst[0]); /* so the renames survive a crash */
+    }
     return st;
 }
 

@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "ct_outfile.h"
 #include "ct_num.h"
 #include "command.h"
 #include "config.h"
@@ -296,17 +297,14 @@ static json_t *ct_health_json(const ct_health_report_t *rep)
 static int ct_health_write(const ct_health_args_t *a, const ct_health_report_t *job,
                            const ct_health_report_t *pairs, int have_job, int have_pairs)
 {
-    char md[PATH_MAX], mdt[PATH_MAX], js[PATH_MAX], jst[PATH_MAX];
+    char md[PATH_MAX], js[PATH_MAX];
+    ct_outfile_t mdo, jso;
     if (ct_outdir_path(a->run.out, "health.md", md, sizeof md) != CT_OK ||
-        ct_outdir_path(a->run.out, ".health.md.tmp", mdt, sizeof mdt) != CT_OK ||
-        ct_outdir_path(a->run.out, "health.json", js, sizeof js) != CT_OK ||
-        ct_outdir_path(a->run.out, ".health.json.tmp", jst, sizeof jst) != CT_OK)
+        ct_outdir_path(a->run.out, "health.json", js, sizeof js) != CT_OK)
         return -1;
-    FILE *f = fopen(mdt, "w");
-    if (f == NULL) {
-        fprintf(stderr, "colltune health: cannot write %s: %s\n", mdt, strerror(errno));
+    FILE *f = ct_outdir_open(&mdo, md, "health");
+    if (f == NULL)
         return -1;
-    }
     fprintf(f,
             "# colltune health\n\nRule: a host is SLOW when its time is at least %.2fx the "
             "median host's and its modified z-score exceeds %.2f, in more than half of the "
@@ -317,8 +315,6 @@ static int ct_health_write(const ct_health_args_t *a, const ct_health_report_t *
                         job, 1, have_pairs ? "stands out" : "SLOW");
     if (have_pairs)
         ct_health_print(f, "Pairs: each host's fastest pair", pairs, 1, "SLOW");
-    int bad = ferror(f);
-    bad |= fclose(f) != 0;
     json_t *doc = json_object();
     ct_json_set(doc, "generator", ct_json_str("colltune health " PACKAGE_VERSION));
     ct_json_set(doc, "z_max", ct_json_real(a->params.z_max));
@@ -326,15 +322,23 @@ static int ct_health_write(const ct_health_args_t *a, const ct_health_report_t *
     ct_json_set(doc, "decided_by", ct_json_str(have_pairs ? "pairs" : "job"));
     ct_json_set(doc, "job", have_job ? ct_health_json(job) : json_null());
     ct_json_set(doc, "pairs", have_pairs ? ct_health_json(pairs) : json_null());
-    bad |= json_dump_file(doc, jst, JSON_INDENT(2)) != 0;
+    FILE *jf = ct_outdir_open(&jso, js, "health");
+    int bad = jf == NULL || json_dumpf(doc, jf, JSON_INDENT(2)) != 0;
     json_decref(doc);
-    if (bad || rename(mdt, md) != 0 || rename(jst, js) != 0) {
-        fprintf(stderr, "colltune health: cannot write %s: %s\n", md, strerror(errno));
-        unlink(mdt);
-        unlink(jst);
+    if (bad) {
+        if (jf != NULL) {
+            fprintf(stderr, "colltune health: cannot write %s: out of memory\n", js);
+            ct_outfile_abort(&jso);
+        }
+        ct_outfile_abort(&mdo);
         return -1;
     }
-    return 0;
+    /* Both written before either replaces its target. */
+    if (ct_outdir_commit(&mdo, "health") != 0) {
+        ct_outfile_abort(&jso);
+        return -1;
+    }
+    return ct_outdir_commit(&jso, "health");
 }
 
 /* Appends ", path" (path alone first) to buf; "..." once it is full. */

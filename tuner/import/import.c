@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "ct_outfile.h"
 #include "command.h"
 #include "ct_tmpname.h"
 #include "ct_names.h"
@@ -212,7 +213,8 @@ static int ct_import_run(ct_import_args_t *a, ct_import_t *im)
 {
     /* The output is checked before any log is read. */
     ct_path_target_t target;
-    char tmp[4400];
+    ct_outfile_t out;
+    char err[8800];
     if (ct_outdir_check_file("import", a->out, a->force, &target) != CT_EXIT_OK)
         return CT_EXIT_USAGE;
     /* --force replaces an old output, never an input (E15). */
@@ -223,16 +225,11 @@ static int ct_import_run(ct_import_args_t *a, ct_import_t *im)
                     a->out, a->logs[i]);
             return CT_EXIT_USAGE;
         }
-    if (ct_tmpname(target.path, tmp, sizeof tmp) != CT_OK) {
-        fprintf(stderr, "colltune import: --out %s: path too long\n", a->out);
+    if (ct_outfile_open(&out, target.path, 0666, err, sizeof err) != CT_OK) {
+        fprintf(stderr, "colltune import: --out %s: %s\n", a->out, err);
         return CT_EXIT_USAGE;
     }
-    (void)ct_tmpname_clean_stale(target.path);
-    im->out = fopen(tmp, "w");
-    if (im->out == NULL) {
-        fprintf(stderr, "colltune import: --out %s: %s\n", a->out, strerror(errno));
-        return CT_EXIT_USAGE;
-    }
+    im->out = out.fp;
     ct_result_csv_header(im->out);
 
     ct_status_t st = CT_OK;
@@ -267,19 +264,12 @@ static int ct_import_run(ct_import_args_t *a, ct_import_t *im)
                     a->logs[0], a->nlogs - 1, a->out);
         st = CT_ERR_PARSE;
     }
-    int werr = ferror(im->out);
-    werr |= fclose(im->out) != 0;
-    if (st == CT_OK && werr) {
-        fprintf(stderr, "colltune import: cannot write %s: %s\n", tmp, strerror(errno));
-        st = CT_ERR_IO;
-    }
-    if (st == CT_OK && rename(tmp, target.path) != 0) {
-        fprintf(stderr, "colltune import: cannot rename %s to %s: %s\n", tmp, target.path,
-                strerror(errno));
+    if (st == CT_OK && ct_outfile_commit(&out, err, sizeof err) != CT_OK) {
+        fprintf(stderr, "colltune import: %s\n", err);
         st = CT_ERR_IO;
     }
     if (st != CT_OK) {
-        unlink(tmp);
+        ct_outfile_abort(&out);
         return st == CT_ERR_NOMEM || st == CT_ERR_IO ? CT_EXIT_FAILURE : CT_EXIT_USAGE;
     }
     fprintf(stderr, "colltune import: %lld rows into %s (%lld lines skipped, %lld warnings)\n",

@@ -372,8 +372,8 @@ static int ct_plot_write_dat(const char *path, ct_plot_kind_t kind, const ct_plo
     const ct_plot_item_t *it = src->it;
     const ct_plot_tcell_t *tc = src->tc;
     size_t n = src->n, ntc = src->ntc;
-    char tmp[PATH_MAX];
-    FILE *f = ct_outdir_open_tmp(path, tmp, sizeof tmp, "plot");
+    ct_outfile_t out;
+    FILE *f = ct_outdir_open(&out, path, "plot");
     if (f == NULL)
         return -1;
     fprintf(f, "# colltune plot %s: %s data for plots/%s\n", PACKAGE_VERSION,
@@ -425,7 +425,7 @@ static int ct_plot_write_dat(const char *path, ct_plot_kind_t kind, const ct_plo
             }
         }
     }
-    if (ct_outdir_commit(f, tmp, path, "plot") != 0)
+    if (ct_outdir_commit(&out, "plot") != 0)
         return -1;
     return block > 0 ? 1 : 0;
 }

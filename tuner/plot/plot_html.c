@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "config.h"
+#include "ct_outfile.h"
 #include "ct_size.h"
 #include "outdir.h"
 #include "plot.h"
@@ -188,17 +189,16 @@ void ct_plot_html_figure(FILE *f, const char *png, const char *svg, const char *
 
 ct_status_t ct_plot_html(const char *dir, const ct_plot_page_t *page, char *err, size_t errlen)
 {
-    char path[4096], tmp[4096];
-    if (ct_outdir_path(dir, "index.html", path, sizeof path) != CT_OK ||
-        ct_outdir_path(dir, ".index.html.tmp", tmp, sizeof tmp) != CT_OK) {
+    char path[4096];
+    ct_outfile_t out;
+    if (ct_outdir_path(dir, "index.html", path, sizeof path) != CT_OK) {
         snprintf(err, errlen, "%s: path too long", dir);
         return CT_ERR_USAGE;
     }
-    FILE *f = fopen(tmp, "w");
-    if (f == NULL) {
-        snprintf(err, errlen, "cannot write %s: %s", tmp, strerror(errno));
-        return CT_ERR_IO;
-    }
+    ct_status_t st = ct_outfile_open(&out, path, 0666, err, errlen);
+    if (st != CT_OK)
+        return st;
+    FILE *f = out.fp;
     fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
           "<title>colltune plots</title>\n<style>\n"
           "body { font-family: sans-serif; margin: 1em 2em; }\n"
@@ -231,12 +231,5 @@ ct_status_t ct_plot_html(const char *dir, const ct_plot_page_t *page, char *err,
     }
     ct_html_images(f, page->img, page->nimg);
     fputs("</body>\n</html>\n", f);
-    int bad = ferror(f);
-    bad |= fclose(f) != 0;
-    if (bad || rename(tmp, path) != 0) {
-        snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
-        unlink(tmp);
-        return CT_ERR_IO;
-    }
-    return CT_OK;
+    return ct_outfile_commit(&out, err, errlen);
 }

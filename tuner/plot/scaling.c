@@ -233,8 +233,8 @@ void ct_scaling_write_table(FILE *f, const ct_scaling_t *s, int md)
 
 int ct_scaling_write_md(const char *path, const ct_scaling_coll_t *c, size_t n, const char *who)
 {
-    char tmp[4200];
-    FILE *f = ct_outdir_open_tmp(path, tmp, sizeof tmp, who);
+    ct_outfile_t out;
+    FILE *f = ct_outdir_open(&out, path, who);
     if (f == NULL)
         return -1;
     fputs("# Scaling efficiency\n\nbusbw (GB/s) at each scale, and in brackets the efficiency: "
@@ -244,5 +244,5 @@ int ct_scaling_write_md(const char *path, const ct_scaling_coll_t *c, size_t n, 
         fprintf(f, "\n## %s\n\n", c[i].collective);
         ct_scaling_write_table(f, &c[i].sc, 1);
     }
-    return ct_outdir_commit(f, tmp, path, who);
+    return ct_outdir_commit(&out, who);
 }

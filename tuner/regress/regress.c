@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "ct_outfile.h"
 #include "ct_num.h"
 #include "command.h"
 #include "ct_tmpname.h"
@@ -621,26 +622,16 @@ static int ct_reg_not_an_input(const char *opt, const char *path, const ct_reg_r
 static int ct_reg_write_md(const char *path, const ct_reg_runs_t *runs, const ct_reg_args_t *a,
                            const ct_reg_judged_t *j)
 {
-    char tmp[PATH_MAX + 300];
-    FILE *f = NULL;
-    if (ct_tmpname(path, tmp, sizeof tmp) == CT_OK) {
-        (void)ct_tmpname_clean_stale(path);
-        f = fopen(tmp, "w");
-    } else {
-        tmp[0] = '\0'; /* nothing to remove below */
-        errno = ENAMETOOLONG;
+    ct_outfile_t out;
+    char err[8800];
+    if (ct_outfile_open(&out, path, 0666, err, sizeof err) == CT_OK) {
+        fprintf(out.fp, "# colltune regress %s\n\n", a->history);
+        ct_reg_report(out.fp, 1, runs, a, j);
+        if (ct_outfile_commit(&out, err, sizeof err) == CT_OK)
+            return 0;
     }
-    if (f != NULL) {
-        fprintf(f, "# colltune regress %s\n\n", a->history);
-        ct_reg_report(f, 1, runs, a, j);
-    }
-    if (f == NULL || fclose(f) != 0 || rename(tmp, path) != 0) {
-        fprintf(stderr, "colltune regress: --md %s: %s\n", path, strerror(errno));
-        if (tmp[0] != '\0')
-            unlink(tmp);
-        return -1;
-    }
-    return 0;
+    fprintf(stderr, "colltune regress: --md %s: %s\n", path, err);
+    return -1;
 }
 
 /* A new baseline: the newest run holding the marker, or --since's run;

@@ -312,7 +312,8 @@ static void ct_ri_table(FILE *f, const ct_reg_runs_t *runs, const ct_ri_verdict_
 int ct_reg_index(const char *path, const ct_reg_runs_t *runs, const char *history,
                  const char *latest_md)
 {
-    char dir[PATH_MAX], pagedir[PATH_MAX], tmp[PATH_MAX];
+    char dir[PATH_MAX], pagedir[PATH_MAX];
+    ct_outfile_t out;
     snprintf(dir, sizeof dir, "%s", path);
     char *slash = strrchr(dir, '/');
     if (slash != NULL)
@@ -332,7 +333,7 @@ int ct_reg_index(const char *path, const ct_reg_runs_t *runs, const char *histor
         if (snprintf(json, sizeof json, "%s/regress.json", runs->v[i].dir) < (int)sizeof json)
             ct_ri_read(json, &v[i]);
     }
-    FILE *f = ct_outdir_open_tmp(path, tmp, sizeof tmp, "regress");
+    FILE *f = ct_outdir_open(&out, path, "regress");
     if (f == NULL) {
         free(v);
         return -1;
@@ -342,5 +343,5 @@ int ct_reg_index(const char *path, const ct_reg_runs_t *runs, const char *histor
     ct_ri_table(f, runs, v, pagedir);
     fputs("</body>\n</html>\n", f);
     free(v);
-    return ct_outdir_commit(f, tmp, path, "regress");
+    return ct_outdir_commit(&out, "regress");
 }

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "ct_json.h"
+#include "ct_outfile.h"
 #include "ct_tmpname.h"
 #include "regress_cmd.h"
 
@@ -141,19 +142,17 @@ int ct_reg_json(const char *path, const ct_reg_runs_t *runs, const char *history
                                (json_int_t)j->dropped)
                    : json_null(),
         "series", series, "causes", ct_reg_json_causes(runs, j, window));
-    char tmp[PATH_MAX + 300];
     int rc = -1;
-    if (doc != NULL && ct_tmpname(path, tmp, sizeof tmp) == CT_OK) {
-        (void)ct_tmpname_clean_stale(path);
-        if (json_dump_file(doc, tmp, JSON_INDENT(1) | JSON_ENSURE_ASCII) == 0 &&
-            rename(tmp, path) == 0)
-            rc = 0;
+    ct_outfile_t out;
+    char err[8800] = "out of memory";
+    if (doc != NULL && ct_outfile_open(&out, path, 0666, err, sizeof err) == CT_OK) {
+        if (json_dumpf(doc, out.fp, JSON_INDENT(1) | JSON_ENSURE_ASCII) == 0)
+            rc = ct_outfile_commit(&out, err, sizeof err) == CT_OK ? 0 : -1;
         else
-            unlink(tmp);
+            ct_outfile_abort(&out), snprintf(err, sizeof err, "out of memory");
     }
     if (rc != 0)
-        fprintf(stderr, "colltune regress: --json %s: %s\n", path,
-                doc == NULL ? "out of memory" : strerror(errno));
+        fprintf(stderr, "colltune regress: --json %s: %s\n", path, err);
     json_decref(doc);
     return rc;
 }

@@ -104,8 +104,8 @@ static int ct_rp_write_dat(const char *path, const ct_reg_runs_t *runs, const ct
                            const size_t *sel, char (*labels)[384], size_t nsel, double threshold)
 {
     static const char *const words[] = {"-", "first_slow", "slow", "first_fast", "fast"};
-    char tmp[PATH_MAX];
-    FILE *f = ct_outdir_open_tmp(path, tmp, sizeof tmp, "regress");
+    ct_outfile_t out;
+    FILE *f = ct_outdir_open(&out, path, "regress");
     if (f == NULL)
         return -1;
     fprintf(f,
@@ -136,7 +136,7 @@ static int ct_rp_write_dat(const char *path, const ct_reg_runs_t *runs, const ct
             fprintf(f, " %d %s\n", fl, words[fl]);
         }
     }
-    return ct_outdir_commit(f, tmp, path, "regress");
+    return ct_outdir_commit(&out, "regress");
 }
 
 /* "2 ranks, 1 node; 2026-01-01 to 2026-01-16" of the history.  What is
@@ -268,15 +268,13 @@ static int ct_rp_html(const ct_reg_plot_t *pl, const ct_reg_runs_t *runs, const 
                       size_t ns, const ct_rp_image_t *img, size_t nimg, size_t unplotted,
                       const char *history)
 {
-    char path[PATH_MAX], tmp[PATH_MAX];
-    if (ct_outdir_path(pl->dir, "index.html", path, sizeof path) != CT_OK ||
-        ct_outdir_path(pl->dir, ".index.html.tmp", tmp, sizeof tmp) != CT_OK)
+    char path[PATH_MAX];
+    ct_outfile_t out;
+    if (ct_outdir_path(pl->dir, "index.html", path, sizeof path) != CT_OK)
         return -1;
-    FILE *f = fopen(tmp, "w");
-    if (f == NULL) {
-        fprintf(stderr, "colltune regress: cannot write %s: %s\n", tmp, strerror(errno));
+    FILE *f = ct_outdir_open(&out, path, "regress");
+    if (f == NULL)
         return -1;
-    }
     size_t slower = 0, faster = 0;
     for (size_t i = 0; i < ns; i++) {
         slower += s[i].res.verdict == CT_REGRESS_SLOWER;
@@ -326,7 +324,7 @@ static int ct_rp_html(const ct_reg_plot_t *pl, const ct_reg_runs_t *runs, const 
             ct_plot_html_figure(f, img[i].png, img[i].svg, img[i].data, NULL, img[i].title);
     ct_rp_html_table(f, runs, s, ns, img, nimg);
     fputs("</body>\n</html>\n", f);
-    return ct_outdir_commit(f, tmp, path, "regress");
+    return ct_outdir_commit(&out, "regress");
 }
 
 int ct_reg_plot(const ct_reg_plot_t *pl, const ct_reg_runs_t *runs, const ct_reg_series_t *s,

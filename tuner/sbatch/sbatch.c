@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "ct_outfile.h"
 #include "command.h"
 #include "ct_tmpname.h"
 #include "ct_path.h"
@@ -393,7 +394,6 @@ static int ct_sb_runs_out(const char *run, const ct_path_target_t *target)
 static int ct_sb_write(ct_sb_args_t *a, const char *command)
 {
     ct_path_target_t target;
-    char tmp[4400];
     if (ct_outdir_check_file("sbatch", a->out, a->force, &target) != CT_EXIT_OK)
         return CT_EXIT_USAGE;
     /* --out over the recipe or the colltune the job runs: a job that runs
@@ -410,23 +410,22 @@ static int ct_sb_write(ct_sb_args_t *a, const char *command)
     const char *base = strrchr(target.path, '/');
     a->job.name = base ? base + 1 : target.path;
     a->job.command = command;
-    if (ct_tmpname(target.path, tmp, sizeof tmp) != CT_OK) {
-        fprintf(stderr, "colltune sbatch: --out %s: path too long\n", a->out);
+    ct_outfile_t out;
+    char err[8800];
+    ct_status_t st = ct_outfile_open(&out, target.path, 0666, err, sizeof err);
+    if (st != CT_OK) {
+        fprintf(stderr, "colltune sbatch: --out %s: %s\n", a->out, err);
         return CT_EXIT_USAGE;
     }
-    (void)ct_tmpname_clean_stale(target.path);
-    FILE *f = fopen(tmp, "w");
-    if (f == NULL) {
-        fprintf(stderr, "colltune sbatch: --out %s: %s\n", a->out, strerror(errno));
-        return CT_EXIT_USAGE;
-    }
-    ct_sbatch_write(f, &a->job);
-    int bad = ferror(f) != 0;
-    bad |= fclose(f) != 0;
+    ct_sbatch_write(out.fp, &a->job);
     /* Executable, as a batch script usually is (sbatch does not need it). */
-    if (bad || chmod(tmp, 0755) != 0 || rename(tmp, target.path) != 0) {
+    if (fchmod(fileno(out.fp), 0755) != 0) {
         fprintf(stderr, "colltune sbatch: cannot write %s: %s\n", a->out, strerror(errno));
-        unlink(tmp);
+        ct_outfile_abort(&out);
+        return CT_EXIT_FAILURE;
+    }
+    if (ct_outfile_commit(&out, err, sizeof err) != CT_OK) {
+        fprintf(stderr, "colltune sbatch: %s\n", err);
         return CT_EXIT_FAILURE;
     }
     fprintf(stderr, "colltune sbatch: %s job for %ld x %ld ranks written to %s (sbatch %s)\n",

@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "ct_result.h"
+#include "ct_outfile.h"
 #include "ct_results_read.h"
 #include "outdir.h"
 #include "plot.h"
@@ -47,15 +48,13 @@ static int ct_scales_done(const char *dir)
 /* DIR/results.csv: the scales' CSVs, one header (beside and renamed). */
 static int ct_scales_join(const char *out, const char (*dirs)[PATH_MAX], size_t n)
 {
-    char path[PATH_MAX], tmp[PATH_MAX];
-    if (ct_outdir_path(out, "results.csv", path, sizeof path) != CT_OK ||
-        ct_outdir_path(out, ".results.csv.tmp", tmp, sizeof tmp) != CT_OK)
+    char path[PATH_MAX];
+    ct_outfile_t of;
+    if (ct_outdir_path(out, "results.csv", path, sizeof path) != CT_OK)
         return -1;
-    FILE *f = fopen(tmp, "w");
-    if (f == NULL) {
-        fprintf(stderr, "colltune sweep: cannot write %s: %s\n", tmp, strerror(errno));
+    FILE *f = ct_outdir_open(&of, path, "sweep");
+    if (f == NULL)
         return -1;
-    }
     int bad = 0;
     char header[8192] = "", line[8192];
     for (size_t i = 0; i < n && !bad; i++) {
@@ -82,17 +81,13 @@ static int ct_scales_join(const char *out, const char (*dirs)[PATH_MAX], size_t 
         }
         fclose(in);
     }
-    bad |= ferror(f);
-    bad |= fclose(f) != 0;
-    if (bad || header[0] == '\0' || rename(tmp, path) != 0) {
+    if (bad || header[0] == '\0') {
         if (header[0] == '\0')
             fprintf(stderr, "colltune sweep: no scale produced results\n");
-        else if (!bad)
-            fprintf(stderr, "colltune sweep: cannot write %s: %s\n", path, strerror(errno));
-        unlink(tmp);
+        ct_outfile_abort(&of);
         return -1;
     }
-    return 0;
+    return ct_outdir_commit(&of, "sweep");
 }
 
 /* The efficiency table of DIR/results.csv: on stdout and in

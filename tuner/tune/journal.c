@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "ct_input.h"
+#include "ct_outfile.h"
 #include "ct_json.h"
 #include "ct_vec.h"
 #include "journal.h"
@@ -323,19 +324,21 @@ json_t *ct_journal_header(const char *space, const char *space_hash, const char 
 
 ct_status_t ct_journal_header_write(const char *dir, const json_t *header, char *err, size_t errlen)
 {
-    char path[4096], tmp[4096];
-    if (snprintf(path, sizeof path, "%s/%s", dir, CT_JOURNAL_HEAD_FILE) >= (int)sizeof path ||
-        snprintf(tmp, sizeof tmp, "%s.tmp", path) >= (int)sizeof tmp) {
+    char path[4096];
+    ct_outfile_t out;
+    if (snprintf(path, sizeof path, "%s/%s", dir, CT_JOURNAL_HEAD_FILE) >= (int)sizeof path) {
         snprintf(err, errlen, "%s: path too long", dir);
         return CT_ERR_USAGE;
     }
-    if (json_dump_file(header, tmp, JSON_INDENT(2) | JSON_PRESERVE_ORDER) != 0 ||
-        rename(tmp, path) != 0) {
-        snprintf(err, errlen, "%s: cannot write: %s", path, strerror(errno));
-        unlink(tmp);
+    ct_status_t st = ct_outfile_open(&out, path, 0666, err, errlen);
+    if (st != CT_OK)
+        return st;
+    if (json_dumpf(header, out.fp, JSON_INDENT(2) | JSON_PRESERVE_ORDER) != 0) {
+        snprintf(err, errlen, "cannot write %s: out of memory", path);
+        ct_outfile_abort(&out);
         return CT_ERR_IO;
     }
-    return CT_OK;
+    return ct_outfile_commit(&out, err, errlen);
 }
 
 /* What --resume compares, the option each member records, and what a head

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "config.h"
+#include "ct_outfile.h"
 #include "ct_json.h"
 #include "emit.h"
 #include "outdir.h"
@@ -38,37 +39,17 @@ static void ct_tune_describe(const ct_tune_scope_t *sc, size_t ci, char *buf, si
         snprintf(buf, len, "defaults");
 }
 
-/* Writes text (NUL-terminated) to DIR/name through DIR/.name.tmp: a
- * reader, or a resumed tune, never sees half a report. */
+/* Writes text (NUL-terminated) to DIR/name through a temporary beside it
+ * (ct_outfile): a reader, or a resumed tune, never sees half a report. */
 static ct_status_t ct_tune_write_atomic(const char *dir, const char *name, const char *text,
                                         char *err, size_t errlen)
 {
-    char path[4096], tmp[4096], tname[256];
-    snprintf(tname, sizeof tname, ".%s.tmp", name);
-    if (ct_outdir_path(dir, name, path, sizeof path) != CT_OK ||
-        ct_outdir_path(dir, tname, tmp, sizeof tmp) != CT_OK) {
+    char path[4096];
+    if (ct_outdir_path(dir, name, path, sizeof path) != CT_OK) {
         snprintf(err, errlen, "%s/%s: path too long", dir, name);
         return CT_ERR_USAGE;
     }
-    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    size_t len = strlen(text), done = 0;
-    while (fd >= 0 && done < len) {
-        ssize_t w = write(fd, text + done, len - done);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w <= 0)
-            break;
-        done += (size_t)w;
-    }
-    int ok = fd >= 0 && done == len && fsync(fd) == 0;
-    if (fd >= 0 && close(fd) != 0)
-        ok = 0;
-    if (!ok || rename(tmp, path) != 0) {
-        snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
-        unlink(tmp);
-        return CT_ERR_IO;
-    }
-    return CT_OK;
+    return ct_outfile_write_text(path, text, err, errlen);
 }
 
 /* A growing string for report.md. */
