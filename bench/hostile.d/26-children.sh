@@ -11,6 +11,7 @@ mkdir -p "$T/u26/bin" "$T/u26/tmp"
 printf '[space]\nname = u\nvia = env\n[var UCX_TLS]\nvalues = all, tcp\n[var UCX_NO_SUCH_VAR]\nvalues = 1, 2\n' \
     >"$T/u26/ucx.ini"
 printf '#!/bin/sh\nexit 3\n' >"$T/u26/bin/mpirun"
+chmod +x "$T/u26/bin/mpirun"
 # u26_fake DIR NAME BODY: DIR/NAME, a sh script running BODY.
 u26_fake() {
     mkdir -p "$T/u26/$1"
@@ -38,7 +39,7 @@ chmod +x "$T/u26/bin/size-le"
 # u26_tune CASE WANT MESSAGE: a tune whose ucx_info is $T/u26/CASE's,
 # whose launcher fails at once.
 u26_tune() {
-    hcase "$1 tune: ucx_info that $4" "$2" "$3" env PATH="$T/u26/$1:$PATH" TMPDIR="$T/u26/tmp" \
+    hcase "$(printf %s "$1" | tr u U) tune: ucx_info that $4" "$2" "$3" env PATH="$T/u26/$1:$PATH" TMPDIR="$T/u26/tmp" \
         "$CT" tune --space "$T/u26/ucx.ini" --out "$T/u26/o-$1" --launcher "$T/u26/bin/mpirun" \
         --np 2 --strategy exhaustive -- -b 1K -e 1K
 }
@@ -63,7 +64,7 @@ hcase "26.9 plot: a gnuplot that prints without end" 3 "printed more than 16 MiB
 if have mpirun; then
     u26_path=$PATH
     PATH="$T/u26/om:$PATH"
-    lim=90
+    lim=300 # a real tune, then its A/B (10 trials of a few seconds on a loaded machine)
     mpi_case "26.9 tune: an ompi_info that never exits (the A/B)" 0 \
         "ompi_info did not finish in 10 s, so it did not give Open MPI's default mca_base_param_files" \
         tune --space "$SPACE" --out "$T/u26/om-tune" --np 2 --strategy exhaustive --launches 3 \
