@@ -1,4 +1,5 @@
 # shellcheck shell=sh
+# shellcheck disable=SC2034 # lim is read by hcase (bench/hostile)
 # bench/hostile.d/26-children.sh - issue 26 item 9: every helper colltune
 # starts (ucx_info, ompi_info, gnuplot) under a time limit and an output
 # cap, with a message naming the limit hit (tests/unit/colltune_children.sh).
