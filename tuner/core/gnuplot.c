@@ -3,11 +3,9 @@
  */
 #include <errno.h>
 #include <limits.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "config.h"
@@ -15,15 +13,20 @@
 #include "ct_tmpname.h"
 #include "gnuplot.h"
 #include "self_path.h"
-
-extern char **environ;
-
+#include "trial.h"
 #ifndef CT_PLOTS_DIR
 #define CT_PLOTS_DIR ""
 #endif
 #ifndef CT_PLOTS_SRCDIR
 #define CT_PLOTS_SRCDIR ""
 #endif
+
+/* A plot takes gnuplot a second or so; these keep a hung or endlessly
+ * printing one from stalling the command or filling the disk. */
+#define CT_GNUPLOT_TIMEOUT_S 60.0
+#define CT_GNUPLOT_MAX_OUTPUT (16LL << 20)
+/* How much of gnuplot's stderr (its warnings) is passed on. */
+#define CT_GNUPLOT_SHOW_ERR 65536
 
 /* The script every plots directory has: how a candidate is recognised. */
 #define CT_GNUPLOT_PROBE "busbw.gp"
@@ -159,6 +162,24 @@ static int ct_gnuplot_image_whole(const char *tmp, const char *out)
     return c != EOF;
 }
 
+/* Passes on what gnuplot wrote to its stderr file: its warnings and
+ * errors, at most CT_GNUPLOT_SHOW_ERR bytes. */
+static void ct_gnuplot_show_err(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (f == NULL)
+        return;
+    char buf[4096];
+    size_t n, shown = 0;
+    while (shown < CT_GNUPLOT_SHOW_ERR && (n = fread(buf, 1, sizeof buf, f)) > 0) {
+        fwrite(buf, 1, n, stderr);
+        shown += n;
+    }
+    if (fgetc(f) != EOF)
+        fprintf(stderr, "\n[... the rest of gnuplot's messages left out]\n");
+    fclose(f);
+}
+
 int ct_gnuplot_draw(const char *gnuplot, const char *dir, const char *script, const char *data,
                     const char *out, const char *const *args, size_t nargs, const char *who)
 {
@@ -173,7 +194,7 @@ int ct_gnuplot_draw(const char *gnuplot, const char *dir, const char *script, co
     if (argv == NULL)
         return -1;
     size_t k = 0;
-    argv[k++] = (char *)"gnuplot";
+    argv[k++] = (char *)gnuplot; /* the runner executes argv[0] */
     argv[k++] = (char *)"-c";
     argv[k++] = path;
     argv[k++] = dat;
@@ -181,24 +202,34 @@ int ct_gnuplot_draw(const char *gnuplot, const char *dir, const char *script, co
     for (size_t i = 0; i < nargs; i++)
         argv[k++] = (char *)args[i];
     argv[k] = NULL;
-    pid_t pid;
-    int err = posix_spawn(&pid, gnuplot, NULL, NULL, argv, environ);
+    /* Through the trial runner: its own session, a time limit, a cap on
+     * what it prints.  Its stderr goes to a file beside the image and is
+     * passed on after (at most CT_GNUPLOT_SHOW_ERR bytes of it). */
+    char errf[PATH_MAX + 8];
+    snprintf(errf, sizeof errf, "%s.err", tmp);
+    ct_trial_spec_t spec = {.argv = argv,
+                            .stdout_path = "/dev/null",
+                            .stderr_path = errf,
+                            .timeout_s = CT_GNUPLOT_TIMEOUT_S,
+                            .grace_s = 1,
+                            .max_output = CT_GNUPLOT_MAX_OUTPUT};
+    ct_trial_result_t res;
+    char err[512];
+    ct_status_t st = ct_trial_run(&spec, &res, err, sizeof err);
     free(argv);
-    if (err != 0) {
-        fprintf(stderr, "colltune %s: cannot run %s: %s\n", who, gnuplot, strerror(err));
+    if (st != CT_OK) {
+        fprintf(stderr, "colltune %s: cannot run %s: %s\n", who, gnuplot, err);
+        unlink(errf);
+        unlink(tmp);
         return -1;
     }
-    int status = 0;
-    while (waitpid(pid, &status, 0) < 0)
-        if (errno != EINTR)
-            return -1;
-    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-        if (WIFEXITED(status))
-            fprintf(stderr, "colltune %s: %s -c %s %s failed (exit %d)\n", who, gnuplot, path, dat,
-                    WEXITSTATUS(status));
-        else
-            fprintf(stderr, "colltune %s: %s -c %s %s killed by signal %d\n", who, gnuplot, path,
-                    dat, WTERMSIG(status));
+    ct_gnuplot_show_err(errf);
+    unlink(errf);
+    if (res.outcome != CT_TRIAL_OK) {
+        char why[128];
+        ct_trial_reason(&spec, &res, why, sizeof why);
+        fprintf(stderr, "colltune %s: %s -c %s %s %s%s\n", who, gnuplot, path, dat, why,
+                res.timed_out || res.over_cap ? "; killed" : "");
         unlink(tmp);
         return -1;
     }

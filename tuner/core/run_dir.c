@@ -343,6 +343,13 @@ int ct_run_once_dir(const ct_run_dir_t *a, const char *dir, const ct_launcher_t 
                     "colltune %s: timeout: no result after --timeout %g s; every process of "
                     "the run got SIGTERM%s\n",
                     cmd, a->lo->timeout_s, r.killed ? ", then SIGKILL" : "");
+        else if (r.over_cap != 0 && r.outcome != CT_TRIAL_INTERRUPTED)
+            fprintf(stderr,
+                    "colltune %s: the run printed more than %lld MiB on %s; every process of "
+                    "the run got SIGTERM%s\n",
+                    cmd, spec.max_output >> 20,
+                    r.over_cap == 1 ? "stdout (collbench.txt)" : "stderr (collbench.err)",
+                    r.killed ? ", then SIGKILL" : "");
         else if (r.outcome == CT_TRIAL_INTERRUPTED)
             fprintf(stderr, "colltune %s: interrupted: passed signal %d to the run\n", cmd,
                     r.interrupt);

@@ -38,6 +38,7 @@ ct_status_t ct_run_once(const ct_run_once_t *spec, ct_trial_result_t *r, ct_argv
         .stderr_path = spec->stderr_path,
         .timeout_s = spec->timeout_s,
         .grace_s = spec->grace_s,
+        .max_output = spec->max_output,
     };
     st = ct_trial_run(&ts, r, err, errlen);
     if (st == CT_OK && r->outcome == CT_TRIAL_WRONG && spec->csv_path != NULL &&
@@ -55,8 +56,14 @@ void ct_run_once_reason(const ct_run_once_t *spec, const ct_trial_result_t *r, c
                         size_t len)
 {
     buf[0] = '\0';
+    ct_trial_spec_t ts = {.timeout_s = spec->timeout_s, .max_output = spec->max_output};
+    char why[128];
+    ct_trial_reason(&ts, r, why, sizeof why);
     if (r->outcome == CT_TRIAL_TIMEOUT && r->timed_out)
-        snprintf(buf, len, "killed after the trial timeout (%g s)", spec->timeout_s);
+        snprintf(buf, len, "the launch %s (--timeout); killed", why);
+    else if (r->over_cap != 0)
+        snprintf(buf, len, "the launch %s; killed, see %s", why,
+                 r->over_cap == 1 ? spec->stdout_path : spec->stderr_path);
     else if (r->term_signal != 0)
         snprintf(buf, len, "ended by signal %d", r->term_signal);
     else if (r->outcome == CT_TRIAL_FAILURE && r->exit_code == CT_EXIT_WRONG)
@@ -85,5 +92,6 @@ ct_run_once_t ct_run_once_spec(const ct_launch_opts_t *lo, const ct_launcher_t *
         .csv_path = csv,
         .timeout_s = lo->timeout_s,
         .grace_s = lo->grace_s,
+        .max_output = CT_RUN_ONCE_MAX_OUTPUT,
     };
 }

@@ -35,10 +35,16 @@ typedef struct {
      * row in this file is the launch's failure (CT_TRIAL_FAILURE). */
     const char *csv_path;
     double timeout_s, grace_s;
+    long long max_output; /* bytes each of stdout_path and stderr_path may hold; 0: no cap */
 } ct_run_once_t;
 
+/* The cap on each of a launch's two output files (collbench.txt/.err, a
+ * trial's): far above what collbench prints (a table row per size), low
+ * enough that a run printing without end cannot fill the disk. */
+#define CT_RUN_ONCE_MAX_OUTPUT (64LL << 20)
+
 /* The spec of one collbench run under the launch options lo: their --env
- * and --mca settings, --timeout and --grace, args as collbench's
+ * and --mca settings, --timeout and --grace, the output cap CT_RUN_ONCE_MAX_OUTPUT, args as collbench's
  * arguments, its output into out and errf.  A caller with settings of its
  * own (a tune's configuration) replaces env and mca after. */
 ct_run_once_t ct_run_once_spec(const ct_launch_opts_t *lo, const ct_launcher_t *l,
@@ -54,7 +60,7 @@ ct_status_t ct_run_once(const ct_run_once_t *spec, ct_trial_result_t *r, ct_argv
                         char *err, size_t errlen);
 
 /* Why a run that did not end ok failed, in a line ("" when ok): the
- * timeout, the signal, or collbench's outcome and where its stderr is. */
+ * timeout, the output cap, the signal, or collbench's outcome and where its stderr is. */
 void ct_run_once_reason(const ct_run_once_t *spec, const ct_trial_result_t *r, char *buf,
                         size_t len);
 

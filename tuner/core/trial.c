@@ -7,6 +7,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -145,6 +147,8 @@ static void ct_trial_classify(const siginfo_t *info, ct_trial_result_t *r)
         r->term_signal = info->si_status;
         r->outcome = CT_TRIAL_CRASH;
     }
+    if (r->over_cap)
+        r->outcome = CT_TRIAL_FAILURE;
     if (r->timed_out)
         r->outcome = CT_TRIAL_TIMEOUT;
     if (r->interrupt)
@@ -177,6 +181,10 @@ static void ct_trial_child(const ct_trial_spec_t *spec, int in_fd, int out_fd, i
         (void)w;
         _exit(127);
     }
+    if (spec->hard_cap && spec->max_output > 0) {
+        struct rlimit rl = {(rlim_t)spec->max_output + 1, (rlim_t)spec->max_output + 1};
+        setrlimit(RLIMIT_FSIZE, &rl);
+    }
     sigprocmask(SIG_SETMASK, mask, NULL);
     if (spec->envp != NULL)
         environ = (char **)spec->envp;
@@ -197,9 +205,26 @@ static int ct_trial_open_out(const char *path, char *err, size_t errlen)
 
 /* Waits for the leader to exit (without reaping it), enforcing the
  * timeout and forwarding SIGINT/SIGTERM. */
-static void ct_trial_wait(const ct_trial_spec_t *spec, pid_t pid, const sigset_t *set,
-                          siginfo_t *info, ct_trial_result_t *r)
+/* Which output file (1 stdout, 2 stderr) went past the cap; 0: none. */
+static int ct_trial_over_cap(const ct_trial_spec_t *spec, int out_fd, int err_fd)
 {
+    struct stat st;
+    if (spec->max_output <= 0)
+        return 0;
+    if (fstat(out_fd, &st) == 0 && (long long)st.st_size > spec->max_output)
+        return 1;
+    if (fstat(err_fd, &st) == 0 && (long long)st.st_size > spec->max_output)
+        return 2;
+    return 0;
+}
+
+/* Polled rather than enforced by RLIMIT_FSIZE alone: the limit covers
+ * every file the child and its descendants write, which a launch must
+ * not have (see hard_cap), and a size is all a limit on output needs. */
+static void ct_trial_wait(const ct_trial_spec_t *spec, pid_t pid, const sigset_t *set, int out_fd,
+                          int err_fd, siginfo_t *info, ct_trial_result_t *r)
+{
+    double tick = spec->max_output > 0 ? CT_TRIAL_CAP_TICK_S : CT_TRIAL_TICK_S;
     double start = ct_trial_now();
     double deadline = start + spec->timeout_s;
     double kill_at = 0; /* when SIGKILL follows a SIGTERM; 0: none sent */
@@ -209,6 +234,11 @@ static void ct_trial_wait(const ct_trial_spec_t *spec, pid_t pid, const sigset_t
         if (waitid(P_PID, (id_t)pid, info, WEXITED | WNOHANG | WNOWAIT) == 0 && info->si_pid == pid)
             return;
         double t = ct_trial_now();
+        if (kill_at == 0 && r->over_cap == 0 &&
+            (r->over_cap = ct_trial_over_cap(spec, out_fd, err_fd)) != 0) {
+            ct_trial_session_signal(pid, SIGTERM);
+            kill_at = t + spec->grace_s;
+        }
         if (kill_at == 0 && t >= deadline) {
             r->timed_out = 1;
             ct_trial_session_signal(pid, SIGTERM);
@@ -218,10 +248,10 @@ static void ct_trial_wait(const ct_trial_spec_t *spec, pid_t pid, const sigset_t
             ct_trial_session_signal(pid, SIGKILL);
             r->killed = 1;
         }
-        double next = kill_at == 0 ? deadline : r->killed ? t + CT_TRIAL_TICK_S : kill_at;
+        double next = kill_at == 0 ? deadline : r->killed ? t + tick : kill_at;
         double wait = next - t;
-        if (wait > CT_TRIAL_TICK_S)
-            wait = CT_TRIAL_TICK_S;
+        if (wait > tick)
+            wait = tick;
         if (wait < 0.001)
             wait = 0.001;
         struct timespec ts = {(time_t)wait, (long)((wait - (double)(time_t)wait) * 1e9)};
@@ -306,7 +336,10 @@ ct_status_t ct_trial_run(const ct_trial_spec_t *spec, ct_trial_result_t *result,
     }
 
     siginfo_t info;
-    ct_trial_wait(spec, pid, &set, &info, result);
+    ct_trial_wait(spec, pid, &set, out_fd, err_fd, &info, result);
+    /* What it wrote in its last moments, or a hard cap's SIGXFSZ. */
+    if (result->over_cap == 0 && !result->timed_out)
+        result->over_cap = ct_trial_over_cap(spec, out_fd, err_fd);
     result->strays = ct_trial_clear_session(pid);
     waitpid(pid, NULL, 0);
     result->wall_s = ct_trial_now() - start;
@@ -333,6 +366,22 @@ close_files:
     if (err_fd >= 0)
         close(err_fd);
     return st;
+}
+
+void ct_trial_reason(const ct_trial_spec_t *spec, const ct_trial_result_t *r, char *buf, size_t len)
+{
+    buf[0] = '\0';
+    if (r->interrupt != 0)
+        snprintf(buf, len, "was interrupted (signal %d)", r->interrupt);
+    else if (r->timed_out)
+        snprintf(buf, len, "did not finish in %g s", spec->timeout_s);
+    else if (r->over_cap != 0)
+        snprintf(buf, len, "printed more than %g MiB on %s", (double)spec->max_output / 1048576.0,
+                 r->over_cap == 1 ? "stdout" : "stderr");
+    else if (r->term_signal != 0)
+        snprintf(buf, len, "ended by signal %d", r->term_signal);
+    else if (r->outcome != CT_TRIAL_OK)
+        snprintf(buf, len, "exited %d", r->exit_code);
 }
 
 void ct_trial_stop_set(sigset_t *set)

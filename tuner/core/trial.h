@@ -41,13 +41,29 @@ typedef struct {
     const char *stderr_path;
     double timeout_s; /* > 0 */
     double grace_s;   /* between SIGTERM and SIGKILL */
+    /* The most bytes each of the two output files may hold; 0: no cap.
+     * The wait loop looks at their sizes every CT_TRIAL_CAP_TICK_S; past
+     * the cap the session is stopped as on a timeout (SIGTERM, then
+     * SIGKILL).  A fast writer may add what it writes in one tick first. */
+    long long max_output;
+    /* Also RLIMIT_FSIZE = max_output + 1 in the child, inherited by all it
+     * starts: no file it writes can grow past that (a write beyond gets
+     * SIGXFSZ, or EFBIG), so the cap is exact.  Only for a helper whose
+     * files are its output (ucx_info, ompi_info): a launcher's ranks map
+     * shared-memory files larger than any output cap, gnuplot writes its
+     * image. */
+    int hard_cap;
 } ct_trial_spec_t;
+
+/* How often the wait loop looks at the output's size when it has a cap. */
+#define CT_TRIAL_CAP_TICK_S 0.02
 
 typedef struct {
     ct_trial_outcome_t outcome;
     int exit_code;   /* the launcher's exit status; -1 when a signal ended it */
     int term_signal; /* the signal that ended it (or 128+N from a launcher); 0 if none */
     int timed_out;   /* our timeout fired */
+    int over_cap;    /* 1 or 2: stdout or stderr went past max_output (then a failure) */
     int killed;      /* the session needed SIGKILL */
     int interrupt;   /* SIGINT or SIGTERM colltune received, else 0 */
     int strays;      /* processes outlived the launcher in its session and were killed */
@@ -63,6 +79,12 @@ typedef struct {
  * file cannot be created, CT_ERR_BACKEND when fork fails. */
 ct_status_t ct_trial_run(const ct_trial_spec_t *spec, ct_trial_result_t *result, char *err,
                          size_t errlen);
+
+/* Why the trial did not end ok, in words that name the limit hit ("did
+ * not finish in 10 s", "printed more than 16 MiB on stdout", "ended by
+ * signal 9", "exited 3", "was interrupted (signal 2)"); "" when ok. */
+void ct_trial_reason(const ct_trial_spec_t *spec, const ct_trial_result_t *r, char *buf,
+                     size_t len);
 
 /* "ok", "wrong", "bad-input", "failure", "unavailable", "timeout",
  * "crash", "interrupted". */

@@ -96,6 +96,11 @@ EXTRA_DIST += tests/unit/colltune_space_files.sh
 TESTS += tests/unit/colltune_ucx_names.sh
 EXTRA_DIST += tests/unit/colltune_ucx_names.sh
 
+# Every helper (ucx_info, gnuplot, the launcher) under a time limit and an
+# output cap, with a message naming the limit hit (issue 26 item 9).
+TESTS += tests/unit/colltune_children.sh
+EXTRA_DIST += tests/unit/colltune_children.sh
+
 # The transport layer against a planted bad site (pml ucx over TCP only):
 # found, verified with the written files over the site's, written, and in
 # force when run by hand (the JSON's "transport").

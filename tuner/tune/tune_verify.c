@@ -64,6 +64,12 @@ static ct_status_t ct_tune_verify_add(ct_space_config_t *c, const char *name, co
  * user's own --mca mca_base_param_files, else from ompi_info.  Setting
  * the parameter replaces that list, so the A/B must name them too.  ""
  * with a note when neither says. */
+/* ompi_info answers in a second or two; a hung or endless one must not
+ * stall the tune or fill the disk (its output goes to the tune's
+ * directory). */
+#define CT_TUNE_VERIFY_OMPI_INFO_TIMEOUT_S 10.0
+#define CT_TUNE_VERIFY_OMPI_INFO_MAX_OUTPUT (16LL << 20)
+
 static void ct_tune_verify_mca_tail(const ct_launch_opts_t *lo, const char *dir, char *tail,
                                     size_t len, char *note, size_t notelen)
 {
@@ -73,14 +79,26 @@ static void ct_tune_verify_mca_tail(const ct_launch_opts_t *lo, const char *dir,
             snprintf(tail, len, "%s", lo->mca[i].value);
             return;
         }
-    char out[4096], errf[4096], err[256];
+    char out[4096], errf[4096], err[512], why[640] = "";
     if (ct_outdir_path(dir, "ompi_info.txt", out, sizeof out) != CT_OK ||
         ct_outdir_path(dir, "ompi_info.err", errf, sizeof errf) != CT_OK)
         return;
     char *argv[] = {"ompi_info", "--parsable", "--param", "mca", "base", "--level", "9", NULL};
-    ct_trial_spec_t spec = {argv, NULL, out, errf, 60, 2};
+    ct_trial_spec_t spec = {.argv = argv,
+                            .stdout_path = out,
+                            .stderr_path = errf,
+                            .timeout_s = CT_TUNE_VERIFY_OMPI_INFO_TIMEOUT_S,
+                            .grace_s = 1,
+                            .max_output = CT_TUNE_VERIFY_OMPI_INFO_MAX_OUTPUT,
+                            .hard_cap = 1};
     ct_trial_result_t res;
-    if (ct_trial_run(&spec, &res, err, sizeof err) == CT_OK && res.outcome == CT_TRIAL_OK) {
+    ct_status_t st = ct_trial_run(&spec, &res, err, sizeof err);
+    if (st != CT_OK) {
+        const char *colon = strstr(err, "': ");
+        snprintf(why, sizeof why, "did not run (cannot execute: %s)", colon ? colon + 3 : err);
+    } else if (res.outcome != CT_TRIAL_OK) {
+        ct_trial_reason(&spec, &res, why, sizeof why);
+    } else {
         FILE *f = fopen(out, "r");
         char line[8192];
         const char *key = ":mca_base_param_files:value:";
@@ -95,11 +113,14 @@ static void ct_tune_verify_mca_tail(const ct_launch_opts_t *lo, const char *dir,
         }
         if (f != NULL)
             fclose(f);
+        if (tail[0] == '\0')
+            snprintf(why, sizeof why, "ran but printed no mca_base_param_files line");
     }
     if (tail[0] == '\0')
         snprintf(note, notelen,
-                 "ompi_info did not give Open MPI's default mca_base_param_files, so the "
-                 "tuned side read only the emitted mca-params.conf, not the system's");
+                 "ompi_info %s, so it did not give Open MPI's default mca_base_param_files: the "
+                 "tuned side read only the emitted mca-params.conf, not the system's",
+                 why);
 }
 
 /* Whether the user's environment or --env sets name. */
