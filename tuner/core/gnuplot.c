@@ -3,6 +3,7 @@
  */
 #include <errno.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -225,6 +226,14 @@ int ct_gnuplot_draw(const char *gnuplot, const char *dir, const char *script, co
     }
     ct_gnuplot_show_err(errf);
     unlink(errf);
+    if (res.outcome == CT_TRIAL_INTERRUPTED) {
+        /* The user's Ctrl-C (or a TERM) stops colltune as it stopped
+         * gnuplot: by the signal, so the shell reads 130 (143), as before
+         * gnuplot ran under the trial runner. */
+        unlink(tmp);
+        signal(res.interrupt, SIG_DFL);
+        raise(res.interrupt);
+    }
     if (res.outcome != CT_TRIAL_OK) {
         char why[128];
         ct_trial_reason(&spec, &res, why, sizeof why);
