@@ -35,8 +35,8 @@ tuner_colltune_LDADD = tuner/sbatch/libctsbatch.la tuner/health/libcthealth.la \
 	tuner/import/libctimport.la $(TUNER_TUNE_LIBS)
 
 # The command line and the trial runner end to end; no MPI.
-TESTS += tests/unit/colltune_cli.sh tests/unit/colltune_trial.sh
-EXTRA_DIST += tests/unit/colltune_cli.sh tests/unit/colltune_trial.sh
+TESTS += tests/unit/colltune_cli.sh tests/unit/colltune_trial.sh tests/unit/colltune_relay.sh
+EXTRA_DIST += tests/unit/colltune_cli.sh tests/unit/colltune_trial.sh tests/unit/colltune_relay.sh
 
 # No tuner folder includes a header of a folder above it.
 TESTS += tests/unit/tuner_layers.sh

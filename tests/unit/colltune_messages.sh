@@ -68,7 +68,7 @@ refused "colltune sweep: --launcher-arg: an empty value (want ARG)" \
     sweep --out "$T/s" --np 2 --launcher-arg ''
 refused "colltune plot: --gnuplot: an empty value (want PATH)" plot --out "$T/p" --gnuplot '' "$CSV"
 refused "colltune regress: --md: an empty value (want FILE)" regress --md '' "$T"
-refused "colltune tune: --space: an empty value (want FILE)" tune --space '' --out "$T/t" --np 2
+refused "colltune tune: --space: an empty value (want FILE|NAME)" tune --space '' --out "$T/t" --np 2
 [ ! -e "$T/s" ] || fail "a refused sweep made its --out"
 # An option given twice: the second used to win unnoticed.
 refused "colltune sweep: --np given twice (the second: '3'): give it once" \

@@ -24,7 +24,8 @@ tuner_core_libctcore_la_SOURCES = \
 	tuner/core/run_once.c tuner/core/run_dir.c tuner/core/run_once.h \
 	tuner/core/self_path.c tuner/core/self_path.h \
 	tuner/core/setting.h \
-	tuner/core/trial.c tuner/core/trial.h
+	tuner/core/trial.c tuner/core/trial.h \
+	tuner/core/trial_relay.c tuner/core/trial_relay.h
 # The launcher --np alone uses: configure's mpirun (empty: mpirun from
 # PATH).  gnuplot.c finds the scripts of plots/ beside the binary in the
 # build tree, else installed, else in the source tree (a VPATH build).

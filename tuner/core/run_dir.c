@@ -326,6 +326,11 @@ int ct_run_once_dir(const ct_run_dir_t *a, const char *dir, const ct_launcher_t 
     if (st == CT_OK)
         st = ct_argv_append(&args, a->cb_args, a->ncb_args);
     ct_run_once_t spec = ct_run_once_spec(a->lo, l, collbench, &args, csv, out, errf);
+    /* A sweep's one launch may last long: its progress is not kept from
+     * the user (tune's many trials print their own). */
+    char relay_as[64];
+    snprintf(relay_as, sizeof relay_as, "colltune %s: ", cmd);
+    spec.relay_as = relay_as;
     ct_trial_result_t r;
     ct_argv_t ran = CT_ARGV_INIT;
     if (st == CT_OK)

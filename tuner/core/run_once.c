@@ -39,6 +39,7 @@ ct_status_t ct_run_once(const ct_run_once_t *spec, ct_trial_result_t *r, ct_argv
         .timeout_s = spec->timeout_s,
         .grace_s = spec->grace_s,
         .max_output = spec->max_output,
+        .relay_as = spec->relay_as,
     };
     st = ct_trial_run(&ts, r, err, errlen);
     if (st == CT_OK && r->outcome == CT_TRIAL_WRONG && spec->csv_path != NULL &&

@@ -36,6 +36,7 @@ typedef struct {
     const char *csv_path;
     double timeout_s, grace_s;
     long long max_output; /* bytes each of stdout_path and stderr_path may hold; 0: no cap */
+    const char *relay_as; /* collbench's progress lines passed on (trial.h); NULL: none */
 } ct_run_once_t;
 
 /* The cap on each of a launch's two output files (collbench.txt/.err, a

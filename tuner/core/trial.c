@@ -1,4 +1,5 @@
 #include "trial.h"
+#include "trial_relay.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -228,11 +229,17 @@ static void ct_trial_wait(const ct_trial_spec_t *spec, pid_t pid, const sigset_t
     double start = ct_trial_now();
     double deadline = start + spec->timeout_s;
     double kill_at = 0; /* when SIGKILL follows a SIGTERM; 0: none sent */
+    ct_trial_relay_t relay;
+    ct_trial_relay_open(&relay, spec->stderr_path, spec->relay_as);
 
     for (;;) {
         memset(info, 0, sizeof *info);
-        if (waitid(P_PID, (id_t)pid, info, WEXITED | WNOHANG | WNOWAIT) == 0 && info->si_pid == pid)
+        if (waitid(P_PID, (id_t)pid, info, WEXITED | WNOHANG | WNOWAIT) == 0 &&
+            info->si_pid == pid) {
+            ct_trial_relay_close(&relay);
             return;
+        }
+        ct_trial_relay_poll(&relay);
         double t = ct_trial_now();
         if (kill_at == 0 && r->over_cap == 0 &&
             (r->over_cap = ct_trial_over_cap(spec, out_fd, err_fd)) != 0) {

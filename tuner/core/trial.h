@@ -53,6 +53,10 @@ typedef struct {
      * shared-memory files larger than any output cap, gnuplot writes its
      * image. */
     int hard_cap;
+    /* When not NULL: collbench's progress lines in the stderr file are
+     * passed on to colltune's stderr as they come, each prefixed by it
+     * (trial_relay.h). */
+    const char *relay_as;
 } ct_trial_spec_t;
 
 /* How often the wait loop looks at the output's size when it has a cap. */
