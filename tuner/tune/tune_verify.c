@@ -64,8 +64,8 @@ static ct_status_t ct_tune_verify_add(ct_space_config_t *c, const char *name, co
  * user's own --mca mca_base_param_files, else from ompi_info.  Setting
  * the parameter replaces that list, so the A/B must name them too.  ""
  * with a note when neither says. */
-static void ct_tune_verify_mca_tail(const ct_launch_opts_t *lo, const char *dir, char *tail,
-                                    size_t len, char *note, size_t notelen)
+void ct_tune_verify_mca_tail(const ct_launch_opts_t *lo, const char *dir, char *tail, size_t len,
+                             char *note, size_t notelen)
 {
     tail[0] = '\0';
     for (size_t i = 0; i < lo->nmca; i++)
