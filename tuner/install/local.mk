@@ -9,3 +9,7 @@ noinst_LTLIBRARIES += tuner/install/libctinstall.la
 tuner_install_libctinstall_la_SOURCES = \
 	tuner/install/install.c tuner/install/install.h tuner/install/verify_install.c
 tuner_install_libctinstall_la_CPPFLAGS = $(TUNER_INSTALL_CPPFLAGS)
+
+# install and verify-install end to end at np=2 with the real Open MPI.
+TESTS += tests/mpi/colltune_install.sh
+EXTRA_DIST += tests/mpi/colltune_install.sh
