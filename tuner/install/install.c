@@ -389,11 +389,16 @@ static void ct_install_print(const char *to, const int *present)
         else
             putchar('\n');
     }
-    for (size_t i = 0; t[i].name != NULL; i++)
-        if (present[i] && strcmp(t[i].name, "nccl.env") == 0) {
-            printf("  %sset -a; . ", present[4] ? "# or, instead of NCCL_CONF_FILE: " : "");
-            printf("%s/nccl.env; set +a\n", to);
-        }
+    int conf = 0, env = 0;
+    for (size_t i = 0; t[i].name != NULL; i++) {
+        conf |= present[i] && strcmp(t[i].name, "nccl.conf") == 0;
+        env |= present[i] && strcmp(t[i].name, "nccl.env") == 0;
+    }
+    if (env) {
+        printf("  %sset -a; . ", conf ? "# or, instead of NCCL_CONF_FILE: " : "");
+        ct_install_put_sh(stdout, to);
+        printf("/nccl.env; set +a\n");
+    }
     printf("\nOr as an Environment Modules / Lmod module file:\n  #%%Module1.0\n");
     for (size_t i = 0; t[i].name != NULL; i++) {
         if (!present[i] || t[i].var == NULL)
