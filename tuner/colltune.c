@@ -23,7 +23,7 @@ static void colltune_usage(FILE *f)
                "commands:\n");
     const ct_command_t *const *cmds = ct_commands();
     for (size_t i = 0; cmds[i] != NULL; i++)
-        fprintf(f, "  %-10s %s\n", cmds[i]->name, cmds[i]->summary);
+        fprintf(f, "  %-14s %s\n", cmds[i]->name, cmds[i]->summary);
     fprintf(f, "\nexit codes: 0 ok, 1 wrong results, 2 bad input, 3 failure,\n"
                "77 backend unavailable, 124 timeout, 130 interrupted\n");
 }

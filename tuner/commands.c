@@ -4,8 +4,11 @@
 
 /* One line per subcommand. */
 static const ct_command_t *const ct_command_table[] = {
-    &ct_command_sweep,   &ct_command_tune,   &ct_command_import, &ct_command_plot,
-    &ct_command_regress, &ct_command_health, &ct_command_sbatch, NULL,
+    &ct_command_sweep,          &ct_command_tune,
+    &ct_command_import,         &ct_command_plot,
+    &ct_command_regress,        &ct_command_health,
+    &ct_command_sbatch,         &ct_command_install,
+    &ct_command_verify_install, NULL,
 };
 
 const ct_command_t *const *ct_commands(void) { return ct_command_table; }

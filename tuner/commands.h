@@ -16,6 +16,8 @@ extern const ct_command_t ct_command_plot;
 extern const ct_command_t ct_command_regress;
 extern const ct_command_t ct_command_health;
 extern const ct_command_t ct_command_sbatch;
+extern const ct_command_t ct_command_install;
+extern const ct_command_t ct_command_verify_install;
 
 /* The table, NULL-terminated, in the order --help lists it. */
 const ct_command_t *const *ct_commands(void);

@@ -1,7 +1,7 @@
 # tuner/local.mk - colltune: one folder per link unit, lowest first.
 #
 #   core  <  space  <  emit  <  tune  <  import  <  plot  <  regress  <
-#   sweep  <  health  <  sbatch  <  colltune.c + commands.c (this folder)
+#   sweep  <  health  <  sbatch  <  install  <  colltune.c + commands.c (this folder)
 #
 # A folder includes its own headers and those of the folders before it in
 # this list, never one after it (each folder's CPPFLAGS carry exactly
@@ -25,12 +25,13 @@ include $(srcdir)/tuner/regress/local.mk
 include $(srcdir)/tuner/sweep/local.mk
 include $(srcdir)/tuner/health/local.mk
 include $(srcdir)/tuner/sbatch/local.mk
+include $(srcdir)/tuner/install/local.mk
 
 bin_PROGRAMS += tuner/colltune
 tuner_colltune_SOURCES = tuner/colltune.c tuner/commands.c tuner/commands.h
-tuner_colltune_CPPFLAGS = $(TUNER_SBATCH_CPPFLAGS)
+tuner_colltune_CPPFLAGS = $(TUNER_INSTALL_CPPFLAGS)
 # Highest first, so each library finds what it needs in those after it.
-tuner_colltune_LDADD = tuner/sbatch/libctsbatch.la tuner/health/libcthealth.la \
+tuner_colltune_LDADD = tuner/install/libctinstall.la tuner/sbatch/libctsbatch.la tuner/health/libcthealth.la \
 	tuner/sweep/libctsweep.la tuner/regress/libctregress.la tuner/plot/libctplot.la \
 	tuner/import/libctimport.la $(TUNER_TUNE_LIBS)
 

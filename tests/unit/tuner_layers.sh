@@ -8,7 +8,7 @@
 set -u
 : "${top_srcdir:?run through make check}"
 
-order="core space emit tune import plot regress sweep health sbatch"
+order="core space emit tune import plot regress sweep health sbatch install"
 
 fail() {
     echo "FAIL: $*" >&2

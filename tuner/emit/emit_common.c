@@ -89,7 +89,13 @@ void ct_emit_header(const ct_emit_ctx_t *ctx, FILE *fp, const char *file, const 
     fputs("# Only choices whose gain beat the noise and held in the A/B verification\n"
           "# are here; everything else keeps the library's default.\n",
           fp);
-    fputs("#\n# Install:\n", fp);
+    /* The files name each other by absolute path: copied by hand, they
+     * would name this directory still (issue 25). */
+    fputs("#\n# Install with: colltune install TUNE_DIR --to DIR  (TUNE_DIR: this file's\n"
+          "# directory).  It copies the verified files, rewrites the paths between them\n"
+          "# and prints the lines below for DIR; colltune verify-install DIR checks\n"
+          "# them.  For this directory:\n",
+          fp);
     for (; *install != NULL; install++) {
         fputs(**install ? "#   " : "#", fp);
         ct_emit_put_dir(ctx, fp, *install);

@@ -34,10 +34,9 @@ static int ct_mca_wanted(const ct_tune_result_t *r)
 
 /* The header's install text (the entry carries it). */
 static const char *const ct_emit_mca_install[] = {
-    "Open MPI reads $HOME/.openmpi/mca-params.conf: copy it there, or for one job",
-    "name it first in mca_base_param_files, a comma-separated list that replaces",
-    "the default one, so keep the files it had (ompi_info --level 9 --param mca",
-    "base | grep param_files shows them; Debian's system file disables pml ucx):",
+    "Name it first in mca_base_param_files, a comma-separated list that replaces",
+    "Open MPI's default one, so keep the files it had (ompi_info --level 9 --param",
+    "mca base | grep param_files shows them; Debian's system file disables pml ucx):",
     "  export OMPI_MCA_mca_base_param_files=@DIR@/mca-params.conf,"
     "$HOME/.openmpi/mca-params.conf,/etc/openmpi/openmpi-mca-params.conf",
     "Parameters on the mpirun command line or in OMPI_MCA_* variables win.",

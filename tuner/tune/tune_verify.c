@@ -59,19 +59,19 @@ static ct_status_t ct_tune_verify_add(ct_space_config_t *c, const char *name, co
     return CT_OK;
 }
 
-/* The MCA files Open MPI reads when mca_base_param_files is not set (the
- * user's and the system's, where the site's settings live): from the
- * user's own --mca mca_base_param_files, else from ompi_info.  Setting
- * the parameter replaces that list, so the A/B must name them too.  ""
- * with a note when neither says. */
 /* ompi_info answers in a second or two; a hung or endless one must not
  * stall the tune or fill the disk (its output goes to the tune's
  * directory). */
 #define CT_TUNE_VERIFY_OMPI_INFO_TIMEOUT_S 10.0
 #define CT_TUNE_VERIFY_OMPI_INFO_MAX_OUTPUT (16LL << 20)
 
-static void ct_tune_verify_mca_tail(const ct_launch_opts_t *lo, const char *dir, char *tail,
-                                    size_t len, char *note, size_t notelen)
+/* The MCA files Open MPI reads when mca_base_param_files is not set (the
+ * user's and the system's, where the site's settings live): from the
+ * user's own --mca mca_base_param_files, else from ompi_info.  Setting
+ * the parameter replaces that list, so the A/B must name them too.  ""
+ * with a note when neither says. */
+void ct_tune_verify_mca_tail(const ct_launch_opts_t *lo, const char *dir, char *tail, size_t len,
+                             char *note, size_t notelen)
 {
     tail[0] = '\0';
     for (size_t i = 0; i < lo->nmca; i++)

@@ -1,0 +1,33 @@
+/*
+ * install.h - colltune install and verify-install: a tune's verified
+ * files copied out of its results directory, and a check that a launch
+ * with the installed files has their values in force.
+ */
+#ifndef CT_INSTALL_H
+#define CT_INSTALL_H
+
+#include <stddef.h>
+
+/* One file a tune may emit (tuner/emit/emit_*.c) and the variable that
+ * points its library at it: NULL where another file names it
+ * (coll-tuned-rules.*: mca-params.conf) or a person sources it
+ * (nccl.env). */
+typedef struct {
+    const char *name;
+    const char *var;
+    int names_dir; /* var names the directory (UCX_CONFIG_DIR), not the file */
+} ct_install_file_t;
+
+/* The files install copies, in install order, NULL-name terminated. */
+const ct_install_file_t *ct_install_files(void);
+
+/* The parameter naming the coll/tuned rules file inside mca-params.conf. */
+#define CT_INSTALL_RULES_PARAM "coll_tuned_dynamic_rules_filename"
+
+/* Reads mca-params.conf at path: each NAME = VALUE line (comments and
+ * blank lines skipped) into names/values (strdup'ed, at most max);
+ * returns how many, or -1 when the file cannot be read (errno set). */
+long ct_install_read_mca(const char *path, char **names, char **values, size_t max);
+void ct_install_free_mca(char **names, char **values, long n);
+
+#endif

@@ -1,0 +1,15 @@
+# tuner/install/local.mk - colltune install (a tune's verified files
+# copied where a site keeps them, paths rewritten) and verify-install (a
+# launch that reads the installed values back through MPI_T).  Above
+# sbatch.
+
+TUNER_INSTALL_CPPFLAGS = $(TUNER_SBATCH_CPPFLAGS) -I$(top_srcdir)/tuner/install
+
+noinst_LTLIBRARIES += tuner/install/libctinstall.la
+tuner_install_libctinstall_la_SOURCES = \
+	tuner/install/install.c tuner/install/install.h tuner/install/verify_install.c
+tuner_install_libctinstall_la_CPPFLAGS = $(TUNER_INSTALL_CPPFLAGS)
+
+# install and verify-install end to end at np=2 with the real Open MPI.
+TESTS += tests/mpi/colltune_install.sh
+EXTRA_DIST += tests/mpi/colltune_install.sh
