@@ -6,6 +6,7 @@
 
 #include "emit.h"
 #include "ct_outfile.h"
+#include "ct_outfile_set.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -126,55 +127,6 @@ ct_status_t ct_emit_check_dir(const char *outdir, int mca_files, char *err, size
     return ct_emit_check_real(NULL, outdir, dir, mca_files, err, errlen);
 }
 
-/* Renames every tmp[i] onto dst[i], all or none: each existing target is
- * first linked aside as old[i], and a failed rename puts back the targets
- * replaced before it (and removes those that were new). */
-static ct_status_t ct_emit_rename_all(size_t n, char (*tmp)[PATH_MAX + 304],
-                                      char (*dst)[PATH_MAX + 64], char *err, size_t errlen)
-{
-    char old[CT_EMIT_NFORMATS][PATH_MAX + 320];
-    int had[CT_EMIT_NFORMATS] = {0};
-    ct_status_t st = CT_OK;
-    size_t done = 0;
-
-    for (size_t i = 0; i < n && st == CT_OK; i++) {
-        char base[PATH_MAX + 80];
-        int len = snprintf(base, sizeof base, "%s.old", dst[i]);
-        if (len < 0 || (size_t)len >= sizeof base ||
-            ct_tmpname(base, old[i], sizeof old[i]) != CT_OK) {
-            snprintf(err, errlen, "%s: path too long", dst[i]);
-            st = CT_ERR_USAGE;
-            break;
-        }
-        (void)ct_tmpname_clean_stale(base); /* a killed emit's copy aside */
-        if (link(dst[i], old[i]) == 0) {
-            had[i] = 1;
-        } else if (errno != ENOENT) {
-            snprintf(err, errlen, "cannot keep %s aside as %s: %s", dst[i], old[i],
-                     strerror(errno));
-            st = CT_ERR_IO;
-        }
-    }
-    for (; done < n && st == CT_OK; done++)
-        if (rename(tmp[done], dst[done]) != 0) {
-            snprintf(err, errlen, "cannot rename %s to %s: %s", tmp[done], dst[done],
-                     strerror(errno));
-            st = CT_ERR_IO;
-            break;
-        }
-    if (st != CT_OK)
-        for (size_t i = 0; i < done; i++) {
-            if (had[i] ? rename(old[i], dst[i]) != 0 : unlink(dst[i]) != 0)
-                fprintf(stderr, "colltune: cannot put back %s%s%s: %s\n", dst[i],
-                        had[i] ? " from " : "", had[i] ? old[i] : "", strerror(errno));
-            had[i] = 0; /* put back: nothing left to remove */
-        }
-    for (size_t i = 0; i < n; i++)
-        if (had[i])
-            (void)unlink(old[i]);
-    return st;
-}
-
 ct_status_t ct_emit_all_as(const ct_tune_result_t *r, const char *outdir, const char *writer,
                            char *err, size_t errlen)
 {
@@ -203,15 +155,18 @@ ct_status_t ct_emit_all_as(const ct_tune_result_t *r, const char *outdir, const 
             snprintf(err, errlen, "output directory %s: path too long", outdir);
         n++;
     }
-    if (st == CT_OK)
-        st = ct_emit_rename_all(n, tmp, dst, err, errlen);
-    if (st != CT_OK) {
+    if (st == CT_OK) {
+        const char *tmps[CT_EMIT_NFORMATS], *dsts[CT_EMIT_NFORMATS];
+        for (size_t i = 0; i < n; i++) {
+            tmps[i] = tmp[i];
+            dsts[i] = dst[i];
+        }
+        st = ct_outfile_rename_all(n, tmps, dsts, err, errlen);
+    }
+    if (st != CT_OK)
         for (size_t i = 0; i < n; i++)
             if (tmp[i][0] != '\0')
                 (void)unlink(tmp[i]); /* those already renamed are gone: ENOENT */
-    } else if (n > 0) {
-        ct_outfile_sync_dir(dst[0]); /* so the renames survive a crash */
-    }
     return st;
 }
 

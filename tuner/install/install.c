@@ -22,6 +22,8 @@
 #include "cli.h"
 #include "command.h"
 #include "ct_status.h"
+#include "ct_outfile.h"
+#include "ct_outfile_set.h"
 #include "ct_tmpname.h"
 #include "outdir.h"
 
@@ -281,72 +283,6 @@ static int ct_install_check_paths(const char *file, const char *text, const char
     return bad;
 }
 
-/* Writes text to tmp (created new, fsync'd). */
-static int ct_install_write_tmp(const char *tmp, const char *text)
-{
-    int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-    if (fd < 0)
-        return -1;
-    size_t len = strlen(text), off = 0;
-    while (off < len) {
-        ssize_t w = write(fd, text + off, len - off);
-        if (w < 0) {
-            if (errno == EINTR)
-                continue;
-            close(fd);
-            return -1;
-        }
-        off += (size_t)w;
-    }
-    int rc = fsync(fd);
-    if (close(fd) != 0)
-        rc = -1;
-    return rc;
-}
-
-/* Renames every tmp[i] onto dst[i], all or none (as tuner/emit/emit.c
- * does): an existing target is linked aside first and put back when a
- * later rename fails. */
-static int ct_install_rename_all(size_t n, char (*tmp)[PATH_MAX + 300], char (*dst)[PATH_MAX + 64])
-{
-    char old[CT_INSTALL_MAX][PATH_MAX + 400];
-    int had[CT_INSTALL_MAX] = {0}, rc = 0;
-    size_t done = 0;
-    for (size_t i = 0; i < n && rc == 0; i++) {
-        char base[PATH_MAX + 80];
-        int len = snprintf(base, sizeof base, "%s.old", dst[i]);
-        if (len < 0 || (size_t)len >= sizeof base ||
-            ct_tmpname(base, old[i], sizeof old[i]) != CT_OK) {
-            fprintf(stderr, "colltune install: %s: path too long\n", dst[i]);
-            rc = -1;
-        } else if (link(dst[i], old[i]) == 0) {
-            had[i] = 1;
-        } else if (errno != ENOENT) {
-            fprintf(stderr, "colltune install: cannot keep %s aside: %s\n", dst[i],
-                    strerror(errno));
-            rc = -1;
-        }
-    }
-    for (; done < n && rc == 0; done++)
-        if (rename(tmp[done], dst[done]) != 0) {
-            fprintf(stderr, "colltune install: cannot rename %s to %s: %s\n", tmp[done], dst[done],
-                    strerror(errno));
-            rc = -1;
-            break;
-        }
-    if (rc != 0)
-        for (size_t i = 0; i < done; i++) {
-            if (had[i] ? rename(old[i], dst[i]) != 0 : unlink(dst[i]) != 0)
-                fprintf(stderr, "colltune install: cannot put back %s: %s\n", dst[i],
-                        strerror(errno));
-            had[i] = 0;
-        }
-    for (size_t i = 0; i < n; i++)
-        if (had[i])
-            (void)unlink(old[i]);
-    return rc;
-}
-
 /* s for a shell, single-quoted when it has anything but path characters. */
 static void ct_install_put_sh(FILE *f, const char *s)
 {
@@ -513,7 +449,7 @@ static int ct_install_main(int argc, char **argv)
     const char *olds[2] = {tune, rules_dir};
     size_t nold = rules_dir[0] && strcmp(rules_dir, tune) != 0 ? 2 : 1;
 
-    char dst[CT_INSTALL_MAX][PATH_MAX + 64], tmp[CT_INSTALL_MAX][PATH_MAX + 300];
+    char dst[CT_INSTALL_MAX][PATH_MAX + 64];
     const char *names[CT_INSTALL_MAX];
     size_t n = 0, idx[CT_INSTALL_MAX];
     int exists = 0;
@@ -560,36 +496,38 @@ static int ct_install_main(int argc, char **argv)
     if (rc == CT_EXIT_OK && bad)
         rc = CT_EXIT_FAILURE;
 
+    /* Temporaries beside the targets, then renamed all or nothing
+     * (ct_outfile_set.h): the files name each other. */
+    ct_outfile_t out[CT_INSTALL_MAX];
+    const char *tmps[CT_INSTALL_MAX], *dsts[CT_INSTALL_MAX];
+    char msg[PATH_MAX + 600];
     size_t made = 0;
     for (; made < n && rc == CT_EXIT_OK; made++) {
-        if (ct_tmpname(dst[made], tmp[made], sizeof tmp[made]) != CT_OK) {
-            fprintf(stderr, "colltune install: %s: path too long\n", dst[made]);
-            rc = CT_EXIT_USAGE;
-            break;
+        ct_status_t st = ct_outfile_open(&out[made], dst[made], 0644, msg, sizeof msg);
+        if (st == CT_OK) {
+            fputs(text[idx[made]], out[made].fp);
+            st = ct_outfile_finish(&out[made], msg, sizeof msg);
         }
-        (void)ct_tmpname_clean_stale(dst[made]);
-        if (ct_install_write_tmp(tmp[made], text[idx[made]]) != 0) {
-            fprintf(stderr, "colltune install: cannot write %s: %s\n", tmp[made], strerror(errno));
-            rc = CT_EXIT_FAILURE;
-            made++; /* the temporary may exist */
-            break;
+        if (st != CT_OK) {
+            fprintf(stderr, "colltune install: %s\n", msg);
+            rc = st == CT_ERR_USAGE ? CT_EXIT_USAGE : CT_EXIT_FAILURE;
+            break; /* finish and open left nothing behind */
         }
+        tmps[made] = out[made].tmp;
+        dsts[made] = dst[made];
     }
-    if (rc == CT_EXIT_OK && ct_install_rename_all(n, tmp, dst) != 0)
+    if (rc == CT_EXIT_OK && ct_outfile_rename_all(n, tmps, dsts, msg, sizeof msg) != CT_OK) {
+        fprintf(stderr, "colltune install: %s\n", msg);
         rc = CT_EXIT_FAILURE;
+    }
     if (rc != CT_EXIT_OK)
         for (size_t k = 0; k < made; k++)
-            (void)unlink(tmp[k]);
+            (void)unlink(out[k].tmp); /* those renamed are gone: ENOENT */
     /* And again once they are in place. */
     for (size_t k = 0; k < n && rc == CT_EXIT_OK; k++)
         if (ct_install_check_paths(dst[k], text[idx[k]], to, names, n, 1) > 0)
             rc = CT_EXIT_FAILURE;
     if (rc == CT_EXIT_OK) {
-        int fd = open(to, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-        if (fd >= 0) {
-            (void)fsync(fd);
-            close(fd);
-        }
         printf("colltune install: %zu file%s from %s into %s:", n, n == 1 ? "" : "s", tune, to);
         for (size_t k = 0; k < n; k++)
             printf(" %s", names[k]);
