@@ -57,6 +57,6 @@ Environment (colltune passes it on to collbench):
 or collbench's options: --nccl-lib $out/libnccl-fake.so --cudart-lib $out/libcudart-stub.so
 
   mpirun -np 2 collbench --backend nccl -C allreduce -b 1K -e 64K -f 4
-  colltune tune --space nccl --out tuned --np 2 --strategy random --budget 4 \\
-      --collectives allreduce -- --backend nccl -b 1K -e 4K -f 4
+  colltune tune --space nccl --out tuned --np 2 --strategy random --budget 6 \\
+      --verify-pairs 0 --collectives allreduce -- --backend nccl -b 1K -e 4K -f 4
 EOF

@@ -57,8 +57,8 @@ for f in $docs; do
 done >"$T/lines"
 bad=0
 while IFS='	' read -r where text; do
-    # shellcheck disable=SC2086
     set -f
+    # shellcheck disable=SC2086
     set -- $text
     set +f
     prog=
