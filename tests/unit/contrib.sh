@@ -17,7 +17,7 @@ fail() {
     exit 1
 }
 
-for f in nightly.sh nightly.sbatch; do
+for f in nightly.sh nightly.sbatch nccl-test-double.sh; do
     sh -n "$C/$f" || fail "sh -n $f"
     if command -v shellcheck >/dev/null 2>&1; then
         shellcheck -s sh "$C/$f" || fail "shellcheck $f"

@@ -11,7 +11,12 @@ tuner_sbatch_libctsbatch_la_CPPFLAGS = $(TUNER_SBATCH_CPPFLAGS) \
 
 # The nightly recipe, installed where `colltune sbatch nightly` finds it.
 contribdir = $(pkgdatadir)/contrib
-dist_contrib_SCRIPTS = contrib/nightly.sh
+dist_contrib_SCRIPTS = contrib/nightly.sh contrib/nccl-test-double.sh
+
+# The NCCL test double's sources, where contrib/nccl-test-double.sh finds
+# them once installed (a user without a GPU builds them with mpicc).
+nccltestdoubledir = $(contribdir)/nccl-test-double
+nccltestdouble_DATA = tests/nccl/fake_nccl_mpi.c tests/nccl/stub_cudart.c
 
 # The cron and Slurm examples, installed beside the recipe with the paths
 # of this install (make install prefix=... included): the source tree's
