@@ -69,6 +69,9 @@ refused "colltune sweep: --launcher-arg: an empty value (want ARG)" \
 refused "colltune plot: --gnuplot: an empty value (want PATH)" plot --out "$T/p" --gnuplot '' "$CSV"
 refused "colltune regress: --md: an empty value (want FILE)" regress --md '' "$T"
 refused "colltune tune: --space: an empty value (want FILE|NAME)" tune --space '' --out "$T/t" --np 2
+# A budget the defaults use up would search nothing (and exit 0).
+refused "colltune tune: --budget 2 leaves no configuration to try" tune --space "$SPACE" --out "$T/b" --np 2 \
+    --launches 2 --budget 2 --collbench /bin/false
 [ ! -e "$T/s" ] || fail "a refused sweep made its --out"
 # An option given twice: the second used to win unnoticed.
 refused "colltune sweep: --np given twice (the second: '3'): give it once" \

@@ -976,6 +976,17 @@ static int ct_tune_main_run(ct_tune_args_t *a)
     for (size_t k = 0; st == CT_OK && !a->launches_given && k < s.nscopes; k++)
         if (s.scopes[k].inproc)
             a->plan.launches = CT_TUNE_MIN_PAIRED;
+    /* The defaults of every scope come first and count: a budget they
+     * use up would search nothing and still exit 0. */
+    long need = (long)(s.nscopes + 1) * a->plan.launches;
+    if (st == CT_OK && a->plan.budget > 0 && a->plan.budget < need) {
+        fprintf(stderr,
+                "colltune tune: --budget %ld leaves no configuration to try: the defaults of "
+                "%zu scope%s take %zu x %ld launches; give --budget %ld or more\n",
+                a->plan.budget, s.nscopes, s.nscopes == 1 ? "" : "s", s.nscopes, a->plan.launches,
+                need);
+        st = CT_ERR_USAGE;
+    }
     char jpath[4096];
     if (st == CT_OK)
         st = ct_tune_open_out(a, &s, space.name, &x.run.journal, jpath, sizeof jpath);
