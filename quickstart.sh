@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # quickstart.sh - set up colltune on a fresh Debian machine and use it.
 #
 #   ./quickstart.sh         install missing packages, build, run the main job

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # bench/cluster-common.sh - the emulated cluster for the bench scripts
 # (sourced, bash): tests/cluster/cluster.sh, and the launcher words that
 # run Open MPI across its hosts.  Expects $root and $me set.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * overhead_ref.c - the simplest honest MPI timing loop, as a yardstick for
  * collbench (see bench/overhead).  Compiled by bench/overhead into a temp dir.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # bench/tune-common.sh - shared by bench/tune-gain and bench/search-cost
 # (sourced, bash).  Expects $root, $tmp and $me set, and fail() defined.
 #

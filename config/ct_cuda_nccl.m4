@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # CT_CHECK_CUDA_NCCL_HEADERS: --with-cuda[=DIR] (default: guess /usr/local/cuda).
 # The headers are used only to prove at compile time that the NCCL backend's
 # own declarations match nccl.h and cuda_runtime.h; NCCL and CUDA are loaded

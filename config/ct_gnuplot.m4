@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # CT_CHECK_GNUPLOT: record gnuplot's path for the plot commands (optional).
 AC_DEFUN([CT_CHECK_GNUPLOT], [
   AC_ARG_VAR([GNUPLOT], [gnuplot program used to draw plots])

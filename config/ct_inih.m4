@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # CT_CHECK_INIH: libinih, the INI reader behind the tuner's search-space
 # files (tuner/spaces/*.ini).  Required (Debian: libinih-dev).  pkg-config
 # is asked first (its module is "inih"); without a .pc file the header and

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # CT_CHECK_JANSSON: --with-jansson[=DIR].  Required: collbench writes its
 # JSON and json_get reads it through jansson (Debian: libjansson-dev).
 # pkg-config is asked first; without a .pc file, the header and library are

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # CT_PROG_MPICC: find the MPI C compiler wrapper.  It compiles nothing: CC
 # is the plain C compiler, so src/lib and the tuner plugin never see MPI.
 # CT_CHECK_MPI asks the wrapper for MPI's flags.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # CT_CHECK_UCX: --with-ucx[=DIR] (default: guess).  UCX is never linked:
 # collbench reads the version of the libucp it finds at run time.  configure
 # records the header version so the summary and the metadata can show it.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # contrib/nightly.sh - the nightly regression recipe (README.md, "Nightly
 # regression"): one fixed sweep into the history, then its plots, then
 # regress.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # man/local.mk - the man pages, made from --help by help2man.
 #
 # --help is the one source of the flag text: collbench(1), colltune(1) and

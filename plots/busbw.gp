@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # busbw.gp - bus bandwidth against message size, one line per series.
 #
 #   gnuplot -c plots/busbw.gp DATA OUT [TITLE] [FORMAT] [WxH]

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # latency.gp - median latency against message size (meant for the small
 # sizes), with error bars, one line per series.
 #

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # scaling.gp - bus bandwidth against scale (nodes or ranks) at fixed
 # sizes, with each line's ideal: its busbw at the smallest scale, held
 # flat (busbw folds in the collective's traffic factor, so perfect

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # timeseries.gp - a history of runs: each run's median time, per series
 # (a collective at one size, ...), with the baseline band and the flagged
 # runs marked.  Drawn by `colltune regress --plot`; usable alone:

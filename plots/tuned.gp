@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # tuned.gp - a tune's verification: default against tuned time per size,
 # the bars from the lowest to the highest launch median.
 #

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * clocksync.h - a clock common to all ranks, for the window timing mode,
  * and the point-to-point floor every collective must respect.

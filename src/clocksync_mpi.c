@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* clocksync_mpi.c - ct_clocksync over point-to-point MPI (see clocksync.h). */
 #define _GNU_SOURCE
 #include "clocksync.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * collbench - measures collectives over MPI or NCCL and prints an
  * nccl-tests table (plus CSV and JSON on request).  main() wires the

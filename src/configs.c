@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* configs.h: the checks, the communicators and their ids. */
 #include "configs.h"
 

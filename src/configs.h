@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * configs.h - several configurations in one launch (--config).
  *

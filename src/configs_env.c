@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* configs_kind.h for the nccl backend: NCCL_* environment variables, set
  * (setenv/unsetenv) on every rank around the backend's open(), whose
  * ncclCommInitRank makes the configuration's communicator, and restored

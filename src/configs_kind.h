@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * configs_kind.h - what a --config setting is, for one backend.
  *

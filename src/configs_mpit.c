@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* configs_kind.h for the mpi backend: MPI_T control variables, written at
  * run time through cvars.h.  configs.c writes them around a duplicate of
  * the world: Open MPI's coll/tuned reads its forced algorithm, segment size

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * cvars.h - the values in force of MPI_T control variables, read back from
  * the MPI library itself.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* cvars.h over MPI_T (MPI 3.0).  Each call opens and closes its own MPI_T
  * session (ct_cvars_begin/ct_cvars_end), so nothing is left to finalize at
  * exit: Open MPI 4.1 crashes in MPI_T_finalize after MPI_Finalize when

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * engine.h - the sweep: plan, then for every collective, type, op and size
  * validate and time both placements, and report each row as it is done.

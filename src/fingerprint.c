@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* fingerprint.h: each host's fingerprint, taken by its lowest rank, and
  * the differing ones gathered to rank 0 as their canonical text. */
 #include "fingerprint.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * fingerprint.h - the job's environment fingerprint for the JSON
  * (doc/formats.md, "fingerprint"): the lowest rank of each host takes its

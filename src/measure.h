@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * measure.h - timing one collective call, adaptively.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * mpi_check.h - MPI return codes at collbench's boundary.
  *

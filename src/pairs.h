@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * pairs.h - collbench --pairs: the health mode that runs the selected
  * collectives on every pair of hosts, to isolate a slow node or link.

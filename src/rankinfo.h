@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * rankinfo.h - where each rank runs: host, pid, local rank, CPU binding.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * report_csv.c - the --csv file: one row per size and placement, appended
  * and written through at once, so a crash or -T loses no finished row.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * report_json.c - the --json file: every row plus the run's metadata, as
  * one document built with jansson and committed at the end of the run.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * report_table.h - the nccl-tests stdout table, column for column.
  *

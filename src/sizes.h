@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * sizes.h - the message sizes of a run, and whether they fit.
  *

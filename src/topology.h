@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * topology.h - where this process sits in its host, through hwloc: the
  * NUMA nodes and cores its CPU binding covers, the host's size, and the

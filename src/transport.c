@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * transport.c - which pml and which UCX configuration a run used
  * (transport.h).

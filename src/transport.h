@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * transport.h - the point-to-point layer a run really used, read from the
  * process itself, not from what the environment asked for.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * world.h - the process group collbench runs in, without MPI types.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * world_mpi.c - ct_world over MPI_COMM_WORLD.
  *

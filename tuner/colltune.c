@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * colltune - runs collbench through a launcher and, in later subcommands,
  * tunes, plots and tracks it.  Plain C: it never links MPI; collbench is a

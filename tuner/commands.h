@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * commands.h - colltune's subcommands, as a table.
  *

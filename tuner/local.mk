@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # tuner/local.mk - colltune: one folder per link unit, lowest first.
 #
 #   core  <  space  <  emit  <  tune  <  import  <  plot  <  regress  <

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # shellcheck shell=sh
 # shellcheck disable=SC2034 # lim is read by hcase (bench/hostile)
 # bench/hostile.d/26-children.sh - issue 26 item 9: every helper colltune

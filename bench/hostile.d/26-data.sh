@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # shellcheck shell=sh
 # shellcheck disable=SC2154 # $T, $CT, $cwd, $me ... are bench/hostile's, which sources this
 # bench/hostile.d/26-data.sh - issue 26 items 1-6 (sourced by bench/hostile):

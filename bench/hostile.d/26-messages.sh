@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # shellcheck shell=sh
 # bench/hostile.d/26-messages.sh - issue 26's items 8 (E21 and E10's edge)
 # and 10 (C8, N4, L2, L3): sourced by bench/hostile, with its helpers.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # shellcheck shell=sh
 # Issue 26, "Also": standard output that cannot be written (a full disk,
 # a closed pipe) is an error, exit 3 with "cannot write standard output",

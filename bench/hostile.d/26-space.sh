@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # shellcheck shell=sh
 # bench/hostile.d/26-space.sh - issue 26, item 7, E8 and J11: what used to
 # pass the checks up front and fail late (or say the wrong thing), each

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # bash completion for colltune and collbench                 -*- shell-script -*-
 #
 # Installed twice, as completions/colltune and completions/collbench, since

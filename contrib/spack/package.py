@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # contrib/spack/package.py - a Spack recipe for colltune.
 #
 # Copy it into a Spack repository as packages/colltune/package.py

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * backend_mpi.c - collectives through the MPI library collbench runs on.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * backend_nccl.c - collectives through NCCL, loaded at run time.
  *

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # src/backend/nccl.mk - the NCCL backend, included from Makefile.am.
 # Paths are relative to $(top_srcdir); variables are only appended to.
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * nccl_abi.h - the slice of NCCL's and the CUDA runtime's C ABI that the
  * nccl backend uses, declared here so that collbench builds and starts on

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * nccl_abi_check.c - proves at compile time that nccl_abi.h matches the
  * real nccl.h and cuda_runtime.h.  It generates no code.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * nccl_loader.c - dlopen/dlsym of libnccl and libcudart (see nccl_loader.h).
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * nccl_loader.h - finds, dlopens and checks libnccl and the CUDA runtime.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* allgather: every rank ends with all ranks' blocks, in rank order. */
 #include "coll.h"
 #include "ct_busbw.h"

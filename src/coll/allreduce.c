@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* allreduce: every rank ends with the reduction of all inputs. */
 #include "coll.h"
 #include "ct_busbw.h"

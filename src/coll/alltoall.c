@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* alltoall: block j of rank i's input lands as block i of rank j's output. */
 #include "coll.h"
 #include "ct_busbw.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* broadcast: every rank ends with the root's buffer. */
 #include "coll.h"
 #include "ct_busbw.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 #include "coll.h"
 
 /* Indexed by ct_coll_id_t: a collective without a descriptor does not build. */

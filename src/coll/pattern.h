@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * pattern.h - data whose collective results are exactly predictable, and
  * different at every global element index.

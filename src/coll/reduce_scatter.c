@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* reduce_scatter: rank r ends with block r of the reduction of all inputs. */
 #include "coll.h"
 #include "ct_busbw.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 #include "ct_busbw.h"
 
 double ct_coll_busbw_factor(ct_coll_id_t id, int nranks)

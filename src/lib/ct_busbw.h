@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * ct_busbw.h - bus bandwidth: nccl-tests' bus factors (doc/PERFORMANCE.md),
  * busbw = algbw x factor(nranks), for the kind each collective's row in

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 #include "ct_clockfit.h"
 
 void ct_clockfit_init(ct_clockfit_t *fit)

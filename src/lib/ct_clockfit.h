@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * ct_clockfit.h - a clock model from repeated offset estimates.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * ct_csv.c - RFC 4180 field quoting and in-place record splitting.
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * ct_csv.h - RFC 4180 CSV fields: quoting on write, splitting on read.
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * ct_fingerprint.c - a fingerprint's lists and its collection; the parts
  * live in ct_fingerprint_{env,libs,host,mpit,text}.c.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * ct_fingerprint.h - what a process ran with, beyond its settings: the
  * environment variables that steer MPI, UCX, NCCL and the loader, every

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * ct_fingerprint_env.c - which environment variables a fingerprint keeps.
  *

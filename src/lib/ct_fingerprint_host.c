@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * ct_fingerprint_host.c - the kernel, the CPU and its frequency governor:
  * a new kernel or a governor left at "powersave" after maintenance moves

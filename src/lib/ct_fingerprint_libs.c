@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * ct_fingerprint_libs.c - every shared object this process has loaded,
  * with its GNU build id and the version its file name carries.

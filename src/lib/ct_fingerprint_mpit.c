@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * ct_fingerprint_mpit.c - the MPI_T control variables a fingerprint
  * records: those that choose collective algorithms and transports, as the

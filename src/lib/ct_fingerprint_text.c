@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * ct_fingerprint_text.c - a fingerprint's canonical text, its digest, and
  * the text read back.

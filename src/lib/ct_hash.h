@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * ct_hash.h - FNV-1a 64-bit, used for configuration ids.
  */

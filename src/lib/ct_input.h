@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * ct_input.h - opening a file a user named, for reading, safely.
  *

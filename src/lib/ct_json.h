@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * ct_json.h - the few things colltune needs on top of jansson.
  *

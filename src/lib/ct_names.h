@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * ct_names.h - the names colltune speaks, once: collectives (as -C, the
  * CSV, the JSON and the tuner plugin's rules files spell them) and NCCL's

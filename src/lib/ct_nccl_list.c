@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * ct_nccl_list.c - NCCL_ALGO / NCCL_PROTO list values (see ct_nccl_list.h).
  *

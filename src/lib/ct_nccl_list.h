@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * ct_nccl_list.h - NCCL_ALGO and NCCL_PROTO values read as NCCL reads them.
  *

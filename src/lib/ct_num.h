@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * ct_num.h - decimal numbers as users type them ("5", "0.5", "-2.5e3").
  *

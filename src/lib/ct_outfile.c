@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 #define _DEFAULT_SOURCE /* fsync, O_CLOEXEC */
 #include "ct_outfile.h"
 

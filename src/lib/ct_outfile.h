@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * ct_outfile.h - the one way every output file is written: into a
  * temporary beside the target (ct_tmpname), then renamed onto it.  A

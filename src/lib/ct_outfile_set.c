@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * ct_outfile_set.c - a set of temporaries renamed all or nothing.
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * ct_outfile_set.h - several finished temporaries (ct_outfile_finish)
  * renamed onto their targets all or nothing: what tune's emit and colltune

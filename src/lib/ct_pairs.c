@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 #include "ct_pairs.h"
 
 int ct_pairs_rounds(int nhosts) { return nhosts % 2 == 0 ? nhosts - 1 : nhosts; }

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * ct_pairs.h - the round-robin tournament behind collbench --pairs.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * ct_placement.h - the placement rules behind collbench's
  * "placement_warnings", as pure functions over sets (no hwloc, no MPI, no

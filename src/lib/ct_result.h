@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * ct_result.h - one measured row: the results schema shared by collbench
  * (which writes it) and colltune (which reads it back).

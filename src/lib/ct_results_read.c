@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 #include "ct_results_read.h"
 #include "ct_input.h"
 

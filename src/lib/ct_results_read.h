@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * ct_results_read.h - the one reader of collbench's results files
  * (results.csv and results.json; results/README.md is the schema), for

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * ct_size.h - byte sizes as users type them ("8", "64K", "16M", "1G").
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 #include "ct_status.h"
 
 const char *ct_status_str(ct_status_t status)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * ct_stdout.h - the check at the end of main that standard output was
  * written, as git does: a full disk (/dev/full) or a closed pipe with

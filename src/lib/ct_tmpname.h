@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * ct_tmpname.h - the temporary file beside a target that every output goes
  * through before it is renamed onto the target.

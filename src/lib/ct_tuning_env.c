@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 #include "ct_tuning_env.h"
 
 #include <inttypes.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * ct_tuning_env.h - the environment variables that tune a run.
  *

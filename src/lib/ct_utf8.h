@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * ct_utf8.h - making arbitrary bytes safe for JSON.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * ct_vec.h - the one growable array: room for one more element, made by
  * doubling, with the size arithmetic checked.

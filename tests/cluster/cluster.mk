@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # --- tests/cluster: the emulated cluster (network namespaces) and its tests ---
 # cluster.sh and ct-netns-agent are sourced/run by these tests and by bench
 # scripts; the tests skip (77) where namespaces cannot be made.

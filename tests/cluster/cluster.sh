@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # tests/cluster/cluster.sh - an emulated cluster of N hosts on one machine
 # (sourced by tests and bench scripts; POSIX sh).
 #

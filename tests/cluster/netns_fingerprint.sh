@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # The fingerprint across emulated hosts (tests/cluster/cluster.sh): 2 hosts
 # x 2 ranks, each host's lowest rank takes its host's fingerprint.
 #  - the same machine everywhere: both hosts have rank 0's digest and

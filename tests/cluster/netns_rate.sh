@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # The rate limits of the emulated cluster are real (a smoke test), on 4
 # hosts at 1 Gbit with alltoall of 1 MB, where host 2 sends 3 x 256 KB and
 # receives as much:

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # colltune sweep --scales 1,2,4 by nodes on the emulated cluster (4 hosts,
 # every link limited to 1 Gbit/s both ways, 2 ranks per host): one sweep
 # per scale on the first N hosts of the hostfile, results.csv with

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # colltune health on the emulated cluster: 4 hosts, every link at 1 Gbit/s
 # both ways except host 2's at 100 Mbit/s (a tenth).  The whole-job run
 # gives each host's own median (collbench's per_host); --pairs runs the

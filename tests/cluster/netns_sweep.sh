@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # colltune sweep across emulated hosts (tests/cluster/cluster.sh): network
 # namespaces on a bridge, mpirun in host 1, the orteds launched into the
 # other hosts by ct-netns-agent, TCP only on the cluster's subnet.

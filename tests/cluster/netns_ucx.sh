@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # collbench over pml ucx between emulated hosts (tests/cluster/cluster.sh):
 # UCX's TCP transport on each host's veth (UCX_TLS=tcp,self,
 # UCX_NET_DEVICES=eth0), pml ucx asked for as Debian's Open MPI needs it

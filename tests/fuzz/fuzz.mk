@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # tests/fuzz/fuzz.mk - a fuzz target for every parser of a user's file:
 # the space, the weights, the journal, results (CSV and JSON), nccl-tests
 # and OSU logs.  Each target is LLVMFuzzerTestOneInput in fuzz_<name>.c.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # tests/fuzz/fuzz.sh [SECONDS] - `make fuzz`: every fuzz target built with
 # clang's libFuzzer, AddressSanitizer and UndefinedBehaviorSanitizer from
 # the sources of the layers it reads (src/lib and tuner/core, space, emit,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* fuzz_import.c - colltune import's nccl-tests (text and JSON) and OSU
  * log readers on any bytes; the first byte picks the reader. */
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * fuzz_input.h - what every fuzz target shares: the fuzzer's bytes as a
  * file, because the parsers under test read files by path (and check

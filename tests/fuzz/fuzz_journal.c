@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* fuzz_journal.c - the tune journal's reader (--resume) on any bytes. */
 #include "fuzz_input.h"
 #include "journal.h"

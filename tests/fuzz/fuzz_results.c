@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* fuzz_results.c - the one results reader (CSV and JSON) on any bytes. */
 #include "ct_results_read.h"
 #include "fuzz_input.h"

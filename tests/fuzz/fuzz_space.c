@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* fuzz_space.c - the search-space parser (tuner/space) on any bytes. */
 #include "fuzz_input.h"
 #include "space.h"

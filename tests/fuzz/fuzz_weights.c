@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* fuzz_weights.c - tune's --weights parser on any bytes. */
 #include "fuzz_input.h"
 #include "tune_weights.h"

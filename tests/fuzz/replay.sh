@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # Every fuzz target once over its seed corpus (tests/fuzz/corpus/NAME/),
 # built with the plain compiler: a parser that crashes on a seed fails
 # make check without clang.  `make fuzz` runs the same targets under

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * replay_main.c - a fuzz target as a plain program: runs
  * LLVMFuzzerTestOneInput once on every file named (or every file of every

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # Batch mode's batch length (doc/timing.md, "Batch length").  By default a
 # batch holds at least 20 calls, lasts at least --batch-us (50 µs) and 100
 # times the per-batch overhead measured in the warm-up; an explicit

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # Do no harm on the NCCL backend, against the NCCL test double
 # (tests/nccl/fake_nccl_mpi.c), which follows NCCL 2.28's rules: NCCL_ALGO
 # =tree leaves broadcast no algorithm (ncclInvalidUsage, "no

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # Do no harm, on Open MPI at np=2: the verification measures everything
 # a written file reaches, not only what the search measured.
 #

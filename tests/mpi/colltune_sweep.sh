@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # colltune sweep end to end, through the real mpirun and collbench:
 #  - a value full of shell syntax (spaces, ';', $(...), quotes, backticks,
 #    '*') reaches collbench literally and runs nothing: collbench records

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # colltune sweep's reliability (issue 15), through the real mpirun and
 # collbench:
 #  - E13: a missing --hostfile and a --collbench that is a directory are

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # colltune sweep --scales, through the real mpirun and collbench, by ranks
 # (1 and 2 on this machine; by nodes runs on the emulated cluster,
 # tests/cluster/): one sweep per scale, DIR/results.csv with every

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # colltune tune end to end at np=2, through the real mpirun and collbench:
 #  - a tiny exhaustive tune (three allreduce algorithms, 64K..256K, two
 #    launches each) with the algorithm as a launch setting (apply =

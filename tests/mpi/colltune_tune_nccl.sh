@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # colltune tune over the nccl backend, in-process: NCCL_ALGO is a run-time
 # variable (NCCL reads it at every ncclCommInitRank), so one launch
 # measures every value side by side (collbench --config, the nccl

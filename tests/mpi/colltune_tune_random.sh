@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # colltune tune --strategy random at np=2, through the real mpirun:
 #  - on tune_tiny.ini (baseline + 3 algorithms): --budget is honoured, the
 #    baseline is always in, the same --seed picks the same subset and some

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # colltune tune's reliability (issue 15), through the real mpirun and
 # collbench:
 #  - E8: a reason every trial shares (collbench arguments it refuses)

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # colltune tune --resume after SIGKILL:
 #  - SIGKILL of colltune mid-tune (the journal has >= 2 lines), then
 #    --resume: the finished trials are not run again (the journal's lines

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # colltune tune and SIGINT, at np=2 through the real mpirun:
 #  - SIGINT to colltune while it runs a trial (the journal has >= 1 line):
 #    exit 130, a message naming the journal, every journal line whole, and

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # colltune tune over the transport layer at np=2, against a planted bad
 # site: the site's own files ($HOME/.openmpi/mca-params.conf and
 # $HOME/ucx.conf, as a site or a user would install them) select pml ucx

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # colltune tune's verification, end to end at np=2 with the real Open MPI:
 # the tuned side of the A/B reads the emitted files themselves.
 #

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # Noise data in every CSV row (schema 2): sync, samples, converged, the
 # median's 95% CI, late calls and the slowest rank's own median, consistent
 # with each other and the same in the JSON rows.  An old (version 1) CSV is

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # The delay shim (tests/tools/delay_shim.c, a stand-in for a slow driver,
 # not a real one) adds what it says: collbench's 8-byte allreduce at np=2
 # with DELAY_SHIM_US=200 reads at least 150 us more than without it, and

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # The files colltune emits take effect in the real libraries:
 #  - Open MPI 4.1 reads coll-tuned-rules.conf (comment header included):
 #    a rule forcing broadcast from 1 MiB to pipeline with 1 KiB segments

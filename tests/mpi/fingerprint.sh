@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # The JSON's fingerprint names what changed between two runs: a preloaded
 # library (the delay shim, a slow-driver stand-in) shows in its env and its
 # libraries with a build id; an MCA setting shows as MPI_T reads it back,

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # No collective is faster than one message crossing between two ranks.
 # collbench measures that crossing itself (ping-pong round trip / 2, the
 # "Floor" preamble line) and, in the default (window) mode, every 8-byte

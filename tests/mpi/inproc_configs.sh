@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # --config: several MPI_T configurations in one launch, each on its own
 # communicator, interleaved size by size and tagged by config_id.  Open MPI
 # 4.1's coll/tuned honours a forced algorithm only with dynamic rules on,

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # The installed tools alone (issue 25): `make install prefix=P`, then from
 # P only (PATH=P/bin, run outside the trees):
 #  - tune --list-spaces lists P's spaces; a real tune with --space local

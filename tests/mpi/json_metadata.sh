@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # The JSON file carries the rows and the metadata the issue asks for:
 # command line, MPI version, hosts and ranks per node, CPU bindings, every
 # tuning variable in effect, colltune version and revision, and (--cvars)

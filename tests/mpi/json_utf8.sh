@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # D11: bytes that are not UTF-8 in argv and in the environment (a value
 # and a name) still give a valid JSON document (json_get parses with
 # jansson, which refuses anything but UTF-8), with each bad byte shown as

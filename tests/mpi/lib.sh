@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # tests/mpi/lib.sh - shared set-up for the MPI tests (sourced).
 #
 # Runs collbench through the real mpirun, with the settings DESIGN.md found

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # The nccl backend's alltoall, and the host-side work of a timed call, on
 # the test doubles (tests/nccl/fake_nccl_mpi.c, tests/nccl/stub_cudart.c).
 #

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # collbench --config with the nccl backend: several NCCL configurations in
 # one launch, each an environment (NCCL_*) set around its own
 # ncclCommInitRank and restored right after.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # NCCL 2.28's rules for NCCL_ALGO, NCCL_PROTO and the tuner plugin, over the
 # libnccl test double (tests/nccl/fake_nccl_mpi.c), which takes from NCCL
 # v2.28.9-1's source which algorithm/protocol each function may use, how

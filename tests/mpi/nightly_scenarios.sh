@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # The nightly recipe (contrib/nightly.sh) night by night, through the real
 # mpirun, collbench, colltune regress and gnuplot, in the scenarios an
 # operator meets (issue 23):

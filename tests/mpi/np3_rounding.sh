@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # D7: at a rank count that does not divide the sizes (3 here), sizes are
 # rounded down to the nearest valid one, as nccl-tests does, with one note
 # on stderr naming what was rounded; the run succeeds and every row shows

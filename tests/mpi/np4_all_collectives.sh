@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # Every collective at 4 ranks (oversubscribed on 2 cores), root 3 for
 # broadcast: valid table, no wrong results; sizes too small to split over
 # 4 ranks are skipped with a note, not failed.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # Output failures during and at the end of a run:
 #   D1  a full disk under the CSV is exit 3 naming the file and the reason;
 #       the rows written before stay, whole

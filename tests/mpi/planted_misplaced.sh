@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # End to end, the checker catches misplaced data: a PMPI shim (a test double
 # standing in for a faulty network) lets MPI_Reduce_scatter_block compute
 # the right blocks, then rotates them between ranks, so each of 4 ranks

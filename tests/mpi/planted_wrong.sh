@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # End to end, the checker catches a wrong result: a PMPI shim (a test
 # double standing in for a faulty network) changes one element of rank 1's
 # MPI_Allreduce output.  collbench must count it, fail the footer and exit 1.

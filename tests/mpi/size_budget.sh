@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # --size-budget bounds every size, the first round of samples included,
 # even when --min-samples asks for far more samples than fit (D8).  A
 # million 8-byte samples take a minute at any batching; the budget of

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # --sizes LIST: exactly these sizes, sorted and de-duplicated, instead of
 # the -b/-e/-i/-f sweep (which it overrides), each rounded per collective
 # as the sweep's sizes are.  Bad lists are in bad_input.sh.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # table_check.awk - asserts collbench's stdout is an nccl-tests table.
 #
 # Every table has the exact three header lines, data rows of 13 fields with

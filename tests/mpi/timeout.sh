@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # -T: a collective that never completes (a PMPI shim hangs rank 1's
 # allreduce, standing in for a stuck link) ends the run with exit 124 and
 # a message naming what hung, instead of hanging the job.

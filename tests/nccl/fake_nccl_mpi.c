@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * fake_nccl_mpi.c - a libnccl test double: NCCL's C API over MPI, on host
  * memory, for the nccl backend's tests (tests/mpi/nccl_*.sh,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * stub_cudart.c - a CUDA runtime stand-in on host memory, for the nccl
  * backend's tests on machines without a GPU.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * stub_nccl.c - a libnccl stand-in for tests/mpi/nccl_unavailable.sh.
  *

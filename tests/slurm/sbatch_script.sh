@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # colltune sbatch, without Slurm: the script it writes parses (sh -n, and
 # the shellcheck program when installed), its #SBATCH lines come before the
 # first command and carry the scale, and its command is the argv the user

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # colltune sbatch sweep, submitted to a real Slurm (tests/slurm/slurm.sh)
 # with the real sbatch: the script colltune writes for one node and 2 tasks
 # per node runs a sweep through srun inside its allocation; the job is

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # tests/slurm/slurm.mk - colltune against a real Slurm (Debian's slurmctld,
 # slurmd and munge, 22.05), started by each test in its own directory and
 # stopped after (tests/slurm/slurm.sh); skipped (77) where it cannot run.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # tests/slurm/slurm.sh - a private, real Slurm for one test (sourced).
 #
 # ct_slurm_up starts Debian's munged, slurmctld and slurmd (22.05) as this

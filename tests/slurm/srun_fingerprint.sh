@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # The fingerprint under srun (a real Slurm, tests/slurm/slurm.sh), the
 # nightly job's launcher: Slurm's per-job and per-task variables (job and
 # step ids, ranks, ports, node lists) and PMIx's are not in it, so two

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # srun as colltune's launcher, against a real Slurm (tests/slurm/slurm.sh):
 #  - colltune sweep --launcher 'srun -N 1 --ntasks-per-node 2': every row of
 #    results.csv has 2 ranks and #wrong 0, and what --mca and --env set

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # A tiny tune through srun, against a real Slurm (tests/slurm/slurm.sh):
 # tests/mpi/tune_tiny.ini (three allreduce algorithms), exhaustive, two
 # launches each, under --launcher 'srun -N 1 --ntasks-per-node 2' (the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * ct_sleeper - a stand-in for a launcher that will not stop, for the trial
  * tests (tests/unit/colltune_trial.sh).

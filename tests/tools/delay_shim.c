@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * delay_shim.c - a stand-in for a slow driver, LD_PRELOADed into collbench
  * by tests/mpi/delay_shim.sh and bench/regress-history.  It is NOT a real

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * fault_shim.c - a test double for a faulty network, LD_PRELOADed into
  * collbench by the tests.  Through MPI's profiling interface (PMPI) it

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * io_shim.c - a test double for a slow or full file system, LD_PRELOADed
  * into collbench by the output tests.  Only tests load this library.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * journal_medians - a tune journal's evidence as text, for the benches:
  * one line per scope, configuration and collective x size of its ok

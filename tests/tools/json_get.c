@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * json_get - prints one value of a JSON file, for shell tests.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * mpi_error_shim.c - a test double that makes a real MPI call fail,
  * LD_PRELOADed into collbench by tests/mpi/mpi_errors.sh.  Through MPI's

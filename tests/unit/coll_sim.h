@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * coll_sim.h - a collective simulated in-process, for the unit tests.
  *

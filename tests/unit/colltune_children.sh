@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # Every helper colltune starts runs with a time limit and a cap on what it
 # prints, and says which limit it hit (issue 26 item 9): ucx_info (10 s,
 # 16 MiB), gnuplot (60 s, 16 MiB of stderr), the launcher (--timeout,

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # colltune's command line: the subcommand table, --help, exit 2 on bad
 # input naming the flag, before anything runs; and the layering: colltune
 # carries no MPI symbol and needs no MPI library.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # mpiexec.hydra, the launcher added as one file plus one table entry,
 # through a stub: a script named mpiexec.hydra that records its argv and
 # runs the program with its -genv variables, and a stand-in collbench that

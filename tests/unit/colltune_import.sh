@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # colltune import on sample logs written from the published formats
 # (tests/unit/import/): every golden CSV byte for byte, the busbw check,
 # a truncated log, NCCL INFO lines inside a table, two tests in one log,

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # colltune import stopped by SIGTERM or SIGINT leaves no temporary file
 # and no --out behind (issue 15, E17): the signal waits while the output
 # exists only as OUT.HOST.PID.tmp and acts once it is gone; after a

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # Every reader of a user's file refuses what is not a regular text file of
 # bounded size (issue 15, E2, E17, E24): /dev/zero, a FIFO and a directory
 # given as a log, results, a space, a hostfile, a history's run, a health

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # The tune journal under hostile files (issue 15, E4, E12, E16), through
 # colltune tune --resume, every case refused before any launch:
 #  - E4: journal.jsonl a symlink (to an empty file that would be written

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # colltune never calls setlocale, so a comma-decimal locale in the
 # environment changes nothing it parses or prints: regress (with a
 # decimal --threshold), import and plot under de_DE.UTF-8 (built here with

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # colltune's messages for bad input, as a hostile user meets them (issue
 # 15, E23 and E24): each bad option value, file and file field is refused
 # with exit 2 and a message that names the option and what it allows, or

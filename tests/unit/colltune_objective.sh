@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # colltune tune --objective: what every collbench launch reduces over ranks.
 #  - default max: every launch's collbench arguments end with -a 3, and
 #    journal.head.json records "objective": "max"; --objective avg: -a 1;

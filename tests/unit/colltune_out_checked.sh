@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # colltune tune checks --out before any launch (issue 26, items 2 and 6):
 #  - a comma in --out's path, for a space with MCA settings: Open MPI splits
 #    mca_base_param_files at commas, so the A/B's tuned side would read no

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # An output directory is one run's at a time (issue 15, E3): while another
 # process holds DIR/.lock, colltune plot --out DIR, regress --plot DIR and
 # health --out DIR exit 2 naming the holder's pid and write nothing there;

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # No subcommand writes over one of its own inputs (issue 15, E11, E14,
 # E15): import --force --out equal to a log (or a link to it), plot --out
 # holding an input under a name plot writes, regress --md onto a results

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # colltune plot, end to end on committed collbench results (no MPI): PNG
 # and SVG files of the requested size, index.html whose every link
 # resolves, the scripts of plots/ run alone, and the failures: no gnuplot

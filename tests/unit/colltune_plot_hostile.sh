@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # colltune plot and regress --plot under hostile output names and a full
 # disk (issue 15, E1 and E5):
 # - an --out or --plot DIR that begins with '<' or '|' must not reach a

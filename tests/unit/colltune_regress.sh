@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # colltune regress, end to end on small histories made here from the
 # committed collbench results (no MPI): a steady history (exit 0), a slower
 # newest run with a new MPI library (exit 1, the first slow run named and

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # colltune sweep relays collbench's progress lines while the launch runs
 # (issue 25): a launcher that prints one, then waits; colltune's stderr
 # holds it, prefixed, before the launcher ends; other stderr lines stay in

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # colltune tune --resume checks every launch-affecting option (issue 26, J3):
 #  - journal.head.json records --env, --mca and --collbench (beside the
 #    launcher, --np, --hostfile and --launcher-arg it had);

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # Refused up front, exit 2, before any launch (issue 26):
 #  - item 7 (S4, S5): a space value that no emitted file could carry (';'
 #    or '#' in a UCX_* value, which ucx.conf cannot hold; a CR byte in an

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # A standard output that cannot be written is an error, as in git: with
 # stdout on /dev/full (a full disk) colltune --help, --version and a regress
 # that prints its table, and collbench --help and a measured table, exit 3

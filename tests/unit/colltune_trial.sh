@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # Trials: every launch runs in its own session (and process group), and a
 # timeout or an interrupt takes all of it down (SIGTERM, then SIGKILL),
 # leaving no process behind: not the launcher, not an orphaned grandchild

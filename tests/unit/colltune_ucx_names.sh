@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # A space's UCX_* names are checked against the installed UCX (ucx_info -c)
 # before anything runs: UCX itself only warns about a name it does not
 # know and runs on, so a misspelt or other-version name would be "tuned"

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # contrib/completion/colltune.bash: sourced in bash, its functions driven
 # with COMP_WORDS/COMP_CWORD as bash would, COMPREPLY checked.  The tools
 # sit in an install-like prefix (PREFIX/bin, PREFIX/share/colltune/spaces)

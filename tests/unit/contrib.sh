@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # contrib/: the nightly recipe's scripts parse (sh -n, and shellcheck when
 # it is installed), the cron file holds only comments and a well-formed
 # line, the batch script's #SBATCH lines come before its first command, and

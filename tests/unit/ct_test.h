@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * ct_test.h - a tiny assertion kit for colltune's C unit tests.
  *

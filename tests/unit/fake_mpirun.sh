@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # shellcheck shell=sh
 # shellcheck disable=SC2034 # CT and SPACE are for the sourcing test
 # tests/unit/fake_mpirun.sh - shared set-up of the tune tests that launch

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # Every C file follows the one house style written down in .clang-format.
 # Skips (77) where clang-format is not installed; quickstart.sh installs it.
 : "${top_srcdir:?run through make check}"

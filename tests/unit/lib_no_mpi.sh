@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # Layering: src/lib (libcolltune and the name tables) and the NCCL tuner
 # plugin are plain C with no MPI.  They are compiled with the plain C
 # compiler without MPI's flags (configure's MPI_CFLAGS/MPI_LIBS go to the

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # The built man pages (man/local.mk, help2man) each have EXAMPLES, FILES and
 # ENVIRONMENT sections (man/*.h2m), and render without a warning (groff's
 # default set: a long option line that cannot be adjusted is no fault) through

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # Nothing calls qsort but ct_vec_sort (src/lib/ct_vec.c), which leaves
 # arrays of fewer than two elements alone: an empty array is often NULL,
 # and qsort(NULL, 0, ...) is undefined behaviour that UBSan reports (issue

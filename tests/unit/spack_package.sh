@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # contrib/spack/package.py, without Spack: it byte-compiles; loaded against
 # a stub of spack.package, it declares the variants (cuda, ucx) and the
 # dependencies the recipe promises (with the right types, and every when=

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * test_clockfit.c - ct_clockfit: the clock model that window mode's
  * common clock rests on.  Offsets with a known drift and a known noise

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * test_coll.c - the collective descriptors: names, flags, bus-bandwidth
  * factors (DESIGN.md / nccl-tests), counts, in-place layouts, lookup and

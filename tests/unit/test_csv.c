@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * test_csv.c - ct_csv quoting on write and splitting on read.
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * test_dtype.c - ct_dtype: names and aliases, sizes, store/load round trips,
  * integer wrap, and IEEE half / bfloat16 conversions (round to nearest even).

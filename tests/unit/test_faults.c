@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * test_faults.c - misplaced data is caught by every collective's checker.
  *

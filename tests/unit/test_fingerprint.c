@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * test_fingerprint.c - the MPI-free fingerprint (ct_fingerprint.h): the
  * variables kept and the volatile ones dropped, the loaded libraries with

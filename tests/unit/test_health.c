@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * test_health.c - the rule that names slow hosts and links
  * (tuner/health/health_rule.c), on synthetic timings with fixed seeds: a slow

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * test_journal.c - the trial journal: a round trip, a torn last line
  * (ignored, and cut before the next append), a corrupt middle line (an

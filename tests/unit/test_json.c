@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * test_json.c - the helpers colltune adds to jansson: UTF-8 validation and
  * sanitising (D11: any bytes in, valid JSON out), NULL strings and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * test_launcher - the argv colltune builds for a collbench launch.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * test_names.c - src/lib's name tables (ct_names.c): every spelling of a
  * collective finds it, collbench's descriptors agree with the table, the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * test_nccl_list.c - NCCL_ALGO / NCCL_PROTO values as NCCL 2.24-2.28 read
  * them (src/lib/ct_nccl_list.c): accepted and rejected forms, case, '^',

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * test_options.c - collbench's command line: nccl-tests' defaults, every
  * flag in short and long form, and a usage error naming the flag and the

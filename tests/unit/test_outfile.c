@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* ct_outfile: a commit replaces the target whole and leaves no temporary;
  * an abort, or a commit whose rename fails, leaves the target as it was
  * and no temporary, with a message naming the target and the reason. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * test_path.c - ct_path_target: where a write to an output path lands,
  * through symlinks (dangling ones too), for files that exist or not, and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * test_pattern.c - fill_send/check_recv of every collective, against a
  * collective simulated in-process (coll_sim.h).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * test_placement - the pure rules behind collbench's placement warnings
  * and --pairs schedule (src/lib/ct_placement.c, ct_pairs.c).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * test_regress.c - the decision rule of `colltune regress` (regress.h) on
  * synthetic histories with fixed seeds: the A/A false-alarm rate, the

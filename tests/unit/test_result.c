@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * test_result.c - the results schema: CSV header and rows written and read
  * back, errors on malformed rows, and the JSON members of a row.

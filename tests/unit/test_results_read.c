@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * test_results_read.c - ct_results_read: CSV of both schema versions and
  * JSON read to the same rows, the document handed over, and every refusal

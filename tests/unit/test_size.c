@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * test_size.c - ct_size_parse / ct_size_format: binary suffixes, an optional
  * "B" or "iB", and rejection of empty text, signs, junk and overflow.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * test_space.c - search-space files: every shipped space parses, every
  * malformed one is CT_ERR_USAGE naming file:line and the field, and the

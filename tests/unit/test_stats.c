@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * test_stats.c - ct_stats: interpolated quantiles, min/max/mean, the
  * distribution-free confidence interval of the median, the one median

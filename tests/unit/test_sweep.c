@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * test_sweep.c - the sizes of a sweep (-b/-e/-f/-i), their filtering per
  * collective, dtype and rank count, and the per-rank memory estimate.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * test_table.c - the nccl-tests stdout table: header, rows and footer
  * byte for byte as nccl-tests' util.cu prints them, and its fixed-width

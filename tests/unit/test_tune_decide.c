@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The tune decision rule and bucket merging, on synthetic launch medians. */
 #include <math.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The tune's evidence index on synthetic trials, and the pure decision
  * (cells, merged ranges, the global pick) on synthetic evidence. */
 #include <stdlib.h>

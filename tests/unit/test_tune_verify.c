@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The verification's judge on synthetic A/B evidence: do no harm.  A
  * range is cut at an unmeasured size where the tuned side is slower; a
  * global choice is dropped by a slower cell of a collective it was never

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* colltune tune --weights: the profile file and the weighted time of one
  * launch, on a trial built by hand. */
 #include <stdio.h>

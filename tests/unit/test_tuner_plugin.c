@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * test_tuner_plugin.c - drives libnccl-tuner-colltune.so the way NCCL 2.28
  * does: dlopen, dlsym("ncclTunerPlugin_v5"), init per communicator, then

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * test_tuning_env.c - which environment variables tune a run, and the
  * configuration id that hashes them (launcher variables left out).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * test_vec.c - ct_vec: pushes keep every element, capacity doubles, and a
  * size that would overflow is refused with the array left as it was.

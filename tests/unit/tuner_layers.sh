@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # Layering of tuner/: each folder is a link unit, and a folder includes its
 # own headers and those of the folders below it, never one above (the
 # order is tuner/local.mk's).  The build enforces it through each folder's

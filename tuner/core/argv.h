@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * argv.h - a growable, NULL-terminated argument vector, and the one
  * tiny word splitter colltune has.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * cli.h - a subcommand's options, declared once as data.
  *

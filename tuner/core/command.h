@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * command.h - a colltune subcommand, as a table entry.
  *

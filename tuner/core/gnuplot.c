@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * gnuplot.c - finding and running gnuplot and the scripts of plots/.
  */

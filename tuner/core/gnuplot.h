@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * gnuplot.h - finding and running gnuplot and the scripts of plots/, for
  * every command that draws (plot, regress --plot).  C never writes

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 #include "launch_opts.h"
 #include "ct_path.h"
 #include "self_path.h"

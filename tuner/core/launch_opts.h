@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * launch_opts.h - the launcher options every subcommand that runs
  * collbench shares: --np, --hostfile, --launcher, --launcher-arg, --env,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * launcher.h - the complete argv (and environment) of one collbench launch.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * launcher_hydra.c - MPICH's and Intel MPI's mpiexec.hydra: scale as
  * "-n N" and "-f FILE" (a Hydra hostfile: "host:K"), every environment

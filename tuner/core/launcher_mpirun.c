@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * launcher_mpirun.c - Open MPI's mpirun (also mpiexec, orterun):
  * environment variables as "-x NAME=VALUE", MCA parameters as

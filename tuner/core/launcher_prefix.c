@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * launcher_prefix.c - any other command line, run as given in front of
  * collbench (numactl, env, a site's wrapper): the variables and

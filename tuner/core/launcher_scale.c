@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * launcher_scale.c - placing a launch at N nodes of K ranks each
  * (sweep --scales by nodes), in whichever way its launcher takes nodes:

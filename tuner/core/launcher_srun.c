@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * launcher_srun.c - Slurm's srun: "--export=ALL,NAME=VALUE,...,
  * OMPI_MCA_name=value", "--mpi=pmix" unless the user names an --mpi

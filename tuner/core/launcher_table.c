@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * launcher_table.c - every launcher colltune knows, one entry each (its
  * ops live in launcher_NAME.c).  The order is the order of detection and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 #include "launcher_words.h"
 
 #include <stdlib.h>

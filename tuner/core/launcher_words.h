@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * launcher_words.h - what the launchers' own files share: finding a flag
  * in the user's launcher words and pushing flags.  Private to

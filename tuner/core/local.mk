@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # tuner/core/local.mk - what every colltune subcommand shares: argv
 # vectors, option parsing, launchers, trials, output directories, the
 # binary's own path and gnuplot.  The lowest tuner folder: it includes

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * outdir.h - an output directory, checked before anything runs.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * run_dir.c - the run_once service in its directory form: one collbench
  * run into DIR, as sweep and health make it (run_once.h).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * run_once.h - the one way colltune launches collbench once: the launch
  * built by the launcher (launcher.h) and run as a trial (trial.h), with

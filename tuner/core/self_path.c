@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * self_path.c - files beside the running program (self_path.h).
  */

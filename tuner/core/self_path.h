@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * self_path.h - files installed or built beside the running colltune:
  * collbench, the gnuplot scripts.  Linux's /proc/self/exe names the

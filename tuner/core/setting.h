@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * setting.h - the two words every part of colltune uses for a setting:
  * how a launcher hands it to the ranks (an environment variable or an

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * trial.h - run one launch as a trial: its own session, its output
  * in files, a timeout, and nothing left behind.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * trial_relay.c - a launch's progress lines passed on while it runs.
  */

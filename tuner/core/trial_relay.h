@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * trial_relay.h - the progress lines a launch writes to its stderr file,
  * passed on to colltune's stderr while it runs: collbench's "collbench:

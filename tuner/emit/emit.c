@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * emit.c - the table of config-file formats and the all-or-nothing write
  * (see emit.h).  A new format is one emit_<format>.c and one line here.

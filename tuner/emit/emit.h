@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * emit.h - the config files a tune leaves behind: one call writes every
  * file the result calls for into a directory.

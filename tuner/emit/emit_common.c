@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * emit_common.c - the header every emitted file opens with, and the
  * checks the formats share (see emit_format.h).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * emit_format.h - what the emitters share (internal to tuner/emit*.c).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * emit_mca.c - mca-params.conf: Open MPI's MCA parameter file
  * ("name = value" lines, '#' comments).

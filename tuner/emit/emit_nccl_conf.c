@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * emit_nccl_conf.c - nccl.conf: the file NCCL reads from $NCCL_CONF_FILE,
  * else ~/.nccl.conf, then /etc/nccl.conf (src/misc/param.cc).

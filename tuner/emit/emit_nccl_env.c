@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * emit_nccl_env.c - nccl.env: NCCL's variables as a file sh can source.
  *

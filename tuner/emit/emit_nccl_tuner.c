@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * emit_nccl_tuner.c - nccl_tuner.conf: the rules colltune's NCCL tuner
  * plugin reads (tuner/plugin/README.md; parsed by tuner/plugin/rules.c).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * emit_nccl_vars.c - the NCCL variables nccl.env and nccl.conf carry, which
  * NCCL_ALGO / NCCL_PROTO choices go to the tuner plugin instead, and the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * emit_tuned_rules.c - coll-tuned-rules.conf: Open MPI 4.1's classic
  * dynamic rules file for coll/tuned (coll_tuned_dynamic_file.c).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * emit_tuned_rules_json.c - coll-tuned-rules.json: the same coll/tuned
  * rules as coll-tuned-rules.conf, in the JSON format Open MPI 6 also reads

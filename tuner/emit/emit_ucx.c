@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * emit_ucx.c - ucx.conf: UCX's INI configuration file.
  *

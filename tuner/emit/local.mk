@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # tuner/emit/local.mk - the config-file emitters (one file per format,
 # one table in emit.c) and the result type they read.  Above space, but
 # the result type (tune_result.h) needs nothing of the space parser.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * tune_result.h - what a tune decided: the contract between the search
  * (tune.c) and the config-file emitters (emit_*.c).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * health.c - `colltune health`: which host or link is slow.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * health_input.c - per-host and per-pair timings out of results.json.
  */

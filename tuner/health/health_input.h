@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * health_input.h - the per-host and per-pair timings of collbench's
  * results.json ("per_host" of every result, "pairs" of a --pairs run),

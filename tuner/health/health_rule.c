@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * health_rule.c - naming slow hosts and links (health_rule.h).
  */

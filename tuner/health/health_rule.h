@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * health_rule.h - naming slow hosts and links from per-host and per-pair
  * timings, by a robust rule (no MPI, no I/O: unit-tested alone).

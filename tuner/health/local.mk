@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # tuner/health/local.mk - colltune health: the rule that names slow hosts
 # and links, and the subcommand around it.  Above sweep.
 

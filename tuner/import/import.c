@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * import.c - `colltune import`: nccl-tests and OSU logs into the results
  * schema (collbench's CSV), so that old runs join plots and history.

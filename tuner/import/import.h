@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * import.h - what `colltune import`'s readers share: one log in memory,
  * the place rows go, and how a bad line is reported.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * import_common.c - the helpers colltune import's readers share (import.h).
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * import_nccl.c - nccl-tests' stdout table into result rows.
  *

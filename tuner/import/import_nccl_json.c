@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * import_nccl_json.c - nccl-tests' -J JSON output into result rows.
  *

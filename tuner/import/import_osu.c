@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * import_osu.c - OSU Micro-Benchmarks collective latency output into
  * result rows.

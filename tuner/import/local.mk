@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # tuner/import/local.mk - colltune import: nccl-tests (text and JSON) and
 # OSU logs into colltune's results schema.  Above core.
 

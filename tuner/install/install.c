@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * install.c - colltune install TUNE_DIR --to DIR: the verified files a
  * tune wrote, copied where a site keeps them, with the paths between them

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * install.h - colltune install and verify-install: a tune's verified
  * files copied out of its results directory, and a check that a launch

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # tuner/install/local.mk - colltune install (a tune's verified files
 # copied where a site keeps them, paths rewritten) and verify-install (a
 # launch that reads the installed values back through MPI_T).  Above

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * verify_install.c - colltune verify-install DIR: a short collbench launch
  * with DIR's files applied as `colltune install` says to (its environment

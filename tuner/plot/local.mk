@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # tuner/plot/local.mk - colltune plot: busbw, latency, tune and scaling
 # plots through gnuplot, and index.html.  Above import.
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * plot.c - `colltune plot`: results files into pictures and an index page.
  *

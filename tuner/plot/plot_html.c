@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * plot_html.c - DIR/index.html for `colltune plot`: a static page, every
  * link relative, so it opens from disk and survives a copy of DIR.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * plot_tune.c - a tune's A/B verification (DIR/report.json, written by
  * tune_report.c) for the tuned-against-default plots.

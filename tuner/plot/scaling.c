@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * scaling.c - busbw against scale at fixed sizes, and the efficiency.
  */

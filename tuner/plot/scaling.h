@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * scaling.h - busbw against scale (nodes, or ranks) at fixed sizes, and
  * the efficiency against perfect scaling, from results at several scales.

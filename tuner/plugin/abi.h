@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * abi.h - the slice of NCCL's tuner-plugin ABI that this plugin speaks.
  *

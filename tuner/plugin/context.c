@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * context.c - per-communicator tuner state (see context.h).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * context.h - one communicator's tuner: its rules and how they are applied.
  *

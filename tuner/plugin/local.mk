@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # tuner/plugin/local.mk - colltune's NCCL tuner plugin and its test harness.
 #
 # Included from the top-level Makefile.am; every path is relative to

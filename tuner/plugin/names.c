@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * names.c - rules-file words from src/lib's name tables (see names.h).
  *

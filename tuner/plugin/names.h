@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * names.h - the words a rules file may use for collectives, algorithms and
  * protocols, as one table per kind.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * plugin.c - the symbols NCCL looks up in libnccl-tuner-colltune.so.
  *

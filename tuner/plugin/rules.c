@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * rules.c - rules-file parser and matcher (see rules.h).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * rules.h - the rules file: parsing it and finding the rule for a call.
  *

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # tuner/regress/local.mk - colltune regress: the newest runs of a results
 # history against a baseline window, the diagnosis, the time-series plots.
 # Above plot.

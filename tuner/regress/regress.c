@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * regress.c - `colltune regress HISTORY`: is the newest run slower?
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * regress.h - `colltune regress`: is the newest run of a history slower?
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * regress_cmd.h - what the files of `colltune regress` share: the runs of
  * a history and its judged series.  regress.c reads the history, judges

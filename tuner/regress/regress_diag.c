@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * regress_diag.c - `colltune regress`'s diagnosis: the candidate causes of
  * a step, what changed in the metadata (results.json: its fingerprint,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * regress_event.c - the run-level view of `colltune regress` (regress.h):
  * the newest run judged across all its series at once.  Many series

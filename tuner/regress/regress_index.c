@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * regress_index.c - `colltune regress --index FILE`: one page for the
  * whole history, so that the nights can be found from one place.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * regress_json.c - `colltune regress --json FILE`: the verdicts of a
  * history for dashboards and the history index (schema colltune-regress/1,

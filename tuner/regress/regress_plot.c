@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * regress_plot.c - `colltune regress --plot DIR`: the history drawn.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * regress_stats.c - the decision rule of `colltune regress` on one series
  * (regress.h states it).  The exact Mann-Whitney test and the median are

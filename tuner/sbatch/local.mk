@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # tuner/sbatch/local.mk - colltune sbatch: a commented Slurm batch script
 # for a sweep, a tune or the nightly recipe.  Above health.
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * sbatch.c - `colltune sbatch`: writes a ready Slurm batch script for a
  * sweep, a tune or the nightly regression recipe at a given scale

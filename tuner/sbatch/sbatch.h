@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * sbatch.h - the batch script `colltune sbatch` writes: a sweep, a tune or
  * the nightly recipe, run inside a Slurm allocation with srun launching

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * sbatch_script.c - the text of the batch script (sbatch.h).
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * file_values.c - the values each emitted file can carry (file_values.h).
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * file_values.h - what value each file colltune emits can carry: one rule
  * per format, used by its emitter when it writes (tuner/emit) and by the

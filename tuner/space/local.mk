@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # tuner/space/local.mk - search spaces: the .ini parser, the known
 # variables and their values, enumeration and sampling.  Above core.
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * space.h - a search space: the variables colltune may set, their allowed
  * values, how the launcher sets them, their scope, and the constraints

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * space_enum.c - the configurations of one scope at one rank count.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * space_find.c - search spaces by name: the installed ones, or the source
  * tree's for a colltune run from its build tree.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * space_find.h - `tune --space NAME`: a search space by its name, in the
  * spaces installed with colltune (PREFIX/share/colltune/spaces) or, for a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * space_known.c - value checks for the variables colltune knows, as one
  * table (name, how to check, argument), so adding a variable is one line.

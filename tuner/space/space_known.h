@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * space_known.h - what colltune knows about the variables a space may name:
  * the values the library accepts (so a space is rejected before a trial

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * space_list.c - splitting "a, b, \"c,d\"" into its items.
  */

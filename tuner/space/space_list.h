@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * space_list.h - the comma-separated lists of a space file.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * space_sample.c - random configurations of a scope too large to list:
  * indices drawn without replacement and decoded one at a time

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # tuner/sweep/local.mk - colltune sweep: collbench through a launcher into
 # an output directory, once or at several scales (--scales).  Above
 # regress.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * sweep.c - `colltune sweep`: one collbench run through a launcher, its
  * results into a directory.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * sweep.h - `colltune sweep`: what sweep.c (one run) and sweep_scales.c
  * (the same run at several scales) share.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * sweep_scales.c - `colltune sweep --scales`: the same sweep at several
  * scales, into one results set with the scale recorded, then the scaling

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * evidence.c - the evidence index of a tune scope (evidence.h).
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * evidence.h - the evidence of one tune scope, indexed once from the
  * trials: per collective x size (the cells the baseline measured) and per

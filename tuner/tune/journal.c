@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * journal.c - appending trials durably to DIR/journal.jsonl, and reading
  * them back.

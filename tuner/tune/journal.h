@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * journal.h - the trial journal: DIR/journal.jsonl, one JSON object per
  * finished trial, one line each.

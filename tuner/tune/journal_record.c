@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * journal_record.c - one trial record: from a configuration and a results
  * CSV, to JSON and back.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # tuner/tune/local.mk - colltune tune: the search, the trial journal,
 # the decision rule, verification and the report.  Above emit.
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * tune.c - `colltune tune`: search a space's configurations through
  * collbench trials, decide per collective x size bucket, report.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * tune.h - the state of one `colltune tune` run, shared by its steps:
  * search (tune.c, tune_search.c) -> evidence (evidence.h) -> decision

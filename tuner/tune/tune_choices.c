@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * tune_choices.c - the scopes' decisions and the result's choices
  * (tune_choices.h).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * tune_choices.h - from the trials to the result the emitters write: each
  * scope's evidence indexed (evidence.h), decided (tune_decision.h), and

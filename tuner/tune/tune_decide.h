@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * tune_decide.h - the decision rule of `colltune tune`: when a candidate
  * may replace the default in one collective x size bucket, which of the

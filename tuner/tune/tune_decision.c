@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * tune_decision.c - one scope's decision from its evidence
  * (tune_decision.h).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * tune_decision.h - what a tune decides in one scope, from its evidence
  * index alone: per cell the winner (tune_decide.h's rule) and the best

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * tune_inproc.c - the in-process search (tune_inproc.h).
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * tune_inproc.h - the in-process search of `colltune tune`: the
  * configurations of a scope that differ only in run-time variables

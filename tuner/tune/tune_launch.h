@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * tune_launch.h - one tune trial: collbench through core's run_once
  * service (run_once.h) with a configuration's settings, its files in its

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * tune_report.c - DIR/report.md and DIR/report.json: formats what the
  * tune decided (tune_choices.h), the A/B's verdicts (tune_verify.h) and

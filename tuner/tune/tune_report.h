@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * tune_report.h - DIR/report.md and DIR/report.json: a writer that only
  * formats what was decided and verified, and writes both.

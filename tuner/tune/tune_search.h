@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * tune_search.h - the search strategies of `colltune tune`: which trials
  * to run, in which order.  A trial is (scope, configuration, launch);

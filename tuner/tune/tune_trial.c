@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * tune_trial.c - one trial of a tune (tune_trial.h): collbench launched
  * once through the launcher with a configuration's settings, its rows

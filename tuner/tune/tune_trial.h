@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * tune_trial.h - the trial runner of `colltune tune`: one call runs one
  * trial of a scope's configuration (unless the journal has it), journals

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * tune_ucx_names.c - the space's UCX_* names against `ucx_info -c`
  * (tune_ucx_names.h).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * tune_ucx_names.h - a space's UCX_* names checked against the installed
  * UCX before any trial: UCX warns about an unknown variable and runs on,

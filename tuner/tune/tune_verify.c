@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * tune_verify.c - the A/B with the emitted files (tune_verify.h).
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * tune_verify.h - the last step of a tune: an interleaved A/B on fresh
  * launches in which the tuned side runs with the emitted files themselves

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * tune_weights.c - the --weights profile (tune_weights.h).
  */

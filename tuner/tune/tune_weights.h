@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * tune_weights.h - `colltune tune --weights FILE`: a profile of message
  * sizes (a training job's histogram) that decides the global settings.
