@@ -30,6 +30,10 @@ libucx-dev ucx-utils gnuplot-nox libjansson-dev libinih-dev libhwloc-dev clang-f
 # packages starts no Slurm daemon (there is no /etc/slurm/slurm.conf); the
 # munge package may start the system munged, which the tests do not use.
 [ "$mode" = check ] && PACKAGES="$PACKAGES slurmctld slurmd slurm-client munge"
+# And what the rest of the suite reads: a comma-decimal locale built with
+# localedef (locales), the Spack recipe's check (python3), the installed
+# man pages (man-db, groff-base).
+[ "$mode" = check ] && PACKAGES="$PACKAGES locales python3 man-db groff-base"
 
 install_missing() {
     missing=

@@ -4,7 +4,7 @@
 # environment changes nothing it parses or prints: regress (with a
 # decimal --threshold), import and plot under de_DE.UTF-8 (built here with
 # localedef) write byte for byte what they write under C.  Skips (77) only
-# without localedef.
+# without localedef or the locale sources (Debian: locales).
 set -u
 : "${top_builddir:?run through make check}"
 : "${top_srcdir:?run through make check}"
@@ -21,6 +21,7 @@ fail() {
 }
 
 command -v localedef >/dev/null 2>&1 || { echo "SKIP: no localedef"; exit 77; }
+[ -f /usr/share/i18n/locales/de_DE ] || { echo "SKIP: no locale sources (apt-get install locales)"; exit 77; }
 mkdir -p "$T/loc"
 localedef -i de_DE -f UTF-8 "$T/loc/de_DE.UTF-8" >"$T/localedef.out" 2>&1 ||
     [ -d "$T/loc/de_DE.UTF-8" ] || { cat "$T/localedef.out" >&2; fail "localedef failed"; }
