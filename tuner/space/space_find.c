@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "ct_vec.h"
 #include "self_path.h"
 #include "space.h"
 #include "space_find.h"
@@ -128,7 +129,7 @@ static char **ct_space_ini_names(const char *dir, size_t *n_p)
     }
     closedir(d);
     if (n > 0)
-        qsort(names, n, sizeof *names, ct_space_cmp);
+        ct_vec_sort(names, n, sizeof *names, ct_space_cmp);
     *n_p = n;
     return names;
 }
