@@ -12,6 +12,7 @@
  * (command_line, ranks, hosts).
  */
 #include "ct_fingerprint.h"
+#include "ct_library.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -25,7 +26,8 @@ static int ct_fp_env_match(const char *pattern, const char *name)
     return strcmp(name, pattern) == 0;
 }
 
-/* The families kept (not "MPI*": MPIRUN, MPICC and the like are a user's
+/* The families kept besides every library's own (ct_library.h), which
+ * are always kept (not "MPI*": MPIRUN, MPICC and the like are a user's
  * shell, not the job's settings). */
 static const char *const ct_fp_env_kept[] = {
     "LD_PRELOAD", "LD_LIBRARY_PATH", "LD_BIND_NOW", "OMPI_*",    "OPAL_*",  "ORTE_*",  "PMIX_*",
@@ -108,7 +110,8 @@ static int ct_fp_env_in(const char *const *table, size_t n, const char *name)
 
 int ct_fingerprint_env_keep(const char *name)
 {
-    return ct_fp_env_in(ct_fp_env_kept, sizeof ct_fp_env_kept / sizeof ct_fp_env_kept[0], name) &&
+    return (ct_library_of(name, 0) != NULL ||
+            ct_fp_env_in(ct_fp_env_kept, sizeof ct_fp_env_kept / sizeof ct_fp_env_kept[0], name)) &&
            !ct_fp_env_in(ct_fp_env_volatile,
                          sizeof ct_fp_env_volatile / sizeof ct_fp_env_volatile[0], name);
 }

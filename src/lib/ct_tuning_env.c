@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "ct_hash.h"
+#include "ct_library.h"
 #include "ct_vec.h"
 
 static int ct_starts_with(const char *s, const char *prefix)
@@ -14,11 +15,8 @@ static int ct_starts_with(const char *s, const char *prefix)
     return strncmp(s, prefix, strlen(prefix)) == 0;
 }
 
-int ct_tuning_env_is_tuning(const char *entry)
-{
-    return ct_starts_with(entry, "NCCL_") || ct_starts_with(entry, "UCX_") ||
-           ct_starts_with(entry, "OMPI_MCA_");
-}
+/* A variable of any library's environment families (ct_library.h). */
+int ct_tuning_env_is_tuning(const char *entry) { return ct_library_of(entry, 0) != NULL; }
 
 int ct_tuning_env_is_launcher(const char *entry)
 {

@@ -2,8 +2,10 @@
 /*
  * ct_tuning_env.h - the environment variables that tune a run.
  *
- * NCCL_*, UCX_* and OMPI_MCA_* variables are what colltune searches, so a
- * result records all of them and a configuration id hashes them.  The id
+ * The environment families of ct_library.h's table (NCCL_*, UCX_*,
+ * OMPI_MCA_*, and MPICH's MPIR_CVAR_*, MPIR_PARAM_*, MPICH_*, Intel MPI's
+ * I_MPI_*, MVAPICH's MV2_* and MVP_*) are what tunes a library, so a result
+ * records all of them and a configuration id hashes them.  The id
  * leaves out what launchers set per job (Open MPI's OMPI_MCA_orte_*,
  * ess, pmix and session entries carry job ids, ports and paths): two runs
  * with the same settings get the same id.

@@ -6,6 +6,7 @@
 #include <ctype.h>
 #include <string.h>
 
+#include "ct_library.h"
 #include "ct_test.h"
 #include "ct_tuning_env.h"
 
@@ -140,6 +141,88 @@ int main(void)
     id_of(h1, id0);
     id_of(h2, id1);
     CT_CHECK(&tally, strcmp(id0, id1) != 0);
+
+    /* MPICH, Intel MPI and MVAPICH variables tune a run too (ct_library.h):
+     * runs that differ only in them are told apart, and UCX_, NCCL_ and
+     * OMPI_MCA_ still are. */
+    {
+        char *base[] = {"PATH=/bin", NULL};
+        static const char *const one[] = {
+            "MPIR_CVAR_ALLREDUCE_INTRA_ALGORITHM=recursive_doubling",
+            "MPICH_ALLREDUCE_INTRA_ALGORITHM=ring",
+            "MPIR_PARAM_BCAST_INTRA_ALGORITHM=binomial",
+            "I_MPI_ADJUST_ALLREDUCE=2:0-8192",
+            "MV2_INTER_ALLREDUCE_TUNING=1",
+            "MVP_ALLREDUCE_INTRA_ALGORITHM=ring",
+            "UCX_TLS=sm",
+            "NCCL_ALGO=Tree",
+            "OMPI_MCA_coll_tuned_allreduce_algorithm=3",
+        };
+        id_of(base, id0);
+        for (size_t i = 0; i < sizeof one / sizeof one[0]; i++) {
+            char *set[] = {"PATH=/bin", (char *)one[i], NULL};
+            CT_CHECK(&tally, ct_tuning_env_is_tuning(one[i]));
+            id_of(set, id1);
+            CT_CHECK(&tally, strcmp(id0, id1) != 0);
+        }
+        char *x1[] = {"MPIR_CVAR_ALLREDUCE_INTRA_ALGORITHM=auto", NULL};
+        char *x2[] = {"MPIR_CVAR_ALLREDUCE_INTRA_ALGORITHM=recursive_doubling", NULL};
+        id_of(x1, id1);
+        id_of(x2, id2);
+        CT_CHECK(&tally, strcmp(id1, id2) != 0);
+        /* The collected environment (the JSON's "environment") has it. */
+        CT_CHECK(&tally, ct_tuning_env_collect(x2, &env) == CT_OK && env.n == 1);
+        CT_CHECK_STR(&tally, env.n ? env.vars[0] : "", x2[0]);
+        ct_tuning_env_free(&env);
+        CT_CHECK(&tally, !ct_tuning_env_is_tuning("MPIRUN=mpirun"));
+        CT_CHECK(&tally, !ct_tuning_env_is_tuning("XI_MPI_ADJUST_BCAST=1"));
+        CT_CHECK(&tally, !ct_tuning_env_is_launcher(one[0]));
+    }
+
+    /* The table itself: whose setting, in which family. */
+    {
+        const ct_library_t *lib = NULL;
+        const ct_library_family_t *f = ct_library_family_of("UCX_TLS", 0, &lib);
+        CT_CHECK(&tally, f != NULL && lib != NULL && lib->id == CT_LIB_UCX);
+        CT_CHECK(&tally, f != NULL && f->readback == CT_READBACK_TRANSPORT);
+        CT_CHECK(&tally, ct_library_family_carries(f, "ucx.conf"));
+        CT_CHECK(&tally, !ct_library_family_carries(f, "nccl.conf"));
+        f = ct_library_family_of("coll_tuned_allreduce_algorithm", 1, &lib);
+        CT_CHECK(&tally, f != NULL && lib != NULL && lib->id == CT_LIB_OMPI);
+        CT_CHECK(&tally,
+                 f != NULL && (f->apply & CT_APPLY_MPIT) && strcmp(f->launch_opt, "--mca") == 0);
+        CT_CHECK(&tally, ct_library_family_carries(f, "mca-params.conf"));
+        f = ct_library_family_of("OMPI_MCA_btl", 0, &lib);
+        CT_CHECK(&tally, f != NULL && lib->id == CT_LIB_OMPI &&
+                             !ct_library_family_carries(f, "mca-params.conf"));
+        CT_CHECK(&tally, ct_library_family_of("coll_tuned_x", 0, NULL) == NULL);
+        CT_CHECK(&tally, ct_library_of("PATH", 0) == NULL && ct_library_of("", 1) == NULL);
+        CT_CHECK(&tally, ct_library_env_is(CT_LIB_NCCL, "NCCL_PROTO=LL"));
+        CT_CHECK(&tally, !ct_library_env_is(CT_LIB_NCCL, "UCX_TLS"));
+        CT_CHECK(&tally, ct_library_env_is(CT_LIB_MPICH, "MPICH_X"));
+        CT_CHECK(&tally, ct_library_env_is(CT_LIB_INTEL_MPI, "I_MPI_ADJUST_BCAST"));
+        CT_CHECK(&tally, ct_library_env_is(CT_LIB_MVAPICH, "MV2_USE_SHMEM_COLL"));
+        CT_CHECK(&tally, !ct_library_get(CT_LIB_MPICH)->run_here);
+        CT_CHECK(&tally, ct_library_get(CT_LIB_OMPI)->run_here);
+        CT_CHECK(&tally, ct_library_get(CT_LIB_COUNT) == NULL);
+        CT_CHECK_STR(&tally,
+                     ct_library_mca_param_of_env("OMPI_MCA_btl")
+                         ? ct_library_mca_param_of_env("OMPI_MCA_btl")
+                         : "",
+                     "btl");
+        CT_CHECK(&tally, ct_library_mca_param_of_env("OMPI_MCA_") == NULL);
+        CT_CHECK(&tally, ct_library_is_coll_var(CT_LIB_OMPI, "coll_tuned_bcast_algorithm"));
+        CT_CHECK(&tally, !ct_library_is_coll_var(CT_LIB_OMPI, "btl_tcp_if_include"));
+        char cv[64];
+        CT_CHECK(&tally, ct_library_cvar_name("MPICH_BCAST_INTRA_ALGORITHM", 0, cv, sizeof cv));
+        CT_CHECK_STR(&tally, cv, "MPIR_CVAR_BCAST_INTRA_ALGORITHM");
+        CT_CHECK(&tally, ct_library_cvar_name("OMPI_MCA_coll_tuned_priority", 0, cv, sizeof cv));
+        CT_CHECK_STR(&tally, cv, "coll_tuned_priority");
+        CT_CHECK(&tally, ct_library_cvar_name("coll_tuned_priority", 1, cv, sizeof cv));
+        CT_CHECK_STR(&tally, cv, "coll_tuned_priority");
+        CT_CHECK(&tally, !ct_library_cvar_name("UCX_TLS", 0, cv, sizeof cv));
+        CT_CHECK(&tally, !ct_library_cvar_name("coll_tuned_priority", 1, cv, 4));
+    }
 
     /* A short buffer is still terminated. */
     {

@@ -1,0 +1,139 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * ct_library.c - the per-library table (see ct_library.h and
+ * doc/ARCHITECTURE.md, "To add a library").
+ */
+#include "ct_library.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#define CT_N(a) (sizeof(a) / sizeof((a)[0]))
+
+static const char *const ct_emit_none[] = {NULL};
+static const char *const ct_emit_ompi[] = {"mca-params.conf", "coll-tuned-rules.conf",
+                                           "coll-tuned-rules.json", NULL};
+static const char *const ct_emit_ucx[] = {"ucx.conf", NULL};
+static const char *const ct_emit_nccl[] = {"nccl.env", "nccl.conf", "nccl_tuner.conf", NULL};
+
+/* Open MPI: a parameter x given as --mca x v (or in mca-params.conf), or
+ * as OMPI_MCA_x in the environment; collbench writes the coll/tuned ones
+ * through MPI_T, and --cvars reads any back under the name x. */
+static const ct_library_family_t ct_fam_ompi[] = {
+    {"", 1, CT_APPLY_MCA_FILE | CT_APPLY_ENV | CT_APPLY_MPIT, CT_READBACK_MPIT, ct_emit_ompi,
+     "--mca"},
+    {CT_LIBRARY_MCA_ENV_PREFIX, 0, CT_APPLY_ENV, CT_READBACK_MPIT, ct_emit_none, "--env"},
+};
+/* UCX reads its variables once, at its init: a launch per value. */
+static const ct_library_family_t ct_fam_ucx[] = {
+    {"UCX_", 0, CT_APPLY_ENV, CT_READBACK_TRANSPORT, ct_emit_ucx, "--env"},
+};
+/* NCCL reads NCCL_ALGO/NCCL_PROTO (and the plugin's file) per
+ * communicator: collbench --config sets them around one init. */
+static const ct_library_family_t ct_fam_nccl[] = {
+    {"NCCL_", 0, CT_APPLY_ENV | CT_APPLY_COMM, CT_READBACK_NCCL, ct_emit_nccl, "--env"},
+};
+/* MPICH 4 accepts a CVAR X as MPIR_CVAR_X, MPIR_PARAM_X or MPICH_X
+ * (highest priority first); MPI_T names it MPIR_CVAR_X.  Recorded and
+ * told apart; no emitter and no run-time write yet. */
+static const ct_library_family_t ct_fam_mpich[] = {
+    {"MPIR_CVAR_", 0, CT_APPLY_ENV, CT_READBACK_MPIT, ct_emit_none, "--env"},
+    {"MPIR_PARAM_", 0, CT_APPLY_ENV, CT_READBACK_MPIT, ct_emit_none, "--env"},
+    {"MPICH_", 0, CT_APPLY_ENV, CT_READBACK_MPIT, ct_emit_none, "--env"},
+};
+/* Intel MPI (MPICH ABI): I_MPI_ADJUST_<OP> and the rest.  Not run here. */
+static const ct_library_family_t ct_fam_intel[] = {
+    {"I_MPI_", 0, CT_APPLY_ENV, CT_READBACK_NONE, ct_emit_none, "--env"},
+};
+/* MVAPICH2 (MV2_*) and MVAPICH 3 (MVP_*).  Not run here. */
+static const ct_library_family_t ct_fam_mvapich[] = {
+    {"MV2_", 0, CT_APPLY_ENV, CT_READBACK_NONE, ct_emit_none, "--env"},
+    {"MVP_", 0, CT_APPLY_ENV, CT_READBACK_NONE, ct_emit_none, "--env"},
+};
+
+static const ct_library_t ct_libraries[CT_LIB_COUNT] = {
+    {CT_LIB_OMPI, "Open MPI", 1, "coll_tuned_", ct_fam_ompi, CT_N(ct_fam_ompi)},
+    {CT_LIB_UCX, "UCX", 1, NULL, ct_fam_ucx, CT_N(ct_fam_ucx)},
+    {CT_LIB_NCCL, "NCCL", 1, NULL, ct_fam_nccl, CT_N(ct_fam_nccl)},
+    {CT_LIB_MPICH, "MPICH", 0, NULL, ct_fam_mpich, CT_N(ct_fam_mpich)},
+    {CT_LIB_INTEL_MPI, "Intel MPI", 0, NULL, ct_fam_intel, CT_N(ct_fam_intel)},
+    {CT_LIB_MVAPICH, "MVAPICH", 0, NULL, ct_fam_mvapich, CT_N(ct_fam_mvapich)},
+};
+
+const ct_library_t *ct_library_get(ct_library_id_t id)
+{
+    return (unsigned)id < CT_LIB_COUNT ? &ct_libraries[id] : NULL;
+}
+
+const ct_library_family_t *ct_library_family_of(const char *name, int mca,
+                                                const ct_library_t **lib_p)
+{
+    const ct_library_family_t *best = NULL;
+    const ct_library_t *best_lib = NULL;
+    size_t best_len = 0;
+    if (name == NULL || name[0] == '\0')
+        return NULL;
+    for (size_t i = 0; i < CT_LIB_COUNT; i++)
+        for (size_t k = 0; k < ct_libraries[i].nfamilies; k++) {
+            const ct_library_family_t *f = &ct_libraries[i].families[k];
+            size_t n = strlen(f->prefix);
+            if (f->mca != (mca != 0) || strncmp(name, f->prefix, n) != 0)
+                continue;
+            if (best == NULL || n > best_len) {
+                best = f;
+                best_lib = &ct_libraries[i];
+                best_len = n;
+            }
+        }
+    if (lib_p != NULL)
+        *lib_p = best_lib;
+    return best;
+}
+
+const ct_library_t *ct_library_of(const char *name, int mca)
+{
+    const ct_library_t *lib = NULL;
+    ct_library_family_of(name, mca, &lib);
+    return lib;
+}
+
+int ct_library_env_is(ct_library_id_t id, const char *name)
+{
+    const ct_library_t *lib = ct_library_of(name, 0);
+    return lib != NULL && lib->id == id;
+}
+
+int ct_library_family_carries(const ct_library_family_t *f, const char *format)
+{
+    for (size_t i = 0; f != NULL && f->emitters[i] != NULL; i++)
+        if (strcmp(f->emitters[i], format) == 0)
+            return 1;
+    return 0;
+}
+
+const char *ct_library_mca_param_of_env(const char *name)
+{
+    size_t n = strlen(CT_LIBRARY_MCA_ENV_PREFIX);
+    if (strncmp(name, CT_LIBRARY_MCA_ENV_PREFIX, n) != 0 || name[n] == '\0')
+        return NULL;
+    return name + n;
+}
+
+int ct_library_is_coll_var(ct_library_id_t id, const char *name)
+{
+    const ct_library_t *lib = ct_library_get(id);
+    return lib != NULL && lib->coll_prefix != NULL &&
+           strncmp(name, lib->coll_prefix, strlen(lib->coll_prefix)) == 0;
+}
+
+int ct_library_cvar_name(const char *name, int mca, char *buf, size_t buflen)
+{
+    const ct_library_t *lib = NULL;
+    const ct_library_family_t *f = ct_library_family_of(name, mca, &lib);
+    if (f == NULL || f->readback != CT_READBACK_MPIT)
+        return 0;
+    const char *x = name + strlen(f->prefix);
+    int n = lib->id == CT_LIB_MPICH ? snprintf(buf, buflen, "MPIR_CVAR_%s", x)
+                                    : snprintf(buf, buflen, "%s", x);
+    return x[0] != '\0' && n > 0 && (size_t)n < buflen;
+}
