@@ -29,6 +29,7 @@
  *     after configuration 0's open(), once NCCL has done so.
  * The note below names every setting outside the first two groups. */
 #include "configs_kind.h"
+#include "ct_library.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -56,8 +57,9 @@ static int ct_configs_env_is_per_comm(const char *name)
 static ct_status_t ct_configs_env_check(const char *name, const char *value, char *err,
                                         size_t errlen)
 {
-    if (strncmp(name, "NCCL_", 5) == 0 && name[5] != '\0' &&
-        strspn(name + 5, "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") == strlen(name + 5))
+    size_t pre = strlen("NCCL_");
+    if (ct_library_env_is(CT_LIB_NCCL, name) && name[pre] != '\0' &&
+        strspn(name + pre, "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") == strlen(name + pre))
         return CT_OK;
     snprintf(err, errlen,
              "--config '%s=%s': %s is not an NCCL environment variable (the nccl backend's "

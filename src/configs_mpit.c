@@ -4,6 +4,7 @@
  * the world: Open MPI's coll/tuned reads its forced algorithm, segment size
  * and fan-outs when a communicator is created. */
 #include "configs_kind.h"
+#include "ct_library.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -39,7 +40,7 @@ static void ct_configs_mpit_note(const ct_options_t *opts)
         for (int i = 0; i < opts->configs[k].n && !algo; i++) {
             const char *n = opts->configs[k].s[i].name;
             size_t len = strlen(n);
-            if (strncmp(n, "coll_tuned_", 11) == 0 && len > 10 &&
+            if (ct_library_is_coll_var(CT_LIB_OMPI, n) && len > 10 &&
                 strcmp(n + len - 10, "_algorithm") == 0)
                 algo = n;
         }

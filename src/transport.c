@@ -4,6 +4,7 @@
  * (transport.h).
  */
 #include "transport.h"
+#include "ct_library.h"
 
 #include <dlfcn.h>
 #include <stdio.h>
@@ -89,7 +90,7 @@ static void ct_transport_ucx(ct_transport_t *t)
         next = strchr(line, '\n');
         if (next != NULL)
             *next++ = '\0';
-        if (strncmp(line, "UCX_", 4) == 0 && strchr(line, '=') != NULL &&
+        if (ct_library_env_is(CT_LIB_UCX, line) && strchr(line, '=') != NULL &&
             t->nucx < CT_TRANSPORT_UCX_MAX)
             snprintf(t->ucx[t->nucx++], sizeof t->ucx[0], "%s", line);
     }

@@ -7,9 +7,11 @@
 #ifndef CT_LAUNCHER_WORDS_H
 #define CT_LAUNCHER_WORDS_H
 
+#include "ct_library.h"
 #include "launcher.h"
 
-#define CT_MCA_ENV_PREFIX "OMPI_MCA_"
+/* OMPI_MCA_name: the table's environment form of an MCA parameter. */
+#define CT_MCA_ENV_PREFIX CT_LIBRARY_MCA_ENV_PREFIX
 
 /* Whether the user already gave a flag starting with flag (in the words
  * after the program, or in --launcher-arg). */

@@ -39,11 +39,6 @@ const char *ct_emit_cannot_carry(const ct_tune_result_t *r, const ct_tune_choice
 
 int ct_emit_full_range(const ct_tune_choice_t *c) { return c->min_bytes <= 0 && c->max_bytes < 0; }
 
-int ct_emit_has_prefix(const char *s, const char *prefix)
-{
-    return strncmp(s, prefix, strlen(prefix)) == 0;
-}
-
 /* Text from the result, with anything that could end a comment line
  * (newline, CR, any control character) shown as '?'. */
 static void ct_emit_put_safe(FILE *fp, const char *s)

@@ -69,8 +69,8 @@ static ct_status_t ct_mca_write(const ct_emit_ctx_t *ctx, FILE *fp, char *err, s
     }
     for (size_t i = 0; i < r->nchoices; i++) {
         const ct_tune_choice_t *c = &r->choices[i];
-        tuned |=
-            ct_emit_usable(c) && c->via == CT_VIA_MCA && ct_emit_has_prefix(c->name, "coll_tuned_");
+        tuned |= ct_emit_usable(c) && c->via == CT_VIA_MCA &&
+                 ct_library_is_coll_var(CT_LIB_OMPI, c->name);
     }
 
     ct_emit_header(ctx, fp, "mca-params.conf", "Open MPI MCA parameters (name = value)",

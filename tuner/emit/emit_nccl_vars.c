@@ -29,7 +29,7 @@
 
 static int ct_is_nccl(const ct_tune_choice_t *c)
 {
-    return c->via == CT_VIA_ENV && ct_emit_has_prefix(c->name, "NCCL_");
+    return c->via == CT_VIA_ENV && ct_setting_is(c->name, c->via, CT_LIB_NCCL);
 }
 
 int ct_emit_nccl_list_kind(const ct_tune_choice_t *c, ct_nccl_list_kind_t *kind_p)

@@ -16,7 +16,7 @@
 
 static int ct_is_ucx(const ct_tune_choice_t *c)
 {
-    return ct_emit_usable(c) && c->via == CT_VIA_ENV && ct_emit_has_prefix(c->name, "UCX_");
+    return ct_emit_usable(c) && c->via == CT_VIA_ENV && ct_setting_is(c->name, c->via, CT_LIB_UCX);
 }
 
 static int ct_ucx_wanted(const ct_tune_result_t *r)

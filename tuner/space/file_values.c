@@ -54,20 +54,21 @@ int ct_emit_mca_params_value_ok(const char *name, const char *value, char *why, 
 
 int ct_emit_value_ok(const char *name, ct_via_t via, const char *value, char *why, size_t n)
 {
+    /* Which files a setting goes to is its library family's (ct_library.h);
+     * this says only how each file refuses a value. */
     static const struct {
         const char *file;
-        ct_via_t via;
-        const char *prefix; /* "" : every name */
         int (*ok)(const char *, const char *, char *, size_t);
     } routes[] = {
-        {"nccl.env", CT_VIA_ENV, "NCCL_", ct_emit_nccl_env_value_ok},
-        {"nccl.conf", CT_VIA_ENV, "NCCL_", ct_emit_nccl_conf_value_ok},
-        {"ucx.conf", CT_VIA_ENV, "UCX_", ct_emit_ucx_conf_value_ok},
-        {"mca-params.conf", CT_VIA_MCA, "", ct_emit_mca_params_value_ok},
+        {"nccl.env", ct_emit_nccl_env_value_ok},
+        {"nccl.conf", ct_emit_nccl_conf_value_ok},
+        {"ucx.conf", ct_emit_ucx_conf_value_ok},
+        {"mca-params.conf", ct_emit_mca_params_value_ok},
     };
+    const ct_library_family_t *fam = ct_setting_family(name, via, NULL);
     char reason[384];
     for (size_t i = 0; i < sizeof routes / sizeof routes[0]; i++) {
-        if (routes[i].via != via || strncmp(name, routes[i].prefix, strlen(routes[i].prefix)) != 0)
+        if (!ct_library_family_carries(fam, routes[i].file))
             continue;
         if (!routes[i].ok(name, value, reason, sizeof reason)) {
             snprintf(why, n, "%s: the value of %s %s", routes[i].file, name, reason);

@@ -166,8 +166,10 @@ static ct_status_t ct_space_end_var(ct_space_parser_t *p)
     v->requires[i].via = v->via; /* via= may come after requires= */
     /* collbench --config writes an MPI control variable through MPI_T, or
      * (nccl backend) sets an NCCL_* variable around one communicator's
-     * ncclCommInitRank. */
-    int settable = v->via == CT_VIA_MCA || strncmp(v->name, "NCCL_", 5) == 0;
+     * ncclCommInitRank: the library family says which (ct_library.h). */
+    const ct_library_family_t *fam = ct_setting_family(v->name, v->via, NULL);
+    int settable = v->via == CT_VIA_MCA ||
+                   (fam != NULL && (fam->apply & (CT_APPLY_MPIT | CT_APPLY_COMM)) != 0);
     if (v->runtime == 1 && !settable)
         return ct_space_fail(p, p->sec_line, "apply",
                              "%s: only an MPI control variable (via = mca) or an NCCL_* variable "

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "ct_library.h"
 #include "ct_names.h"
 #include "ct_nccl_list.h"
 #include "ct_size.h"
@@ -200,7 +201,7 @@ ct_status_t ct_space_known_check(const char *name, const char *value, char *why,
     for (size_t i = 0; i < CT_COUNT(ct_known); i++)
         if (strcmp(ct_known[i].name, name) == 0)
             return ct_known[i].check(value, ct_known[i].arg, why, whylen);
-    if (strncmp(name, "coll_tuned_", 11) == 0) {
+    if (ct_library_is_coll_var(CT_LIB_OMPI, name)) {
         /* 0 (coll/tuned's own decision) up to the collective's last id. */
         const ct_coll_name_t *coll = ct_coll_name_of_tuned_var(name);
         if (coll != NULL && strcmp(name, coll->tuned.alg) == 0) {
@@ -218,7 +219,7 @@ ct_status_t ct_space_known_check(const char *name, const char *value, char *why,
 ct_status_t ct_space_known_scope(const char *name, int *scope_p, char *why, size_t whylen)
 {
     *scope_p = -2;
-    if (strncmp(name, "coll_tuned_", 11) != 0) {
+    if (!ct_library_is_coll_var(CT_LIB_OMPI, name)) {
         for (size_t i = 0; i < CT_COUNT(ct_known); i++)
             if (strcmp(ct_known[i].name, name) == 0)
                 *scope_p = CT_SCOPE_GLOBAL;
@@ -263,8 +264,8 @@ int ct_space_known_runtime(const char *name)
 {
     if (strcmp(name, "NCCL_ALGO") == 0 || strcmp(name, "NCCL_PROTO") == 0)
         return 1;
-    if (strncmp(name, "coll_tuned_", 11) != 0)
+    if (!ct_library_is_coll_var(CT_LIB_OMPI, name))
         return 0;
-    const char *alg = strstr(name + 11, "_algorithm");
+    const char *alg = strstr(name + strlen(ct_library_get(CT_LIB_OMPI)->coll_prefix), "_algorithm");
     return alg != NULL && (alg[10] == '\0' || alg[10] == '_');
 }

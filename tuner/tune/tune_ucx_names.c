@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "ct_input.h"
+#include "ct_library.h"
 #include "trial.h"
 
 /* Whether name is a "NAME=" line of the ucx_info output in text. */
@@ -31,10 +32,10 @@ static const char *ct_ucx_unknown(const ct_space_t *space, const char *text, int
     for (size_t i = 0; i < space->nvars; i++) {
         const ct_space_var_t *v = &space->vars[i];
         *line = v->line;
-        if (strncmp(v->name, "UCX_", 4) == 0 && !ct_ucx_listed(text, v->name))
+        if (ct_library_env_is(CT_LIB_UCX, v->name) && !ct_ucx_listed(text, v->name))
             return v->name;
         for (size_t k = 0; k < v->nrequires; k++)
-            if (strncmp(v->requires[k].name, "UCX_", 4) == 0 &&
+            if (ct_library_env_is(CT_LIB_UCX, v->requires[k].name) &&
                 !ct_ucx_listed(text, v->requires[k].name))
         return v->requires[k].name;
     }
