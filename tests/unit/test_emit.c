@@ -19,6 +19,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "ct_library.h"
 #include "ct_test.h"
 #include "emit.h"
 #include "emit_format.h"
@@ -800,6 +801,43 @@ static int emit_slow_bcast(const char *dir, long nranks)
     return 0;
 }
 
+/* ct_library.h's emitter lists and this table agree: every format is
+ * carried by exactly one library, and every name a library lists is a
+ * format; routing follows the table. */
+static void test_library_table(void)
+{
+    size_t nformats = 0;
+    for (const char *name; (name = ct_emit_format_name(nformats)) != NULL; nformats++) {
+        int carriers = 0;
+        for (int id = 0; id < CT_LIB_COUNT; id++) {
+            const ct_library_t *lib = ct_library_get((ct_library_id_t)id);
+            int carries = 0;
+            for (size_t k = 0; k < lib->nfamilies; k++)
+                carries |= ct_library_family_carries(&lib->families[k], name);
+            carriers += carries;
+        }
+        if (carriers != 1)
+            fprintf(stderr, "format %s is carried by %d libraries\n", name, carriers);
+        CT_CHECK(&tally, carriers == 1);
+    }
+    CT_CHECK(&tally, nformats == 7);
+    for (int id = 0; id < CT_LIB_COUNT; id++) {
+        const ct_library_t *lib = ct_library_get((ct_library_id_t)id);
+        for (size_t k = 0; k < lib->nfamilies; k++)
+            for (size_t e = 0; lib->families[k].emitters[e] != NULL; e++) {
+                int known = 0;
+                for (size_t i = 0; i < nformats; i++)
+                    known |= strcmp(ct_emit_format_name(i), lib->families[k].emitters[e]) == 0;
+                CT_CHECK(&tally, known);
+            }
+    }
+    /* An MPICH variable has no file yet: no file's value check applies. */
+    char why[256] = "";
+    CT_CHECK(&tally, ct_emit_value_ok("MPIR_CVAR_X", CT_VIA_ENV, "a;b", why, sizeof why));
+    CT_CHECK(&tally, !ct_emit_value_ok("UCX_TLS", CT_VIA_ENV, "a;b", why, sizeof why));
+    CT_CHECK(&tally, strstr(why, "ucx.conf") != NULL);
+}
+
 int main(int argc, char **argv)
 {
     if (argc == 4 && strcmp(argv[1], "--slow-bcast") == 0)
@@ -817,6 +855,7 @@ int main(int argc, char **argv)
     test_all_or_nothing(dir);
     test_measured_span(dir);
     test_nccl_forms(dir);
+    test_library_table();
     clear_dir(dir);
     rmdir(dir);
     return CT_DONE(&tally);

@@ -45,6 +45,11 @@ size_t ct_emit_loads(const ct_tune_result_t *r, const char **names_p,
     return n;
 }
 
+const char *ct_emit_format_name(size_t i)
+{
+    return i < CT_EMIT_NFORMATS ? ct_emit_formats[i]->name : NULL;
+}
+
 size_t ct_emit_files(const ct_tune_result_t *r, const char **names_p, size_t max)
 {
     return ct_emit_loads(r, names_p, NULL, max);

@@ -95,6 +95,10 @@ const char *ct_emit_cannot_carry(const ct_tune_result_t *r, const ct_tune_choice
  * names_p (room for max); returns how many. */
 size_t ct_emit_files(const ct_tune_result_t *r, const char **names_p, size_t max);
 
+/* The name of the i-th format of the table (write order), NULL past the
+ * last: what ct_library.h's emitter lists name. */
+const char *ct_emit_format_name(size_t i);
+
 /* As ct_emit_files, with each file's load facts into loads_p (room for
  * max) beside its name. */
 size_t ct_emit_loads(const ct_tune_result_t *r, const char **names_p,
