@@ -127,6 +127,10 @@ static void test_env(void)
 
     CT_CHECK(&tally, ct_fingerprint_env_keep("MPIR_CVAR_ALLREDUCE_INTRA_ALGORITHM"));
     CT_CHECK(&tally, ct_fingerprint_env_keep("I_MPI_ADJUST_ALLREDUCE"));
+    /* MVAPICH's families come from ct_library.h's table. */
+    CT_CHECK(&tally, ct_fingerprint_env_keep("MV2_USE_SHMEM_COLL"));
+    CT_CHECK(&tally, ct_fingerprint_env_keep("MVP_ALLREDUCE_INTRA_ALGORITHM"));
+    CT_CHECK(&tally, !ct_fingerprint_env_keep("XMV2_USE_SHMEM_COLL"));
     CT_CHECK(&tally, ct_fingerprint_env_keep("LD_BIND_NOW"));
     CT_CHECK(&tally, !ct_fingerprint_env_keep("LD_PRELOADX"));
     CT_CHECK(&tally, ct_fingerprint_env_keep("MPICH_ASYNC_PROGRESS"));
