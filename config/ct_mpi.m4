@@ -39,12 +39,12 @@ AC_DEFUN([CT_MPI_WRAPPER_FLAGS], [
     ct_mpi_first=yes
     for ct_mpi_w in $ct_mpi_c_all; do
       AS_IF([test -n "$ct_mpi_first"], [ct_mpi_first=], [
-        AS_CASE([$ct_mpi_w], [-I*|-D*|-pthread], [ct_mpi_c="$ct_mpi_c $ct_mpi_w"])])
+        AS_CASE([$ct_mpi_w], [-I*|-D*|-pthread], [ct_mpi_c="${ct_mpi_c:+$ct_mpi_c }$ct_mpi_w"])])
     done
     ct_mpi_first=yes
     for ct_mpi_w in $ct_mpi_l_all; do
       AS_IF([test -n "$ct_mpi_first"], [ct_mpi_first=], [
-        AS_CASE([$ct_mpi_w], [-I*|-D*|-c], [], [ct_mpi_l="$ct_mpi_l $ct_mpi_w"])])
+        AS_CASE([$ct_mpi_w], [-I*|-D*|-c], [], [ct_mpi_l="${ct_mpi_l:+$ct_mpi_l }$ct_mpi_w"])])
     done
     ct_mpi_from="$1 -compile_info/-link_info"
   ])
