@@ -34,6 +34,27 @@ libucx-dev ucx-utils gnuplot-nox libjansson-dev libinih-dev libhwloc-dev clang-f
 # localedef (locales), the Spack recipe's check (python3), the installed
 # man pages (man-db, groff-base).
 [ "$mode" = check ] && PACKAGES="$PACKAGES locales python3 man-db groff-base"
+# MPICH beside Open MPI: make check builds a second collbench against it
+# (build-mpich/) and runs the MPICH tests through mpiexec.hydra.
+[ "$mode" = check ] && PACKAGES="$PACKAGES mpich libmpich-dev"
+
+# alt_value NAME: where Debian's alternative NAME points (empty if none).
+alt_value() {
+    update-alternatives --query "$1" 2>/dev/null | sed -n 's/^Value: //p'
+}
+
+# keep_alternative NAME BEFORE OPENMPI: installing MPICH must not change
+# which mpicc/mpirun the build and the tests use.  If NAME moved during the
+# install, it goes back to BEFORE (to OPENMPI when there was none before);
+# an alternative that did not move is left as it is.
+keep_alternative() {
+    now=$(alt_value "$1")
+    want=${2:-$3}
+    if [ "$now" != "$want" ] && [ -e "$want" ]; then
+        echo "quickstart: the install moved the '$1' alternative to $now: setting it back to $want"
+        $sudo update-alternatives --set "$1" "$want"
+    fi
+}
 
 install_missing() {
     missing=
@@ -48,9 +69,13 @@ install_missing() {
     else
         sudo=sudo
     fi
+    mpi_before=$(alt_value mpi)
+    mpirun_before=$(alt_value mpirun)
     $sudo apt-get update -q
     # shellcheck disable=SC2086
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q --no-install-recommends $missing
+    keep_alternative mpi "$mpi_before" /usr/bin/mpicc.openmpi
+    keep_alternative mpirun "$mpirun_before" /usr/bin/mpirun.openmpi
 }
 
 build() {

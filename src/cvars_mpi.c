@@ -100,8 +100,8 @@ static ct_status_t ct_cvars_lookup(const char *name, MPI_T_cvar_handle *h, MPI_D
 }
 
 #define CT_CVARS_NO_SUCH                                                                           \
-    "the MPI library has no such control variable (ompi_info --all lists them; a component's "     \
-    "exist only when it is opened)"
+    "the MPI library has no such control variable (Open MPI: ompi_info --all lists them, a "       \
+    "component's exist only when it is opened; MPICH: mpivars)"
 
 static ct_status_t ct_cvars_read_one(const char *name, ct_cvar_t *c, char *err, size_t errlen)
 {

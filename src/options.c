@@ -173,17 +173,18 @@ static const char *ct_options_quote(const char *arg, char *buf, size_t len)
     return buf;
 }
 
-/* --cvars: names of [a-z0-9_], comma-separated, at most CT_CVARS_MAX;
- * whether the library has them is known only after MPI_Init (cvars.h). */
+/* --cvars: names of [A-Za-z0-9_] (Open MPI's are lower case, MPICH's
+ * upper: MPIR_CVAR_...), comma-separated, at most CT_CVARS_MAX; whether
+ * the library has them is known only after MPI_Init (cvars.h). */
 static ct_status_t ct_options_cvars(const char *arg, const char **out, char *err, size_t errlen)
 {
     size_t names = 0;
     char quoted[64];
     for (const char *p = arg;; p++) {
-        size_t len = strspn(p, "abcdefghijklmnopqrstuvwxyz0123456789_");
+        size_t len = strspn(p, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_");
         if (len == 0 || len >= 96 || (p[len] != ',' && p[len] != '\0'))
             return ct_options_fail(err, errlen,
-                                   "--cvars '%s': names of [a-z0-9_] (up to 95 characters), "
+                                   "--cvars '%s': names of [A-Za-z0-9_] (up to 95 characters), "
                                    "comma-separated",
                                    ct_options_quote(arg, quoted, sizeof quoted));
         names++;

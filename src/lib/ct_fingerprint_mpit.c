@@ -20,7 +20,7 @@ static const char *const ct_fp_mpi_t_patterns[] = {
     /* Open MPI: transports */
     "pml_*_priority", "mtl_*_priority", "pml_ucx_tls", "pml_ucx_devices", "btl_*_if_include",
     "btl_*_if_exclude",
-    /* MPICH (MPIR_CVAR_ALLREDUCE_INTRA_ALGORITHM, ...): untested here */
+    /* MPICH (MPIR_CVAR_ALLREDUCE_INTRA_ALGORITHM, ...; tests/mpi/mpich_collbench.sh) */
     "MPIR_CVAR_*_ALGORITHM", "MPIR_CVAR_DEVICE_COLLECTIVES",
     "MPIR_CVAR_COLL_SELECTION_TUNING_JSON_FILE", "MPIR_CVAR_CH4_NETMOD",
     "MPIR_CVAR_OFI_USE_PROVIDER"};

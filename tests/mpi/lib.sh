@@ -133,3 +133,29 @@ ct_build_fake_nccl_noa2a() {
     "$mpicc_fake" -std=c11 -shared -fPIC -DFAKE_NCCL_NO_ALLTOALL -o "$T/libnccl-fake-noa2a.so" \
         "$top_srcdir/tests/nccl/fake_nccl_mpi.c" || fail "cannot build the fake libnccl without ncclAlltoAll"
 }
+
+# ct_mpich_collbench: for the MPICH tests, $MPICH_COLLBENCH is make check's
+# second collbench (build-mpich/collbench, built against MPICH where
+# configure found mpicc.mpich and mpiexec.hydra); SKIP (77) without it.
+ct_mpich_collbench() {
+    MPICH_COLLBENCH="$top_builddir/build-mpich/collbench"
+    if [ ! -x "$MPICH_COLLBENCH" ] || [ -z "${MPIEXEC_HYDRA:-}" ]; then
+        echo "SKIP: no MPICH collbench: apt-get install mpich libmpich-dev, then configure again"
+        exit 77
+    fi
+}
+
+# ct_mpich_run NP ARGS... : the MPICH collbench under mpiexec.hydra (after
+# ct_mpich_collbench); stdout/stderr as given.  Hydra needs no option to
+# run as root, nor to oversubscribe, and passes the whole environment on;
+# -launcher fork starts its proxy here, never through ssh, whatever the
+# host name resolves to.  MPICH 4.0.2 (ch4) has nothing like Open MPI's
+# yield when idle: callers oversubscribing the 2 cores keep runs short
+# (doc/tests.md).  CT_MPICH_RUN_ARGS adds hydra options (unquoted words).
+ct_mpich_run() {
+    np=$1
+    shift
+    # shellcheck disable=SC2086
+    timeout 120 "$MPIEXEC_HYDRA" -launcher fork -np "$np" ${CT_MPICH_RUN_ARGS:-} \
+        "$MPICH_COLLBENCH" "$@"
+}

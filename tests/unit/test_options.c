@@ -322,15 +322,18 @@ int main(void)
     EXPECT_USAGE("unknown option '--bogus=1'", NULL, "--bogus=1");
     EXPECT_USAGE("unknown option '-", NULL, "-Z");
 
-    /* --cvars: names of [a-z0-9_], comma-separated; whether MPI has them is
-     * checked after MPI_Init (tests/mpi/json_metadata.sh). */
+    /* --cvars: names of [A-Za-z0-9_], comma-separated; whether MPI has them
+     * is checked after MPI_Init (tests/mpi/json_metadata.sh,
+     * tests/mpi/mpich_collbench.sh for MPICH's upper-case names). */
     PARSE_OK(&o, "--cvars", "coll_tuned_bcast_algorithm,pml");
     CT_CHECK_STR(&tally, o.cvars, "coll_tuned_bcast_algorithm,pml");
+    PARSE_OK(&o, "--cvars", "MPIR_CVAR_ALLREDUCE_INTRA_ALGORITHM,pml");
+    CT_CHECK_STR(&tally, o.cvars, "MPIR_CVAR_ALLREDUCE_INTRA_ALGORITHM,pml");
     EXPECT_USAGE("--cvars", "'a;b'", "--cvars", "a;b");
     EXPECT_USAGE("--cvars", "''", "--cvars", "");
     EXPECT_USAGE("--cvars", "'a,,b'", "--cvars", "a,,b");
     EXPECT_USAGE("--cvars", "'pml,'", "--cvars", "pml,");
-    EXPECT_USAGE("--cvars", "'PML'", "--cvars", "PML");
+    EXPECT_USAGE("--cvars", "'coll-tuned'", "--cvars", "coll-tuned");
 
     /* --config NAME=VALUE[,...], repeatable: configurations 1, 2, ... */
     PARSE_OK(&o, "--config",
