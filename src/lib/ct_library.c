@@ -15,6 +15,9 @@ static const char *const ct_emit_ompi[] = {"mca-params.conf", "coll-tuned-rules.
                                            "coll-tuned-rules.json", NULL};
 static const char *const ct_emit_ucx[] = {"ucx.conf", NULL};
 static const char *const ct_emit_nccl[] = {"nccl.env", "nccl.conf", "nccl_tuner.conf", NULL};
+/* intel-mpi.env carries MPICH's choices translated to Intel MPI's ids: an
+ * MPICH tune is what writes it (Intel MPI does not run here). */
+static const char *const ct_emit_mpich[] = {"mpich.env", "intel-mpi.env", NULL};
 
 /* Open MPI: a parameter x given as --mca x v (or in mca-params.conf), or
  * as OMPI_MCA_x in the environment; collbench writes the coll/tuned ones
@@ -34,12 +37,12 @@ static const ct_library_family_t ct_fam_nccl[] = {
     {"NCCL_", 0, CT_APPLY_ENV | CT_APPLY_COMM, CT_READBACK_NCCL, ct_emit_nccl, "--env"},
 };
 /* MPICH 4 accepts a CVAR X as MPIR_CVAR_X, MPIR_PARAM_X or MPICH_X
- * (highest priority first); MPI_T names it MPIR_CVAR_X.  Recorded and
- * told apart; no emitter and no run-time write yet. */
+ * (highest priority first); MPI_T names it MPIR_CVAR_X.  A launch per
+ * value (no run-time write yet); mpich.env and intel-mpi.env carry it. */
 static const ct_library_family_t ct_fam_mpich[] = {
-    {"MPIR_CVAR_", 0, CT_APPLY_ENV, CT_READBACK_MPIT, ct_emit_none, "--env"},
-    {"MPIR_PARAM_", 0, CT_APPLY_ENV, CT_READBACK_MPIT, ct_emit_none, "--env"},
-    {"MPICH_", 0, CT_APPLY_ENV, CT_READBACK_MPIT, ct_emit_none, "--env"},
+    {"MPIR_CVAR_", 0, CT_APPLY_ENV, CT_READBACK_MPIT, ct_emit_mpich, "--env"},
+    {"MPIR_PARAM_", 0, CT_APPLY_ENV, CT_READBACK_MPIT, ct_emit_mpich, "--env"},
+    {"MPICH_", 0, CT_APPLY_ENV, CT_READBACK_MPIT, ct_emit_mpich, "--env"},
 };
 /* Intel MPI (MPICH ABI): I_MPI_ADJUST_<OP> and the rest.  Not run here. */
 static const ct_library_family_t ct_fam_intel[] = {

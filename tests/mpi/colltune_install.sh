@@ -20,7 +20,7 @@ mkdir -p "$T/tmp" "$T/tune/verify"
 T=$(cd -P "$T" && pwd) # the real path: install rewrites to DIR's
 tune="$T/tune"
 site="$T/site"
-for f in "$top_srcdir"/tests/unit/emit_golden/full/*; do
+for f in "$top_srcdir"/tests/unit/emit_golden/full/* "$top_srcdir"/tests/unit/emit_golden/mpich/*; do
     sed "s|@DIR@|$tune|g" "$f" >"$tune/$(basename "$f")"
 done
 echo 'btl_vader_eager_limit = 1 # FROM_VERIFY' >"$tune/verify/mca-params.conf"
@@ -36,7 +36,7 @@ set -- --np 2 --launcher-arg --oversubscribe --launcher-arg --bind-to --launcher
 # 1. Installed, rewritten, in force without TUNE_DIR.
 "$CT" install "$tune" --to "$site" >"$T/out" 2>"$T/err" || fail "install: exit $? ($(cat "$T/err"))"
 for f in mca-params.conf coll-tuned-rules.conf coll-tuned-rules.json ucx.conf nccl.conf nccl.env \
-    nccl_tuner.conf; do
+    nccl_tuner.conf mpich.env intel-mpi.env; do
     [ -f "$site/$f" ] || fail "install: no $f in DIR"
 done
 [ ! -e "$site/report.json" ] && [ ! -e "$site/verify" ] || fail "install copied more than the files"
@@ -49,6 +49,9 @@ grep -q "^  export OMPI_MCA_mca_base_param_files=$site/mca-params.conf," "$T/out
 grep -q "^  export UCX_CONFIG_DIR=$site\$" "$T/out" || fail "no UCX line"
 grep -q "^  export NCCL_CONF_FILE=$site/nccl.conf\$" "$T/out" || fail "no NCCL line"
 grep -q "set -a; \. $site/nccl.env" "$T/out" || fail "no nccl.env line"
+grep -q "^  set -a; \. $site/mpich.env; set +a\$" "$T/out" || fail "no mpich.env line: $(cat "$T/out")"
+grep -q "^  # Intel MPI (not run here): set -a; \. $site/intel-mpi.env; set +a\$" "$T/out" ||
+    fail "no intel-mpi.env line: $(cat "$T/out")"
 grep -q "^  setenv UCX_CONFIG_DIR {$site}\$" "$T/out" || fail "no module file lines"
 grep -q 'Install with: colltune install TUNE_DIR --to DIR' "$site/mca-params.conf" ||
     fail "the header does not say to use colltune install"

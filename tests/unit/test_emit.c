@@ -81,6 +81,28 @@ static ct_tune_choice_t full_choices[] = {
     CH("btl_vader_eager_limit", "8192", CT_VIA_MCA, CT_SCOPE_GLOBAL, ANY, ANY),
 };
 
+/* An MPICH space's result: algorithms with the requires= settings the
+ * space gave them (the fallback guard from every scope), one choice left
+ * out (not significant), and allgather over size ranges (hand-built: a
+ * tune marks such an MPICH choice unwritable today) that mpich.env leaves
+ * out and intel-mpi.env carries. */
+static ct_tune_choice_t mpich_choices[] = {
+    CH("MPIR_CVAR_ALLREDUCE_INTRA_ALGORITHM", "reduce_scatter_allgather", CT_VIA_ENV,
+       CT_COLL_ALLREDUCE, ANY, ANY),
+    CH("MPIR_CVAR_COLLECTIVE_FALLBACK", "error", CT_VIA_ENV, CT_COLL_ALLREDUCE, ANY, ANY),
+    CH("MPIR_CVAR_ALLREDUCE_DEVICE_COLLECTIVE", "0", CT_VIA_ENV, CT_COLL_ALLREDUCE, ANY, ANY),
+    CH("MPIR_CVAR_BCAST_INTRA_ALGORITHM", "binomial", CT_VIA_ENV, CT_COLL_BROADCAST, ANY, ANY),
+    CH("MPIR_CVAR_COLLECTIVE_FALLBACK", "error", CT_VIA_ENV, CT_COLL_BROADCAST, ANY, ANY),
+    CH("MPIR_CVAR_BCAST_DEVICE_COLLECTIVE", "0", CT_VIA_ENV, CT_COLL_BROADCAST, ANY, ANY),
+    CH("MPIR_CVAR_ALLGATHER_INTRA_ALGORITHM", "ring", CT_VIA_ENV, CT_COLL_ALLGATHER, 65536, ANY),
+    CH("MPIR_CVAR_ALLGATHER_INTRA_ALGORITHM", "brucks", CT_VIA_ENV, CT_COLL_ALLGATHER, 0, 1023),
+    CH("MPIR_CVAR_ALLGATHER_INTRA_ALGORITHM", "recursive_doubling", CT_VIA_ENV, CT_COLL_ALLGATHER,
+       1024, 65535),
+    CH("MPIR_CVAR_COLLECTIVE_FALLBACK", "error", CT_VIA_ENV, CT_COLL_ALLGATHER, ANY, ANY),
+    CH_NOT("MPIR_CVAR_ALLTOALL_INTRA_ALGORITHM", "scattered", CT_VIA_ENV, CT_COLL_ALLTOALL, ANY,
+           ANY, 0, 1),
+};
+
 /* An Open MPI space's result: forced algorithms over every size. */
 static ct_tune_choice_t ompi_choices[] = {
     CH("coll_tuned_allreduce_algorithm", "4", CT_VIA_MCA, CT_COLL_ALLREDUCE, ANY, ANY),
@@ -801,6 +823,69 @@ static int emit_slow_bcast(const char *dir, long nranks)
     return 0;
 }
 
+/* mpich.env and intel-mpi.env from an MPICH result, and nothing else. */
+static void test_mpich(const char *dir)
+{
+    ct_tune_result_t r = RESULT(mpich_choices, "mpich-coll");
+    char err[512] = "";
+    const char *names[8];
+    CT_CHECK(&tally, ct_emit_files(&r, names, 8) == 2);
+    CT_CHECK(&tally, ct_emit_all_as(&r, dir, WRITER, err, sizeof err) == CT_OK);
+    if (*err)
+        fprintf(stderr, "%s\n", err);
+    CT_CHECK(&tally, count_entries(dir) == 2);
+    check_golden(dir, "mpich", "mpich.env");
+    check_golden(dir, "mpich", "intel-mpi.env");
+    char path[4096];
+    snprintf(path, sizeof path, "%s/mpich.env", dir);
+    char *text = slurp(path);
+    CT_CHECK(&tally, text != NULL);
+    if (text != NULL) {
+        /* Each setting once; the tuning-time guard not at all. */
+        const char *p = strstr(text, "export MPIR_CVAR_ALLREDUCE_DEVICE_COLLECTIVE=0\n");
+        CT_CHECK(&tally, p != NULL && strstr(p + 1, "export MPIR_CVAR_ALLREDUCE_DEVICE") == NULL);
+        CT_CHECK(&tally, strstr(text, "export MPIR_CVAR_COLLECTIVE_FALLBACK") == NULL);
+        CT_CHECK(&tally, strstr(text, "scattered") == NULL);
+        CT_CHECK(&tally, strstr(text, "export MPIR_CVAR_ALLGATHER") == NULL);
+        free(text);
+    }
+    snprintf(path, sizeof path, "%s/intel-mpi.env", dir);
+    text = slurp(path);
+    CT_CHECK(&tally, text != NULL);
+    if (text != NULL) {
+        CT_CHECK(&tally, strstr(text, "export I_MPI_ADJUST_ALLREDUCE=\"2\"\n") != NULL);
+        CT_CHECK(&tally, strstr(text, "export I_MPI_ADJUST_ALLGATHER=\"2:0-1023;1:1024-65535;"
+                                      "3:65536-2147483647\"\n") != NULL);
+        CT_CHECK(&tally, strstr(text, "I_MPI_ADJUST_BCAST") == NULL);
+        CT_CHECK(&tally, strstr(text, "Intel MPI has not run here") != NULL);
+        free(text);
+    }
+    clear_dir(dir);
+
+    /* A value sh would expand is refused, naming the file. */
+    ct_tune_choice_t bad[] = {
+        CH("MPIR_CVAR_BCAST_INTRA_ALGORITHM", "$(id)", CT_VIA_ENV, CT_COLL_BROADCAST, ANY, ANY),
+    };
+    ct_tune_result_t rb = RESULT(bad, "mpich-coll");
+    CT_CHECK(&tally, ct_emit_all_as(&rb, dir, WRITER, err, sizeof err) == CT_ERR_USAGE);
+    CT_CHECK(&tally,
+             strstr(err, "mpich.env: the value of MPIR_CVAR_BCAST_INTRA_ALGORITHM") != NULL);
+    CT_CHECK(&tally, count_entries(dir) == 0);
+
+    /* Only choices without an Intel counterpart: no intel-mpi.env. */
+    ct_tune_choice_t bcast[] = {
+        CH("MPIR_CVAR_BCAST_INTRA_ALGORITHM", "binomial", CT_VIA_ENV, CT_COLL_BROADCAST, ANY, ANY),
+    };
+    ct_tune_result_t rc = RESULT(bcast, "mpich-coll");
+    CT_CHECK(&tally, ct_emit_files(&rc, names, 8) == 1 && strcmp(names[0], "mpich.env") == 0);
+
+    /* The A/B sources mpich.env; intel-mpi.env nothing loads. */
+    const ct_emit_load_t *loads[8];
+    CT_CHECK(&tally, ct_emit_loads(&r, names, loads, 8) == 2);
+    CT_CHECK(&tally, loads[0]->sourced == 1 && loads[0]->var == NULL);
+    CT_CHECK(&tally, loads[1]->sourced == 0 && loads[1]->var == NULL);
+}
+
 /* ct_library.h's emitter lists and this table agree: every format is
  * carried by exactly one library, and every name a library lists is a
  * format; routing follows the table. */
@@ -820,7 +905,7 @@ static void test_library_table(void)
             fprintf(stderr, "format %s is carried by %d libraries\n", name, carriers);
         CT_CHECK(&tally, carriers == 1);
     }
-    CT_CHECK(&tally, nformats == 7);
+    CT_CHECK(&tally, nformats == 9);
     for (int id = 0; id < CT_LIB_COUNT; id++) {
         const ct_library_t *lib = ct_library_get((ct_library_id_t)id);
         for (size_t k = 0; k < lib->nfamilies; k++)
@@ -831,9 +916,14 @@ static void test_library_table(void)
                 CT_CHECK(&tally, known);
             }
     }
-    /* An MPICH variable has no file yet: no file's value check applies. */
+    /* An MPICH variable's value is held to mpich.env's rule; a variable
+     * no library claims to none. */
     char why[256] = "";
-    CT_CHECK(&tally, ct_emit_value_ok("MPIR_CVAR_X", CT_VIA_ENV, "a;b", why, sizeof why));
+    CT_CHECK(&tally, !ct_emit_value_ok("MPIR_CVAR_X", CT_VIA_ENV, "a;b", why, sizeof why));
+    CT_CHECK(&tally, strstr(why, "mpich.env: the value of MPIR_CVAR_X contains ';'") != NULL);
+    CT_CHECK(&tally, ct_emit_value_ok("MPIR_CVAR_X", CT_VIA_ENV, "scatter_ring_allgather", why,
+                                      sizeof why));
+    CT_CHECK(&tally, ct_emit_value_ok("MY_OWN", CT_VIA_ENV, "a;b", why, sizeof why));
     CT_CHECK(&tally, !ct_emit_value_ok("UCX_TLS", CT_VIA_ENV, "a;b", why, sizeof why));
     CT_CHECK(&tally, strstr(why, "ucx.conf") != NULL);
 }
@@ -855,6 +945,7 @@ int main(int argc, char **argv)
     test_all_or_nothing(dir);
     test_measured_span(dir);
     test_nccl_forms(dir);
+    test_mpich(dir);
     test_library_table();
     clear_dir(dir);
     rmdir(dir);

@@ -146,8 +146,9 @@ static void test_shipped(void)
     CT_CHECK(&tally, runtime_of("nccl.ini", "NCCL_PROTO") == 1);
     CT_CHECK(&tally, runtime_of("nccl.ini", "NCCL_MIN_CTAS") == 0); /* once per process */
     CT_CHECK(&tally, runtime_of("openmpi-transport.ini", "pml") == 0);
-    static const char *const shipped[] = {"openmpi-coll.ini", "openmpi-transport.ini", "nccl.ini",
-                                          "local.ini", "ucx.ini"};
+    static const char *const shipped[] = {"openmpi-coll.ini", "openmpi-transport.ini",
+                                          "nccl.ini",         "local.ini",
+                                          "ucx.ini",          "mpich-coll.ini"};
     for (size_t i = 0; i < sizeof shipped / sizeof shipped[0]; i++) {
         ct_space_t space;
         if (!load("tuner/spaces", shipped[i], &space))
@@ -162,6 +163,38 @@ static void test_shipped(void)
     }
 
     ct_space_t space;
+    if (load("tuner/spaces", "mpich-coll.ini", &space)) {
+        CT_CHECK_STR(&tally, space.name, "mpich-coll");
+        CT_CHECK(&tally, ct_space_scopes(&space) == 0x3eu); /* five collectives, no global */
+        for (size_t i = 0; i < space.nvars; i++)            /* a launch per value, for now */
+            CT_CHECK(&tally, space.vars[i].runtime == 0 && space.vars[i].via == CT_VIA_ENV);
+        /* allreduce: the baseline, then smp, recursive_doubling and
+         * reduce_scatter_allgather (auto is the default: the baseline
+         * measures it), each with the fallback refused and ch4's own
+         * selection off for allreduce. */
+        ct_space_configs_t c;
+        char err[512];
+        CT_CHECK(&tally,
+                 ct_space_enumerate(&space, CT_COLL_ALLREDUCE, 4, &c, err, sizeof err) == CT_OK);
+        CT_CHECK(&tally, c.n == 4 && c.configs[0].baseline && c.configs[0].n == 0);
+        for (size_t i = 1; i < c.n; i++) {
+            const char *alg = setting(&c.configs[i], "MPIR_CVAR_ALLREDUCE_INTRA_ALGORITHM");
+            CT_CHECK(&tally, alg != NULL && strcmp(alg, "auto") != 0 && strcmp(alg, "nb") != 0);
+            CT_CHECK_STR(&tally, setting(&c.configs[i], "MPIR_CVAR_COLLECTIVE_FALLBACK"), "error");
+            CT_CHECK_STR(&tally, setting(&c.configs[i], "MPIR_CVAR_ALLREDUCE_DEVICE_COLLECTIVE"),
+                         "0");
+        }
+        ct_space_configs_free(&c);
+        /* allgather needs no device switch: ch4 hands it to MPIR. */
+        CT_CHECK(&tally,
+                 ct_space_enumerate(&space, CT_COLL_ALLGATHER, 4, &c, err, sizeof err) == CT_OK);
+        CT_CHECK(&tally, c.n == 4);
+        for (size_t i = 1; i < c.n; i++)
+            CT_CHECK(&tally, c.configs[i].n == 2 &&
+                                 setting(&c.configs[i], "MPIR_CVAR_COLLECTIVE_FALLBACK") != NULL);
+        ct_space_configs_free(&c);
+        ct_space_free(&space);
+    }
     if (load("tuner/spaces", "openmpi-coll.ini", &space)) {
         CT_CHECK_STR(&tally, space.name, "openmpi-coll");
         CT_CHECK(&tally, ct_space_scopes(&space) == 0x3eu); /* five collectives, no global */

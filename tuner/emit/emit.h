@@ -39,7 +39,8 @@
  * points the library at it.  var NULL: the library reads it through
  * another emitted file (coll-tuned-rules.* is named inside
  * mca-params.conf), or a person sources it (nccl.env holds what nccl.conf
- * holds, and nccl.conf is loaded), so the A/B sets nothing for it.
+ * holds, and nccl.conf is loaded), so the A/B sets nothing for it;
+ * unless sourced is set (below).
  */
 typedef struct {
     const char *var;    /* e.g. NCCL_CONF_FILE, or NULL */
@@ -48,6 +49,10 @@ typedef struct {
     int keeps_defaults; /* var replaces the library's default list of files (Open MPI's
                             mca_base_param_files): the A/B appends that list after ours */
     const char *also;   /* a variable set too unless the user's environment or --env has it */
+    /* var NULL, and the file is a sourceable list of `export NAME=VALUE`
+     * lines (mpich.env: MPICH has no variable naming a file): the A/B sets
+     * each in the tuned side's environment. */
+    int sourced;
     const char *also_value;
 } ct_emit_load_t;
 

@@ -43,6 +43,8 @@ extern const ct_emit_format_t ct_emit_ucx_conf;
 extern const ct_emit_format_t ct_emit_mca_params;
 extern const ct_emit_format_t ct_emit_tuned_rules;
 extern const ct_emit_format_t ct_emit_tuned_rules_json;
+extern const ct_emit_format_t ct_emit_mpich_env;
+extern const ct_emit_format_t ct_emit_intel_mpi_env;
 
 /* File names the formats refer to one another by. */
 #define CT_EMIT_TUNED_RULES_NAME "coll-tuned-rules.conf"

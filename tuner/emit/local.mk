@@ -11,7 +11,7 @@ tuner_emit_libctemit_la_SOURCES = \
 	tuner/emit/emit_common.c tuner/emit/emit_nccl_vars.c \
 	tuner/emit/emit_nccl_env.c tuner/emit/emit_nccl_conf.c tuner/emit/emit_nccl_tuner.c \
 	tuner/emit/emit_ucx.c tuner/emit/emit_mca.c tuner/emit/emit_tuned_rules.c \
-	tuner/emit/emit_tuned_rules_json.c
+	tuner/emit/emit_tuned_rules_json.c tuner/emit/emit_mpich_env.c tuner/emit/emit_intel_mpi_env.c
 tuner_emit_libctemit_la_CPPFLAGS = $(TUNER_EMIT_CPPFLAGS)
 
 # The emitters against golden files; nccl_tuner.conf is read back with the
@@ -35,5 +35,7 @@ EMIT_GOLDEN = \
 	tests/unit/emit_golden/nccl/nccl.env \
 	tests/unit/emit_golden/nccl/nccl.conf \
 	tests/unit/emit_golden/nccl/nccl_tuner.conf \
-	tests/unit/emit_golden/ompi/mca-params.conf
+	tests/unit/emit_golden/ompi/mca-params.conf \
+	tests/unit/emit_golden/mpich/mpich.env \
+	tests/unit/emit_golden/mpich/intel-mpi.env
 EXTRA_DIST += $(EMIT_GOLDEN)

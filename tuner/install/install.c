@@ -39,6 +39,8 @@ static const ct_install_file_t ct_install_table[] = {
     {"nccl.conf", "NCCL_CONF_FILE", 0},
     {"nccl.env", NULL, 0},
     {"nccl_tuner.conf", "NCCL_TUNER_CONFIG_FILE", 0},
+    {"mpich.env", NULL, 0},     /* sourced: MPICH reads no file of CVARs */
+    {"intel-mpi.env", NULL, 0}, /* sourced; Intel MPI has not run here */
     {NULL, NULL, 0},
 };
 #define CT_INSTALL_MAX (sizeof ct_install_table / sizeof ct_install_table[0] - 1)
@@ -105,7 +107,8 @@ static void ct_install_usage(FILE *f)
     fprintf(f, "usage: colltune install TUNE_DIR --to DIR [--force]\n\n"
                "Copies the files a tune wrote into TUNE_DIR (mca-params.conf,\n"
                "coll-tuned-rules.conf/.json, ucx.conf, nccl.conf, nccl.env,\n"
-               "nccl_tuner.conf: those present) into DIR, all or none, with every path\n"
+               "nccl_tuner.conf, mpich.env, intel-mpi.env: those present) into DIR, all or none, "
+               "with every path\n"
                "that named TUNE_DIR rewritten to name DIR, and prints the lines a site\n"
                "adds to its configuration (shell and module file).  TUNE_DIR's files\n"
                "carry only the choices the tune's A/B verified; a TUNE_DIR whose\n"
@@ -335,6 +338,16 @@ static void ct_install_print(const char *to, const int *present)
         printf("  %sset -a; . ", conf ? "# or, instead of NCCL_CONF_FILE: " : "");
         ct_install_put_sh(stdout, to);
         printf("/nccl.env; set +a\n");
+    }
+    /* Sourced, exported: the launcher passes the environment on. */
+    for (size_t i = 0; t[i].name != NULL; i++) {
+        if (!present[i] ||
+            (strcmp(t[i].name, "mpich.env") != 0 && strcmp(t[i].name, "intel-mpi.env") != 0))
+            continue;
+        printf("  %sset -a; . ",
+               strcmp(t[i].name, "intel-mpi.env") == 0 ? "# Intel MPI (not run here): " : "");
+        ct_install_put_sh(stdout, to);
+        printf("/%s; set +a\n", t[i].name);
     }
     printf("\nOr as an Environment Modules / Lmod module file:\n  #%%Module1.0\n");
     for (size_t i = 0; t[i].name != NULL; i++) {

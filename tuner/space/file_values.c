@@ -46,6 +46,26 @@ int ct_emit_ucx_conf_value_ok(const char *name, const char *value, char *why, si
     return 1;
 }
 
+int ct_emit_mpich_env_value_ok(const char *name, const char *value, char *why, size_t n)
+{
+    (void)name;
+    const char *p = value;
+    for (; *p; p++)
+        if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+              strchr("_.,:/+-@%", *p) != NULL))
+            break;
+    if (value[0] != '\0' && *p == '\0')
+        return 1;
+    if (value[0] == '\0')
+        snprintf(why, n, "is empty, which mpich.env does not write");
+    else
+        snprintf(why, n,
+                 "contains '%c' (byte 0x%02x), which mpich.env does not write unquoted (letters, "
+                 "digits and _ . , : / + - @ %% only)",
+                 (unsigned char)*p >= 0x20 && *p != 0x7f ? *p : '?', (unsigned char)*p);
+    return 0;
+}
+
 int ct_emit_mca_params_value_ok(const char *name, const char *value, char *why, size_t n)
 {
     (void)name;
@@ -60,10 +80,9 @@ int ct_emit_value_ok(const char *name, ct_via_t via, const char *value, char *wh
         const char *file;
         int (*ok)(const char *, const char *, char *, size_t);
     } routes[] = {
-        {"nccl.env", ct_emit_nccl_env_value_ok},
-        {"nccl.conf", ct_emit_nccl_conf_value_ok},
-        {"ucx.conf", ct_emit_ucx_conf_value_ok},
-        {"mca-params.conf", ct_emit_mca_params_value_ok},
+        {"nccl.env", ct_emit_nccl_env_value_ok},   {"nccl.conf", ct_emit_nccl_conf_value_ok},
+        {"ucx.conf", ct_emit_ucx_conf_value_ok},   {"mca-params.conf", ct_emit_mca_params_value_ok},
+        {"mpich.env", ct_emit_mpich_env_value_ok},
     };
     const ct_library_family_t *fam = ct_setting_family(name, via, NULL);
     char reason[384];

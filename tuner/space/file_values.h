@@ -12,8 +12,10 @@
  * environment goes to nccl.env and nccl.conf (NCCL_ALGO / NCCL_PROTO over
  * a size range to nccl_tuner.conf, whose values ct_space_known_check
  * already holds to NCCL's list syntax), UCX_* in the environment to
- * ucx.conf, an MCA parameter to mca-params.conf (coll/tuned's numbers to
- * the rules files); no file carries another environment variable.
+ * ucx.conf, MPICH's CVARs to mpich.env (and, translated to Intel MPI's
+ * ids, intel-mpi.env, which writes only numbers), an MCA parameter to
+ * mca-params.conf (coll/tuned's numbers to the rules files); no file
+ * carries another environment variable.
  *
  * Each *_value_ok returns 1 when the file can carry NAME=VALUE, else 0
  * with why set to the reason, worded to follow "the value of NAME ".
@@ -34,6 +36,10 @@ int ct_emit_nccl_env_value_ok(const char *name, const char *value, char *why, si
 int ct_emit_nccl_conf_value_ok(const char *name, const char *value, char *why, size_t n);
 /* ucx.conf: no newline or CR, no ';' or '#' (comments in UCX's reader). */
 int ct_emit_ucx_conf_value_ok(const char *name, const char *value, char *why, size_t n);
+/* mpich.env: written unquoted after export NAME=, so a non-empty word of
+ * letters, digits and _ . , : / + - @ % (what MPICH's CVAR values are:
+ * names, numbers, paths), nothing sh would expand or split. */
+int ct_emit_mpich_env_value_ok(const char *name, const char *value, char *why, size_t n);
 /* mca-params.conf: no newline or CR. */
 int ct_emit_mca_params_value_ok(const char *name, const char *value, char *why, size_t n);
 

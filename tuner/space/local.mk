@@ -24,6 +24,7 @@ dist_spaces_DATA = \
 	tuner/spaces/ucx.ini \
 	tuner/spaces/nccl.ini \
 	tuner/spaces/local.ini \
+	tuner/spaces/mpich-coll.ini \
 	tuner/spaces/README.md
 
 check_PROGRAMS += tests/unit/test_space

@@ -18,6 +18,7 @@ tuner_tune_libcttune_la_SOURCES = \
 	tuner/tune/tune_search.c tuner/tune/tune_search.h \
 	tuner/tune/tune_trial.c tuner/tune/tune_trial.h \
 	tuner/tune/tune_ucx_names.c tuner/tune/tune_ucx_names.h \
+	tuner/tune/tune_mpich_names.c tuner/tune/tune_mpich_names.h \
 	tuner/tune/tune_verify.c tuner/tune/tune_verify.h \
 	tuner/tune/tune_weights.c tuner/tune/tune_weights.h
 tuner_tune_libcttune_la_CPPFLAGS = $(TUNER_TUNE_CPPFLAGS)
@@ -96,6 +97,11 @@ EXTRA_DIST += tests/unit/colltune_space_files.sh
 # A space's UCX_* names against the installed UCX (ucx_info -c).
 TESTS += tests/unit/colltune_ucx_names.sh
 EXTRA_DIST += tests/unit/colltune_ucx_names.sh
+
+# A space's MPIR_CVAR_* names and algorithm values against mpivars: a
+# fake one on PATH, and the installed MPICH's (skipped without it).
+TESTS += tests/unit/colltune_mpich_names.sh tests/unit/colltune_mpich_names_real.sh
+EXTRA_DIST += tests/unit/colltune_mpich_names.sh tests/unit/colltune_mpich_names_real.sh
 
 # Every helper (ucx_info, gnuplot, the launcher) under a time limit and an
 # output cap, with a message naming the limit hit (issue 26 item 9).

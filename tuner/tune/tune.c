@@ -43,6 +43,7 @@
 #include "tune_search.h"
 #include "tune_trial.h"
 #include "tune_ucx_names.h"
+#include "tune_mpich_names.h"
 #include "tune_verify.h"
 #include "tune_weights.h"
 #include "space_find.h"
@@ -919,7 +920,10 @@ static int ct_tune_main_run(ct_tune_args_t *a)
     ct_space_t space;
     /* The space first: a bad file fails before any directory or trial. */
     ct_status_t st = ct_space_load(a->space_path, &space, err, sizeof err);
-    if (st == CT_OK && (st = ct_tune_check_ucx_names(&space, "ucx_info", err, sizeof err)) != CT_OK)
+    if (st == CT_OK &&
+        ((st = ct_tune_check_ucx_names(&space, "ucx_info", err, sizeof err)) != CT_OK ||
+         (st = ct_tune_check_mpich_names(&space, "mpivars", "mpichversion", err, sizeof err)) !=
+             CT_OK))
         ct_space_free(&space);
     if (st != CT_OK) {
         fprintf(stderr, "colltune tune: %s\n", err);

@@ -133,6 +133,37 @@ static int ct_tune_verify_user_has(const ct_launch_opts_t *lo, const char *name)
     return has;
 }
 
+/* A sourced file (mpich.env): each `export NAME=VALUE` line into tuned's
+ * environment, as `set -a; . FILE` would set it (the emitter writes values
+ * unquoted, file_values.c's rule), and "sourced FILE" into v->how. */
+static ct_status_t ct_tune_verify_source(const char *dir, const char *name,
+                                         ct_space_config_t *tuned, ct_tune_verify_t *v,
+                                         size_t *used)
+{
+    char path[PATH_MAX + 64], line[4096];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "r");
+    if (f == NULL)
+        return CT_ERR_IO;
+    ct_status_t st = CT_OK;
+    while (st == CT_OK && fgets(line, sizeof line, f) != NULL) {
+        line[strcspn(line, "\n")] = '\0';
+        if (strncmp(line, "export ", 7) != 0)
+            continue;
+        char *eq = strchr(line + 7, '=');
+        if (eq == NULL)
+            continue;
+        *eq = '\0';
+        st = ct_tune_verify_add(tuned, line + 7, eq + 1, CT_VIA_ENV);
+    }
+    fclose(f);
+    int m =
+        snprintf(v->how + *used, sizeof v->how - *used, "%ssourced %s", *used ? "; " : "", path);
+    if (st == CT_OK && m > 0 && (size_t)m < sizeof v->how - *used)
+        *used += (size_t)m;
+    return st;
+}
+
 /* Adds to tuned the settings that make a library read the emitted file
  * name in dir, as its emitter's entry says (ld), and appends them to
  * v->how (*used: its length). */
@@ -140,6 +171,8 @@ static ct_status_t ct_tune_verify_load(const ct_launch_opts_t *lo, const char *d
                                        const char *name, const ct_emit_load_t *ld,
                                        ct_space_config_t *tuned, ct_tune_verify_t *v, size_t *used)
 {
+    if (ld->var == NULL && ld->sourced)
+        return ct_tune_verify_source(dir, name, tuned, v, used);
     if (ld->var == NULL)
         return CT_OK;
     char path[PATH_MAX + 64];

@@ -1,0 +1,319 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * tune_mpich_names.c - the space's MPIR_CVAR_* names and algorithm values
+ * against `mpivars` (tune_mpich_names.h).
+ *
+ * mpivars prints one line per CVAR:
+ *   \tMPIR_CVAR_X<pad>=VALUE\tSCOPE\tbinding\ttype\tverbosity\tdescription
+ * MPICH 4.0 keeps an algorithm CVAR's values only in its description
+ * ("auto - Internal ...\nnb   - Force ..."): MPI_T exposes it as an int
+ * with no enum, the value being the name's position.  mpivars drops the
+ * line breaks, so each name follows the previous item's last word with no
+ * space ("algorithmsmp   - Force smp algorithm").  The items are aligned
+ * in MPICH's source (the names padded to one column), which tells
+ * "algorithm"+"scattered" from "algorithms"+"cattered".
+ */
+#include "tune_mpich_names.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "ct_input.h"
+#include "ct_library.h"
+#include "trial.h"
+
+#define CT_MPIVARS_TIMEOUT_S 10.0
+#define CT_MPIVARS_MAX_OUTPUT (16LL << 20)
+#define CT_MPICH_MAX_VALUES 64
+
+/* The words MPICH 4.0's algorithm descriptions end an item with (read from
+ * mpivars' output): what a glued name is preceded by. */
+static const char *const ct_mpich_tails[] = {
+    "algorithms", "algorithm", "collectives", "primitives", "receives", "allreduce", "barrier",
+    "reduce",     "bcast",     "phase",       "Allgather",  "Tree",     ")",
+};
+#define CT_MPICH_NTAILS (sizeof ct_mpich_tails / sizeof ct_mpich_tails[0])
+
+static int ct_idchar(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
+}
+
+/* The names token tok (length n) may end in: what follows a prefix of tok
+ * that ends in one of the tails, when that is a non-empty [a-z0-9_] word.
+ * Offsets into tok, into off. */
+static size_t ct_mpich_splits(const char *tok, size_t n, size_t *off, size_t max)
+{
+    size_t k = 0;
+    for (size_t i = n; i-- > 1 && ct_idchar(tok[i]) && k < max;)
+        for (size_t t = 0; t < CT_MPICH_NTAILS; t++) {
+            size_t tl = strlen(ct_mpich_tails[t]);
+            if (tl <= i && strncmp(tok + i - tl, ct_mpich_tails[t], tl) == 0) {
+                off[k++] = i;
+                break;
+            }
+        }
+    return k;
+}
+
+size_t ct_mpich_alg_values(const char *desc, char *buf, size_t buflen, const char **words,
+                           size_t max)
+{
+    struct {
+        const char *tok;
+        size_t n, pad;
+        size_t off[4], noff;
+    } items[CT_MPICH_MAX_VALUES];
+    size_t nitems = 0;
+    /* Each item is TOKEN, spaces, "- ". */
+    for (const char *p = strstr(desc, " - "); p != NULL && nitems < CT_MPICH_MAX_VALUES;
+         p = strstr(p + 3, " - ")) {
+        const char *end = p;
+        while (end > desc && end[-1] == ' ')
+            end--;
+        const char *start = end;
+        while (start > desc && start[-1] != ' ' && start[-1] != '\t')
+            start--;
+        if (start == end)
+            continue;
+        items[nitems].tok = start;
+        items[nitems].n = (size_t)(end - start);
+        items[nitems].pad = (size_t)(p + 1 - end);
+        items[nitems].noff = ct_mpich_splits(start, items[nitems].n, items[nitems].off, 4);
+        if (items[nitems].noff > 0)
+            nitems++;
+    }
+    /* The column the names are padded to: the most common name + padding
+     * among the items with one reading and some padding. */
+    size_t col = 0, best = 0;
+    for (size_t i = 0; i < nitems; i++) {
+        if (items[i].noff != 1 || items[i].pad < 2)
+            continue;
+        size_t w = items[i].n - items[i].off[0] + items[i].pad, votes = 0;
+        for (size_t j = 0; j < nitems; j++)
+            votes += items[j].noff == 1 && items[j].n - items[j].off[0] + items[j].pad == w;
+        if (votes > best) {
+            best = votes;
+            col = w;
+        }
+    }
+    size_t nwords = 0, used = 0;
+    for (size_t i = 0; i < nitems && nwords < max; i++) {
+        /* A name of MPICH's nonblocking families (sched_, tsp_) first:
+         * "algorithms" + "sched_x" and "algorithm" + "ssched_x" align the
+         * same.  Then the column; then the longest name. */
+        size_t off = items[i].off[items[i].noff - 1];
+        int decided = 0;
+        for (size_t k = items[i].noff; k-- > 0 && !decided;) {
+            const char *w = items[i].tok + items[i].off[k];
+            if (strncmp(w, "sched_", 6) == 0 || strncmp(w, "tsp_", 4) == 0) {
+                off = items[i].off[k];
+                decided = 1;
+            }
+        }
+        for (size_t k = 0; k < items[i].noff && !decided; k++)
+            if (items[i].n - items[i].off[k] + items[i].pad == col)
+                off = items[i].off[k];
+        size_t wl = items[i].n - off;
+        if (used + wl + 1 > buflen)
+            break;
+        memcpy(buf + used, items[i].tok + off, wl);
+        buf[used + wl] = '\0';
+        words[nwords++] = buf + used;
+        used += wl + 1;
+    }
+    return nwords;
+}
+
+/* The line of text listing CVAR name ("\tNAME<pad>=..."), NULL if none. */
+static const char *ct_mpivars_line(const char *text, const char *name)
+{
+    size_t n = strlen(name);
+    for (const char *p = text; p != NULL && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
+        const char *q = p;
+        while (*q == '\t' || *q == ' ')
+            q++;
+        if (strncmp(q, name, n) != 0)
+            continue;
+        q += n;
+        while (*q == ' ')
+            q++;
+        if (*q == '=')
+            return p;
+    }
+    return NULL;
+}
+
+/* A helper's output, read whole (malloc'ed), or NULL with why in why. */
+static char *ct_mpich_run(const char *prog, const char *arg, char *why, size_t whylen)
+{
+    const char *dir = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
+    char out[4000], errf[4096], err[512];
+    if ((size_t)snprintf(out, sizeof out, "%s/colltune-mpivars.XXXXXX", dir) >= sizeof out) {
+        snprintf(why, whylen, "did not run (TMPDIR is too long)");
+        return NULL;
+    }
+    int fd = mkstemp(out);
+    if (fd < 0) {
+        snprintf(why, whylen, "did not run (cannot create a file in %s: %s)", dir, strerror(errno));
+        return NULL;
+    }
+    close(fd);
+    snprintf(errf, sizeof errf, "%s.err", out);
+    char *argv[] = {(char *)prog, (char *)arg, NULL};
+    ct_trial_spec_t spec = {.argv = argv,
+                            .stdout_path = out,
+                            .stderr_path = errf,
+                            .timeout_s = CT_MPIVARS_TIMEOUT_S,
+                            .grace_s = 1,
+                            .max_output = CT_MPIVARS_MAX_OUTPUT,
+                            .hard_cap = 1};
+    ct_trial_result_t res;
+    char *text = NULL;
+    size_t len = 0;
+    ct_status_t st = ct_trial_run(&spec, &res, err, sizeof err);
+    if (st != CT_OK) {
+        const char *colon = strstr(err, "': ");
+        snprintf(why, whylen, "did not run (cannot execute: %s)", colon ? colon + 3 : err);
+    } else if (res.outcome != CT_TRIAL_OK) {
+        char r[128];
+        ct_trial_reason(&spec, &res, r, sizeof r);
+        snprintf(why, whylen, "%s", r);
+    } else if (ct_input_slurp(out, CT_MPIVARS_MAX_OUTPUT, 0, &text, &len, err, sizeof err) !=
+               CT_OK) {
+        snprintf(why, whylen, "ran but its output could not be read (%s)", err);
+        text = NULL;
+    } else if (memchr(text, '\0', len) != NULL) {
+        snprintf(why, whylen, "ran but printed a NUL byte");
+        free(text);
+        text = NULL;
+    }
+    unlink(out);
+    unlink(errf);
+    return text;
+}
+
+/* The CVAR (MPIR_CVAR_X) a space name stands for, when it is one. */
+static int ct_mpich_cvar_of(const char *name, char *buf, size_t n)
+{
+    return strncmp(name, "MPIR_CVAR_", 10) == 0 && ct_library_cvar_name(name, 0, buf, n);
+}
+
+static int ct_ends_with(const char *s, const char *tail)
+{
+    size_t n = strlen(s), t = strlen(tail);
+    return n >= t && strcmp(s + n - t, tail) == 0;
+}
+
+/* Checks one NAME and its values against text; 0 with err set when bad. */
+static int ct_mpich_check_one(const ct_space_t *space, int line, const char *name,
+                              char *const *values, size_t nvalues, const char *text,
+                              const char *mpivars, const char *version, char *err, size_t errlen)
+{
+    char cvar[256];
+    if (!ct_mpich_cvar_of(name, cvar, sizeof cvar))
+        return 1;
+    const char *l = ct_mpivars_line(text, cvar);
+    if (l == NULL) {
+        snprintf(err, errlen,
+                 "%s:%d: %s: not a CVAR of %s (%s does not list it); MPICH would ignore it",
+                 space->path, line, name, version, mpivars);
+        return 0;
+    }
+    if (!ct_ends_with(cvar, "_ALGORITHM"))
+        return 1;
+    const char *eol = strchr(l, '\n');
+    size_t ll = eol ? (size_t)(eol - l) : strlen(l);
+    char *copy = strndup(l, ll);
+    if (copy == NULL)
+        return 1;
+    const char *desc = strrchr(copy, '\t');
+    char buf[4096];
+    const char *words[CT_MPICH_MAX_VALUES];
+    size_t nw =
+        desc ? ct_mpich_alg_values(desc + 1, buf, sizeof buf, words, CT_MPICH_MAX_VALUES) : 0;
+    int ok = 1;
+    for (size_t i = 0; nw > 0 && ok && i < nvalues; i++) {
+        int found = 0;
+        for (size_t k = 0; k < nw; k++)
+            found |= strcmp(values[i], words[k]) == 0;
+        if (found)
+            continue;
+        char list[1024] = "";
+        size_t used = 0;
+        for (size_t k = 0; k < nw && used < sizeof list; k++) {
+            int m = snprintf(list + used, sizeof list - used, "%s%s", k ? ", " : "", words[k]);
+            if (m > 0)
+                used += (size_t)m;
+        }
+        snprintf(err, errlen, "%s:%d: %s: '%s' is not one of %s's values (%s)", space->path, line,
+                 name, values[i], version, list);
+        ok = 0;
+    }
+    free(copy);
+    return ok;
+}
+
+/* "MPICH 4.0.2" from mpichversion's "MPICH Version:    4.0.2", else
+ * "the installed MPICH". */
+static void ct_mpich_version(const char *mpichversion, char *buf, size_t n)
+{
+    char why[256];
+    snprintf(buf, n, "the installed MPICH");
+    if (mpichversion == NULL)
+        return;
+    char *text = ct_mpich_run(mpichversion, NULL, why, sizeof why);
+    const char *p = text ? strstr(text, "MPICH Version:") : NULL;
+    if (p != NULL) {
+        p += strlen("MPICH Version:");
+        p += strspn(p, " \t");
+        size_t len = strcspn(p, " \t\r\n");
+        if (len > 0 && len < 32)
+            snprintf(buf, n, "MPICH %.*s", (int)len, p);
+    }
+    free(text);
+}
+
+ct_status_t ct_tune_check_mpich_names(const ct_space_t *space, const char *mpivars,
+                                      const char *mpichversion, char *err, size_t errlen)
+{
+    char cvar[256];
+    int named = 0;
+    for (size_t i = 0; i < space->nvars; i++) {
+        named |= ct_mpich_cvar_of(space->vars[i].name, cvar, sizeof cvar);
+        for (size_t k = 0; k < space->vars[i].nrequires; k++)
+            named |= ct_mpich_cvar_of(space->vars[i].requires[k].name, cvar, sizeof cvar);
+    }
+    if (!named)
+        return CT_OK;
+    char why[640];
+    char *text = ct_mpich_run(mpivars, NULL, why, sizeof why);
+    if (text != NULL && strstr(text, "MPIR_CVAR_") == NULL) {
+        snprintf(why, sizeof why, "ran but printed no usable list (no MPIR_CVAR_ line)");
+        free(text);
+        text = NULL;
+    }
+    if (text == NULL) {
+        fprintf(stderr,
+                "colltune tune: note: %s %s, so the space's MPIR_CVAR_* names and values are not "
+                "checked against the installed MPICH (Debian: mpich)\n",
+                mpivars, why);
+        return CT_OK;
+    }
+    char version[64];
+    ct_mpich_version(mpichversion, version, sizeof version);
+    int ok = 1;
+    for (size_t i = 0; ok && i < space->nvars; i++) {
+        const ct_space_var_t *v = &space->vars[i];
+        ok = ct_mpich_check_one(space, v->line, v->name, v->values, v->nvalues, text, mpivars,
+                                version, err, errlen);
+        for (size_t k = 0; ok && k < v->nrequires; k++)
+            ok = ct_mpich_check_one(space, v->line, v->requires[k].name, &v->requires[k].value, 1,
+                                    text, mpivars, version, err, errlen);
+    }
+    free(text);
+    return ok ? CT_OK : CT_ERR_USAGE;
+}

@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * tune_mpich_names.h - a space's MPIR_CVAR_* names, and the values of its
+ * algorithm CVARs, checked against the installed MPICH (mpivars) before
+ * any trial.  MPICH ignores an environment variable it does not know, so a
+ * misspelt CVAR (or one of another MPICH version, MPIR_CVAR_ALLREDUCE_
+ * TREE_KVAL, which 4.0.2 lacks) would be "tuned" without effect; an
+ * algorithm name it does not know fails every trial at MPI_Init.
+ */
+#ifndef CT_TUNE_MPICH_NAMES_H
+#define CT_TUNE_MPICH_NAMES_H
+
+#include <stddef.h>
+
+#include "ct_status.h"
+#include "space.h"
+
+/* CT_OK when the space names no MPIR_CVAR_* variable (searched or in a
+ * requires=), when every one is listed by `mpivars` (argv[0] mpivars: the
+ * MPICH on PATH) and every value of an *_ALGORITHM CVAR is one of the
+ * names its description lists, or when mpivars cannot be run (a note on
+ * stderr: the check is skipped, not failed).  CT_ERR_USAGE with
+ * "path:line: NAME: ..." for the first unknown name or value.
+ * mpichversion (argv[0], may be NULL) names the version in the message. */
+ct_status_t ct_tune_check_mpich_names(const ct_space_t *space, const char *mpivars,
+                                      const char *mpichversion, char *err, size_t errlen);
+
+/* The values the description of an *_ALGORITHM CVAR lists ("auto - ...
+ * nb - ..."), as mpivars prints it (the items' line breaks dropped, so
+ * each word is glued to the end of the text before it): at most max words
+ * into words (pointers into buf, room for buflen).  Returns how many. */
+size_t ct_mpich_alg_values(const char *desc, char *buf, size_t buflen, const char **words,
+                           size_t max);
+
+#endif
