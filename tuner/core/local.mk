@@ -26,7 +26,8 @@ tuner_core_libctcore_la_SOURCES = \
 	tuner/core/self_path.c tuner/core/self_path.h \
 	tuner/core/setting.h \
 	tuner/core/trial.c tuner/core/trial.h \
-	tuner/core/trial_relay.c tuner/core/trial_relay.h
+	tuner/core/trial_relay.c tuner/core/trial_relay.h \
+	tuner/core/helper_run.c tuner/core/helper_run.h
 # The launcher --np alone uses: configure's mpirun (empty: mpirun from
 # PATH).  gnuplot.c finds the scripts of plots/ beside the binary in the
 # build tree, else installed, else in the source tree (a VPATH build).

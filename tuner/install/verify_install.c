@@ -189,7 +189,7 @@ static int ct_vinstall_launch(ct_vinstall_args_t *a, const char *dir, char **nam
             snprintf(v, PATH_MAX + 4096, "%s", dir);
         } else if (strcmp(t[i].name, "mca-params.conf") == 0) {
             char tail[4096] = "", note[256] = "";
-            ct_tune_verify_mca_tail(&a->lo, run, tail, sizeof tail, note, sizeof note);
+            ct_tune_verify_mca_tail(&a->lo, tail, sizeof tail, note, sizeof note);
             if (note[0])
                 fprintf(stderr, "colltune verify-install: note: %s\n", note);
             snprintf(v, PATH_MAX + 4096, "%s%s%s", path, tail[0] ? "," : "", tail);

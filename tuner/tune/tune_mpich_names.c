@@ -23,10 +23,8 @@
 
 #include "ct_input.h"
 #include "ct_library.h"
-#include "trial.h"
+#include "helper_run.h"
 
-#define CT_MPIVARS_TIMEOUT_S 10.0
-#define CT_MPIVARS_MAX_OUTPUT (16LL << 20)
 #define CT_MPICH_MAX_VALUES 64
 
 /* The words MPICH 4.0's algorithm descriptions end an item with (read from
@@ -147,53 +145,11 @@ static const char *ct_mpivars_line(const char *text, const char *name)
     return NULL;
 }
 
-/* A helper's output, read whole (malloc'ed), or NULL with why in why. */
+/* A helper's output (malloc'ed), or NULL with why in why. */
 static char *ct_mpich_run(const char *prog, const char *arg, char *why, size_t whylen)
 {
-    const char *dir = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
-    char out[4000], errf[4096], err[512];
-    if ((size_t)snprintf(out, sizeof out, "%s/colltune-mpivars.XXXXXX", dir) >= sizeof out) {
-        snprintf(why, whylen, "did not run (TMPDIR is too long)");
-        return NULL;
-    }
-    int fd = mkstemp(out);
-    if (fd < 0) {
-        snprintf(why, whylen, "did not run (cannot create a file in %s: %s)", dir, strerror(errno));
-        return NULL;
-    }
-    close(fd);
-    snprintf(errf, sizeof errf, "%s.err", out);
     char *argv[] = {(char *)prog, (char *)arg, NULL};
-    ct_trial_spec_t spec = {.argv = argv,
-                            .stdout_path = out,
-                            .stderr_path = errf,
-                            .timeout_s = CT_MPIVARS_TIMEOUT_S,
-                            .grace_s = 1,
-                            .max_output = CT_MPIVARS_MAX_OUTPUT,
-                            .hard_cap = 1};
-    ct_trial_result_t res;
-    char *text = NULL;
-    size_t len = 0;
-    ct_status_t st = ct_trial_run(&spec, &res, err, sizeof err);
-    if (st != CT_OK) {
-        const char *colon = strstr(err, "': ");
-        snprintf(why, whylen, "did not run (cannot execute: %s)", colon ? colon + 3 : err);
-    } else if (res.outcome != CT_TRIAL_OK) {
-        char r[128];
-        ct_trial_reason(&spec, &res, r, sizeof r);
-        snprintf(why, whylen, "%s", r);
-    } else if (ct_input_slurp(out, CT_MPIVARS_MAX_OUTPUT, 0, &text, &len, err, sizeof err) !=
-               CT_OK) {
-        snprintf(why, whylen, "ran but its output could not be read (%s)", err);
-        text = NULL;
-    } else if (memchr(text, '\0', len) != NULL) {
-        snprintf(why, whylen, "ran but printed a NUL byte");
-        free(text);
-        text = NULL;
-    }
-    unlink(out);
-    unlink(errf);
-    return text;
+    return ct_helper_run(argv, why, whylen);
 }
 
 /* The CVAR (MPIR_CVAR_X) a space name stands for, when it is one. */

@@ -3,6 +3,7 @@
  * tune_ucx_names.c - the space's UCX_* names against `ucx_info -c`
  * (tune_ucx_names.h).
  */
+#include "helper_run.h"
 #include "tune_ucx_names.h"
 
 #include <errno.h>
@@ -50,69 +51,17 @@ static int ct_ucx_named(const ct_space_t *space)
     return ct_ucx_unknown(space, "", &line) != NULL;
 }
 
-/* ucx_info answers at once and prints a few hundred lines: a limit on
- * both keeps a broken or hostile one from stalling the tune or filling
- * $TMPDIR (its output goes there). */
-#define CT_UCX_INFO_TIMEOUT_S 10.0
-#define CT_UCX_INFO_MAX_OUTPUT (16LL << 20)
-
-/* ucx_info -c's output, read whole (malloc'ed), or NULL with why (what
- * follows "ucx_info -c ...") in why. */
+/* ucx_info -c's output (malloc'ed), or NULL with why (what follows
+ * "ucx_info -c ...") in why. */
 static char *ct_ucx_info(const char *ucx_info, char *why, size_t whylen)
 {
-    const char *dir = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
-    char out[4000], errf[4096], err[512];
-    if ((size_t)snprintf(out, sizeof out, "%s/colltune-ucx-info.XXXXXX", dir) >= sizeof out) {
-        snprintf(why, whylen, "did not run (TMPDIR is too long)");
-        return NULL;
-    }
-    int fd = mkstemp(out);
-    if (fd < 0) {
-        snprintf(why, whylen, "did not run (cannot create a file in %s: %s)", dir, strerror(errno));
-        return NULL;
-    }
-    close(fd);
-    snprintf(errf, sizeof errf, "%s.err", out);
     char *argv[] = {(char *)ucx_info, "-c", NULL};
-    ct_trial_spec_t spec = {.argv = argv,
-                            .stdout_path = out,
-                            .stderr_path = errf,
-                            .timeout_s = CT_UCX_INFO_TIMEOUT_S,
-                            .grace_s = 1,
-                            .max_output = CT_UCX_INFO_MAX_OUTPUT,
-                            .hard_cap = 1};
-    ct_trial_result_t res;
-    char *text = NULL;
-    size_t len = 0;
-    ct_status_t st = ct_trial_run(&spec, &res, err, sizeof err);
-    if (st != CT_OK) {
-        /* err is "cannot run 'ucx_info': why" */
-        const char *colon = strstr(err, "': ");
-        snprintf(why, whylen, "did not run (cannot execute: %s)", colon ? colon + 3 : err);
-    } else if (res.outcome != CT_TRIAL_OK) {
-        char r[128];
-        ct_trial_reason(&spec, &res, r, sizeof r);
-        snprintf(why, whylen, "%s", r);
-    } else if (ct_input_slurp(out, CT_UCX_INFO_MAX_OUTPUT, 0, &text, &len, err, sizeof err) !=
-               CT_OK) {
-        snprintf(why, whylen, "ran but its output could not be read (%s)", err);
-        text = NULL;
-    } else if (memchr(text, '\0', len) != NULL) {
-        /* A NUL would end the text early for the search below. */
-        const char *nul = memchr(text, '\0', len);
-        int line = 1;
-        for (const char *p = text; p < nul; p++)
-            line += *p == '\n';
-        snprintf(why, whylen, "ran but printed no usable list (a NUL byte at line %d)", line);
-        free(text);
-        text = NULL;
-    } else if (strstr(text, "UCX_TLS=") == NULL) {
+    char *text = ct_helper_run(argv, why, whylen);
+    if (text != NULL && strstr(text, "UCX_TLS=") == NULL) {
         snprintf(why, whylen, "ran but printed no usable list (no UCX_TLS= line)");
         free(text);
         text = NULL;
     }
-    unlink(out);
-    unlink(errf);
     return text;
 }
 

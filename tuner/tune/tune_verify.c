@@ -4,6 +4,7 @@
  */
 #define _XOPEN_SOURCE 700
 
+#include "helper_run.h"
 #include "tune_verify.h"
 
 #include <errno.h>
@@ -60,19 +61,13 @@ static ct_status_t ct_tune_verify_add(ct_space_config_t *c, const char *name, co
     return CT_OK;
 }
 
-/* ompi_info answers in a second or two; a hung or endless one must not
- * stall the tune or fill the disk (its output goes to the tune's
- * directory). */
-#define CT_TUNE_VERIFY_OMPI_INFO_TIMEOUT_S 10.0
-#define CT_TUNE_VERIFY_OMPI_INFO_MAX_OUTPUT (16LL << 20)
-
 /* The MCA files Open MPI reads when mca_base_param_files is not set (the
  * user's and the system's, where the site's settings live): from the
  * user's own --mca mca_base_param_files, else from ompi_info.  Setting
  * the parameter replaces that list, so the A/B must name them too.  ""
  * with a note when neither says. */
-void ct_tune_verify_mca_tail(const ct_launch_opts_t *lo, const char *dir, char *tail, size_t len,
-                             char *note, size_t notelen)
+void ct_tune_verify_mca_tail(const ct_launch_opts_t *lo, char *tail, size_t len, char *note,
+                             size_t notelen)
 {
     tail[0] = '\0';
     for (size_t i = 0; i < lo->nmca; i++)
@@ -80,43 +75,18 @@ void ct_tune_verify_mca_tail(const ct_launch_opts_t *lo, const char *dir, char *
             snprintf(tail, len, "%s", lo->mca[i].value);
             return;
         }
-    char out[4096], errf[4096], err[512], why[640] = "";
-    if (ct_outdir_path(dir, "ompi_info.txt", out, sizeof out) != CT_OK ||
-        ct_outdir_path(dir, "ompi_info.err", errf, sizeof errf) != CT_OK)
-        return;
+    char why[640] = "";
     char *argv[] = {"ompi_info", "--parsable", "--param", "mca", "base", "--level", "9", NULL};
-    ct_trial_spec_t spec = {.argv = argv,
-                            .stdout_path = out,
-                            .stderr_path = errf,
-                            .timeout_s = CT_TUNE_VERIFY_OMPI_INFO_TIMEOUT_S,
-                            .grace_s = 1,
-                            .max_output = CT_TUNE_VERIFY_OMPI_INFO_MAX_OUTPUT,
-                            .hard_cap = 1};
-    ct_trial_result_t res;
-    ct_status_t st = ct_trial_run(&spec, &res, err, sizeof err);
-    if (st != CT_OK) {
-        const char *colon = strstr(err, "': ");
-        snprintf(why, sizeof why, "did not run (cannot execute: %s)", colon ? colon + 3 : err);
-    } else if (res.outcome != CT_TRIAL_OK) {
-        ct_trial_reason(&spec, &res, why, sizeof why);
-    } else {
-        FILE *f = fopen(out, "r");
-        char line[8192];
-        const char *key = ":mca_base_param_files:value:";
-        while (f != NULL && fgets(line, sizeof line, f) != NULL) {
-            char *p = strstr(line, key);
-            if (p != NULL) {
-                p += strlen(key);
-                p[strcspn(p, "\n")] = '\0';
-                snprintf(tail, len, "%s", p);
-                break;
-            }
-        }
-        if (f != NULL)
-            fclose(f);
-        if (tail[0] == '\0')
-            snprintf(why, sizeof why, "ran but printed no mca_base_param_files line");
+    char *text = ct_helper_run(argv, why, sizeof why);
+    const char *key = ":mca_base_param_files:value:";
+    const char *p = text != NULL ? strstr(text, key) : NULL;
+    if (p != NULL) {
+        p += strlen(key);
+        snprintf(tail, len, "%.*s", (int)strcspn(p, "\n"), p);
+    } else if (text != NULL) {
+        snprintf(why, sizeof why, "ran but printed no mca_base_param_files line");
     }
+    free(text);
     if (tail[0] == '\0')
         snprintf(note, notelen,
                  "ompi_info %s, so it did not give Open MPI's default mca_base_param_files: the "
@@ -179,7 +149,7 @@ static ct_status_t ct_tune_verify_load(const ct_launch_opts_t *lo, const char *d
     snprintf(path, sizeof path, "%s/%s", dir, name);
     if (ld->keeps_defaults) {
         char tail[4096];
-        ct_tune_verify_mca_tail(lo, dir, tail, sizeof tail, v->note, sizeof v->note);
+        ct_tune_verify_mca_tail(lo, tail, sizeof tail, v->note, sizeof v->note);
         if (tail[0] != '\0') {
             size_t pl = strlen(path);
             snprintf(path + pl, sizeof path - pl, ",%s", tail);

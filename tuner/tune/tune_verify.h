@@ -169,10 +169,10 @@ void ct_tune_verify_free(ct_tune_verify_t *v);
 
 /* The MCA files Open MPI reads when mca_base_param_files is not set, as
  * a comma-separated list into tail: the user's --mca mca_base_param_files,
- * else ompi_info's (run with its output in dir).  Setting the parameter
+ * else ompi_info's (bounded: helper_run.h).  Setting the parameter
  * replaces that list, so whoever sets it names them after its own file.
  * "" with a note when neither says.  colltune verify-install uses it too. */
-void ct_tune_verify_mca_tail(const ct_launch_opts_t *lo, const char *dir, char *tail, size_t len,
-                             char *note, size_t notelen);
+void ct_tune_verify_mca_tail(const ct_launch_opts_t *lo, char *tail, size_t len, char *note,
+                             size_t notelen);
 
 #endif
