@@ -18,6 +18,19 @@ void ct_cli_print_options(FILE *f, const ct_cli_opt_t *opts, size_t n)
     }
 }
 
+int ct_cli_operand(ct_cli_iter_t *it, const char **slot, const char *what)
+{
+    while (it->next < it->argc && it->argv[it->next][0] != '-') {
+        if (*slot != NULL) {
+            fprintf(stderr, "colltune %s: one %s only (%s and %s)\n", it->cmd, what, *slot,
+                    it->argv[it->next]);
+            return -1;
+        }
+        *slot = it->argv[it->next++];
+    }
+    return 0;
+}
+
 int ct_cli_next(ct_cli_iter_t *it, const ct_cli_opt_t *opts, size_t n, const char **value)
 {
     *value = NULL;

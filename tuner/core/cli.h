@@ -51,6 +51,12 @@ void ct_cli_print_options(FILE *f, const ct_cli_opt_t *opts, size_t n);
  * an argument that is not an option. */
 int ct_cli_next(ct_cli_iter_t *it, const ct_cli_opt_t *opts, size_t n, const char **value);
 
+/* The arguments at it->next that are not options (they do not begin with
+ * '-'): a subcommand's one operand (install's TUNE_DIR), into *slot.  0, or
+ * -1 with a message naming both when a second one comes ("one WHAT only").
+ * Call it before each ct_cli_next, so the operand may stand anywhere. */
+int ct_cli_operand(ct_cli_iter_t *it, const char **slot, const char *what);
+
 /*
  * What a subcommand's parser does once ct_cli_next has stopped at id:
  * CT_CLI_HELP prints usage on stdout and gives -1 (the caller exits 0

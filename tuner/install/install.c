@@ -374,14 +374,8 @@ static int ct_install_parse(int argc, char **argv, ct_install_args_t *a)
     const char *value;
     int id;
     for (;;) {
-        while (it.next < argc && argv[it.next][0] != '-') {
-            if (a->tune != NULL) {
-                fprintf(stderr, "colltune install: one TUNE_DIR only (%s and %s)\n", a->tune,
-                        argv[it.next]);
-                return CT_EXIT_USAGE;
-            }
-            a->tune = argv[it.next++];
-        }
+        if (ct_cli_operand(&it, &a->tune, "TUNE_DIR") != 0)
+            return CT_EXIT_USAGE;
         if ((id = ct_cli_next(&it, ct_install_opts, CT_INSTALL_NOPTS, &value)) <= 0)
             break;
         if (id == CT_INSTALL_TO)

@@ -133,14 +133,8 @@ static int ct_vinstall_parse(int argc, char **argv, ct_vinstall_args_t *a)
     int id;
     ct_status_t st = CT_OK;
     for (;;) {
-        while (it.next < argc && argv[it.next][0] != '-') {
-            if (a->dir != NULL) {
-                fprintf(stderr, "colltune verify-install: one DIR only (%s and %s)\n", a->dir,
-                        argv[it.next]);
-                return CT_EXIT_USAGE;
-            }
-            a->dir = argv[it.next++];
-        }
+        if (ct_cli_operand(&it, &a->dir, "DIR") != 0)
+            return CT_EXIT_USAGE;
         if ((id = ct_cli_next(&it, ct_vinstall_opts, CT_VINSTALL_NOPTS, &value)) <= 0)
             break;
         ct_launch_opts_apply(&a->lo, id, value, &st);
