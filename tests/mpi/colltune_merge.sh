@@ -136,6 +136,9 @@ mktune "$T/t3" 3 1
 sed -i 's/"verified": true/"verified": false/' "$T/t3/report.json"
 refused "unverified" "no A/B verification" "$T/t4" "$T/t3"
 refused "one tune" "two TUNE_DIRs at least" "$T/t4"
+mktune "$T/t5" 5 1
+sed -i 's/,1,5$/,-1,-1/' "$T/t5/nccl_tuner.conf"
+refused "a tuner rule for any shape" "a rule for any shape" "$T/t4" "$T/t5"
 
 # 3. The real Open MPI: a rule at 2 ranks is taken at 2, not at 3.
 mkdir -p "$T/a2" "$T/a4"

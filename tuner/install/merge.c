@@ -770,7 +770,7 @@ static int ct_merge_run(ct_merge_t *m, const char *out_arg, int force, const cha
                                              CT_MERGE_TUNER, "report.json"};
     int want[CT_MERGE_FILES + 1] = {have_rules,
                                     have_rules && rules_json,
-                                    any_mca && (have_rules || (globals && *globals) || dynamic),
+                                    have_rules || (any_mca && ((globals && *globals) || dynamic)),
                                     ucx != NULL,
                                     conf != NULL,
                                     env != NULL,
