@@ -20,7 +20,7 @@
 
 COLLTUNE_SUB_MANS = man/colltune-sweep.1 man/colltune-tune.1 man/colltune-import.1 \
 	man/colltune-plot.1 man/colltune-regress.1 man/colltune-health.1 man/colltune-sbatch.1 \
-	man/colltune-install.1 man/colltune-verify-install.1
+	man/colltune-install.1 man/colltune-verify-install.1 man/colltune-merge.1
 dist_man_MANS = man/collbench.1 man/colltune.1 $(COLLTUNE_SUB_MANS)
 COLLTUNE_SUB_H2M = man/colltune-sweep.h2m man/colltune-tune.h2m man/colltune-import.h2m \
 	man/colltune-plot.h2m man/colltune-regress.h2m man/colltune-health.h2m man/colltune-sbatch.h2m

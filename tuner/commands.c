@@ -5,11 +5,17 @@
 
 /* One line per subcommand. */
 static const ct_command_t *const ct_command_table[] = {
-    &ct_command_sweep,          &ct_command_tune,
-    &ct_command_import,         &ct_command_plot,
-    &ct_command_regress,        &ct_command_health,
-    &ct_command_sbatch,         &ct_command_install,
-    &ct_command_verify_install, NULL,
+    &ct_command_sweep,
+    &ct_command_tune,
+    &ct_command_import,
+    &ct_command_plot,
+    &ct_command_regress,
+    &ct_command_health,
+    &ct_command_sbatch,
+    &ct_command_install,
+    &ct_command_verify_install,
+    &ct_command_merge,
+    NULL,
 };
 
 const ct_command_t *const *ct_commands(void) { return ct_command_table; }

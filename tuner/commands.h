@@ -19,6 +19,7 @@ extern const ct_command_t ct_command_health;
 extern const ct_command_t ct_command_sbatch;
 extern const ct_command_t ct_command_install;
 extern const ct_command_t ct_command_verify_install;
+extern const ct_command_t ct_command_merge;
 
 /* The table, NULL-terminated, in the order --help lists it. */
 const ct_command_t *const *ct_commands(void);

@@ -46,6 +46,9 @@ i=0
 while [ $i -lt "$nc" ]; do
     [ "$(json_get "$r" choices.$i.verified)" = true ] ||
         fail "choice $i not verified: $(cat "$T/ok/report.md")"
+    # The shape it was measured at: 2 ranks on this one node.
+    [ "$(json_get "$r" choices.$i.nodes)" = 1 ] && [ "$(json_get "$r" choices.$i.ranks_per_node)" = 2 ] ||
+        fail "choice $i: no shape: $(cat "$r")"
     i=$((i + 1))
 done
 # The A/B's own figures: the tuned side several-fold faster at 1 MiB.
@@ -56,6 +59,8 @@ grep -q 'mca_base_param_files=.*/verify/mca-params.conf' "$T/ok/report.md" ||
     fail "report does not say how the tuned side ran"
 [ -f "$T/ok/mca-params.conf" ] || fail "no mca-params.conf written: $(ls "$T/ok")"
 grep -q '^# ' "$T/ok/mca-params.conf" || fail "mca-params.conf has no header"
+grep -q "^# Measured at 1 node x 2 ranks; not keyed by shape" "$T/ok/mca-params.conf" || fail "mca-params.conf does not say its shape"
+grep -q "at 1 node x 2 ranks:" "$T/ok/report.md" || fail "report.md does not say the shape"
 # By hand: the written files first, then the site's.  That they took
 # effect is read back, not judged from a timing: every NAME = VALUE the
 # written mca-params.conf sets is the value in force (MPI_T, collbench
@@ -87,7 +92,11 @@ rules="$T/ok/coll-tuned-rules.conf"
     fail "the written rules file is not the one in force"
 grep -q '^coll_tuned_bcast_algorithm *=' "$T/ok/mca-params.conf" &&
     fail "a broadcast algorithm forced for every size from a 256K-1M tune"
-awk '/^[0-9]+ [0-9]+ [0-9]+ [0-9]+$/ { print $1, $2 }' "$rules" >"$T/rules"
+# The tune's rules at its comm size, 2; 1 and 3 handed back to Open MPI.
+[ "$(sed -n 's/^\([0-9]*\) [0-9]* # comm size.*/\1/p' "$rules" | tr '\n' ' ')" = "1 2 3 " ] ||
+    fail "comm sizes: $(cat "$rules")"
+awk '/# comm size/ { on = $1 == 2; next } on && /^[0-9]+ [0-9]+ [0-9]+ [0-9]+$/ { print $1, $2 }' \
+    "$rules" >"$T/rules"
 [ "$(head -1 "$T/rules")" = "0 0" ] || fail "sizes below 256K not handed back: $(cat "$rules")"
 [ "$(sed -n 2p "$T/rules" | cut -d' ' -f1)" = 262144 ] || fail "the rule does not start at 256K: $(cat "$rules")"
 [ "$(tail -1 "$T/rules")" = "1048577 0" ] || fail "sizes above 1M not handed back: $(cat "$rules")"

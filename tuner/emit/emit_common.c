@@ -82,6 +82,17 @@ void ct_emit_header(const ct_emit_ctx_t *ctx, FILE *fp, const char *file, const 
     fprintf(fp, "), %ld ranks on %ld node%s, ", r->nranks, r->nnodes, r->nnodes == 1 ? "" : "s");
     ct_emit_put_safe(fp, r->source);
     fputs(" results.\n", fp);
+    /* A choice made at one shape is not applied at another: the rules
+     * files say where they hold; the others cannot, so they say so. */
+    long nodes = r->nnodes > 0 ? r->nnodes : 1;
+    if (strcmp(file, CT_EMIT_TUNED_RULES_NAME) == 0 || strcmp(file, CT_EMIT_NCCL_TUNER_NAME) == 0)
+        fprintf(fp, "# Keyed by shape: its rules hold at %ld ranks (%ld node%s x %ld) only.\n",
+                r->nranks, nodes, nodes == 1 ? "" : "s", r->nranks / nodes);
+    else
+        fprintf(fp,
+                "# Measured at %ld node%s x %ld ranks; not keyed by shape: install it only for\n"
+                "# jobs of that shape.\n",
+                nodes, nodes == 1 ? "" : "s", r->nranks / nodes);
     fputs("# Only choices whose gain beat the noise and held in the A/B verification\n"
           "# are here; everything else keeps the library's default.\n",
           fp);

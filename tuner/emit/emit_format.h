@@ -49,6 +49,7 @@ extern const ct_emit_format_t ct_emit_intel_mpi_env;
 /* File names the formats refer to one another by. */
 #define CT_EMIT_TUNED_RULES_NAME "coll-tuned-rules.conf"
 #define CT_EMIT_TUNED_RULES_JSON_NAME "coll-tuned-rules.json"
+#define CT_EMIT_NCCL_TUNER_NAME "nccl_tuner.conf"
 
 /* --- emit_tuned_rules.c: the coll/tuned rules both rules formats hold --- */
 

@@ -170,7 +170,7 @@ static ct_status_t ct_nccl_tuner_write(const ct_emit_ctx_t *ctx, FILE *fp, char 
     for (int coll = 0; coll < CT_COLL_COUNT && st == CT_OK; coll++)
         st = ct_coll_rules(r, coll, &rules, &n, &cap, err, errlen);
     if (st == CT_OK) {
-        ct_emit_header(ctx, fp, "nccl_tuner.conf",
+        ct_emit_header(ctx, fp, CT_EMIT_NCCL_TUNER_NAME,
                        "rules for colltune's NCCL tuner plugin (NVIDIA's example-plugin CSV)",
                        ct_emit_nccl_tuner.install);
         st = ct_emit_nccl_coverage(ctx, fp);
@@ -192,7 +192,7 @@ static ct_status_t ct_nccl_tuner_write(const ct_emit_ctx_t *ctx, FILE *fp, char 
  * (libnccl-tuner-colltune.so, found by this name on the library path)
  * unless the user chose one. */
 const ct_emit_format_t ct_emit_nccl_tuner = {
-    .name = "nccl_tuner.conf",
+    .name = CT_EMIT_NCCL_TUNER_NAME,
     .wanted = ct_nccl_tuner_wanted,
     .write = ct_nccl_tuner_write,
     .install = ct_emit_nccl_tuner_install,

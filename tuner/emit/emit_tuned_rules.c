@@ -21,9 +21,17 @@
  * A rule's algorithm 0 hands the size back to 4.1's built-in decision,
  * which is what the sizes outside every tuned range get.
  *
- * A rule for comm size N applies to communicators of N ranks or more
- * (4.1 takes the largest size not above the communicator's); the tune's
- * rank count is the one written.
+ * Comm sizes: a tune's rules hold at the rank count it measured, N,
+ * only.  4.1 (coll_tuned_dynamic_rules.c, ompi_coll_tuned_get_com_rule_ptr)
+ * takes the last comm size entry not above the communicator's size, and
+ * the first entry when every one is above it; so N's rules alone would
+ * steer every communicator.  Hence an entry at N+1, and one at 1 when N >
+ * 1, each a single rule "0 0 0 0": algorithm 0 falls through to a forced
+ * algorithm or 4.1's fixed decision (coll_tuned_decision_dynamic.c).
+ * colltune merge joins tunes at other sizes into one file the same way.
+ * Open MPI 6 (main) reads this classic file with shifted bounds (an entry
+ * at C covers the sizes from the previous entry up to C-1): give it the
+ * JSON file, whose comm_size_min/max say N..N outright.
  */
 #include "emit_format.h"
 #include "ct_vec.h"
@@ -219,13 +227,19 @@ static ct_status_t ct_tuned_rules_write(const ct_emit_ctx_t *ctx, FILE *fp, char
         ct_status_t st = ct_emit_tuned_coll_rules(r, t, &rules, &n, err, errlen);
         if (st != CT_OK)
             return st;
-        fprintf(fp, "\n%d # %s (%s)\n1 # comm sizes\n", t->tuned.id,
-                t->tuned.alg + strlen("coll_tuned_"), t->name);
+        int below = r->nranks > 1;
+        fprintf(fp, "\n%d # %s (%s)\n%d # comm sizes\n", t->tuned.id,
+                t->tuned.alg + strlen("coll_tuned_"), t->name, below + 2);
+        if (below)
+            fprintf(fp, "1 1 # comm sizes 1-%ld: Open MPI's own decision\n0 0 0 0\n",
+                    r->nranks - 1);
         fprintf(fp, "%ld %zu # comm size, rules\n", r->nranks, n);
         fputs("# msgsize algorithm faninout segsize\n", fp);
         for (size_t k = 0; k < n; k++)
             fprintf(fp, "%lld %ld %ld %ld\n", rules[k].msgsize, rules[k].alg, rules[k].fan,
                     rules[k].seg);
+        fprintf(fp, "%ld 1 # comm sizes %ld up: Open MPI's own decision\n0 0 0 0\n", r->nranks + 1,
+                r->nranks + 1);
         free(rules);
     }
     return CT_OK;

@@ -12,8 +12,10 @@
  *
  * Open MPI takes the first rule that matches and its own decision where
  * none does, so only tuned ranges are written (the classic file's alg-0
- * gap rules are left out).  comm_size_min is the tune's rank count with
- * no maximum, as the classic file's comm size applies upward.  JSON has
+ * gap rules are left out).  comm_size_min and comm_size_max are both the
+ * tune's rank count: the rules hold at the size measured only (main's
+ * coll_tuned_dynamic_file.c reads both keys; a communicator no entry
+ * covers gets Open MPI's own decision).  JSON has
  * no comments and the schema allows no extra keys, so this file has no
  * header: report.json records where it came from.  mca-params.conf names
  * the classic file, which Open MPI 6 still reads; point
@@ -51,6 +53,7 @@ static ct_status_t ct_rules_json_coll(const ct_tune_result_t *r, const ct_emit_t
     }
     free(rules);
     bad |= bad || json_object_set_new(comm, "comm_size_min", json_integer(r->nranks)) != 0;
+    bad |= bad || json_object_set_new(comm, "comm_size_max", json_integer(r->nranks)) != 0;
     bad |= bad || json_object_set_new(comm, "rules", sizes) != 0;
     sizes = NULL;
     bad |= bad || json_array_append_new(list, comm) != 0;

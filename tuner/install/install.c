@@ -123,7 +123,7 @@ static void ct_install_usage(FILE *f)
 /* report.json must say the A/B ran and wrote a choice; a line of
  * mca-params.conf that only a dropped choice sets is refused (the files
  * should never carry one: this guards a hand-edited TUNE_DIR). */
-static int ct_install_check_report(const char *tune)
+int ct_install_check_report(const char *who, const char *tune)
 {
     char path[PATH_MAX + 32], mca[PATH_MAX + 32];
     snprintf(path, sizeof path, "%s/report.json", tune);
@@ -133,11 +133,11 @@ static int ct_install_check_report(const char *tune)
     if (doc == NULL) {
         if (access(path, F_OK) != 0)
             fprintf(stderr,
-                    "colltune install: %s: no report.json, so nothing says its files were "
+                    "colltune %s: %s: no report.json, so nothing says its files were "
                     "verified (not a finished tune's directory)\n",
-                    tune);
+                    who, tune);
         else
-            fprintf(stderr, "colltune install: %s: line %d: %s\n", path, jerr.line, jerr.text);
+            fprintf(stderr, "colltune %s: %s: line %d: %s\n", who, path, jerr.line, jerr.text);
         return CT_EXIT_USAGE;
     }
     int rc = CT_EXIT_OK;
@@ -147,12 +147,12 @@ static int ct_install_check_report(const char *tune)
     json_array_foreach(choices, i, c) written += json_is_true(json_object_get(c, "written"));
     if (!json_is_true(json_object_get(doc, "verified"))) {
         fprintf(stderr,
-                "colltune install: %s: the tune ran no A/B verification (\"verified\": "
+                "colltune %s: %s: the tune ran no A/B verification (\"verified\": "
                 "false), so none of its choices is verified\n",
-                path);
+                who, path);
         rc = CT_EXIT_USAGE;
     } else if (written == 0) {
-        fprintf(stderr, "colltune install: %s: no choice was verified and written\n", path);
+        fprintf(stderr, "colltune %s: %s: no choice was verified and written\n", who, path);
         rc = CT_EXIT_USAGE;
     }
     char *names[256], *values[256];
@@ -172,9 +172,9 @@ static int ct_install_check_report(const char *tune)
         }
         if (dropped && !kept) {
             fprintf(stderr,
-                    "colltune install: %s sets %s = %s, a choice %s marks dropped: not "
+                    "colltune %s: %s sets %s = %s, a choice %s marks dropped: not "
                     "installing it (re-run the tune's emit, or remove the line)\n",
-                    mca, names[k], values[k], path);
+                    who, mca, names[k], values[k], path);
             rc = CT_EXIT_USAGE;
         }
     }
@@ -410,7 +410,7 @@ static int ct_install_main(int argc, char **argv)
         fprintf(stderr, "colltune install: TUNE_DIR %s: %s\n", a.tune, strerror(errno));
         return CT_EXIT_USAGE;
     }
-    if ((rc = ct_install_check_report(tune)) != CT_EXIT_OK)
+    if ((rc = ct_install_check_report("install", tune)) != CT_EXIT_OK)
         return rc;
     if (ct_outdir_prepare(a.to, err, sizeof err) != CT_OK) {
         fprintf(stderr, "colltune install: --to %s: %s\n", a.to, err);

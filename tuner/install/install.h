@@ -25,6 +25,12 @@ const ct_install_file_t *ct_install_files(void);
 /* The parameter naming the coll/tuned rules file inside mca-params.conf. */
 #define CT_INSTALL_RULES_PARAM "coll_tuned_dynamic_rules_filename"
 
+/* Whether tune (a tune's directory) holds verified files, as install
+ * demands: its report.json says the A/B ran and wrote a choice, and no
+ * line of its mca-params.conf is set only by a dropped choice.
+ * CT_EXIT_OK, or CT_EXIT_USAGE after "colltune WHO: ..." on stderr. */
+int ct_install_check_report(const char *who, const char *tune);
+
 /* Reads mca-params.conf at path: each NAME = VALUE line (comments and
  * blank lines skipped) into names/values (strdup'ed, at most max);
  * returns how many, or -1 when the file cannot be read (errno set). */

@@ -8,9 +8,13 @@ TUNER_INSTALL_CPPFLAGS = $(TUNER_SBATCH_CPPFLAGS) -I$(top_srcdir)/tuner/install
 
 noinst_LTLIBRARIES += tuner/install/libctinstall.la
 tuner_install_libctinstall_la_SOURCES = \
-	tuner/install/install.c tuner/install/install.h tuner/install/verify_install.c
+	tuner/install/install.c tuner/install/install.h tuner/install/verify_install.c \
+	tuner/install/merge.c
 tuner_install_libctinstall_la_CPPFLAGS = $(TUNER_INSTALL_CPPFLAGS)
 
 # install and verify-install end to end at np=2 with the real Open MPI.
 TESTS += tests/mpi/colltune_install.sh
 EXTRA_DIST += tests/mpi/colltune_install.sh
+# merge: tunes at 4 and 8 ranks joined, and the real Open MPI at np=2 and 3.
+TESTS += tests/mpi/colltune_merge.sh
+EXTRA_DIST += tests/mpi/colltune_merge.sh

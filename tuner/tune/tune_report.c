@@ -403,10 +403,16 @@ static ct_status_t ct_tune_report_choices(const ct_tune_report_in_t *in, ct_tune
                                             : "DROPPED, not written";
         /* Without an A/B an unwritable choice still says why. */
         const char *why = v && i < v->nchoices ? v->why[i] : c->unwritable;
-        ct_tune_bprintf(md, "- %s %s=%s (%s), sizes %s..%s: search %.2f -> %.2f us; %s%s%s%s\n",
+        /* The shape it was measured at: the rules files apply it there only
+         * (colltune merge joins tunes of other shapes). */
+        long nodes = result->nnodes > 0 ? result->nnodes : 1;
+        long ppn = result->nranks / nodes;
+        ct_tune_bprintf(md,
+                        "- %s %s=%s (%s), sizes %s..%s, at %ld node%s x %ld ranks: search %.2f -> "
+                        "%.2f us; %s%s%s%s\n",
                         ct_space_scope_name(c->scope), c->name, c->value, ct_space_via_name(c->via),
-                        lo, hi, c->default_us, c->tuned_us, verdict, why ? " (" : "",
-                        why ? why : "", why ? ")" : "");
+                        lo, hi, nodes, nodes == 1 ? "" : "s", ppn, c->default_us, c->tuned_us,
+                        verdict, why ? " (" : "", why ? why : "", why ? ")" : "");
         json_t *j = json_object();
         int bad = j == NULL;
         bad |= ct_json_set(j, "name", ct_json_str(c->name));
@@ -415,6 +421,9 @@ static ct_status_t ct_tune_report_choices(const ct_tune_report_in_t *in, ct_tune
         bad |= ct_json_set(j, "scope", ct_json_str(ct_space_scope_name(c->scope)));
         bad |= ct_json_set(j, "min_bytes", json_integer(c->min_bytes));
         bad |= ct_json_set(j, "max_bytes", json_integer(c->max_bytes));
+        bad |= ct_json_set(j, "nodes", json_integer(nodes));
+        bad |= ct_json_set(j, "ranks_per_node", json_integer(ppn));
+        bad |= ct_json_set(j, "nranks", json_integer(result->nranks));
         bad |= ct_json_set(j, "default_us", ct_json_real(c->default_us));
         bad |= ct_json_set(j, "tuned_us", ct_json_real(c->tuned_us));
         bad |= ct_json_set(j, "significant", json_boolean(c->significant));
