@@ -289,6 +289,28 @@ void ct_configs_free(ct_configs_t *c)
     free(c);
 }
 
+ct_status_t ct_configs_enter(const ct_configs_t *c, int k)
+{
+    char err[1024] = "";
+    if (c == NULL || k <= 0 || !c->kind->at_call)
+        return CT_OK;
+    ct_status_t st = ct_configs_write(c, c->v[k].config, err, sizeof err);
+    if (st != CT_OK)
+        fprintf(stderr, "collbench: error: configuration %d: %s\n", k, err);
+    return st;
+}
+
+ct_status_t ct_configs_leave(const ct_configs_t *c, int k)
+{
+    char err[1024] = "";
+    if (c == NULL || k <= 0 || !c->kind->at_call)
+        return CT_OK;
+    ct_status_t st = ct_configs_write(c, NULL, err, sizeof err);
+    if (st != CT_OK)
+        fprintf(stderr, "collbench: error: configuration %d: restoring: %s\n", k, err);
+    return st;
+}
+
 void *ct_configs_ctx(const ct_configs_t *c, int k, void *ctx0)
 {
     return c && k > 0 ? c->v[k].ctx : ctx0;
