@@ -151,6 +151,12 @@ static ct_status_t ct_configs_make(ct_world_t *world, ct_configs_t *c, int k,
     ct_configs_label(r->config, r->label, sizeof r->label);
     if (!c->kind->at_open)
         st = ct_configs_apply(c, r, err, errlen);
+    /* A kind read at every call (MPICH) is in force only around k's
+     * measurements: MPICH's own collectives inside MPI_Comm_dup would run
+     * k's algorithm (and fail where MPIR_CVAR_COLLECTIVE_FALLBACK=error
+     * and it cannot run there). */
+    if (st == CT_OK && c->kind->at_call)
+        st = ct_configs_write(c, NULL, err, errlen);
     /* Collective whatever this rank's verdict: the others are in it. */
     ct_status_t dst = ct_world_dup(world, &r->world);
     return st != CT_OK ? st : dst;
