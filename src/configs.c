@@ -151,6 +151,12 @@ static ct_status_t ct_configs_make(ct_world_t *world, ct_configs_t *c, int k,
     ct_configs_label(r->config, r->label, sizeof r->label);
     if (!c->kind->at_open)
         st = ct_configs_apply(c, r, err, errlen);
+    /* A kind read at every call (MPICH) is in force only around k's
+     * measurements: MPICH's own collectives inside MPI_Comm_dup would run
+     * k's algorithm (and fail where MPIR_CVAR_COLLECTIVE_FALLBACK=error
+     * and it cannot run there). */
+    if (st == CT_OK && c->kind->at_call)
+        st = ct_configs_write(c, NULL, err, errlen);
     /* Collective whatever this rank's verdict: the others are in it. */
     ct_status_t dst = ct_world_dup(world, &r->world);
     return st != CT_OK ? st : dst;
@@ -287,6 +293,28 @@ void ct_configs_free(ct_configs_t *c)
     if (c->held && c->kind->release)
         c->kind->release();
     free(c);
+}
+
+ct_status_t ct_configs_enter(const ct_configs_t *c, int k)
+{
+    char err[1024] = "";
+    if (c == NULL || k <= 0 || !c->kind->at_call)
+        return CT_OK;
+    ct_status_t st = ct_configs_write(c, c->v[k].config, err, sizeof err);
+    if (st != CT_OK)
+        fprintf(stderr, "collbench: error: configuration %d: %s\n", k, err);
+    return st;
+}
+
+ct_status_t ct_configs_leave(const ct_configs_t *c, int k)
+{
+    char err[1024] = "";
+    if (c == NULL || k <= 0 || !c->kind->at_call)
+        return CT_OK;
+    ct_status_t st = ct_configs_write(c, NULL, err, sizeof err);
+    if (st != CT_OK)
+        fprintf(stderr, "collbench: error: configuration %d: restoring: %s\n", k, err);
+    return st;
 }
 
 void *ct_configs_ctx(const ct_configs_t *c, int k, void *ctx0)

@@ -65,6 +65,13 @@ ct_status_t ct_configs_open(ct_configs_t *configs, const ct_backend_ops_t *ops,
 /* Closes the backends and frees the communicators; NULL: nothing. */
 void ct_configs_free(ct_configs_t *configs);
 
+/* A kind the library reads at every call (at_call, MPICH's MPI_T
+ * variables): enter writes configuration k's values, leave the start-up
+ * ones, on this rank (every rank makes the same calls).  Nothing for other
+ * kinds, for k 0 or without --config.  An error is printed. */
+ct_status_t ct_configs_enter(const ct_configs_t *configs, int k);
+ct_status_t ct_configs_leave(const ct_configs_t *configs, int k);
+
 /* configs->v[k].ctx, or ctx0 (the run's backend) for 0 or without --config. */
 void *ct_configs_ctx(const ct_configs_t *configs, int k, void *ctx0);
 

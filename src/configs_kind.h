@@ -35,6 +35,9 @@ typedef struct ct_configs_kind {
                             (else: strings, null where unset) */
     int at_open;        /* 1: in force around the backend's open(); 0: around
                             a duplicate of the world, before any output */
+    int at_call;        /* 1: the library reads them at every call (MPICH):
+                            also in force around each of the configuration's
+                            measurements (ct_configs_enter/leave) */
 
     /* Parse time, no library needed: whether name can be a setting of this
      * kind.  CT_ERR_USAGE with a message that names "--config 'NAME=VALUE'"

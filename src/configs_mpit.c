@@ -2,22 +2,41 @@
 /* configs_kind.h for the mpi backend: MPI_T control variables, written at
  * run time through cvars.h.  configs.c writes them around a duplicate of
  * the world: Open MPI's coll/tuned reads its forced algorithm, segment size
- * and fan-outs when a communicator is created. */
+ * and fan-outs when a communicator is created.  MPICH 4 reads its
+ * MPIR_CVAR_<COLL>_INTRA_ALGORITHM at every call instead (a global int,
+ * never cached per communicator; doc/collbench.md shows a write taking
+ * effect at the next call), so on MPICH configs.c also puts a
+ * configuration's values in force around its measurements (at_call). */
 #include "configs_kind.h"
 #include "ct_library.h"
 
+#include <mpi.h>
 #include <stdio.h>
 #include <string.h>
 
-/* Open MPI's variable names are lower case: an upper-case name is a
- * mistake (or an environment variable meant for another backend). */
+/* Which library collbench was built against decides the names' case: mpi.h
+ * says, not a guess from the name.  MPICH_VERSION is MPICH's (and its
+ * derivatives'); Open MPI's mpi.h has OMPI_MAJOR_VERSION. */
+#if defined(MPICH_VERSION) && !defined(OMPI_MAJOR_VERSION)
+#define CT_MPIT_NAME_CHARS "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_"
+#define CT_MPIT_NAME_CLASS "[A-Z0-9_] (MPICH's MPIR_CVAR_*)"
+#define CT_MPIT_AT_CALL 1
+#else
+#define CT_MPIT_NAME_CHARS "abcdefghijklmnopqrstuvwxyz0123456789_"
+#define CT_MPIT_NAME_CLASS "[a-z0-9_] (Open MPI's)"
+#define CT_MPIT_AT_CALL 0
+#endif
+
+/* Open MPI's variable names are lower case, MPICH's upper case: a name in
+ * the other case is a mistake (or an environment variable meant for
+ * another backend or library). */
 static ct_status_t ct_configs_mpit_check(const char *name, const char *value, char *err,
                                          size_t errlen)
 {
-    if (strspn(name, "abcdefghijklmnopqrstuvwxyz0123456789_") == strlen(name))
+    if (name[0] != '\0' && strspn(name, CT_MPIT_NAME_CHARS) == strlen(name))
         return CT_OK;
-    snprintf(err, errlen, "--config '%s=%s': MPI_T control variable names are [a-z0-9_]", name,
-             value);
+    snprintf(err, errlen, "--config '%s=%s': this MPI library's control variable names are %s",
+             name, value, CT_MPIT_NAME_CLASS);
     return CT_ERR_USAGE;
 }
 
@@ -62,6 +81,7 @@ const ct_configs_kind_t ct_configs_mpit = {
     .record = "cvars",
     .scoped = 1,
     .at_open = 0,
+    .at_call = CT_MPIT_AT_CALL,
     .check = ct_configs_mpit_check,
     .hold = ct_cvars_hold,
     .release = ct_cvars_release,

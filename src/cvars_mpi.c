@@ -85,7 +85,7 @@ static ct_status_t ct_cvars_format(MPI_T_cvar_handle h, MPI_Datatype dt, int cou
  * CT_ERR_BACKEND when MPI_T cannot handle it (bound to an object, or no
  * handle). */
 static ct_status_t ct_cvars_lookup(const char *name, MPI_T_cvar_handle *h, MPI_Datatype *dt,
-                                   int *scope, int *count)
+                                   int *scope, int *count, int *idx_p)
 {
     int idx, verbosity, bind, namelen = 0, desclen = 0;
     MPI_T_enum enumtype;
@@ -96,6 +96,8 @@ static ct_status_t ct_cvars_lookup(const char *name, MPI_T_cvar_handle *h, MPI_D
                             scope) != MPI_SUCCESS ||
         bind != MPI_T_BIND_NO_OBJECT || MPI_T_cvar_handle_alloc(idx, NULL, h, count) != MPI_SUCCESS)
         return CT_ERR_BACKEND;
+    if (idx_p)
+        *idx_p = idx;
     return CT_OK;
 }
 
@@ -110,7 +112,7 @@ static ct_status_t ct_cvars_read_one(const char *name, ct_cvar_t *c, char *err, 
     MPI_T_cvar_handle h;
 
     snprintf(c->name, sizeof c->name, "%s", name);
-    ct_status_t st = ct_cvars_lookup(name, &h, &dt, &scope, &count);
+    ct_status_t st = ct_cvars_lookup(name, &h, &dt, &scope, &count, NULL);
     if (st != CT_OK) {
         snprintf(err, errlen, "--cvars %s: %s", name,
                  st == CT_ERR_USAGE ? CT_CVARS_NO_SUCH : "MPI_T cannot read it");
@@ -261,14 +263,115 @@ static int ct_cvars_parse_int(const char *text, MPI_Datatype dt, int is_signed, 
     return 1;
 }
 
+/* MPICH 4 exposes its enum CVARs (the algorithm choices) as MPI_INT with
+ * no MPI_T enumeration: the value is the choice's position in the
+ * description's "word - text" items, which MPI_T returns run together
+ * ("...select bcast algorithmauto - Internal ...)binomial      - Force
+ * Binomial Treenb       - Force nonblocking algorithmsmp   - ...").  An
+ * item's word ends at the padding before its " - "; where it starts, the
+ * previous item's text runs into it.  Two rules find it: after the first
+ * ")" or "algorithm" in the run of [a-z0-9_)] before the padding, and,
+ * for every item after the first, the alignment MPICH's list keeps (word
+ * and padding are one width, the narrowest such sum among the items).
+ * Returns the number of items; names[i] (up to maxn) gets each word. */
+#define CT_CVARS_ENUM_MAX 32
+static int ct_cvars_desc_items(const char *desc, char names[][64], int maxn)
+{
+    const char *ws[CT_CVARS_ENUM_MAX], *ends[CT_CVARS_ENUM_MAX];
+    size_t pads[CT_CVARS_ENUM_MAX], width = (size_t)-1;
+    int n = 0;
+    for (const char *p = strstr(desc, " - "); p != NULL && n < CT_CVARS_ENUM_MAX;
+         p = strstr(p + 3, " - ")) {
+        const char *end = p;
+        while (end > desc && end[-1] == ' ')
+            end--;
+        const char *w = end;
+        while (w > desc && (islower((unsigned char)w[-1]) || isdigit((unsigned char)w[-1]) ||
+                            w[-1] == '_' || w[-1] == ')'))
+            w--;
+        for (const char *q = w; q < end; q++) {
+            if (*q == ')') {
+                w = q + 1;
+                break;
+            }
+            if (strncmp(q, "algorithm", 9) == 0 && q + 9 < end) {
+                w = q + 9;
+                break;
+            }
+        }
+        ws[n] = w;
+        ends[n] = end;
+        pads[n] = (size_t)(p + 1 - end);
+        if (n > 0 && (size_t)(end - w) + pads[n] < width)
+            width = (size_t)(end - w) + pads[n];
+        n++;
+    }
+    for (int i = 0; i < n && i < maxn; i++) {
+        const char *w = ws[i];
+        if (i > 0 && width > pads[i] && (size_t)(ends[i] - w) > width - pads[i])
+            w = ends[i] - (width - pads[i]);
+        /* Counted even when empty: the positions are what is written. */
+        size_t len = (size_t)(ends[i] - w) < 64 ? (size_t)(ends[i] - w) : 0;
+        snprintf(names[i], 64, "%.*s", (int)len, w);
+    }
+    return n;
+}
+
+/* The position of value among the variable idx's description items, or
+ * -1 with the allowed names in list (empty when it has none). */
+static int ct_cvars_enum_position(int idx, const char *value, char *list, size_t listlen)
+{
+    char name[256], desc[4096], names[CT_CVARS_ENUM_MAX][64];
+    int namelen = (int)sizeof name, desclen = (int)sizeof desc, verbosity, bind, scope;
+    MPI_Datatype dt;
+    MPI_T_enum enumtype;
+    list[0] = '\0';
+    desc[0] = '\0';
+    if (MPI_T_cvar_get_info(idx, name, &namelen, &verbosity, &dt, &enumtype, desc, &desclen, &bind,
+                            &scope) != MPI_SUCCESS ||
+        dt != MPI_INT || enumtype != MPI_T_ENUM_NULL)
+        return -1;
+    int n = ct_cvars_desc_items(desc, names, CT_CVARS_ENUM_MAX);
+    if (n > CT_CVARS_ENUM_MAX)
+        n = CT_CVARS_ENUM_MAX;
+    size_t used = 0;
+    for (int i = 0; i < n; i++) {
+        if (strcmp(names[i], value) == 0)
+            return i;
+        int k = snprintf(list + used, listlen - used, "%s%s", i ? ", " : "", names[i]);
+        if (k > 0 && (size_t)k < listlen - used)
+            used += (size_t)k;
+    }
+    return -1;
+}
+
+/* value as the integer to write: a decimal, or (an MPI_INT with named
+ * choices in its description) a choice's name.  0 when neither; list then
+ * names the choices (empty when the variable has none). */
+static int ct_cvars_value_int(int idx, const char *value, MPI_Datatype dt, int is_signed,
+                              ct_cvar_int_t *v, char *list, size_t listlen)
+{
+    list[0] = '\0';
+    if (ct_cvars_parse_int(value, dt, is_signed, v))
+        return 1;
+    if (dt != MPI_INT || !(islower((unsigned char)value[0]) || value[0] == '_'))
+        return 0;
+    int pos = ct_cvars_enum_position(idx, value, list, listlen);
+    if (pos < 0)
+        return 0;
+    memset(v, 0, sizeof *v);
+    v->i = pos;
+    return 1;
+}
+
 /* The variable behind name, for writing: a handle (free it) and its type
  * and scope.  CT_ERR_USAGE, naming "--config NAME=VALUE", when the library
  * has no such variable or MPI_T cannot handle it. */
 static ct_status_t ct_cvars_open(const char *name, const char *value, MPI_T_cvar_handle *h,
-                                 MPI_Datatype *dt, int *scope, char *err, size_t errlen)
+                                 MPI_Datatype *dt, int *scope, int *idx, char *err, size_t errlen)
 {
     int count;
-    ct_status_t st = ct_cvars_lookup(name, h, dt, scope, &count);
+    ct_status_t st = ct_cvars_lookup(name, h, dt, scope, &count, idx);
     if (st != CT_OK)
         snprintf(err, errlen, "--config %s=%s: %s", name, value,
                  st == CT_ERR_USAGE ? CT_CVARS_NO_SUCH : "MPI_T cannot handle it");
@@ -286,18 +389,23 @@ static const char *ct_cvars_unwritable(int scope)
 }
 
 /* Writes value to h, reads it back, compares, and restores *startup. */
-static ct_status_t ct_cvars_try_write(MPI_T_cvar_handle h, MPI_Datatype dt, const char *name,
-                                      const char *value, ct_cvar_t *startup, char *err,
-                                      size_t errlen)
+static ct_status_t ct_cvars_try_write(MPI_T_cvar_handle h, int idx, MPI_Datatype dt,
+                                      const char *name, const char *value, ct_cvar_t *startup,
+                                      char *err, size_t errlen)
 {
     int is_signed;
     ct_cvar_int_t want, before;
     ct_cvar_t after;
+    char list[1024];
 
     ct_cvars_int_type(dt, &is_signed);
-    if (!ct_cvars_parse_int(value, dt, is_signed, &want)) {
-        snprintf(err, errlen, "--config %s=%s: not a value of its MPI_T type (%s integer)", name,
-                 value, is_signed ? "a signed" : "an unsigned");
+    if (!ct_cvars_value_int(idx, value, dt, is_signed, &want, list, sizeof list)) {
+        if (list[0])
+            snprintf(err, errlen, "--config %s=%s: not one of its choices (%s) nor an integer",
+                     name, value, list);
+        else
+            snprintf(err, errlen, "--config %s=%s: not a value of its MPI_T type (%s integer)",
+                     name, value, is_signed ? "a signed" : "an unsigned");
         return CT_ERR_USAGE;
     }
     if (MPI_T_cvar_read(h, &before) != MPI_SUCCESS || ct_cvars_format(h, dt, 1, startup) != CT_OK) {
@@ -310,7 +418,9 @@ static ct_status_t ct_cvars_try_write(MPI_T_cvar_handle h, MPI_Datatype dt, cons
         (void)ct_cvars_format(h, dt, 1, &after);
     (void)MPI_T_cvar_write(h, &before);
     char canon[32];
-    if (is_signed)
+    if (dt == MPI_INT)
+        snprintf(canon, sizeof canon, "%d", want.i);
+    else if (is_signed)
         snprintf(canon, sizeof canon, "%lld", strtoll(value, NULL, 10));
     else
         snprintf(canon, sizeof canon, "%llu", strtoull(value, NULL, 10));
@@ -327,7 +437,7 @@ static ct_status_t ct_cvars_try_write(MPI_T_cvar_handle h, MPI_Datatype dt, cons
 ct_status_t ct_cvars_probe(const char *name, const char *value, ct_cvar_t *startup, char *err,
                            size_t errlen)
 {
-    int scope, is_signed;
+    int scope, is_signed, idx = -1;
     MPI_Datatype dt;
     MPI_T_cvar_handle h;
 
@@ -336,7 +446,7 @@ ct_status_t ct_cvars_probe(const char *name, const char *value, ct_cvar_t *start
     ct_status_t st = ct_cvars_begin("--config", err, errlen);
     if (st != CT_OK)
         return st;
-    st = ct_cvars_open(name, value, &h, &dt, &scope, err, errlen);
+    st = ct_cvars_open(name, value, &h, &dt, &scope, &idx, err, errlen);
     if (st == CT_OK) {
         startup->scope = ct_cvars_scope_name(scope);
         /* The scope first: a launch setting is one whatever its type. */
@@ -350,7 +460,7 @@ ct_status_t ct_cvars_probe(const char *name, const char *value, ct_cvar_t *start
                      value, ct_cvars_type_name(dt));
             st = CT_ERR_USAGE;
         } else
-            st = ct_cvars_try_write(h, dt, name, value, startup, err, errlen);
+            st = ct_cvars_try_write(h, idx, dt, name, value, startup, err, errlen);
         MPI_T_cvar_handle_free(&h);
     }
     ct_cvars_end();
@@ -359,17 +469,19 @@ ct_status_t ct_cvars_probe(const char *name, const char *value, ct_cvar_t *start
 
 ct_status_t ct_cvars_write(const char *name, const char *value, char *err, size_t errlen)
 {
-    int scope, is_signed;
+    int scope, is_signed, idx = -1;
     MPI_Datatype dt;
     MPI_T_cvar_handle h;
     ct_cvar_int_t v;
+    char list[1024];
 
     ct_status_t st = ct_cvars_begin("--config", err, errlen);
     if (st != CT_OK)
         return st;
-    st = ct_cvars_open(name, value, &h, &dt, &scope, err, errlen);
+    st = ct_cvars_open(name, value, &h, &dt, &scope, &idx, err, errlen);
     if (st == CT_OK) {
-        if (!ct_cvars_int_type(dt, &is_signed) || !ct_cvars_parse_int(value, dt, is_signed, &v) ||
+        if (!ct_cvars_int_type(dt, &is_signed) ||
+            !ct_cvars_value_int(idx, value, dt, is_signed, &v, list, sizeof list) ||
             MPI_T_cvar_write(h, &v) != MPI_SUCCESS) {
             snprintf(err, errlen, "--config %s=%s: MPI_T_cvar_write failed", name, value);
             st = CT_ERR_BACKEND;

@@ -343,7 +343,11 @@ static ct_status_t ct_engine_placements(const ct_engine_t *e, const ct_task_t *t
     ek.ctx = ct_configs_ctx(e->configs, k, e->ctx);
     ct_measure_env_t env = {e->world, e->ops, ek.ctx, e->opts, e->sync, e->clock};
     const ct_config_run_t *cfg = e->configs ? &e->configs->v[k] : NULL;
-    ct_status_t st = CT_OK;
+    /* MPICH reads its algorithm variables at each call: k's in force for
+     * its checks and timed calls (the engine's own small collectives in
+     * between get them too; MPICH falls back from a forced algorithm that
+     * cannot run unless MPIR_CVAR_COLLECTIVE_FALLBACK=error). */
+    ct_status_t st = ct_configs_enter(e->configs, k);
 
     for (int in_place = 0; in_place < 2 && st == CT_OK; in_place++) {
         ct_placed_call_t pc;
@@ -373,7 +377,8 @@ static ct_status_t ct_engine_placements(const ct_engine_t *e, const ct_task_t *t
         ct_report_row_t row = {&r, &m, in_place, e->rank_medians, k, cfg ? cfg->label : NULL};
         ct_reports_row(e->reports, &row);
     }
-    return st;
+    ct_status_t lst = ct_configs_leave(e->configs, k);
+    return st != CT_OK ? st : lst;
 }
 
 /* Rank 0: configuration k refused the task at bytes (every rank agreed):

@@ -37,10 +37,14 @@ static const ct_library_family_t ct_fam_nccl[] = {
     {"NCCL_", 0, CT_APPLY_ENV | CT_APPLY_COMM, CT_READBACK_NCCL, ct_emit_nccl, "--env"},
 };
 /* MPICH 4 accepts a CVAR X as MPIR_CVAR_X, MPIR_PARAM_X or MPICH_X
- * (highest priority first); MPI_T names it MPIR_CVAR_X.  A launch per
- * value (no run-time write yet); mpich.env and intel-mpi.env carry it. */
+ * (highest priority first); MPI_T names it MPIR_CVAR_X, so only that
+ * spelling goes to collbench --config.  MPICH reads its
+ * MPIR_CVAR_<COLL>_INTRA_ALGORITHM at every call (doc/collbench.md has the
+ * measurement): those are written through MPI_T, many to a launch
+ * (space_known.c says which names; the others are read at MPI_Init).
+ * mpich.env and intel-mpi.env carry them. */
 static const ct_library_family_t ct_fam_mpich[] = {
-    {"MPIR_CVAR_", 0, CT_APPLY_ENV, CT_READBACK_MPIT, ct_emit_mpich, "--env"},
+    {"MPIR_CVAR_", 0, CT_APPLY_ENV | CT_APPLY_MPIT, CT_READBACK_MPIT, ct_emit_mpich, "--env"},
     {"MPIR_PARAM_", 0, CT_APPLY_ENV, CT_READBACK_MPIT, ct_emit_mpich, "--env"},
     {"MPICH_", 0, CT_APPLY_ENV, CT_READBACK_MPIT, ct_emit_mpich, "--env"},
 };

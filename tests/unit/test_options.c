@@ -370,7 +370,7 @@ int main(void)
                  "nccl", "--config", "NCCL_ALGO=Ring,UCX_TLS=tcp");
     EXPECT_USAGE("NCCL_ is not an NCCL environment variable", "'NCCL_=1'", "--backend", "nccl",
                  "--config", "NCCL_=1");
-    EXPECT_USAGE("MPI_T control variable names are [a-z0-9_]", "'NCCL_ALGO=Ring'", "--config",
+    EXPECT_USAGE("control variable names are [a-z0-9_]", "'NCCL_ALGO=Ring'", "--config",
                  "NCCL_ALGO=Ring");
     EXPECT_USAGE("--config", "--pairs", "--pairs", "--config", "a=1");
     EXPECT_USAGE("same settings as configuration 1", "'b=2,a=1'", "--config", "a=1,b=2", "--config",

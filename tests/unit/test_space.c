@@ -120,6 +120,27 @@ static void test_malformed(void)
     check_bad("bad_scope.ini", 5, "scope", "\"scatter\" is not one of global, allreduce");
     check_bad("bad_apply_env.ini", 4, "apply", "only an MPI control variable");
     check_bad("bad_apply_word.ini", 8, "apply", "is not runtime or launch");
+    check_bad("bad_apply_mpich.ini", 5, "apply",
+              "of MPICH's variables only the blocking MPIR_CVAR_<COLL>_INTRA_ALGORITHM");
+    /* MPICH's blocking algorithms run in-process by default (MPI_T, read
+     * at every call); its nonblocking and POSIX ones, its other CVARs and
+     * the spellings MPI_T does not know stay launch settings. */
+    ct_space_t ms;
+    if (load("tests/unit/spaces", "mpich_runtime.ini", &ms)) {
+        static const struct {
+            const char *name;
+            int runtime;
+        } want[] = {{"MPIR_CVAR_ALLREDUCE_INTRA_ALGORITHM", 1},
+                    {"MPIR_CVAR_IALLREDUCE_INTRA_ALGORITHM", 0},
+                    {"MPIR_CVAR_ALLREDUCE_POSIX_INTRA_ALGORITHM", 0},
+                    {"MPIR_CVAR_DEVICE_COLLECTIVES", 0},
+                    {"MPIR_PARAM_BCAST_INTRA_ALGORITHM", 0}};
+        for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+            long k = ct_space_find(&ms, want[i].name);
+            CT_CHECK(&tally, k >= 0 && ms.vars[k].runtime == want[i].runtime);
+        }
+        ct_space_free(&ms);
+    }
 
     char err[512];
     ct_space_t space;

@@ -167,13 +167,25 @@ static ct_status_t ct_space_end_var(ct_space_parser_t *p)
     /* collbench --config writes an MPI control variable through MPI_T, or
      * (nccl backend) sets an NCCL_* variable around one communicator's
      * ncclCommInitRank: the library family says which (ct_library.h). */
-    const ct_library_family_t *fam = ct_setting_family(v->name, v->via, NULL);
+    const ct_library_t *lib = NULL;
+    const ct_library_family_t *fam = ct_setting_family(v->name, v->via, &lib);
     int settable = v->via == CT_VIA_MCA ||
                    (fam != NULL && (fam->apply & (CT_APPLY_MPIT | CT_APPLY_COMM)) != 0);
+    /* MPICH reads most CVARs once, at MPI_Init: only the algorithm choices
+     * measured to take effect at the next call are written at run time. */
+    if (settable && lib != NULL && lib->id == CT_LIB_MPICH && !ct_space_known_runtime(v->name)) {
+        if (v->runtime == 1)
+            return ct_space_fail(p, p->sec_line, "apply",
+                                 "%s: of MPICH's variables only the blocking "
+                                 "MPIR_CVAR_<COLL>_INTRA_ALGORITHM are set at run time",
+                                 v->name);
+        settable = 0;
+    }
     if (v->runtime == 1 && !settable)
         return ct_space_fail(p, p->sec_line, "apply",
-                             "%s: only an MPI control variable (via = mca) or an NCCL_* variable "
-                             "is set at run time",
+                             "%s: only an MPI control variable (via = mca), an NCCL_* variable "
+                             "or an MPICH algorithm (MPIR_CVAR_<COLL>_INTRA_ALGORITHM) is set "
+                             "at run time",
                              v->name);
     if (v->runtime == 0)
         v->runtime = settable && ct_space_known_runtime(v->name);

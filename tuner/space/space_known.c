@@ -264,6 +264,14 @@ int ct_space_known_runtime(const char *name)
 {
     if (strcmp(name, "NCCL_ALGO") == 0 || strcmp(name, "NCCL_PROTO") == 0)
         return 1;
+    /* MPICH 4's blocking algorithm choices, a global int MPIR_<Coll>_impl
+     * switches on at every call (MPIR_CVAR_ALLREDUCE_INTRA_ALGORITHM);
+     * not the nonblocking MPIR_CVAR_I* (no blocking collective starts with
+     * I) nor the ch4 POSIX ones: not measured. */
+    static const char mpich[] = "MPIR_CVAR_", intra[] = "_INTRA_ALGORITHM";
+    size_t n = strlen(name), np = sizeof mpich - 1, ni = sizeof intra - 1;
+    if (strncmp(name, mpich, np) == 0 && n > np + ni && strcmp(name + n - ni, intra) == 0)
+        return name[np] != 'I' && strstr(name, "_POSIX_") == NULL;
     if (!ct_library_is_coll_var(CT_LIB_OMPI, name))
         return 0;
     const char *alg = strstr(name + strlen(ct_library_get(CT_LIB_OMPI)->coll_prefix), "_algorithm");
