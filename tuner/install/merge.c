@@ -45,6 +45,7 @@
 #include "ct_outfile.h"
 #include "ct_outfile_set.h"
 #include "ct_status.h"
+#include "ct_vec.h"
 #include "outdir.h"
 
 #define CT_MERGE_MAX_TUNES 64
@@ -733,7 +734,7 @@ static int ct_merge_run(ct_merge_t *m, const char *out_arg, int force, const cha
     }
     for (long id = 0; id < CT_MERGE_COLLS; id++)
         if (m->nsecs[id] > 1)
-            qsort(m->secs[id], m->nsecs[id], sizeof(ct_merge_sec_t), ct_merge_by_comm);
+            ct_vec_sort(m->secs[id], m->nsecs[id], sizeof(ct_merge_sec_t), ct_merge_by_comm);
     int have_rules = 0, rules_json = 0;
     for (long id = 0; id < CT_MERGE_COLLS; id++)
         have_rules |= m->nsecs[id] > 0;
