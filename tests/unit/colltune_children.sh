@@ -23,7 +23,7 @@ fake() {
 # ucx DIR: a tune whose ucx_info is DIR's (PATH holds nothing else); its
 # stderr in $T/err, exit in $rc.
 ucx() {
-    timeout 40 env PATH="$T/$1" TMPDIR="$T/tmp" "$CT" tune --space "$U" --out "$T/o-$1" \
+    timeout 40 env PATH="$T/$1" TMPDIR="$T/tmp" ${COLLTUNE_HELPER_TIMEOUT:+COLLTUNE_HELPER_TIMEOUT=$COLLTUNE_HELPER_TIMEOUT} "$CT" tune --space "$U" --out "$T/o-$1" \
         --launcher "$T/bin/mpirun" --np 2 --strategy exhaustive -- -b 1K -e 1K >/dev/null 2>"$T/err"
     rc=$?
 }
@@ -71,12 +71,16 @@ if ! [ -s "$T/big.size" ] || [ "$(cat "$T/big.size")" -gt 16777217 ]; then
     fail "ucx_info's output grew to $(cat "$T/big.size" 2>/dev/null) bytes, past the 16 MiB cap"
 fi
 
-# Never exits (U5): 10 s, then on.
+# Never exits (U5): the time limit (10 s; 1 s here through
+# COLLTUNE_HELPER_TIMEOUT), then on; a bad COLLTUNE_HELPER_TIMEOUT is named.
 fake hang 'exec sleep 1000'
 t0=$(date +%s)
-ucx hang
-noted "did not finish in 10 s"
-[ $(($(date +%s) - t0)) -le 20 ] || fail "ucx_info that hangs: the tune took $(($(date +%s) - t0)) s"
+COLLTUNE_HELPER_TIMEOUT=1 ucx hang
+noted "did not finish in 1 s"
+[ $(($(date +%s) - t0)) -le 10 ] || fail "ucx_info that hangs: the tune took $(($(date +%s) - t0)) s"
+fake badenv 'exec sleep 1000'
+COLLTUNE_HELPER_TIMEOUT=ten ucx badenv
+noted "did not run (COLLTUNE_HELPER_TIMEOUT='ten': want seconds, 0.1 to 3600)"
 
 # A launcher that prints without end: the trial stops at 64 MiB.
 mkdir "$T/loud"

@@ -14,6 +14,18 @@
 
 char *ct_helper_run(char *const *argv, char *why, size_t whylen)
 {
+    double limit = CT_HELPER_TIMEOUT_S;
+    const char *given = getenv(CT_HELPER_TIMEOUT_ENV);
+    if (given != NULL) {
+        char *end;
+        errno = 0;
+        limit = strtod(given, &end);
+        if (end == given || *end != '\0' || errno != 0 || !(limit >= 0.1 && limit <= 3600)) {
+            snprintf(why, whylen, "did not run (%s='%.40s': want seconds, 0.1 to 3600)",
+                     CT_HELPER_TIMEOUT_ENV, given);
+            return NULL;
+        }
+    }
     const char *dir = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
     char out[4000], errf[4096], err[512];
     if ((size_t)snprintf(out, sizeof out, "%s/colltune-helper.XXXXXX", dir) >= sizeof out) {
@@ -30,7 +42,7 @@ char *ct_helper_run(char *const *argv, char *why, size_t whylen)
     ct_trial_spec_t spec = {.argv = argv,
                             .stdout_path = out,
                             .stderr_path = errf,
-                            .timeout_s = CT_HELPER_TIMEOUT_S,
+                            .timeout_s = limit,
                             .grace_s = 1,
                             .max_output = CT_HELPER_MAX_OUTPUT,
                             .hard_cap = 1};

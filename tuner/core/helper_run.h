@@ -10,8 +10,11 @@
 
 #include <stddef.h>
 
-/* Each answers at once and prints at most a few thousand lines. */
+/* Each answers at once and prints at most a few thousand lines; the
+ * environment's COLLTUNE_HELPER_TIMEOUT (seconds, 0.1 to 3600) replaces
+ * the time limit, for a slow file system or a test. */
 #define CT_HELPER_TIMEOUT_S 10.0
+#define CT_HELPER_TIMEOUT_ENV "COLLTUNE_HELPER_TIMEOUT"
 #define CT_HELPER_MAX_OUTPUT (16LL << 20)
 
 /* argv[0]'s stdout (malloc'ed, NUL-terminated, no NUL inside), or NULL
