@@ -3,11 +3,13 @@
 # The do-no-harm verification on MPICH, end to end (MPICH 4.0.2, ch4,
 # mpiexec.hydra -launcher fork, np 2).  A planted site default (smp
 # allreduce with MPIR_CVAR_ALLREDUCE_DEVICE_COLLECTIVE=0, about 4x slower
-# at 256 KiB-1 MiB here) is undone by colltune tune --extend-ranges: mpich.env
+# at 256 KiB-1 MiB here) is undone by colltune tune --extend-ranges
+# (searched at 256 and 512 KiB; 1 MiB in the search too often lost its
+# significance to one preempted sample under make check): mpich.env
 # carries a CVAR for every size, so the choice is stretched to every size
 # and the A/B (5 pairs, the default) runs every collective at every power
-# of two up to the largest size searched, the tuned side with mpich.env
-# sourced.  Checks: mpich.env is written with the fast algorithm and the
+# of two from 8 B to 1 MiB (its check sizes), the tuned side with
+# mpich.env sourced.  Checks: mpich.env is written with the fast algorithm and the
 # setting it needs; colltune install copies it; sourcing it, collbench
 # --cvars reads both back as in force through MPI_T; verify-install through
 # mpiexec.hydra says so too, and names a value an --env overrides (exit 1).
@@ -19,15 +21,27 @@ T=$(cd -P "$T" && pwd)
 
 ar=MPIR_CVAR_ALLREDUCE_INTRA_ALGORITHM
 dc=MPIR_CVAR_ALLREDUCE_DEVICE_COLLECTIVE
-out="$T/tune"
-MPIR_CVAR_ALLREDUCE_INTRA_ALGORITHM=smp MPIR_CVAR_ALLREDUCE_DEVICE_COLLECTIVE=0 \
-    timeout 150 "$CT" tune --space "$top_srcdir/tests/mpi/mpich_verify.ini" --out "$out" \
-    --launcher "$MPIEXEC_HYDRA -launcher fork" --np 2 --collbench "$MPICH_COLLBENCH" \
-    --strategy exhaustive --launches 5 --collectives allreduce --extend-ranges \
-    -- -b 256K -e 1M -f 4 --sync barrier -n 10 -w 2 >"$T/tune.out" 2>&1 ||
-    fail "tune: exit $? ($(tail -5 "$T/tune.out"))"
+# On 2 shared cores a launch another job preempts can leave a size
+# without a significant gain: the choice then stops short of every size,
+# mpich.env cannot carry it and nothing is written (correctly).  That
+# noise, and only that, gets one more tune.
+for try in 1 2; do
+    out="$T/tune$try"
+    MPIR_CVAR_ALLREDUCE_INTRA_ALGORITHM=smp MPIR_CVAR_ALLREDUCE_DEVICE_COLLECTIVE=0 \
+        timeout 150 "$CT" tune --space "$top_srcdir/tests/mpi/mpich_verify.ini" --out "$out" \
+        --launcher "$MPIEXEC_HYDRA -launcher fork" --np 2 --collbench "$MPICH_COLLBENCH" \
+        --strategy exhaustive --launches 7 --collectives allreduce --extend-ranges \
+        -- -b 256K -e 512K -f 2 --sync barrier -n 10 -w 2 >"$T/tune.out" 2>&1 ||
+        fail "tune: exit $? ($(tail -5 "$T/tune.out"))"
+    [ -f "$out/mpich.env" ] && break
+    grep -q '^| allreduce .*| no significant gain |' "$out/report.md" ||
+        fail "no mpich.env: $(grep '^- \|^| allreduce' "$out/report.md")"
+    # Not written, and said so: the choice's range did not reach every size.
+    grep -q 'NOT WRITTEN (the library reads it for every size)' "$out/report.md" ||
+        fail "a choice short of every size is not marked NOT WRITTEN: $(grep '^- ' "$out/report.md")"
+done
+[ -f "$out/mpich.env" ] || fail "no mpich.env in two tunes: $(grep '^- \|^| allreduce' "$out/report.md")"
 grep -q 'colltune tune: verifying' "$T/tune.out" || fail "tune: no A/B ($(tail -5 "$T/tune.out"))"
-[ -f "$out/mpich.env" ] || fail "no mpich.env: $(grep -A6 '^| choice\|^| variable' "$out/report.md")"
 choice=$(sed -n "s/^export $ar=//p" "$out/mpich.env")
 case "$choice" in
 reduce_scatter_allgather) want=4 ;;
