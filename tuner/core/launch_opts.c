@@ -165,6 +165,18 @@ static long ct_launch_opts_ranks_with(const ct_launch_opts_t *o, long np, const 
     return n;
 }
 
+const char *ct_launch_opts_kind(const ct_launch_opts_t *o)
+{
+    char err[512];
+    const char *mpirun = *CT_DEFAULT_MPIRUN ? CT_DEFAULT_MPIRUN : "mpirun";
+    ct_launcher_t l;
+    if (ct_launcher_init(&l, o->launcher, mpirun, err, sizeof err) != CT_OK)
+        return NULL;
+    const char *name = l.kind != NULL ? l.kind->name : NULL;
+    ct_argv_free(&l.words);
+    return name;
+}
+
 long ct_launch_opts_ranks(const ct_launch_opts_t *o)
 {
     return ct_launch_opts_ranks_with(o, o->np, getenv("SLURM_NTASKS"));

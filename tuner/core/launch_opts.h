@@ -102,6 +102,10 @@ int ct_launch_opts_check_files(const ct_launch_opts_t *o);
  * ct_launcher_build() refuses.  An error with a message on stderr. */
 ct_status_t ct_launch_opts_launcher(ct_launch_opts_t *o, ct_launcher_t *l);
 
+/* The name of the launcher o's --launcher selects (its ops' name, e.g.
+ * "mpiexec.hydra"), NULL when it cannot be told. */
+const char *ct_launch_opts_kind(const ct_launch_opts_t *o);
+
 /* The rank count the launch will have (ct_launcher_ranks, with
  * SLURM_NTASKS from the environment); 0 when unknown or on a bad
  * --launcher line (the launch itself then says why). */

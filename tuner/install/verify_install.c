@@ -5,7 +5,10 @@
  * lines), which reads every MCA value of DIR/mca-params.conf back through
  * MPI_T (collbench --cvars) and compares it with the file's.  Open MPI
  * runs without a rules file it cannot open and says nothing, so the rules
- * file's existence is checked here too.
+ * file's existence is checked here too.  DIR/mpich.env is sourced as
+ * install says (its export lines into the launch's environment) and each
+ * of its CVARs read back the same way; an algorithm's name is compared
+ * as its position in mpivars' list, the integer MPICH's MPI_T reports.
  */
 #define _XOPEN_SOURCE 700
 
@@ -24,10 +27,12 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "helper_run.h"
 #include "command.h"
 #include "ct_status.h"
 #include "launch_opts.h"
 #include "run_once.h"
+#include "tune_mpich_names.h"
 #include "tune_verify.h"
 
 /* The most names collbench --cvars takes (src/cvars.h's CT_CVARS_MAX). */
@@ -54,7 +59,11 @@ static void ct_vinstall_usage(FILE *f)
                "coll_tuned_dynamic_rules_filename must name a readable file (Open MPI\n"
                "runs without a missing one, without a word).  A DIR without\n"
                "mca-params.conf has nothing MPI_T can read back: its files are checked\n"
-               "to be readable and nothing is launched.\n\noptions:\n");
+               "to be readable and nothing is launched.  Through mpiexec.hydra (an MPICH\n"
+               "collbench, --collbench) DIR/mpich.env is checked instead: sourced (its\n"
+               "export lines into the launch's environment), each of its CVARs read back\n"
+               "through MPI_T (an algorithm's name as its position in the list mpivars\n"
+               "prints, the integer MPICH reports).\n\noptions:\n");
     ct_cli_print_options(f, ct_vinstall_opts, CT_VINSTALL_NOPTS);
     fprintf(f, "\nexit codes: 0 every value in force, 1 some value not in force or the rules\n"
                "file missing (each named), 2 bad input, 3 the launch failed, 124 timeout.\n");
@@ -126,6 +135,35 @@ typedef struct {
     ct_launch_opts_t lo;
 } ct_vinstall_args_t;
 
+/* mpich.env at path as sh would source it: each `export NAME=VALUE` line
+ * (the emitter writes values unquoted) into names/values (strdup'ed, at
+ * most max); how many, or -1 when it cannot be read (errno set). */
+static long ct_vinstall_read_env(const char *path, char **names, char **values, size_t max)
+{
+    FILE *f = fopen(path, "r");
+    if (f == NULL)
+        return -1;
+    char line[4096];
+    long n = 0;
+    while (fgets(line, sizeof line, f) != NULL && (size_t)n < max) {
+        line[strcspn(line, "\n")] = '\0';
+        char *eq = strncmp(line, "export ", 7) == 0 ? strchr(line + 7, '=') : NULL;
+        if (eq == NULL)
+            continue;
+        *eq = '\0';
+        names[n] = strdup(line + 7);
+        values[n] = strdup(eq + 1);
+        if (names[n] == NULL || values[n] == NULL) {
+            free(names[n]);
+            free(values[n]);
+            break;
+        }
+        n++;
+    }
+    fclose(f);
+    return n;
+}
+
 static int ct_vinstall_parse(int argc, char **argv, ct_vinstall_args_t *a)
 {
     ct_cli_iter_t it = CT_CLI_ITER("verify-install", argc, argv);
@@ -156,8 +194,16 @@ static int ct_vinstall_parse(int argc, char **argv, ct_vinstall_args_t *a)
     return CT_EXIT_OK;
 }
 
-/* The launch and the comparison; names/values: mca-params.conf's n lines. */
-static int ct_vinstall_launch(ct_vinstall_args_t *a, const char *dir, char **names, char **values,
+/* One value to read back: its name, the file's text, the text MPI_T
+ * reads for it, and the file it came from. */
+typedef struct {
+    char *name, *value;
+    char want[1024];
+    const char *file;
+} ct_vinstall_val_t;
+
+/* The launch and the comparison of the n values vals. */
+static int ct_vinstall_launch(ct_vinstall_args_t *a, const char *dir, ct_vinstall_val_t *vals,
                               long n, int missing)
 {
     char run[PATH_MAX];
@@ -171,14 +217,16 @@ static int ct_vinstall_launch(ct_vinstall_args_t *a, const char *dir, char **nam
     }
     /* The settings install prints, for the files DIR has. */
     const ct_install_file_t *t = ct_install_files();
-    char vals[8][PATH_MAX + 4096];
+    char setv[8][PATH_MAX + 4096];
     size_t nv = 0;
+    int mpich = n > 0 && strcmp(vals[0].file, "mpich.env") == 0;
     for (size_t i = 0; t[i].name != NULL; i++) {
         char path[PATH_MAX + 64];
         snprintf(path, sizeof path, "%s/%s", dir, t[i].name);
-        if (t[i].var == NULL || access(path, F_OK) != 0 || nv >= 8)
+        if (t[i].var == NULL || access(path, F_OK) != 0 || nv >= 8 ||
+            (mpich && strcmp(t[i].name, "mca-params.conf") == 0))
             continue;
-        char *v = vals[nv++];
+        char *v = setv[nv++];
         if (t[i].names_dir) {
             snprintf(v, PATH_MAX + 4096, "%s", dir);
         } else if (strcmp(t[i].name, "mca-params.conf") == 0) {
@@ -195,10 +243,24 @@ static int ct_vinstall_launch(ct_vinstall_args_t *a, const char *dir, char **nam
         e->value = v;
         printf("colltune verify-install: %s=%s\n", e->name, v);
     }
+    /* mpich.env sourced in the job script: its export lines into the
+     * environment, before the user's --env, which the launcher's own
+     * options (-genv) would override it with. */
+    for (long k = n - 1; k >= 0; k--)
+        if (strcmp(vals[k].file, "mpich.env") == 0) {
+            memmove(&a->lo.env[1], &a->lo.env[0], a->lo.nenv++ * sizeof *a->lo.env);
+            ct_launch_var_t *e = &a->lo.env[0];
+            snprintf(e->name, sizeof e->name, "%s", vals[k].name);
+            e->value = vals[k].value;
+        }
+    for (long k = 0; k < n; k++)
+        if (strcmp(vals[k].file, "mpich.env") == 0)
+            printf("colltune verify-install: %s=%s (%s/mpich.env)\n", vals[k].name, vals[k].value,
+                   dir);
     /* collbench --cvars NAME,...: rank 0 reads them through MPI_T. */
     size_t cl = 1;
     for (long k = 0; k < n; k++)
-        cl += strlen(names[k]) + 1;
+        cl += strlen(vals[k].name) + 1;
     char *cvars = malloc(cl);
     if (cvars == NULL)
         return CT_EXIT_FAILURE;
@@ -206,7 +268,7 @@ static int ct_vinstall_launch(ct_vinstall_args_t *a, const char *dir, char **nam
     for (long k = 0; k < n; k++) {
         if (k)
             strcat(cvars, ",");
-        strcat(cvars, names[k]);
+        strcat(cvars, vals[k].name);
     }
     char *args[] = {"-C",   "allreduce", "-b",      "8",  "-e", "8", "--size-budget",
                     "0.05", "--quiet",   "--cvars", cvars};
@@ -241,22 +303,27 @@ static int ct_vinstall_launch(ct_vinstall_args_t *a, const char *dir, char **nam
     }
     long ok = 0;
     for (long k = 0; k < n; k++) {
-        const json_t *v = json_object_get(json_object_get(got, names[k]), "value");
-        if (v != NULL && ct_vinstall_same(v, values[k])) {
+        const json_t *v = json_object_get(json_object_get(got, vals[k].name), "value");
+        if (v != NULL && ct_vinstall_same(v, vals[k].want)) {
             ok++;
             continue;
         }
         char shown[512];
         ct_vinstall_show(v, shown, sizeof shown);
-        printf("colltune verify-install: NOT IN FORCE: %s = %s in %s/mca-params.conf, MPI_T "
-               "reads %s (an OMPI_MCA_%s in the environment, an --mca, or a file before it "
-               "wins)\n",
-               names[k], values[k], dir, shown, names[k]);
+        if (strcmp(vals[k].file, "mpich.env") == 0)
+            printf("colltune verify-install: NOT IN FORCE: %s = %s in %s/mpich.env (MPI_T "
+                   "value %s), MPI_T reads %s (an --env, or a spelling MPICH prefers, wins)\n",
+                   vals[k].name, vals[k].value, dir, vals[k].want, shown);
+        else
+            printf("colltune verify-install: NOT IN FORCE: %s = %s in %s/mca-params.conf, MPI_T "
+                   "reads %s (an OMPI_MCA_%s in the environment, an --mca, or a file before it "
+                   "wins)\n",
+                   vals[k].name, vals[k].value, dir, shown, vals[k].name);
     }
     json_decref(doc);
     ct_vinstall_rmrun(run);
     printf("colltune verify-install: %ld of %ld values in force%s\n", ok, n,
-           missing ? "; the rules file is missing" : "");
+           missing ? "; and what is named above is wrong" : "");
     return ok == n && !missing ? CT_EXIT_OK : CT_EXIT_WRONG;
 }
 
@@ -290,38 +357,103 @@ static int ct_vinstall_run(ct_vinstall_args_t *a)
                 dir);
         return CT_EXIT_USAGE;
     }
-    char mca[PATH_MAX + 32];
+    char mca[PATH_MAX + 32], env[PATH_MAX + 32];
     snprintf(mca, sizeof mca, "%s/mca-params.conf", dir);
-    if (access(mca, F_OK) != 0) {
-        printf("colltune verify-install: no mca-params.conf in %s: nothing for MPI_T to read "
-               "back; %d file%s, %s\n",
-               dir, nfiles, nfiles == 1 ? "" : "s", unreadable ? "some unreadable" : "readable");
+    snprintf(env, sizeof env, "%s/mpich.env", dir);
+    /* One launch runs one MPI: MPICH's through mpiexec.hydra (mpich.env),
+     * Open MPI's otherwise (mca-params.conf); the other file is named. */
+    const char *kind = ct_launch_opts_kind(&a->lo);
+    int mpich = kind != NULL && strcmp(kind, "mpiexec.hydra") == 0;
+    int has_mca = access(mca, F_OK) == 0, has_env = access(env, F_OK) == 0;
+    if (mpich && has_mca)
+        printf("colltune verify-install: note: %s is Open MPI's; not read back through "
+               "mpiexec.hydra (launch with Open MPI's mpirun to check it)\n",
+               mca);
+    if (!mpich && has_env)
+        printf("colltune verify-install: note: %s is MPICH's; not read back through Open MPI "
+               "(--launcher 'mpiexec.hydra ...' --collbench with an MPICH collbench checks "
+               "it)\n",
+               env);
+    has_mca &= !mpich;
+    has_env &= mpich;
+    if (!has_mca && !has_env) {
+        printf("colltune verify-install: no %s in %s: nothing for MPI_T to read back; %d "
+               "file%s, %s\n",
+               mpich ? "mpich.env" : "mca-params.conf", dir, nfiles, nfiles == 1 ? "" : "s",
+               unreadable ? "some unreadable" : "readable");
         return unreadable ? CT_EXIT_WRONG : CT_EXIT_OK;
     }
     char *names[CT_CVARS_MAX_NAMES + 1], *values[CT_CVARS_MAX_NAMES + 1];
-    long n = ct_install_read_mca(mca, names, values, CT_CVARS_MAX_NAMES);
-    if (n < 0 || n > CT_CVARS_MAX_NAMES) {
-        fprintf(stderr, "colltune verify-install: %s: %s\n", mca,
-                n < 0 ? strerror(errno) : "more values than collbench --cvars reads at once");
+    long n = 0, nmca = 0;
+    const char *bad = NULL;
+    if (has_mca) {
+        nmca = n = ct_install_read_mca(mca, names, values, CT_CVARS_MAX_NAMES + 1);
+        bad = n < 0 ? mca : NULL;
+    }
+    if (bad == NULL && has_env && n <= CT_CVARS_MAX_NAMES) {
+        long m =
+            ct_vinstall_read_env(env, names + n, values + n, (size_t)(CT_CVARS_MAX_NAMES + 1 - n));
+        if (m < 0)
+            bad = env;
+        else
+            n += m;
+    }
+    if (bad != NULL || n > CT_CVARS_MAX_NAMES) {
+        fprintf(stderr, "colltune verify-install: %s: %s\n", bad ? bad : dir,
+                bad ? strerror(errno) : "more values than collbench --cvars reads at once");
         if (n > 0)
-            ct_install_free_mca(names, values, CT_CVARS_MAX_NAMES);
+            ct_install_free_mca(names, values, n > CT_CVARS_MAX_NAMES ? CT_CVARS_MAX_NAMES + 1 : n);
         return CT_EXIT_USAGE;
     }
     if (n == 0) {
-        fprintf(stderr, "colltune verify-install: %s sets nothing\n", mca);
+        fprintf(stderr, "colltune verify-install: %s sets nothing\n",
+                has_mca && has_env ? "neither mca-params.conf nor mpich.env"
+                : has_mca          ? mca
+                                   : env);
         return CT_EXIT_USAGE;
     }
+    ct_vinstall_val_t *vals = calloc((size_t)n, sizeof *vals);
+    if (vals == NULL) {
+        ct_install_free_mca(names, values, n);
+        return CT_EXIT_FAILURE;
+    }
+    /* MPICH's algorithm names as the integers MPI_T reads: from mpivars. */
+    char *mpivars = NULL;
+    if (n > nmca) {
+        char why[640] = "", *argv[] = {"mpivars", NULL};
+        mpivars = ct_helper_run(argv, why, sizeof why);
+        if (mpivars == NULL)
+            fprintf(stderr,
+                    "colltune verify-install: note: mpivars %s: an algorithm named in mpich.env "
+                    "cannot be told as MPI_T's integer and reads as not in force\n",
+                    why);
+    }
     int missing = 0;
-    for (long k = 0; k < n; k++)
-        if (strcmp(names[k], CT_INSTALL_RULES_PARAM) == 0 && access(values[k], R_OK) != 0) {
+    for (long k = 0; k < n; k++) {
+        vals[k].name = names[k];
+        vals[k].value = values[k];
+        vals[k].file = k < nmca ? "mca-params.conf" : "mpich.env";
+        snprintf(vals[k].want, sizeof vals[k].want, "%s", values[k]);
+        if (k >= nmca &&
+            !ct_mpich_mpit_value(mpivars, names[k], values[k], vals[k].want, sizeof vals[k].want)) {
+            printf("colltune verify-install: NOT ONE OF ITS VALUES: %s = %s in %s: the installed "
+                   "MPICH lists %s\n",
+                   names[k], values[k], env, vals[k].want);
+            missing = 1;
+        }
+        if (k < nmca && strcmp(names[k], CT_INSTALL_RULES_PARAM) == 0 &&
+            access(values[k], R_OK) != 0) {
             printf("colltune verify-install: MISSING: %s = %s: %s (Open MPI runs without it, "
                    "without a word)\n",
                    names[k], values[k], strerror(errno));
             missing = 1;
         }
+    }
+    free(mpivars);
     int rc = ct_launch_opts_check(&a->lo);
     if (rc == CT_EXIT_OK)
-        rc = ct_vinstall_launch(a, dir, names, values, n, missing || unreadable);
+        rc = ct_vinstall_launch(a, dir, vals, n, missing || unreadable);
+    free(vals);
     ct_install_free_mca(names, values, n);
     return rc;
 }
@@ -330,8 +462,9 @@ static int ct_vinstall_main(int argc, char **argv)
 {
     ct_vinstall_args_t a = {0};
     int rc;
-    /* Room for the user's --env and the four settings of DIR's files. */
-    if (ct_launch_opts_init(&a.lo, "verify-install", argc + 4, 120) != CT_OK) {
+    /* Room for the user's --env, the four settings of DIR's files and
+     * mpich.env's lines. */
+    if (ct_launch_opts_init(&a.lo, "verify-install", argc + 4 + CT_CVARS_MAX_NAMES, 120) != CT_OK) {
         rc = CT_EXIT_FAILURE;
     } else {
         rc = ct_vinstall_parse(argc, argv, &a);

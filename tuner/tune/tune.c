@@ -660,6 +660,18 @@ static ct_status_t ct_tune_finish(ct_tune_ctx_t *x, const ct_space_t *space, int
                 result.choices[i].min_bytes = v.min_bytes[i];
                 result.choices[i].max_bytes = v.max_bytes[i];
             }
+            /* A range cut to where it held may be one no file can carry
+             * (mpich.env: every size or nothing): not written, and said. */
+            for (size_t i = 0; i < result.nchoices && i < v.nchoices; i++) {
+                ct_tune_choice_t *c = &result.choices[i];
+                if (c->unwritable != NULL ||
+                    (c->unwritable = ct_emit_cannot_carry(&result, c)) == NULL)
+                    continue;
+                size_t wl = strlen(v.why[i]);
+                snprintf(v.why[i] + wl, sizeof v.why[i] - wl, "; %s over what stays",
+                         c->unwritable);
+                c->verified = 0;
+            }
             s->wall_s = ct_tune_now() - s->start;
             rep.v = &v;
             st = ct_tune_report(&rep, err, sizeof err);

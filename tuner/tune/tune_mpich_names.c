@@ -213,6 +213,43 @@ static int ct_mpich_check_one(const ct_space_t *space, int line, const char *nam
     return ok;
 }
 
+int ct_mpich_mpit_value(const char *text, const char *name, const char *value, char *buf,
+                        size_t len)
+{
+    char cvar[256];
+    snprintf(buf, len, "%s", value);
+    if (!ct_mpich_cvar_of(name, cvar, sizeof cvar) || !ct_ends_with(cvar, "_ALGORITHM"))
+        return 1;
+    const char *l = text ? ct_mpivars_line(text, cvar) : NULL;
+    if (l == NULL)
+        return 1;
+    char *copy = strndup(l, strcspn(l, "\n"));
+    if (copy == NULL)
+        return 1;
+    const char *desc = strrchr(copy, '\t');
+    char words_buf[4096];
+    const char *words[CT_MPICH_MAX_VALUES];
+    size_t nw = desc ? ct_mpich_alg_values(desc + 1, words_buf, sizeof words_buf, words,
+                                           CT_MPICH_MAX_VALUES)
+                     : 0;
+    free(copy);
+    if (nw == 0)
+        return 1;
+    size_t used = 0;
+    for (size_t k = 0; k < nw; k++)
+        if (strcmp(words[k], value) == 0) {
+            snprintf(buf, len, "%zu", k);
+            return 1;
+        }
+    buf[0] = '\0';
+    for (size_t k = 0; k < nw && used < len; k++) {
+        int m = snprintf(buf + used, len - used, "%s%s", k ? ", " : "", words[k]);
+        if (m > 0)
+            used += (size_t)m;
+    }
+    return 0;
+}
+
 /* "MPICH 4.0.2" from mpichversion's "MPICH Version:    4.0.2", else
  * "the installed MPICH". */
 static void ct_mpich_version(const char *mpichversion, char *buf, size_t n)

@@ -32,4 +32,13 @@ ct_status_t ct_tune_check_mpich_names(const ct_space_t *space, const char *mpiva
 size_t ct_mpich_alg_values(const char *desc, char *buf, size_t buflen, const char **words,
                            size_t max);
 
+/* The integer MPI_T reads back for CVAR name (MPIR_CVAR_X) set to value
+ * in the environment, as decimal text into buf: value itself unless name
+ * is an *_ALGORITHM CVAR and value one of the names mpivars' output text
+ * lists for it, then the name's position in that list (MPICH's MPI_T has
+ * no enum for them).  0 when value is a name text does not list (buf
+ * then holds the names). */
+int ct_mpich_mpit_value(const char *text, const char *name, const char *value, char *buf,
+                        size_t len);
+
 #endif
