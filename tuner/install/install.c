@@ -57,7 +57,8 @@ static char *ct_install_trim(char *s)
     return s;
 }
 
-long ct_install_read_mca(const char *path, char **names, char **values, size_t max)
+long ct_install_read_settings(const char *path, const char *lead, char **names, char **values,
+                              size_t max)
 {
     FILE *f = fopen(path, "r");
     if (f == NULL)
@@ -65,7 +66,13 @@ long ct_install_read_mca(const char *path, char **names, char **values, size_t m
     char line[8192];
     long n = 0;
     while (fgets(line, sizeof line, f) != NULL) {
-        char *s = ct_install_trim(line), *eq = strchr(s, '=');
+        char *s = ct_install_trim(line);
+        if (lead != NULL) { /* "export NAME=VALUE": a sourced file's settings */
+            if (strncmp(s, lead, strlen(lead)) != 0)
+                continue;
+            s += strlen(lead);
+        }
+        char *eq = strchr(s, '=');
         if (*s == '#' || *s == '\0' || eq == NULL)
             continue;
         *eq = '\0';
@@ -156,7 +163,7 @@ int ct_install_check_report(const char *who, const char *tune)
         rc = CT_EXIT_USAGE;
     }
     char *names[256], *values[256];
-    long n = rc == CT_EXIT_OK ? ct_install_read_mca(mca, names, values, 256) : -1;
+    long n = rc == CT_EXIT_OK ? ct_install_read_settings(mca, NULL, names, values, 256) : -1;
     for (long k = 0; k < n && k < 256 && rc == CT_EXIT_OK; k++) {
         int kept = 0, dropped = 0;
         json_array_foreach(choices, i, c)
@@ -444,7 +451,7 @@ static int ct_install_main(int argc, char **argv)
     {
         char mca[PATH_MAX + 32], *names[256], *values[256];
         snprintf(mca, sizeof mca, "%s/mca-params.conf", tune);
-        long n = ct_install_read_mca(mca, names, values, 256);
+        long n = ct_install_read_settings(mca, NULL, names, values, 256);
         for (long k = 0; k < n && k < 256; k++)
             if (strcmp(names[k], CT_INSTALL_RULES_PARAM) == 0 && values[k][0] == '/') {
                 snprintf(rules_dir, sizeof rules_dir, "%s", values[k]);

@@ -31,10 +31,14 @@ const ct_install_file_t *ct_install_files(void);
  * CT_EXIT_OK, or CT_EXIT_USAGE after "colltune WHO: ..." on stderr. */
 int ct_install_check_report(const char *who, const char *tune);
 
-/* Reads mca-params.conf at path: each NAME = VALUE line (comments and
- * blank lines skipped) into names/values (strdup'ed, at most max);
- * returns how many, or -1 when the file cannot be read (errno set). */
-long ct_install_read_mca(const char *path, char **names, char **values, size_t max);
+/* Reads the settings of a file at path into names/values (strdup'ed):
+ * with lead NULL each NAME = VALUE line (mca-params.conf), else each line
+ * that begins with lead ("export ": mpich.env, as sh would source it; the
+ * emitter writes values unquoted); comments and blank lines skipped.
+ * Returns how many, max + 1 when there are more than max (max read), or
+ * -1 when the file cannot be read (errno set). */
+long ct_install_read_settings(const char *path, const char *lead, char **names, char **values,
+                              size_t max);
 void ct_install_free_mca(char **names, char **values, long n);
 
 #endif

@@ -135,35 +135,6 @@ typedef struct {
     ct_launch_opts_t lo;
 } ct_vinstall_args_t;
 
-/* mpich.env at path as sh would source it: each `export NAME=VALUE` line
- * (the emitter writes values unquoted) into names/values (strdup'ed, at
- * most max); how many, or -1 when it cannot be read (errno set). */
-static long ct_vinstall_read_env(const char *path, char **names, char **values, size_t max)
-{
-    FILE *f = fopen(path, "r");
-    if (f == NULL)
-        return -1;
-    char line[4096];
-    long n = 0;
-    while (fgets(line, sizeof line, f) != NULL && (size_t)n < max) {
-        line[strcspn(line, "\n")] = '\0';
-        char *eq = strncmp(line, "export ", 7) == 0 ? strchr(line + 7, '=') : NULL;
-        if (eq == NULL)
-            continue;
-        *eq = '\0';
-        names[n] = strdup(line + 7);
-        values[n] = strdup(eq + 1);
-        if (names[n] == NULL || values[n] == NULL) {
-            free(names[n]);
-            free(values[n]);
-            break;
-        }
-        n++;
-    }
-    fclose(f);
-    return n;
-}
-
 static int ct_vinstall_parse(int argc, char **argv, ct_vinstall_args_t *a)
 {
     ct_cli_iter_t it = CT_CLI_ITER("verify-install", argc, argv);
@@ -387,12 +358,12 @@ static int ct_vinstall_run(ct_vinstall_args_t *a)
     long n = 0, nmca = 0;
     const char *bad = NULL;
     if (has_mca) {
-        nmca = n = ct_install_read_mca(mca, names, values, CT_CVARS_MAX_NAMES + 1);
+        nmca = n = ct_install_read_settings(mca, NULL, names, values, CT_CVARS_MAX_NAMES + 1);
         bad = n < 0 ? mca : NULL;
     }
     if (bad == NULL && has_env && n <= CT_CVARS_MAX_NAMES) {
-        long m =
-            ct_vinstall_read_env(env, names + n, values + n, (size_t)(CT_CVARS_MAX_NAMES + 1 - n));
+        long m = ct_install_read_settings(env, "export ", names + n, values + n,
+                                          (size_t)(CT_CVARS_MAX_NAMES + 1 - n));
         if (m < 0)
             bad = env;
         else
