@@ -5,6 +5,7 @@
  * handles are still allocated.  ct_cvars_hold keeps a session open across
  * calls: closing the last one costs Open MPI 4.1 about 0.5 s (it unloads
  * and later reloads its components), which made each --config cost 1.5 s. */
+#include "ct_mpich_desc.h"
 #include "cvars.h"
 
 #include <ctype.h>
@@ -265,63 +266,14 @@ static int ct_cvars_parse_int(const char *text, MPI_Datatype dt, int is_signed, 
 
 /* MPICH 4 exposes its enum CVARs (the algorithm choices) as MPI_INT with
  * no MPI_T enumeration: the value is the choice's position in the
- * description's "word - text" items, which MPI_T returns run together
- * ("...select bcast algorithmauto - Internal ...)binomial      - Force
- * Binomial Treenb       - Force nonblocking algorithmsmp   - ...").  An
- * item's word ends at the padding before its " - "; where it starts, the
- * previous item's text runs into it.  Two rules find it: after the first
- * ")" or "algorithm" in the run of [a-z0-9_)] before the padding, and,
- * for every item after the first, the alignment MPICH's list keeps (word
- * and padding are one width, the narrowest such sum among the items).
- * Returns the number of items; names[i] (up to maxn) gets each word. */
-#define CT_CVARS_ENUM_MAX 32
-static int ct_cvars_desc_items(const char *desc, char names[][64], int maxn)
-{
-    const char *ws[CT_CVARS_ENUM_MAX], *ends[CT_CVARS_ENUM_MAX];
-    size_t pads[CT_CVARS_ENUM_MAX], width = (size_t)-1;
-    int n = 0;
-    for (const char *p = strstr(desc, " - "); p != NULL && n < CT_CVARS_ENUM_MAX;
-         p = strstr(p + 3, " - ")) {
-        const char *end = p;
-        while (end > desc && end[-1] == ' ')
-            end--;
-        const char *w = end;
-        while (w > desc && (islower((unsigned char)w[-1]) || isdigit((unsigned char)w[-1]) ||
-                            w[-1] == '_' || w[-1] == ')'))
-            w--;
-        for (const char *q = w; q < end; q++) {
-            if (*q == ')') {
-                w = q + 1;
-                break;
-            }
-            if (strncmp(q, "algorithm", 9) == 0 && q + 9 < end) {
-                w = q + 9;
-                break;
-            }
-        }
-        ws[n] = w;
-        ends[n] = end;
-        pads[n] = (size_t)(p + 1 - end);
-        if (n > 0 && (size_t)(end - w) + pads[n] < width)
-            width = (size_t)(end - w) + pads[n];
-        n++;
-    }
-    for (int i = 0; i < n && i < maxn; i++) {
-        const char *w = ws[i];
-        if (i > 0 && width > pads[i] && (size_t)(ends[i] - w) > width - pads[i])
-            w = ends[i] - (width - pads[i]);
-        /* Counted even when empty: the positions are what is written. */
-        size_t len = (size_t)(ends[i] - w) < 64 ? (size_t)(ends[i] - w) : 0;
-        snprintf(names[i], 64, "%.*s", (int)len, w);
-    }
-    return n;
-}
-
+ * description's items (ct_mpich_desc.h, the reading colltune checks a
+ * space's values with). */
 /* The position of value among the variable idx's description items, or
  * -1 with the allowed names in list (empty when it has none). */
 static int ct_cvars_enum_position(int idx, const char *value, char *list, size_t listlen)
 {
-    char name[256], desc[4096], names[CT_CVARS_ENUM_MAX][64];
+    char name[256], desc[4096], buf[4096];
+    const char *names[CT_MPICH_DESC_MAX_ITEMS];
     int namelen = (int)sizeof name, desclen = (int)sizeof desc, verbosity, bind, scope;
     MPI_Datatype dt;
     MPI_T_enum enumtype;
@@ -331,13 +283,11 @@ static int ct_cvars_enum_position(int idx, const char *value, char *list, size_t
                             &scope) != MPI_SUCCESS ||
         dt != MPI_INT || enumtype != MPI_T_ENUM_NULL)
         return -1;
-    int n = ct_cvars_desc_items(desc, names, CT_CVARS_ENUM_MAX);
-    if (n > CT_CVARS_ENUM_MAX)
-        n = CT_CVARS_ENUM_MAX;
+    size_t n = ct_mpich_alg_values(desc, buf, sizeof buf, names, CT_MPICH_DESC_MAX_ITEMS);
     size_t used = 0;
-    for (int i = 0; i < n; i++) {
+    for (size_t i = 0; i < n; i++) {
         if (strcmp(names[i], value) == 0)
-            return i;
+            return (int)i;
         int k = snprintf(list + used, listlen - used, "%s%s", i ? ", " : "", names[i]);
         if (k > 0 && (size_t)k < listlen - used)
             used += (size_t)k;

@@ -25,13 +25,6 @@
 ct_status_t ct_tune_check_mpich_names(const ct_space_t *space, const char *mpivars,
                                       const char *mpichversion, char *err, size_t errlen);
 
-/* The values the description of an *_ALGORITHM CVAR lists ("auto - ...
- * nb - ..."), as mpivars prints it (the items' line breaks dropped, so
- * each word is glued to the end of the text before it): at most max words
- * into words (pointers into buf, room for buflen).  Returns how many. */
-size_t ct_mpich_alg_values(const char *desc, char *buf, size_t buflen, const char **words,
-                           size_t max);
-
 /* The integer MPI_T reads back for CVAR name (MPIR_CVAR_X) set to value
  * in the environment, as decimal text into buf: value itself unless name
  * is an *_ALGORITHM CVAR and value one of the names mpivars' output text
