@@ -92,15 +92,29 @@ int ct_reg_json(const char *path, const ct_reg_runs_t *runs, const char *history
                 const ct_reg_judged_t *j, int slower, size_t window)
 {
     size_t count[CT_REGRESS_RECOVERED + 1] = {0};
-    size_t first_slow = (size_t)-1;
     json_t *series = json_array();
     for (size_t i = 0; i < j->ns; i++) {
         const ct_reg_series_t *x = &j->s[i];
         count[x->res.verdict]++;
-        /* the earliest first slow run: runs are in date order */
-        if (x->res.verdict == CT_REGRESS_SLOWER && x->at[x->res.first_bad] < first_slow)
-            first_slow = x->at[x->res.first_bad];
         json_array_append_new(series, ct_reg_json_series(runs, x));
+    }
+    /* The run most slower series first read slow at (the earliest of a
+     * tie), as the report's largest group names it: one noisy series whose
+     * step began a night early must not name that night for all of them
+     * (each series keeps its own first_moved_run). */
+    size_t first_slow = (size_t)-1, most = 0;
+    for (size_t i = 0; i < j->ns; i++) {
+        const ct_reg_series_t *x = &j->s[i];
+        if (x->res.verdict != CT_REGRESS_SLOWER)
+            continue;
+        size_t at = x->at[x->res.first_bad], n = 0;
+        for (size_t k = 0; k < j->ns; k++)
+            n +=
+                j->s[k].res.verdict == CT_REGRESS_SLOWER && j->s[k].at[j->s[k].res.first_bad] == at;
+        if (n > most || (n == most && at < first_slow)) {
+            most = n;
+            first_slow = at;
+        }
     }
     const ct_reg_run_t *newest = &runs->v[runs->n - 1];
     /* the whole run's event, else the largest collective's; "events" has
