@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause
+# suite: concurrent (decides nothing from a timing: tests/run-test.sh)
 # Bad input: exit 2 and one clear message naming the flag or value, from
 # rank 0 only, never a crash or a hang.  Cases that depend on the job
 # (root, rank multiples, MPI's abilities, memory) are checked under mpirun.

@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause
+# suite: concurrent (decides nothing from a timing: tests/run-test.sh)
 # The CSV holds one row per collective x size x placement, and each row
 # agrees with the table: same size, count, type, op, root and #wrong, and a
 # median that the table shows rounded.  A second run appends, one header.

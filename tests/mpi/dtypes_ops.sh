@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause
+# suite: concurrent (decides nothing from a timing: tests/run-test.sh)
 # Several datatypes and every op MPI can do, at 2 and 4 ranks: all results
 # exactly as predicted (#wrong 0), integer overflow included.
 . "$top_srcdir/tests/mpi/lib.sh"

@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause
+# suite: concurrent (decides nothing from a timing: tests/run-test.sh)
 # The JSON's fingerprint names what changed between two runs: a preloaded
 # library (the delay shim, a slow-driver stand-in) shows in its env and its
 # libraries with a build id; an MCA setting shows as MPI_T reads it back,

@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause
+# suite: concurrent (decides nothing from a timing: tests/run-test.sh)
 # D11: bytes that are not UTF-8 in argv and in the environment (a value
 # and a name) still give a valid JSON document (json_get parses with
 # jansson, which refuses anything but UTF-8), with each bad byte shown as

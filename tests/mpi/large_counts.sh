@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause
+# suite: concurrent (decides nothing from a timing: tests/run-test.sh)
 # Counts above INT_MAX (D5): the MPI backend's count is an int and Open MPI
 # 4.1 has no large-count calls, so such sizes are refused with exit 2 and
 # a message that says why, before the memory check and before allocating;

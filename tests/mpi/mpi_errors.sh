@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause
+# suite: concurrent (decides nothing from a timing: tests/run-test.sh)
 # MPI errors return to collbench (MPI_ERRORS_RETURN) and become exit 3
 # with the MPI call, file:line and MPI's error string; exit 2 stays for bad
 # input.  A PMPI shim (tests/tools/mpi_error_shim.c) hands the real MPI an

@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause
+# suite: concurrent (decides nothing from a timing: tests/run-test.sh)
 # collbench built against MPICH (build-mpich/collbench, make check's second
 # build) under mpiexec.hydra: every collective at 2 and 4 ranks (the
 # table's shape, no wrong result), the CSV and JSON (MPICH's library

@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause
+# suite: concurrent (decides nothing from a timing: tests/run-test.sh)
 # The nccl backend end to end without a GPU: collbench --backend nccl over
 # a test double of libnccl (tests/nccl/fake_nccl_mpi.c: NCCL's API over
 # MPI on host memory) and of libcudart (tests/nccl/stub_cudart.c).

@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause
+# suite: concurrent (decides nothing from a timing: tests/run-test.sh)
 # A collective the library refuses costs that collective, not the run.
 # NCCL 2.28 with NCCL_ALGO=tree refuses every broadcast (ncclInvalidUsage,
 # "no algorithm/protocol available for function Broadcast ...") and leaves

@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause
+# suite: concurrent (decides nothing from a timing: tests/run-test.sh)
 # Every collective at 2 ranks, both placements: valid table, no wrong
 # results, the expected rows, exit 0.  The rank reduction is nccl-tests'
 # average over ranks (-a 1) unless -a says otherwise, and both the table

@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause
+# suite: concurrent (decides nothing from a timing: tests/run-test.sh)
 # D7: at a rank count that does not divide the sizes (3 here), sizes are
 # rounded down to the nearest valid one, as nccl-tests does, with one note
 # on stderr naming what was rounded; the run succeeds and every row shows

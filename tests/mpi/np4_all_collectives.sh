@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause
+# suite: concurrent (decides nothing from a timing: tests/run-test.sh)
 # Every collective at 4 ranks (oversubscribed on 2 cores), root 3 for
 # broadcast: valid table, no wrong results; sizes too small to split over
 # 4 ranks are skipped with a note, not failed.

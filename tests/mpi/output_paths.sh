@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause
+# suite: concurrent (decides nothing from a timing: tests/run-test.sh)
 # Output paths are checked before anything is measured (exit 2, the path
 # and the problem named, nothing printed on stdout, nothing left behind):
 #   D2 one file for --csv and --json (by name, through a symlink, a hard link)

@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause
+# suite: concurrent (decides nothing from a timing: tests/run-test.sh)
 # Per-host timings and placement metadata (issue 9, "Stragglers and
 # health"): each result's per_host and rank_medians_us agree with its
 # rank_median_us; every rank has its NUMA nodes, cores and binding from

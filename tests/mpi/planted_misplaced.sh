@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause
+# suite: concurrent (decides nothing from a timing: tests/run-test.sh)
 # End to end, the checker catches misplaced data: a PMPI shim (a test double
 # standing in for a faulty network) lets MPI_Reduce_scatter_block compute
 # the right blocks, then rotates them between ranks, so each of 4 ranks

@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause
+# suite: concurrent (decides nothing from a timing: tests/run-test.sh)
 # End to end, the checker catches a wrong result: a PMPI shim (a test
 # double standing in for a faulty network) changes one element of rank 1's
 # MPI_Allreduce output.  collbench must count it, fail the footer and exit 1.

@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause
+# suite: concurrent (decides nothing from a timing: tests/run-test.sh)
 # --sizes LIST: exactly these sizes, sorted and de-duplicated, instead of
 # the -b/-e/-i/-f sweep (which it overrides), each rounded per collective
 # as the sweep's sizes are.  Bad lists are in bad_input.sh.

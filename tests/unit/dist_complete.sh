@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause
+# suite: alone (runs make distdir in the build tree)
 # The release tarball holds every file git tracks (but git's own), so that
 # a build or a test from it never misses a fixture (two test spaces were
 # once left out, found only by make distcheck): make distdir, then each
