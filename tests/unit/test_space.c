@@ -187,8 +187,9 @@ static void test_shipped(void)
     if (load("tuner/spaces", "mpich-coll.ini", &space)) {
         CT_CHECK_STR(&tally, space.name, "mpich-coll");
         CT_CHECK(&tally, ct_space_scopes(&space) == 0x3eu); /* five collectives, no global */
-        for (size_t i = 0; i < space.nvars; i++)            /* a launch per value, for now */
-            CT_CHECK(&tally, space.vars[i].runtime == 0 && space.vars[i].via == CT_VIA_ENV);
+        for (size_t i = 0; i < space.nvars; i++) /* in-process (MPI_T), requires= at launch */
+            CT_CHECK(&tally, space.vars[i].runtime == 1 && space.vars[i].via == CT_VIA_ENV &&
+                                 space.vars[i].nrequires >= 1);
         /* allreduce: the baseline, then smp, recursive_doubling and
          * reduce_scatter_allgather (auto is the default: the baseline
          * measures it), each with the fallback refused and ch4's own

@@ -247,6 +247,11 @@ ct_status_t ct_tune_trial_record(ct_tune_runner_t *x, ct_tune_scope_t *sc, size_
             snprintf(o->reason, sizeof o->reason, "%.250s", err);
         }
     }
+    /* Exit 4 of a shared launch: only a configuration with a refusal of
+     * its own was refused (its JSON says which). */
+    if (st == CT_OK && config >= 0 && t.status == CT_JOURNAL_OK &&
+        o->exit_code == CT_EXIT_REFUSED && t.nrefused == 0)
+        o->reason[0] = '\0';
     if (st == CT_OK && t.status == CT_JOURNAL_OK) {
         if (ct_trial_read_csv_config(&t, csv, config, id, err, sizeof err) != CT_OK) {
             t.status = CT_JOURNAL_CRASH;
