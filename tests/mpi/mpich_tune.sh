@@ -64,41 +64,50 @@ json_get "$T/rd.json" refused.0.message | grep -q 'User set collective algorithm
 [ "$(json_get "$T/rd.json" "configs.2.cvars.$ag.value")" = 4 ] ||
     fail "configuration ring does not read back 4"
 
-# mpich-coll.ini as shipped, searched in-process for allgather at 3 ranks:
-# its values share a launch (requires= at launch), recursive_doubling is
-# recorded refused there and never chosen, the others measured.
+# mpich-coll.ini as shipped, searched in-process for allgather and
+# alltoall at 3 ranks: each collective's values share a launch (requires=
+# at launch); allgather's recursive_doubling is recorded refused there and
+# never chosen, the others measured; alltoall's four algorithms are refused
+# in place (brucks, pairwise, scattered: after their out-of-place row) or
+# out of place (pairwise_sendrecv_replace), so only the defaults compare.
 out="$T/coll"
 timeout 120 "$CT" tune --space "$top_srcdir/tuner/spaces/mpich-coll.ini" --out "$out" \
     --launcher "$MPIEXEC_HYDRA -launcher fork" --np 3 --collbench "$MPICH_COLLBENCH" \
-    --verify-pairs 0 --strategy exhaustive --launches 1 --collectives allgather \
+    --verify-pairs 0 --strategy exhaustive --launches 1 --collectives allgather,alltoall \
     -- -b 3K -e 3K --sync barrier -n 3 -w 1 >"$T/coll.out" 2>&1 ||
     fail "tune mpich-coll: exit $? ($(tail -5 "$T/coll.out"))"
 grep -q 'launches measured several configurations side by side' "$out/report.md" ||
     fail "tune mpich-coll: not searched in-process: $(cat "$T/coll.out")"
 ! grep -q 'run one per launch' "$T/coll.out" || fail "tune mpich-coll: a shared launch failed"
-[ "$(json_get "$out/report.json" launches_shared)" = 1 ] &&
-    [ "$(json_get "$out/report.json" trials_run)" = 4 ] &&
+[ "$(json_get "$out/report.json" launches_shared)" = 2 ] &&
+    [ "$(json_get "$out/report.json" trials_run)" = 9 ] &&
     [ "$(json_get "$out/report.json" trials_failed)" = 0 ] ||
-    fail "tune mpich-coll: not 4 trials in 1 shared launch: $(cat "$T/coll.out")"
-[ "$(json_get "$out/report.json" refused.#)" = 1 ] &&
-    json_get "$out/report.json" refused.0.config | grep -q "$ag=recursive_doubling" ||
-    fail "tune mpich-coll: recursive_doubling not recorded refused: $(json_get "$out/report.json" refused)"
-grep -q "^- scope allgather, $ag=recursive_doubling .*refused" "$out/report.md" ||
-    fail "tune mpich-coll: report.md has no refusal: $(cat "$out/report.md")"
+    fail "tune mpich-coll: not 9 trials in 2 shared launches: $(cat "$T/coll.out")"
+[ "$(json_get "$out/report.json" refused.#)" = 5 ] &&
+    [ "$(grep -c "^- scope alltoall, .*: alltoall float refused" "$out/report.md")" = 4 ] ||
+    fail "tune mpich-coll: not 5 refusals: $(json_get "$out/report.json" refused)"
+grep -q "^- scope allgather, $ag=recursive_doubling .*: allgather float refused" "$out/report.md" ||
+    fail "tune mpich-coll: recursive_doubling not recorded refused: $(cat "$out/report.md")"
+[ "$(json_get "$out/report.json" cells.#)" = 2 ] || fail "tune mpich-coll: not 2 cells"
+i=0
+while [ "$i" -lt 2 ]; do
+    case "$(json_get "$out/report.json" "cells.$i.collective"):$(json_get "$out/report.json" "cells.$i.best_config")" in
+    allgather:*recursive_doubling* | alltoall:*ALGORITHM*)
+        fail "tune mpich-coll: a refused configuration is the best: $(grep -A3 '^| collective' "$out/report.md")" ;;
+    esac
+    i=$((i + 1))
+done
 # The launch's other three configurations measured: 3K in both placements.
 for j in "$out"/trials/allgather-*-s0/results.json; do
     [ "$(json_get "$j" results.#)" = 6 ] && [ "$(json_get "$j" refused.0.label)" = "$ag=recursive_doubling" ] ||
         fail "$j: not 3 configurations measured and recursive_doubling refused"
 done
-best=$(json_get "$out/report.json" cells.0.best_config)
-case "$best" in
-*recursive_doubling*) fail "tune mpich-coll: the refused recursive_doubling is the best measured" ;;
-esac
 n=$(json_get "$out/report.json" choices.#)
 i=0
 while [ "$i" -lt "$n" ]; do
-    [ "$(json_get "$out/report.json" "choices.$i.value")" != recursive_doubling ] ||
-        fail "tune mpich-coll chose the refused recursive_doubling"
+    case "$(json_get "$out/report.json" "choices.$i.value")" in
+    recursive_doubling | brucks | pairwise* | scattered) fail "tune mpich-coll chose a refused algorithm" ;;
+    esac
     i=$((i + 1))
 done
 
