@@ -24,12 +24,22 @@ ct_status_t ct_mpi_status(int rc, const char *call, const char *file, int line)
     return CT_ERR_BACKEND;
 }
 
+#if defined(MPICH_VERSION) && !defined(OMPI_MAJOR_VERSION)
+#define CT_MPI_PAD_ALLREDUCE 1
+#else
+#define CT_MPI_PAD_ALLREDUCE 0
+#endif
+
 int ct_mpi_allreduce_padded(void *inout, int count, MPI_Datatype dt, MPI_Op op, MPI_Comm comm)
 {
     int size = 0, tsize = 0;
     int rc = MPI_Comm_size(comm, &size);
     if (rc == MPI_SUCCESS)
         rc = MPI_Type_size(dt, &tsize);
+    /* Only MPICH's algorithm variables are in force around the engine's
+     * calls (configs_mpit.c); Open MPI's are read per communicator. */
+    if (!CT_MPI_PAD_ALLREDUCE)
+        size = 0;
     if (rc != MPI_SUCCESS || count >= size)
         return rc == MPI_SUCCESS ? MPI_Allreduce(MPI_IN_PLACE, inout, count, dt, op, comm) : rc;
     /* Zeros: every rank pads alike, and the padding is never read. */

@@ -29,8 +29,8 @@ ct_status_t ct_mpi_status(int rc, const char *call, const char *file, int line);
  * MPIR_CVAR_ALLREDUCE_INTRA_ALGORITHM=reduce_scatter_allgather (in force
  * around a --config configuration's calls, the engine's own included)
  * needs count >= the largest power of two <= size, and under
- * MPIR_CVAR_COLLECTIVE_FALLBACK=error a smaller count fails.  Returns an
- * MPI code. */
+ * MPIR_CVAR_COLLECTIVE_FALLBACK=error a smaller count fails.  Built
+ * against Open MPI it is a plain MPI_Allreduce.  Returns an MPI code. */
 int ct_mpi_allreduce_padded(void *inout, int count, MPI_Datatype dt, MPI_Op op, MPI_Comm comm);
 
 #endif

@@ -64,6 +64,15 @@ json_get "$T/rd.json" refused.0.message | grep -q 'User set collective algorithm
 [ "$(json_get "$T/rd.json" "configs.2.cvars.$ag.value")" = 4 ] ||
     fail "configuration ring does not read back 4"
 
+# reduce_scatter_allgather (count >= the largest power of two <= size) in
+# force around collbench's own one-element allreduces: padded, they run.
+# shellcheck disable=SC2086
+MPIR_CVAR_COLLECTIVE_FALLBACK=error MPIR_CVAR_ALLREDUCE_DEVICE_COLLECTIVE=0 ct_mpich_run 3 \
+    -C allreduce -b 1K -e 1K $short --config "$ar=reduce_scatter_allgather" >"$T/out" 2>"$T/err" ||
+    fail "allreduce reduce_scatter_allgather under COLLECTIVE_FALLBACK=error: exit $? ($(head -5 "$T/err"))"
+grep -A1 '^# Configuration 1:' "$T/out" | grep -q '^ *1024 ' ||
+    fail "configuration 1 (reduce_scatter_allgather) not measured: $(cat "$T/out")"
+
 # mpich-coll.ini as shipped, searched in-process for allgather and
 # alltoall at 3 ranks: each collective's values share a launch (requires=
 # at launch); allgather's recursive_doubling is recorded refused there and
