@@ -12,6 +12,7 @@
 #include "ct_clock.h"
 #include "ct_clockfit.h"
 #include "ct_stats.h"
+#include "mpi_check.h"
 
 /* Exchanges per rank: the first synchronisation also measures the floor,
  * so it takes more; the first few exchanges of a pair pay for connection
@@ -105,14 +106,18 @@ static ct_status_t ct_clocksync_measure(struct ct_clocksync *s, int exchanges, i
     double offset = 0.0, local = ct_clock_now_us(), error = 0.0, one_way = INFINITY;
     int rc = s->rank == 0 ? ct_clocksync_serve(s, exchanges)
                           : ct_clocksync_ask(s, exchanges, &offset, &local, &error, &one_way);
-    int failed = rc != MPI_SUCCESS, any_failed = 1;
+    int any_failed = rc != MPI_SUCCESS;
 
-    if (MPI_Allreduce(&failed, &any_failed, 1, MPI_INT, MPI_MAX, s->comm) != MPI_SUCCESS ||
+    /* Padded: a resync runs inside a --config configuration, whose forced
+     * allreduce algorithm may refuse a count of 1 (mpi_check.h). */
+    if (ct_mpi_allreduce_padded(&any_failed, 1, MPI_INT, MPI_MAX, s->comm) != MPI_SUCCESS ||
         any_failed)
         return CT_ERR_BACKEND;
-    if (first &&
-        MPI_Allreduce(&one_way, &s->floor_us, 1, MPI_DOUBLE, MPI_MIN, s->comm) != MPI_SUCCESS)
-        return CT_ERR_BACKEND;
+    if (first) {
+        s->floor_us = one_way;
+        if (ct_mpi_allreduce_padded(&s->floor_us, 1, MPI_DOUBLE, MPI_MIN, s->comm) != MPI_SUCCESS)
+            return CT_ERR_BACKEND;
+    }
     if (s->rank != 0) {
         ct_clockfit_add(&s->fit, local, offset);
         ct_clockfit_model(&s->fit, &s->offset_us, &s->ref_local_us, &s->drift);

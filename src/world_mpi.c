@@ -199,15 +199,15 @@ static MPI_Op ct_world_mpi_op(ct_reduce_t op)
 void ct_world_allreduce_double(ct_world_t *w, double *inout, size_t n, ct_reduce_t op)
 {
     int count = ct_world_count(w, n, "ct_world_allreduce_double");
-    CT_WORLD_MPI(w, MPI_Allreduce,
-                 (MPI_IN_PLACE, inout, count, MPI_DOUBLE, ct_world_mpi_op(op), w->comm));
+    CT_WORLD_MPI(w, ct_mpi_allreduce_padded,
+                 (inout, count, MPI_DOUBLE, ct_world_mpi_op(op), w->comm));
 }
 
 void ct_world_allreduce_long(ct_world_t *w, long long *inout, size_t n, ct_reduce_t op)
 {
     int count = ct_world_count(w, n, "ct_world_allreduce_long");
-    CT_WORLD_MPI(w, MPI_Allreduce,
-                 (MPI_IN_PLACE, inout, count, MPI_LONG_LONG, ct_world_mpi_op(op), w->comm));
+    CT_WORLD_MPI(w, ct_mpi_allreduce_padded,
+                 (inout, count, MPI_LONG_LONG, ct_world_mpi_op(op), w->comm));
 }
 
 void ct_world_bcast(ct_world_t *w, void *buf, size_t bytes, int root)

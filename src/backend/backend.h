@@ -70,7 +70,8 @@ typedef struct ct_backend_ops {
      * the settings in force (NCCL with NCCL_ALGO=tree refuses broadcast)
      * and left the communicator usable; it prints nothing then, so that
      * the engine, once every rank agrees it was a refusal, reports it once
-     * (refusal() below has the reason).  The mpi backend never refuses. */
+     * (refusal() below has the reason).  The mpi backend refuses only
+     * where MPICH refuses a forced algorithm (backend_mpi.c). */
     ct_status_t (*run)(void *ctx, const ct_backend_call_t *call);
     ct_status_t (*wait)(void *ctx);
     /* Optional: after run() returned CT_ERR_REFUSED, the library's reason

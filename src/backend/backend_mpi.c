@@ -28,7 +28,62 @@
 typedef struct {
     MPI_Comm comm;
     int rank;
+    char refused[256]; /* the last refusal's reason (ct_mpi_coll_status) */
 } ct_mpi_ctx_t;
+
+/* MPICH 4's text for its **collalgo error (src/mpi/errhan/errnames.txt). */
+#define CT_MPICH_COLLALGO "User set collective algorithm is not usable for the provided arguments"
+
+/* Whether rc is MPICH refusing the algorithm forced on this call: with
+ * MPIR_CVAR_COLLECTIVE_FALLBACK=error, MPII_COLLECTIVE_FALLBACK_CHECK in
+ * MPIR_<Coll>_impl returns **collalgo (MPI_ERR_OTHER) when the forced
+ * algorithm's restriction fails (allgather recursive_doubling on 3 ranks).
+ * That is safe to go on from: it is raised before the algorithm runs, so
+ * no message has moved and the communicator is as it was, and the
+ * restrictions (communicator size, op, count, in-place) read only what
+ * every rank passes alike, so every rank refuses (ct_measure_agreed makes
+ * a disagreement a failure).  Only the call's own check counts: an error
+ * stack with an algorithm's frame (MPIR_<Coll>_intra_<algo>) above the
+ * check is a sub-collective inside an algorithm that had already started
+ * (bcast smp's on the node communicator), a failure.  A build that gives
+ * no error stack (generic messages) loses the text: a failure too. */
+static int ct_mpi_refused(int rc, const char *text)
+{
+    int cls = MPI_SUCCESS;
+    if (MPI_Error_class(rc, &cls) != MPI_SUCCESS || cls != MPI_ERR_OTHER)
+        return 0;
+    const char *hit = strstr(text, CT_MPICH_COLLALGO);
+    if (hit == NULL)
+        return 0;
+    for (const char *p = strstr(text, "MPIR_"); p != NULL && p < hit; p = strstr(p + 1, "MPIR_")) {
+        const char *end = p + strcspn(p, "(\n");
+        const char *intra = strstr(p, "_intra_");
+        if (intra != NULL && intra < end)
+            return 0;
+    }
+    return 1;
+}
+
+/* A collective call's status: MPICH's refusal of a forced algorithm is
+ * CT_ERR_REFUSED, its reason kept for refusal() and nothing printed (the
+ * engine reports it once when every rank agrees); anything else is
+ * ct_mpi_status's failure. */
+static ct_status_t ct_mpi_coll_status(ct_mpi_ctx_t *ctx, int rc, const char *call, const char *file,
+                                      int line)
+{
+    char text[MPI_MAX_ERROR_STRING] = "";
+    int len = 0;
+    if (rc == MPI_SUCCESS)
+        return CT_OK;
+    if (MPI_Error_string(rc, text, &len) != MPI_SUCCESS || !ct_mpi_refused(rc, text))
+        return ct_mpi_status(rc, call, file, line);
+    snprintf(ctx->refused, sizeof ctx->refused,
+             "%s: %s (MPICH, a forced algorithm under MPIR_CVAR_COLLECTIVE_FALLBACK=error)", call,
+             CT_MPICH_COLLALGO);
+    return CT_ERR_REFUSED;
+}
+
+#define CT_MPI_COLL_CALL(ctx, fn, args) ct_mpi_coll_status((ctx), fn args, #fn, __FILE__, __LINE__)
 
 static ct_status_t ct_mpi_open(ct_world_t *world, const ct_backend_config_t *config, void **ctx_p,
                                char *why, size_t whylen)
@@ -126,43 +181,44 @@ static ct_status_t ct_mpi_download(void *ctx, void *host, const void *src, size_
 }
 
 /* One collective's MPI call; send is MPI_IN_PLACE for in-place calls. */
-typedef ct_status_t (*ct_mpi_coll_fn_t)(const ct_mpi_ctx_t *ctx, const ct_backend_call_t *call,
+typedef ct_status_t (*ct_mpi_coll_fn_t)(ct_mpi_ctx_t *ctx, const ct_backend_call_t *call,
                                         const void *send, int count, MPI_Datatype dt);
 
-static ct_status_t ct_mpi_allreduce(const ct_mpi_ctx_t *ctx, const ct_backend_call_t *call,
+static ct_status_t ct_mpi_allreduce(ct_mpi_ctx_t *ctx, const ct_backend_call_t *call,
                                     const void *send, int count, MPI_Datatype dt)
 {
-    return CT_MPI_CALL(MPI_Allreduce,
-                       (send, call->recv, count, dt, ct_mpi_op(call->op), ctx->comm));
+    return CT_MPI_COLL_CALL(ctx, MPI_Allreduce,
+                            (send, call->recv, count, dt, ct_mpi_op(call->op), ctx->comm));
 }
 
-static ct_status_t ct_mpi_allgather(const ct_mpi_ctx_t *ctx, const ct_backend_call_t *call,
+static ct_status_t ct_mpi_allgather(ct_mpi_ctx_t *ctx, const ct_backend_call_t *call,
                                     const void *send, int count, MPI_Datatype dt)
 {
-    return CT_MPI_CALL(MPI_Allgather, (send, count, dt, call->recv, count, dt, ctx->comm));
+    return CT_MPI_COLL_CALL(ctx, MPI_Allgather,
+                            (send, count, dt, call->recv, count, dt, ctx->comm));
 }
 
-static ct_status_t ct_mpi_alltoall(const ct_mpi_ctx_t *ctx, const ct_backend_call_t *call,
+static ct_status_t ct_mpi_alltoall(ct_mpi_ctx_t *ctx, const ct_backend_call_t *call,
                                    const void *send, int count, MPI_Datatype dt)
 {
-    return CT_MPI_CALL(MPI_Alltoall, (send, count, dt, call->recv, count, dt, ctx->comm));
+    return CT_MPI_COLL_CALL(ctx, MPI_Alltoall, (send, count, dt, call->recv, count, dt, ctx->comm));
 }
 
-static ct_status_t ct_mpi_reduce_scatter(const ct_mpi_ctx_t *ctx, const ct_backend_call_t *call,
+static ct_status_t ct_mpi_reduce_scatter(ct_mpi_ctx_t *ctx, const ct_backend_call_t *call,
                                          const void *send, int count, MPI_Datatype dt)
 {
-    return CT_MPI_CALL(MPI_Reduce_scatter_block,
-                       (send, call->recv, count, dt, ct_mpi_op(call->op), ctx->comm));
+    return CT_MPI_COLL_CALL(ctx, MPI_Reduce_scatter_block,
+                            (send, call->recv, count, dt, ct_mpi_op(call->op), ctx->comm));
 }
 
 /* Out of place, the root sends from its send buffer (see the top of this
  * file); MPI_Bcast's buffer is not const, but the root only reads it. */
-static ct_status_t ct_mpi_broadcast(const ct_mpi_ctx_t *ctx, const ct_backend_call_t *call,
+static ct_status_t ct_mpi_broadcast(ct_mpi_ctx_t *ctx, const ct_backend_call_t *call,
                                     const void *send, int count, MPI_Datatype dt)
 {
     (void)send;
     void *buf = !call->in_place && ctx->rank == call->root ? (void *)call->send : call->recv;
-    return CT_MPI_CALL(MPI_Bcast, (buf, count, dt, call->root, ctx->comm));
+    return CT_MPI_COLL_CALL(ctx, MPI_Bcast, (buf, count, dt, call->root, ctx->comm));
 }
 
 /* Indexed by ct_coll_id_t; a collective added to ct_names.h without an
@@ -191,6 +247,12 @@ static ct_status_t ct_mpi_run(void *vctx, const ct_backend_call_t *call)
     }
     return ct_mpi_colls[id](vctx, call, call->in_place ? MPI_IN_PLACE : call->send,
                             (int)call->counts->param_count, ct_mpi_dtype(call->dtype));
+}
+
+static void ct_mpi_refusal(void *vctx, char *buf, size_t buflen)
+{
+    const ct_mpi_ctx_t *ctx = vctx;
+    snprintf(buf, buflen, "%s", ctx->refused);
 }
 
 static ct_status_t ct_mpi_wait(void *ctx)
@@ -239,5 +301,6 @@ const ct_backend_ops_t ct_backend_mpi = {
     .run = ct_mpi_run,
     .wait = ct_mpi_wait,
     .settle = ct_mpi_settle,
+    .refusal = ct_mpi_refusal,
     .inplace = ct_mpi_inplace,
 };

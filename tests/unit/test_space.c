@@ -187,20 +187,22 @@ static void test_shipped(void)
     if (load("tuner/spaces", "mpich-coll.ini", &space)) {
         CT_CHECK_STR(&tally, space.name, "mpich-coll");
         CT_CHECK(&tally, ct_space_scopes(&space) == 0x3eu); /* five collectives, no global */
-        for (size_t i = 0; i < space.nvars; i++)            /* a launch per value, for now */
-            CT_CHECK(&tally, space.vars[i].runtime == 0 && space.vars[i].via == CT_VIA_ENV);
-        /* allreduce: the baseline, then smp, recursive_doubling and
+        for (size_t i = 0; i < space.nvars; i++) /* in-process (MPI_T), requires= at launch */
+            CT_CHECK(&tally, space.vars[i].runtime == 1 && space.vars[i].via == CT_VIA_ENV &&
+                                 space.vars[i].nrequires >= 1);
+        /* allreduce: the baseline, then recursive_doubling and
          * reduce_scatter_allgather (auto is the default: the baseline
-         * measures it), each with the fallback refused and ch4's own
-         * selection off for allreduce. */
+         * measures it; smp cannot run under the fallback error), each with
+         * the fallback refused and ch4's own selection off for allreduce. */
         ct_space_configs_t c;
         char err[512];
         CT_CHECK(&tally,
                  ct_space_enumerate(&space, CT_COLL_ALLREDUCE, 4, &c, err, sizeof err) == CT_OK);
-        CT_CHECK(&tally, c.n == 4 && c.configs[0].baseline && c.configs[0].n == 0);
+        CT_CHECK(&tally, c.n == 3 && c.configs[0].baseline && c.configs[0].n == 0);
         for (size_t i = 1; i < c.n; i++) {
             const char *alg = setting(&c.configs[i], "MPIR_CVAR_ALLREDUCE_INTRA_ALGORITHM");
-            CT_CHECK(&tally, alg != NULL && strcmp(alg, "auto") != 0 && strcmp(alg, "nb") != 0);
+            CT_CHECK(&tally, alg != NULL && strcmp(alg, "auto") != 0 && strcmp(alg, "nb") != 0 &&
+                                 strcmp(alg, "smp") != 0);
             CT_CHECK_STR(&tally, setting(&c.configs[i], "MPIR_CVAR_COLLECTIVE_FALLBACK"), "error");
             CT_CHECK_STR(&tally, setting(&c.configs[i], "MPIR_CVAR_ALLREDUCE_DEVICE_COLLECTIVE"),
                          "0");

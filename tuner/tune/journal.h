@@ -85,8 +85,9 @@ typedef struct {
     size_t nrows;
     /* Collectives the library refused under this configuration (collbench
      * exit 4: NCCL's invalid usage when NCCL_ALGO/NCCL_PROTO leave a call
-     * no algorithm): invalid for those collectives only, so the trial
-     * stays ok and its other rows count. */
+     * no algorithm, MPICH's forced algorithm that cannot run): invalid for
+     * those collectives only, so the trial stays ok and its other rows
+     * count (tune_trial.c drops the refused ones' rows). */
     ct_trial_refusal_t *refused;
     size_t nrefused;
 } ct_trial_t;

@@ -211,6 +211,26 @@ void ct_tune_trial_json_path(const char *csv, char *buf, size_t len)
         snprintf(buf, len, "%s.json", csv);
 }
 
+/* A collective x dtype the configuration was refused is invalid there,
+ * whatever rows it has: MPICH refuses alltoall brucks only in place, so
+ * its smallest size's out-of-place row comes before the refusal, and the
+ * rest of that collective is skipped (collbench's refusal is per
+ * configuration).  Such rows are dropped, never compared. */
+static void ct_tune_drop_refused(ct_trial_t *t)
+{
+    size_t kept = 0;
+    for (size_t r = 0; r < t->nrows; r++) {
+        int refused = 0;
+        for (size_t q = 0; q < t->nrefused && !refused; q++)
+            refused =
+                strcmp(t->refused[q].collective, t->rows[r].collective) == 0 &&
+                (t->rows[r].dtype[0] == '\0' || strcmp(t->refused[q].dtype, t->rows[r].dtype) == 0);
+        if (!refused)
+            t->rows[kept++] = t->rows[r];
+    }
+    t->nrows = kept;
+}
+
 ct_status_t ct_tune_trial_record(ct_tune_runner_t *x, ct_tune_scope_t *sc, size_t ci, long launch,
                                  const char *csv, long config, const char *group,
                                  const ct_tune_outcome_t *o_in)
@@ -247,11 +267,17 @@ ct_status_t ct_tune_trial_record(ct_tune_runner_t *x, ct_tune_scope_t *sc, size_
             snprintf(o->reason, sizeof o->reason, "%.250s", err);
         }
     }
+    /* Exit 4 of a shared launch: only a configuration with a refusal of
+     * its own was refused (its JSON says which). */
+    if (st == CT_OK && config >= 0 && t.status == CT_JOURNAL_OK &&
+        o->exit_code == CT_EXIT_REFUSED && t.nrefused == 0)
+        o->reason[0] = '\0';
     if (st == CT_OK && t.status == CT_JOURNAL_OK) {
         if (ct_trial_read_csv_config(&t, csv, config, id, err, sizeof err) != CT_OK) {
             t.status = CT_JOURNAL_CRASH;
             snprintf(o->reason, sizeof o->reason, "%.250s", err);
         } else {
+            ct_tune_drop_refused(&t);
             for (size_t r = 0; r < t.nrows; r++)
                 if (t.rows[r].wrong > 0)
                     t.status = CT_JOURNAL_WRONG;
