@@ -126,11 +126,15 @@ static ct_status_t ct_mpich_write(const ct_emit_ctx_t *ctx, FILE *fp, char *err,
     for (size_t i = 0; i < r->nchoices; i++) {
         const ct_tune_choice_t *c = &r->choices[i];
         if (ct_is_mpich(c) && !ct_emit_full_range(c)) {
-            fprintf(fp, "# Not written: %s=%s from %lld B", c->name, c->value,
+            int csel = ct_emit_mpich_csel_carries(r, c);
+            fprintf(fp, "# %s: %s=%s from %lld B",
+                    csel ? "In " CT_EMIT_MPICH_CSEL_NAME : "Not written", c->name, c->value,
                     c->min_bytes < 0 ? 0 : c->min_bytes);
             if (c->max_bytes >= 0)
                 fprintf(fp, " to %lld B", c->max_bytes);
-            fputs(" only (MPICH reads it for every size).\n", fp);
+            fputs(csel ? " (at this rank count; MPICH's own choice elsewhere).\n"
+                       : " only (MPICH reads it for every size).\n",
+                  fp);
         }
     }
     for (size_t i = 0; i < r->nchoices; i++) {

@@ -41,6 +41,8 @@ static const ct_install_file_t ct_install_table[] = {
     {"nccl_tuner.conf", "NCCL_TUNER_CONFIG_FILE", 0},
     {"mpich.env", NULL, 0},     /* sourced: MPICH reads no file of CVARs */
     {"intel-mpi.env", NULL, 0}, /* sourced; Intel MPI has not run here */
+    /* MPICH's selection tree, read at MPI_Init by every rank */
+    {"mpich-coll-selection.json", "MPIR_CVAR_COLL_SELECTION_TUNING_JSON_FILE", 0},
     {NULL, NULL, 0},
 };
 #define CT_INSTALL_MAX (sizeof ct_install_table / sizeof ct_install_table[0] - 1)
