@@ -926,11 +926,34 @@ static void test_mpich_csel(const char *dir)
     check_golden(dir, "mpich-csel", "mpich-coll-selection.json");
     check_golden(dir, "mpich-csel", "mpich.env");
     clear_dir(dir);
+    char path[4096], *text;
     /* Carried only with the tree; a choice for every size never. */
     ct_tune_result_t none = RESULT(mpich_choices, "mpich-coll");
     CT_CHECK(&tally, ct_emit_cannot_carry(&r, &mpich_choices[6]) == NULL);
     CT_CHECK(&tally, ct_emit_cannot_carry(&none, &mpich_choices[6]) != NULL);
     CT_CHECK(&tally, ct_emit_files(&none, names, 8) == 2);
+    /* ch4's selection off for the collective over a carried range: needed,
+     * and written for every size (a CVAR holds for all). */
+    ct_tune_choice_t dev[] = {
+        CH("MPIR_CVAR_ALLGATHER_INTRA_ALGORITHM", "brucks", CT_VIA_ENV, CT_COLL_ALLGATHER, 0, 1023),
+        CH("MPIR_CVAR_ALLGATHER_DEVICE_COLLECTIVE", "0", CT_VIA_ENV, CT_COLL_ALLGATHER, 0, 1023),
+        CH("MPIR_CVAR_BCAST_DEVICE_COLLECTIVE", "0", CT_VIA_ENV, CT_COLL_BROADCAST, 0, 1023),
+    };
+    ct_tune_result_t rd = RESULT(dev, "mpich-coll");
+    rd.mpich_tree = CSEL_TREE;
+    CT_CHECK(&tally, ct_emit_cannot_carry(&rd, &dev[1]) == NULL);
+    CT_CHECK(&tally, ct_emit_cannot_carry(&rd, &dev[2]) != NULL);
+    dev[2].unwritable = ct_emit_cannot_carry(&rd, &dev[2]);
+    CT_CHECK(&tally, ct_emit_all_as(&rd, dir, WRITER, err, sizeof err) == CT_OK);
+    snprintf(path, sizeof path, "%s/mpich.env", dir);
+    text = slurp(path);
+    CT_CHECK(&tally, text != NULL &&
+                         strstr(text, "\nexport MPIR_CVAR_ALLGATHER_DEVICE_COLLECTIVE=0\n") &&
+                         strstr(text, "# Needed by mpich-coll-selection.json's sizes") &&
+                         !strstr(text, "export MPIR_CVAR_BCAST") &&
+                         !strstr(text, "export MPIR_CVAR_ALLGATHER_INTRA"));
+    free(text);
+    clear_dir(dir);
     /* A tree that is not JSON, or lacks the collective: nothing written. */
     r.mpich_tree = "{\"collective=bcast\":";
     CT_CHECK(&tally, ct_emit_all_as(&r, dir, WRITER, err, sizeof err) == CT_ERR_USAGE);
@@ -940,7 +963,7 @@ static void test_mpich_csel(const char *dir)
     CT_CHECK(&tally, strstr(err, "no \"collective=allgather\"") != NULL);
     CT_CHECK(&tally, count_entries(dir) == 0);
     /* The tree out of a library file: the string with MPIR leaves. */
-    char path[4096], *tree = NULL;
+    char *tree = NULL;
     snprintf(path, sizeof path, "%s/libfake.so", dir);
     FILE *fp = fopen(path, "wb");
     CT_CHECK(&tally, fp != NULL);

@@ -56,6 +56,11 @@ extern const ct_emit_format_t ct_emit_mpich_csel;
 /* emit_mpich_csel.c: whether that file carries c (an MPIR algorithm CVAR
  * over a size range, with MPICH's own tree known). */
 int ct_emit_mpich_csel_carries(const ct_tune_result_t *r, const ct_tune_choice_t *c);
+/* Whether c is a setting such a choice needs over its range (ch4's own
+ * selection off: MPIR_CVAR_<COLL>_DEVICE_COLLECTIVE, or
+ * MPIR_CVAR_DEVICE_COLLECTIVES), which mpich.env then carries for every
+ * size: a CVAR cannot hold for some sizes only. */
+int ct_emit_mpich_csel_needs(const ct_tune_result_t *r, const ct_tune_choice_t *c);
 
 /* --- emit_tuned_rules.c: the coll/tuned rules both rules formats hold --- */
 

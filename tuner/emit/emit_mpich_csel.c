@@ -160,6 +160,26 @@ int ct_emit_mpich_csel_carries(const ct_tune_result_t *r, const ct_tune_choice_t
     return r->mpich_tree != NULL && ct_csel_coll_of(c) != NULL;
 }
 
+int ct_emit_mpich_csel_needs(const ct_tune_result_t *r, const ct_tune_choice_t *c)
+{
+    char buf[256];
+    if (r->mpich_tree == NULL || c->via != CT_VIA_ENV || ct_emit_full_range(c) ||
+        !ct_setting_is(c->name, c->via, CT_LIB_MPICH) ||
+        !ct_library_cvar_name(c->name, 0, buf, sizeof buf))
+        return 0;
+    size_t n = strlen(buf), t = strlen("_DEVICE_COLLECTIVE");
+    if (strcmp(buf, "MPIR_CVAR_DEVICE_COLLECTIVES") != 0 &&
+        (n <= t || strcmp(buf + n - t, "_DEVICE_COLLECTIVE") != 0))
+        return 0;
+    for (size_t i = 0; i < r->nchoices; i++) {
+        const ct_tune_choice_t *d = &r->choices[i];
+        if (ct_csel_coll_of(d) != NULL && d->scope == c->scope && d->min_bytes == c->min_bytes &&
+            d->max_bytes == c->max_bytes)
+            return 1;
+    }
+    return 0;
+}
+
 static int ct_csel_wanted(const ct_tune_result_t *r)
 {
     for (size_t i = 0; i < r->nchoices; i++)
