@@ -17,7 +17,8 @@ static const char *const ct_emit_ucx[] = {"ucx.conf", NULL};
 static const char *const ct_emit_nccl[] = {"nccl.env", "nccl.conf", "nccl_tuner.conf", NULL};
 /* intel-mpi.env carries MPICH's choices translated to Intel MPI's ids: an
  * MPICH tune is what writes it (Intel MPI does not run here). */
-static const char *const ct_emit_mpich[] = {"mpich.env", "intel-mpi.env", NULL};
+static const char *const ct_emit_mpich[] = {"mpich.env", "intel-mpi.env",
+                                            "mpich-coll-selection.json", NULL};
 
 /* Open MPI: a parameter x given as --mca x v (or in mca-params.conf), or
  * as OMPI_MCA_x in the environment; collbench writes the coll/tuned ones

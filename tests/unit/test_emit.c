@@ -122,7 +122,8 @@ static ct_tune_result_t result_of(ct_tune_choice_t *choices, size_t n, const cha
                           2,
                           choices,
                           n,
-                          0};
+                          0,
+                          NULL};
     return r;
 }
 #define RESULT(arr, space) result_of(arr, sizeof(arr) / sizeof(arr[0]), space)
@@ -895,6 +896,97 @@ static void test_mpich(const char *dir)
     CT_CHECK(&tally, loads[1]->sourced == 0 && loads[1]->var == NULL);
 }
 
+/* A selection tree of the shape MPICH compiles in (hand-made, far smaller
+ * than MPICH's): allgather with a subtree to keep, and bcast untouched. */
+#define CSEL_TREE                                                                                  \
+    "{\"collective=bcast\":{\"comm_type=intra\":{\"avg_msg_size=any\":"                            \
+    "{\"algorithm=MPIR_Bcast_intra_binomial\":{}}}},"                                              \
+    "\"collective=allgather\":{\"comm_type=intra\":{\"comm_size=pow2\":"                           \
+    "{\"algorithm=MPIR_Allgather_intra_recursive_doubling\":{}},\"comm_size=any\":"                \
+    "{\"algorithm=MPIR_Allgather_intra_ring\":{}}},\"comm_type=inter\":"                           \
+    "{\"algorithm=MPIR_Allgather_inter_local_gather_remote_bcast\":{}}}}"
+
+/* mpich-coll-selection.json: with MPICH's tree known, the allgather range
+ * choices go into it (guarded, between MPICH's own subtrees) and mpich.env
+ * names them; without the tree they stay out (test_mpich). */
+static void test_mpich_csel(const char *dir)
+{
+    ct_tune_result_t r = RESULT(mpich_choices, "mpich-coll");
+    r.mpich_tree = CSEL_TREE;
+    char err[512] = "";
+    const char *names[8];
+    const ct_emit_load_t *loads[8];
+    CT_CHECK(&tally, ct_emit_loads(&r, names, loads, 8) == 3);
+    CT_CHECK(&tally, strcmp(names[2], "mpich-coll-selection.json") == 0 &&
+                         strcmp(loads[2]->var, "MPIR_CVAR_COLL_SELECTION_TUNING_JSON_FILE") == 0 &&
+                         loads[2]->via == CT_VIA_ENV);
+    CT_CHECK(&tally, ct_emit_all_as(&r, dir, WRITER, err, sizeof err) == CT_OK);
+    if (*err)
+        fprintf(stderr, "%s\n", err);
+    check_golden(dir, "mpich-csel", "mpich-coll-selection.json");
+    check_golden(dir, "mpich-csel", "mpich.env");
+    clear_dir(dir);
+    char path[4096], *text;
+    /* Carried only with the tree; a choice for every size never. */
+    ct_tune_result_t none = RESULT(mpich_choices, "mpich-coll");
+    CT_CHECK(&tally, ct_emit_cannot_carry(&r, &mpich_choices[6]) == NULL);
+    CT_CHECK(&tally, ct_emit_cannot_carry(&none, &mpich_choices[6]) != NULL);
+    CT_CHECK(&tally, ct_emit_files(&none, names, 8) == 2);
+    /* ch4's selection off for the collective over a carried range: needed,
+     * and written for every size (a CVAR holds for all). */
+    ct_tune_choice_t dev[] = {
+        CH("MPIR_CVAR_ALLGATHER_INTRA_ALGORITHM", "brucks", CT_VIA_ENV, CT_COLL_ALLGATHER, 0, 1023),
+        CH("MPIR_CVAR_ALLGATHER_DEVICE_COLLECTIVE", "0", CT_VIA_ENV, CT_COLL_ALLGATHER, 0, 1023),
+        CH("MPIR_CVAR_BCAST_DEVICE_COLLECTIVE", "0", CT_VIA_ENV, CT_COLL_BROADCAST, 0, 1023),
+    };
+    ct_tune_result_t rd = RESULT(dev, "mpich-coll");
+    rd.mpich_tree = CSEL_TREE;
+    CT_CHECK(&tally, ct_emit_cannot_carry(&rd, &dev[1]) == NULL);
+    CT_CHECK(&tally, ct_emit_cannot_carry(&rd, &dev[2]) != NULL);
+    dev[2].unwritable = ct_emit_cannot_carry(&rd, &dev[2]);
+    CT_CHECK(&tally, ct_emit_all_as(&rd, dir, WRITER, err, sizeof err) == CT_OK);
+    snprintf(path, sizeof path, "%s/mpich.env", dir);
+    text = slurp(path);
+    CT_CHECK(&tally, text != NULL &&
+                         strstr(text, "\nexport MPIR_CVAR_ALLGATHER_DEVICE_COLLECTIVE=0\n") &&
+                         strstr(text, "# Needed by mpich-coll-selection.json's sizes") &&
+                         !strstr(text, "export MPIR_CVAR_BCAST") &&
+                         !strstr(text, "export MPIR_CVAR_ALLGATHER_INTRA"));
+    free(text);
+    clear_dir(dir);
+    /* A tree that is not JSON, or lacks the collective: nothing written. */
+    r.mpich_tree = "{\"collective=bcast\":";
+    CT_CHECK(&tally, ct_emit_all_as(&r, dir, WRITER, err, sizeof err) == CT_ERR_USAGE);
+    CT_CHECK(&tally, strstr(err, "mpich-coll-selection.json: MPICH's selection tree") != NULL);
+    r.mpich_tree = "{\"collective=bcast\":{\"comm_type=intra\":{}}}";
+    CT_CHECK(&tally, ct_emit_all_as(&r, dir, WRITER, err, sizeof err) == CT_ERR_USAGE);
+    CT_CHECK(&tally, strstr(err, "no \"collective=allgather\"") != NULL);
+    CT_CHECK(&tally, count_entries(dir) == 0);
+    /* The tree out of a library file: the string with MPIR leaves. */
+    char *tree = NULL;
+    snprintf(path, sizeof path, "%s/libfake.so", dir);
+    FILE *fp = fopen(path, "wb");
+    CT_CHECK(&tally, fp != NULL);
+    if (fp != NULL) {
+        static const char ch4[] = "{\"collective=bcast\":{\"composition=MPIDI_Bcast_alpha\":{}}}";
+        fwrite("\177ELF junk", 1, 10, fp);
+        fwrite(ch4, 1, sizeof ch4, fp);
+        fwrite(CSEL_TREE, 1, sizeof CSEL_TREE, fp);
+        fclose(fp);
+    }
+    CT_CHECK(&tally, ct_emit_mpich_tree_read(path, &tree, err, sizeof err) == CT_OK &&
+                         tree != NULL && strcmp(tree, CSEL_TREE) == 0);
+    free(tree);
+    fp = fopen(path, "wb");
+    if (fp != NULL) {
+        fputs("no tree here", fp);
+        fclose(fp);
+    }
+    CT_CHECK(&tally, ct_emit_mpich_tree_read(path, &tree, err, sizeof err) == CT_ERR_USAGE);
+    CT_CHECK(&tally, strstr(err, "no built-in MPIR collective selection tree") != NULL);
+    remove(path);
+}
+
 /* ct_library.h's emitter lists and this table agree: every format is
  * carried by exactly one library, and every name a library lists is a
  * format; routing follows the table. */
@@ -914,7 +1006,7 @@ static void test_library_table(void)
             fprintf(stderr, "format %s is carried by %d libraries\n", name, carriers);
         CT_CHECK(&tally, carriers == 1);
     }
-    CT_CHECK(&tally, nformats == 9);
+    CT_CHECK(&tally, nformats == 10);
     for (int id = 0; id < CT_LIB_COUNT; id++) {
         const ct_library_t *lib = ct_library_get((ct_library_id_t)id);
         for (size_t k = 0; k < lib->nfamilies; k++)
@@ -955,6 +1047,7 @@ int main(int argc, char **argv)
     test_measured_span(dir);
     test_nccl_forms(dir);
     test_mpich(dir);
+    test_mpich_csel(dir);
     test_library_table();
     clear_dir(dir);
     rmdir(dir);

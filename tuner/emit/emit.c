@@ -25,9 +25,9 @@
 /* In write order; the rules file is written before the mca-params.conf
  * that names it only for tidiness: nothing is renamed until all are. */
 static const ct_emit_format_t *const ct_emit_formats[] = {
-    &ct_emit_nccl_env,   &ct_emit_nccl_conf,   &ct_emit_nccl_tuner,
-    &ct_emit_ucx_conf,   &ct_emit_tuned_rules, &ct_emit_tuned_rules_json,
-    &ct_emit_mca_params, &ct_emit_mpich_env,   &ct_emit_intel_mpi_env,
+    &ct_emit_nccl_env,      &ct_emit_nccl_conf,        &ct_emit_nccl_tuner, &ct_emit_ucx_conf,
+    &ct_emit_tuned_rules,   &ct_emit_tuned_rules_json, &ct_emit_mca_params, &ct_emit_mpich_env,
+    &ct_emit_intel_mpi_env, &ct_emit_mpich_csel,
 };
 #define CT_EMIT_NFORMATS (sizeof ct_emit_formats / sizeof ct_emit_formats[0])
 

@@ -83,6 +83,12 @@ ct_status_t ct_emit_check_dir(const char *outdir, int mca_files, char *err, size
 ct_status_t ct_emit_all_as(const ct_tune_result_t *r, const char *outdir, const char *writer,
                            char *err, size_t errlen);
 
+/* The MPIR collective selection tree MPICH 4 compiled into library lib
+ * (libmpich.so.12: maint/tuning/coll/mpir/generic.json as one string),
+ * malloc'ed into *tree_p: what r->mpich_tree takes.  CT_ERR_IO when lib
+ * cannot be read, CT_ERR_USAGE when it holds no such tree. */
+ct_status_t ct_emit_mpich_tree_read(const char *lib, char **tree_p, char *err, size_t errlen);
+
 /* Why no file ct_emit_all writes can carry c over its size range, or
  * NULL when one can: any choice that holds for every size; a coll/tuned
  * algorithm, segment size or fan-out (the rules file has per-size rules);

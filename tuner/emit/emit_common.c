@@ -21,6 +21,9 @@ const char *ct_emit_cannot_carry(const ct_tune_result_t *r, const ct_tune_choice
         return ct_emit_nccl_cannot_carry(r, c);
     if (ct_emit_full_range(c))
         return NULL;
+    /* An MPICH algorithm over a range: a subtree of MPICH's own tree. */
+    if (ct_emit_mpich_csel_carries(r, c) || ct_emit_mpich_csel_needs(r, c))
+        return NULL;
     /* Written whenever a coll/tuned choice is, and alone it changes no
      * decision (without rules or a forced algorithm 4.1 decides as before). */
     if (c->via == CT_VIA_MCA && strcmp(c->name, "coll_tuned_use_dynamic_rules") == 0)

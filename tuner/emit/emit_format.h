@@ -45,11 +45,22 @@ extern const ct_emit_format_t ct_emit_tuned_rules;
 extern const ct_emit_format_t ct_emit_tuned_rules_json;
 extern const ct_emit_format_t ct_emit_mpich_env;
 extern const ct_emit_format_t ct_emit_intel_mpi_env;
+extern const ct_emit_format_t ct_emit_mpich_csel;
 
 /* File names the formats refer to one another by. */
 #define CT_EMIT_TUNED_RULES_NAME "coll-tuned-rules.conf"
 #define CT_EMIT_TUNED_RULES_JSON_NAME "coll-tuned-rules.json"
 #define CT_EMIT_NCCL_TUNER_NAME "nccl_tuner.conf"
+#define CT_EMIT_MPICH_CSEL_NAME "mpich-coll-selection.json"
+
+/* emit_mpich_csel.c: whether that file carries c (an MPIR algorithm CVAR
+ * over a size range, with MPICH's own tree known). */
+int ct_emit_mpich_csel_carries(const ct_tune_result_t *r, const ct_tune_choice_t *c);
+/* Whether c is a setting such a choice needs over its range (ch4's own
+ * selection off: MPIR_CVAR_<COLL>_DEVICE_COLLECTIVE, or
+ * MPIR_CVAR_DEVICE_COLLECTIVES), which mpich.env then carries for every
+ * size: a CVAR cannot hold for some sizes only. */
+int ct_emit_mpich_csel_needs(const ct_tune_result_t *r, const ct_tune_choice_t *c);
 
 /* --- emit_tuned_rules.c: the coll/tuned rules both rules formats hold --- */
 

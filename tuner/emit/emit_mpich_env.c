@@ -41,15 +41,16 @@ static int ct_is_fallback(const ct_tune_choice_t *c)
 /* A line of the file: MPICH reads a CVAR for every size, so a choice over
  * a size range only is left out (named in the header; intel-mpi.env can
  * carry ranges). */
-static int ct_mpich_line(const ct_tune_choice_t *c)
+static int ct_mpich_line(const ct_tune_result_t *r, const ct_tune_choice_t *c)
 {
-    return ct_is_mpich(c) && !ct_is_fallback(c) && ct_emit_full_range(c);
+    return ct_is_mpich(c) && !ct_is_fallback(c) &&
+           (ct_emit_full_range(c) || ct_emit_mpich_csel_needs(r, c));
 }
 
 static int ct_mpich_wanted(const ct_tune_result_t *r)
 {
     for (size_t i = 0; i < r->nchoices; i++)
-        if (ct_mpich_line(&r->choices[i]))
+        if (ct_mpich_line(r, &r->choices[i]))
             return 1;
     return 0;
 }
@@ -63,7 +64,7 @@ static const char *const ct_emit_mpich_install[] = {
     NULL};
 
 /* Why the line is there, for the comment above it. */
-static void ct_mpich_why(const ct_tune_choice_t *c, FILE *fp)
+static void ct_mpich_why(const ct_tune_result_t *r, const ct_tune_choice_t *c, FILE *fp)
 {
     char buf[256];
     const char *cvar = ct_mpich_cvar(c, buf, sizeof buf);
@@ -72,13 +73,17 @@ static void ct_mpich_why(const ct_tune_choice_t *c, FILE *fp)
     size_t n = strlen(cvar);
     if (strcmp(cvar, "MPIR_CVAR_DEVICE_COLLECTIVES") == 0 ||
         (n > strlen("_DEVICE_COLLECTIVE") &&
-         strcmp(cvar + n - strlen("_DEVICE_COLLECTIVE"), "_DEVICE_COLLECTIVE") == 0))
+         strcmp(cvar + n - strlen("_DEVICE_COLLECTIVE"), "_DEVICE_COLLECTIVE") == 0)) {
         fprintf(fp,
                 "# %s: needed by the algorithm chosen for it: otherwise ch4 runs its own\n"
                 "# selection first (on one node its shared-memory release_gather) and\n"
                 "# never reads MPIR_CVAR_<COLL>_INTRA_ALGORITHM.\n",
                 coll);
-    else
+        if (ct_emit_mpich_csel_needs(r, c))
+            fputs("# Needed by " CT_EMIT_MPICH_CSEL_NAME "'s sizes, and it holds for every\n"
+                  "# size: outside them MPICH's own MPIR selection decides instead of ch4's.\n",
+                  fp);
+    } else
         fprintf(fp,
                 "# %s, %s: chosen by the tune (median %.1f us with MPICH's default, %.1f us "
                 "with this)\n",
@@ -101,7 +106,7 @@ static ct_status_t ct_mpich_write(const ct_emit_ctx_t *ctx, FILE *fp, char *err,
         /* The same setting may come from several collectives' requires=;
          * two values of one variable cannot both be in force. */
         for (size_t k = 0; st == CT_OK && k < i; k++)
-            if (ct_mpich_line(c) && ct_mpich_line(&r->choices[k]) &&
+            if (ct_mpich_line(r, c) && ct_mpich_line(r, &r->choices[k]) &&
                 strcmp(r->choices[k].name, c->name) == 0 &&
                 strcmp(r->choices[k].value, c->value) != 0) {
                 snprintf(err, errlen, "mpich.env: %s chosen as both %s and %s", c->name,
@@ -125,23 +130,27 @@ static ct_status_t ct_mpich_write(const ct_emit_ctx_t *ctx, FILE *fp, char *err,
               fp);
     for (size_t i = 0; i < r->nchoices; i++) {
         const ct_tune_choice_t *c = &r->choices[i];
-        if (ct_is_mpich(c) && !ct_emit_full_range(c)) {
-            fprintf(fp, "# Not written: %s=%s from %lld B", c->name, c->value,
+        if (ct_is_mpich(c) && !ct_emit_full_range(c) && !ct_mpich_line(r, c)) {
+            int csel = ct_emit_mpich_csel_carries(r, c);
+            fprintf(fp, "# %s: %s=%s from %lld B",
+                    csel ? "In " CT_EMIT_MPICH_CSEL_NAME : "Not written", c->name, c->value,
                     c->min_bytes < 0 ? 0 : c->min_bytes);
             if (c->max_bytes >= 0)
                 fprintf(fp, " to %lld B", c->max_bytes);
-            fputs(" only (MPICH reads it for every size).\n", fp);
+            fputs(csel ? " (at this rank count; MPICH's own choice elsewhere).\n"
+                       : " only (MPICH reads it for every size).\n",
+                  fp);
         }
     }
     for (size_t i = 0; i < r->nchoices; i++) {
         const ct_tune_choice_t *c = &r->choices[i];
         int seen = 0;
         for (size_t k = 0; k < i; k++)
-            seen |= ct_mpich_line(&r->choices[k]) && strcmp(r->choices[k].name, c->name) == 0;
-        if (!ct_mpich_line(c) || seen)
+            seen |= ct_mpich_line(r, &r->choices[k]) && strcmp(r->choices[k].name, c->name) == 0;
+        if (!ct_mpich_line(r, c) || seen)
             continue;
         fputc('\n', fp);
-        ct_mpich_why(c, fp);
+        ct_mpich_why(r, c, fp);
         fprintf(fp, "export %s=%s\n", c->name, c->value);
     }
     return CT_OK;

@@ -11,7 +11,8 @@ tuner_emit_libctemit_la_SOURCES = \
 	tuner/emit/emit_common.c tuner/emit/emit_nccl_vars.c \
 	tuner/emit/emit_nccl_env.c tuner/emit/emit_nccl_conf.c tuner/emit/emit_nccl_tuner.c \
 	tuner/emit/emit_ucx.c tuner/emit/emit_mca.c tuner/emit/emit_tuned_rules.c \
-	tuner/emit/emit_tuned_rules_json.c tuner/emit/emit_mpich_env.c tuner/emit/emit_intel_mpi_env.c
+	tuner/emit/emit_tuned_rules_json.c tuner/emit/emit_mpich_env.c tuner/emit/emit_intel_mpi_env.c \
+	tuner/emit/emit_mpich_csel.c
 tuner_emit_libctemit_la_CPPFLAGS = $(TUNER_EMIT_CPPFLAGS)
 
 # The emitters against golden files; nccl_tuner.conf is read back with the
@@ -37,5 +38,15 @@ EMIT_GOLDEN = \
 	tests/unit/emit_golden/nccl/nccl_tuner.conf \
 	tests/unit/emit_golden/ompi/mca-params.conf \
 	tests/unit/emit_golden/mpich/mpich.env \
-	tests/unit/emit_golden/mpich/intel-mpi.env
+	tests/unit/emit_golden/mpich/intel-mpi.env \
+	tests/unit/emit_golden/mpich-csel/mpich.env \
+	tests/unit/emit_golden/mpich-csel/mpich-coll-selection.json
 EXTRA_DIST += $(EMIT_GOLDEN)
+
+# tests/mpi/mpich_csel.sh's writer: one range choice, MPICH's tree from
+# the installed libmpich, into a directory.
+check_PROGRAMS += tests/mpi/mpich_csel_emit
+tests_mpi_mpich_csel_emit_SOURCES = tests/mpi/mpich_csel_emit.c
+tests_mpi_mpich_csel_emit_CPPFLAGS = $(TUNER_EMIT_CPPFLAGS)
+tests_mpi_mpich_csel_emit_LDADD = tuner/emit/libctemit.la tuner/space/libctspace.la \
+	tuner/plugin/libctrules.la src/lib/libcolltune.la

@@ -45,6 +45,11 @@ typedef struct {
     ct_tune_choice_t *choices;
     size_t nchoices;
     int rules_json; /* also coll-tuned-rules.json, Open MPI 6's format */
+    /* The installed MPICH's built-in MPIR selection tree (JSON text, from
+     * ct_emit_mpich_tree_read), or NULL: without it no
+     * mpich-coll-selection.json is written, since that file replaces the
+     * whole tree and must keep MPICH's own decisions around the choices. */
+    const char *mpich_tree;
 } ct_tune_result_t;
 
 #endif

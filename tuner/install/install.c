@@ -41,6 +41,8 @@ static const ct_install_file_t ct_install_table[] = {
     {"nccl_tuner.conf", "NCCL_TUNER_CONFIG_FILE", 0},
     {"mpich.env", NULL, 0},     /* sourced: MPICH reads no file of CVARs */
     {"intel-mpi.env", NULL, 0}, /* sourced; Intel MPI has not run here */
+    /* MPICH's selection tree, read at MPI_Init by every rank */
+    {"mpich-coll-selection.json", "MPIR_CVAR_COLL_SELECTION_TUNING_JSON_FILE", 0},
     {NULL, NULL, 0},
 };
 #define CT_INSTALL_MAX (sizeof ct_install_table / sizeof ct_install_table[0] - 1)
@@ -114,8 +116,8 @@ static void ct_install_usage(FILE *f)
     fprintf(f, "usage: colltune install TUNE_DIR --to DIR [--force]\n\n"
                "Copies the files a tune wrote into TUNE_DIR (mca-params.conf,\n"
                "coll-tuned-rules.conf/.json, ucx.conf, nccl.conf, nccl.env,\n"
-               "nccl_tuner.conf, mpich.env, intel-mpi.env: those present) into DIR, all or none, "
-               "with every path\n"
+               "nccl_tuner.conf, mpich.env, intel-mpi.env, mpich-coll-selection.json: those\n"
+               "present) into DIR, all or none, with every path\n"
                "that named TUNE_DIR rewritten to name DIR, and prints the lines a site\n"
                "adds to its configuration (shell and module file).  TUNE_DIR's files\n"
                "carry only the choices the tune's A/B verified; a TUNE_DIR whose\n"

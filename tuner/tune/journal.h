@@ -121,6 +121,10 @@ ct_status_t ct_trial_read_csv_config(ct_trial_t *trial, const char *path, long c
  * collbench's JSON CT_ERR_PARSE, each with err. */
 ct_status_t ct_trial_read_json(ct_trial_t *trial, const char *path, long config, char *id,
                                char *err, size_t errlen);
+/* The path of the library whose name starts with prefix ("libmpich.so")
+ * in collbench's JSON at path (fingerprint.libraries), malloc'ed; NULL
+ * when there is none or the file cannot be read. */
+char *ct_trial_json_lib(const char *path, const char *prefix);
 /* Appends one refusal (reason copied). */
 ct_status_t ct_trial_add_refusal(ct_trial_t *trial, const char *collective, const char *dtype,
                                  const char *reason);

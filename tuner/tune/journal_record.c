@@ -180,6 +180,22 @@ static int ct_trial_json_config_id(const json_t *doc, long config, char *id, siz
     return -1;
 }
 
+char *ct_trial_json_lib(const char *path, const char *prefix)
+{
+    json_t *doc = json_load_file(path, 0, NULL);
+    const json_t *libs = json_object_get(json_object_get(doc, "fingerprint"), "libraries"), *l;
+    const char *name;
+    char *found = NULL;
+    json_object_foreach((json_t *)libs, name, l)
+    {
+        const json_t *p = json_object_get(l, "path");
+        if (found == NULL && strncmp(name, prefix, strlen(prefix)) == 0 && json_is_string(p))
+            found = strdup(json_string_value(p));
+    }
+    json_decref(doc);
+    return found;
+}
+
 ct_status_t ct_trial_read_json(ct_trial_t *trial, const char *path, long config, char *id,
                                char *err, size_t errlen)
 {

@@ -638,6 +638,13 @@ static ct_status_t ct_tune_finish(ct_tune_ctx_t *x, const ct_space_t *space, int
     char err[512], run_id[64], date[32];
     ct_tune_result_t result;
     ct_tune_result_init(x, space, &result, run_id, date);
+    /* MPICH's own tree, for choices over size ranges: without it they
+     * stay unwritable (mpich.env holds a CVAR for every size). */
+    char *mpich_tree = NULL;
+    if (s->mpich_lib != NULL &&
+        ct_emit_mpich_tree_read(s->mpich_lib, &mpich_tree, err, sizeof err) != CT_OK)
+        fprintf(stderr, "colltune tune: note: no %s: %s\n", "mpich-coll-selection.json", err);
+    result.mpich_tree = mpich_tree;
     s->wall_s = ct_tune_now() - s->start;
     ct_tune_scope_decision_t *decs = calloc(s->nscopes ? s->nscopes : 1, sizeof *decs);
     ct_status_t st = decs ? ct_tune_decide_scopes(s, decs, &result) : CT_ERR_NOMEM;
@@ -689,6 +696,7 @@ static ct_status_t ct_tune_finish(ct_tune_ctx_t *x, const ct_space_t *space, int
     if (st == CT_OK && *stop == 0)
         ct_tune_done_line(x, &result, verified);
     ct_tune_result_free(&result);
+    free(mpich_tree);
     ct_tune_verify_free(&v);
     ct_tune_scope_decisions_free(decs, s->nscopes);
     free(decs);
@@ -873,6 +881,7 @@ static void ct_tune_state_free(ct_tune_state_t *s)
         free(s->scopes[k].alive);
     }
     free(s->scopes);
+    free(s->mpich_lib);
 }
 
 /* --out made, locked and checked, the journal (and, on --resume, its

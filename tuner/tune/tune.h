@@ -51,6 +51,10 @@ typedef struct {
     int budget_hit;
     double wall_s;
     double start;
+    /* The libmpich a trial's collbench ran on (its JSON's fingerprint),
+     * malloc'ed, or NULL: where mpich-coll-selection.json takes MPICH's
+     * own selection tree from. */
+    char *mpich_lib;
 } ct_tune_state_t;
 
 #define CT_TUNE_MAX_LAUNCHES 64

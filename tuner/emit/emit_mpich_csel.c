@@ -1,0 +1,403 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * emit_mpich_csel.c - mpich-coll-selection.json: MPICH 4's own collective
+ * selection tree (CSEL, MPIR level), for choices that differ by size.
+ *
+ * MPICH reads MPIR_CVAR_COLL_SELECTION_TUNING_JSON_FILE once at MPI_Init
+ * and the file replaces its whole built-in MPIR tree: a collective the
+ * tree does not cover asserts (MPIR_Assert(cnt)) on its first call.  So
+ * the file is the installed library's own tree (r->mpich_tree, read out of
+ * libmpich by ct_emit_mpich_tree_read) with one subtree per tuned
+ * collective replaced: at the measured communicator size, each verified
+ * size range selects the chosen algorithm; other sizes and other
+ * communicator sizes keep the library's subtree, and every other
+ * collective keeps its tree byte for byte (compact, in key order, which
+ * CSEL follows: the first matching key wins).  Written only where a
+ * choice holds over a size range: a choice for every size is a CVAR in
+ * mpich.env, which needs no copy of MPICH's tree.
+ */
+#define _XOPEN_SOURCE 700
+
+#include "emit_format.h"
+
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ct_library.h"
+
+#define CT_CSEL_COLL_KEY "collective="
+#define CT_CSEL_MPIR_LEAF "\"algorithm=MPIR_"
+
+/* How CSEL names and sizes a collbench collective. */
+typedef struct {
+    int id;           /* ct_coll_id_t */
+    const char *cvar; /* its MPIR algorithm CVAR */
+    const char *csel; /* "collective=..." */
+    const char *fn;   /* MPIR function stem: fn + "_intra_" + algorithm */
+    const char *key;  /* the size test CSEL defines for it (csel.c) */
+    int per_peer;     /* avg_msg_size of alltoall: collbench's size / ranks */
+} ct_csel_coll_t;
+
+static const ct_csel_coll_t ct_csel_colls[] = {
+    {CT_COLL_ALLREDUCE, "MPIR_CVAR_ALLREDUCE_INTRA_ALGORITHM", "allreduce", "MPIR_Allreduce",
+     "avg_msg_size", 0},
+    {CT_COLL_ALLGATHER, "MPIR_CVAR_ALLGATHER_INTRA_ALGORITHM", "allgather", "MPIR_Allgather",
+     "total_msg_size", 0},
+    {CT_COLL_ALLTOALL, "MPIR_CVAR_ALLTOALL_INTRA_ALGORITHM", "alltoall", "MPIR_Alltoall",
+     "avg_msg_size", 1},
+    {CT_COLL_BROADCAST, "MPIR_CVAR_BCAST_INTRA_ALGORITHM", "bcast", "MPIR_Bcast", "avg_msg_size",
+     0},
+    {CT_COLL_REDUCE_SCATTER, "MPIR_CVAR_REDUCE_SCATTER_BLOCK_INTRA_ALGORITHM",
+     "reduce_scatter_block", "MPIR_Reduce_scatter_block", "total_msg_size", 0},
+};
+#define CT_CSEL_NCOLLS (sizeof ct_csel_colls / sizeof ct_csel_colls[0])
+
+/* Sets key to v (owned); nonzero when v is NULL or on failure. */
+static int ct_csel_set(json_t *o, const char *key, json_t *v)
+{
+    return v == NULL || json_object_set_new(o, key, v) != 0;
+}
+
+/*
+ * A CSEL leaf runs its algorithm unchecked, where the CVAR path first
+ * checks the algorithm's restrictions (coll_algorithms.txt) and falls back
+ * to MPICH's choice: a reduce_scatter_allgather leaf asserts on a user op,
+ * a recursive_doubling allgather on 3 ranks.  Each restriction becomes a
+ * test in front of the leaf, its other branch the library's subtree.
+ */
+typedef struct {
+    int id;
+    const char *alg;
+    const char *pass[2]; /* tests the leaf needs, in order (NULL: none) */
+    const char *fail[2]; /* the sibling each falls back through */
+    int fail_first[2];   /* the failing test comes first (count<pow2) */
+} ct_csel_guard_t;
+
+static const ct_csel_guard_t ct_csel_guards[] = {
+    {CT_COLL_BROADCAST, "smp", {"comm_hierarchy=parent"}, {"comm_hierarchy=any"}, {0}},
+    {CT_COLL_ALLGATHER, "recursive_doubling", {"comm_size=pow2"}, {"comm_size=any"}, {0}},
+    {CT_COLL_ALLTOALL, "brucks", {"is_sendbuf_inplace=no"}, {"is_sendbuf_inplace=yes"}, {0}},
+    {CT_COLL_ALLTOALL, "pairwise", {"is_sendbuf_inplace=no"}, {"is_sendbuf_inplace=yes"}, {0}},
+    {CT_COLL_ALLTOALL, "scattered", {"is_sendbuf_inplace=no"}, {"is_sendbuf_inplace=yes"}, {0}},
+    {CT_COLL_ALLTOALL,
+     "pairwise_sendrecv_replace",
+     {"is_sendbuf_inplace=yes"},
+     {"is_sendbuf_inplace=no"},
+     {0}},
+    {CT_COLL_ALLREDUCE,
+     "smp",
+     {"is_commutative=yes", "comm_hierarchy=parent"},
+     {"is_commutative=no", "comm_hierarchy=any"},
+     {0, 0}},
+    {CT_COLL_ALLREDUCE,
+     "reduce_scatter_allgather",
+     {"is_op_built_in=yes", "count=any"},
+     {"is_op_built_in=no", "count<pow2"},
+     {0, 1}},
+    {CT_COLL_REDUCE_SCATTER, "noncommutative", {"comm_size=pow2"}, {"comm_size=any"}, {0}},
+    {CT_COLL_REDUCE_SCATTER, "pairwise", {"is_commutative=yes"}, {"is_commutative=no"}, {0}},
+    {CT_COLL_REDUCE_SCATTER,
+     "recursive_halving",
+     {"is_commutative=yes"},
+     {"is_commutative=no"},
+     {0}},
+};
+#define CT_CSEL_NGUARDS (sizeof ct_csel_guards / sizeof ct_csel_guards[0])
+
+/* leaf (taken) behind the restrictions of algorithm alg of collective id,
+ * each failing one leading to a copy of orig; NULL without memory. */
+static json_t *ct_csel_guard(int id, const char *alg, json_t *leaf, json_t *orig)
+{
+    const ct_csel_guard_t *g = NULL;
+    for (size_t i = 0; i < CT_CSEL_NGUARDS && g == NULL; i++)
+        if (ct_csel_guards[i].id == id && strcmp(ct_csel_guards[i].alg, alg) == 0)
+            g = &ct_csel_guards[i];
+    for (int t = 1; g != NULL && leaf != NULL && t >= 0; t--) {
+        if (g->pass[t] == NULL)
+            continue;
+        json_t *o = json_object();
+        int bad = o == NULL;
+        if (!bad && g->fail_first[t]) {
+            bad |= ct_csel_set(o, g->fail[t], json_deep_copy(orig));
+            bad |= ct_csel_set(o, g->pass[t], leaf);
+        } else if (!bad) {
+            bad |= ct_csel_set(o, g->pass[t], leaf);
+            bad |= ct_csel_set(o, g->fail[t], json_deep_copy(orig));
+        } else
+            json_decref(leaf);
+        if (bad) {
+            json_decref(o);
+            return NULL;
+        }
+        leaf = o;
+    }
+    return leaf;
+}
+
+/* c's collective when c is its MPIR algorithm CVAR over a size range. */
+static const ct_csel_coll_t *ct_csel_coll_of(const ct_tune_choice_t *c)
+{
+    char buf[256];
+    if (c->via != CT_VIA_ENV || ct_emit_full_range(c) ||
+        !ct_setting_is(c->name, c->via, CT_LIB_MPICH) ||
+        !ct_library_cvar_name(c->name, 0, buf, sizeof buf))
+        return NULL;
+    for (size_t i = 0; i < CT_CSEL_NCOLLS; i++)
+        if (ct_csel_colls[i].id == c->scope && strcmp(ct_csel_colls[i].cvar, buf) == 0)
+            return &ct_csel_colls[i];
+    return NULL;
+}
+
+/* As ct_csel_coll_of, for a choice the file may carry. */
+static const ct_csel_coll_t *ct_csel_range_choice(const ct_tune_choice_t *c)
+{
+    return ct_emit_usable(c) ? ct_csel_coll_of(c) : NULL;
+}
+
+int ct_emit_mpich_csel_carries(const ct_tune_result_t *r, const ct_tune_choice_t *c)
+{
+    return r->mpich_tree != NULL && ct_csel_coll_of(c) != NULL;
+}
+
+int ct_emit_mpich_csel_needs(const ct_tune_result_t *r, const ct_tune_choice_t *c)
+{
+    char buf[256];
+    if (r->mpich_tree == NULL || c->via != CT_VIA_ENV || ct_emit_full_range(c) ||
+        !ct_setting_is(c->name, c->via, CT_LIB_MPICH) ||
+        !ct_library_cvar_name(c->name, 0, buf, sizeof buf))
+        return 0;
+    size_t n = strlen(buf), t = strlen("_DEVICE_COLLECTIVE");
+    if (strcmp(buf, "MPIR_CVAR_DEVICE_COLLECTIVES") != 0 &&
+        (n <= t || strcmp(buf + n - t, "_DEVICE_COLLECTIVE") != 0))
+        return 0;
+    for (size_t i = 0; i < r->nchoices; i++) {
+        const ct_tune_choice_t *d = &r->choices[i];
+        if (ct_csel_coll_of(d) != NULL && d->scope == c->scope && d->min_bytes == c->min_bytes &&
+            d->max_bytes == c->max_bytes)
+            return 1;
+    }
+    return 0;
+}
+
+static int ct_csel_wanted(const ct_tune_result_t *r)
+{
+    for (size_t i = 0; i < r->nchoices; i++)
+        if (r->mpich_tree != NULL && ct_csel_range_choice(&r->choices[i]) != NULL)
+            return 1;
+    return 0;
+}
+
+/* A size bound in CSEL's unit: collbench's size, or per peer. */
+static long long ct_csel_bytes(const ct_csel_coll_t *k, long long b, long nranks, int up)
+{
+    if (!k->per_peer || nranks < 1)
+        return b;
+    return up ? (b + nranks - 1) / nranks : b / nranks;
+}
+
+/* The subtree for the measured communicator size: each range of k's
+ * choices (in size order) its algorithm, the gaps and what lies beyond
+ * the library's own subtree orig. */
+static json_t *ct_csel_sizes(const ct_tune_result_t *r, const ct_csel_coll_t *k, json_t *orig,
+                             char *err, size_t errlen)
+{
+    json_t *o = json_object();
+    long long next = 0; /* the first size not yet covered */
+    int open = 0, bad = o == NULL;
+    for (;;) {
+        const ct_tune_choice_t *c = NULL;
+        for (size_t i = 0; i < r->nchoices; i++) {
+            const ct_tune_choice_t *d = &r->choices[i];
+            long long lo = d->min_bytes < 0 ? 0 : d->min_bytes;
+            if (ct_csel_range_choice(d) == k && lo >= next &&
+                (c == NULL || lo < (c->min_bytes < 0 ? 0 : c->min_bytes)))
+                c = d;
+        }
+        if (c == NULL || open || bad)
+            break;
+        char key[96], leaf[160];
+        long long lo = ct_csel_bytes(k, c->min_bytes < 0 ? 0 : c->min_bytes, r->nranks, 1);
+        if (lo > next) {
+            snprintf(key, sizeof key, "%s<=%lld", k->key, lo - 1);
+            bad |= ct_csel_set(o, key, json_deep_copy(orig));
+        }
+        if (strcmp(c->value, "auto") == 0)
+            snprintf(leaf, sizeof leaf, "%s", "");
+        else if (strcmp(c->value, "nb") == 0)
+            snprintf(leaf, sizeof leaf, "algorithm=%s_allcomm_nb", k->fn);
+        else
+            snprintf(leaf, sizeof leaf, "algorithm=%s_intra_%s", k->fn, c->value);
+        json_t *alg = json_object();
+        bad |= alg == NULL;
+        if (!bad && leaf[0] != '\0') {
+            bad |= ct_csel_set(alg, leaf, json_object());
+            alg = bad ? NULL : ct_csel_guard(k->id, c->value, alg, orig);
+        } else if (!bad) {
+            json_decref(alg);
+            alg = json_deep_copy(orig);
+        }
+        if (c->max_bytes < 0) {
+            snprintf(key, sizeof key, "%s=any", k->key);
+            open = 1;
+        } else {
+            long long hi = ct_csel_bytes(k, c->max_bytes, r->nranks, 0);
+            snprintf(key, sizeof key, "%s<=%lld", k->key, hi);
+            next = c->max_bytes + 1;
+        }
+        bad |= ct_csel_set(o, key, alg);
+    }
+    if (!open && !bad) {
+        char key[96];
+        snprintf(key, sizeof key, "%s=any", k->key);
+        bad |= ct_csel_set(o, key, json_deep_copy(orig));
+    }
+    if (bad) {
+        json_decref(o);
+        snprintf(err, errlen, "mpich-coll-selection.json: out of memory");
+        return NULL;
+    }
+    return o;
+}
+
+/* Replaces k's intra subtree in tree: the measured communicator size
+ * gets the tuned sizes, smaller and larger ones the library's subtree. */
+static ct_status_t ct_csel_splice(const ct_tune_result_t *r, json_t *tree, const ct_csel_coll_t *k,
+                                  char *err, size_t errlen)
+{
+    char ckey[64], key[64];
+    snprintf(ckey, sizeof ckey, CT_CSEL_COLL_KEY "%s", k->csel);
+    json_t *coll = json_object_get(tree, ckey);
+    json_t *orig = coll ? json_object_get(coll, "comm_type=intra") : NULL;
+    if (!json_is_object(orig)) {
+        snprintf(err, errlen,
+                 "mpich-coll-selection.json: the installed MPICH's selection tree has no "
+                 "\"%s\" / \"comm_type=intra\" to put %s's choices in",
+                 ckey, ct_coll_name((ct_coll_id_t)k->id));
+        return CT_ERR_USAGE;
+    }
+    if (r->nranks < 2) {
+        snprintf(err, errlen, "mpich-coll-selection.json: measured at %ld ranks", r->nranks);
+        return CT_ERR_USAGE;
+    }
+    json_incref(orig);
+    json_t *sizes = ct_csel_sizes(r, k, orig, err, errlen);
+    json_t *intra = json_object();
+    int bad = sizes == NULL || intra == NULL;
+    if (!bad) {
+        /* CSEL has no "comm_size=N": below it, N itself, above it. */
+        snprintf(key, sizeof key, "comm_size<=%ld", r->nranks - 1);
+        bad |= ct_csel_set(intra, key, json_deep_copy(orig));
+        snprintf(key, sizeof key, "comm_size<=%ld", r->nranks);
+        bad |= ct_csel_set(intra, key, sizes);
+        sizes = NULL;
+        bad |= ct_csel_set(intra, "comm_size=any", json_deep_copy(orig));
+    }
+    /* Replacing the value keeps the key's place (jansson keeps insertion
+     * order), so the collectives stay in the library's order. */
+    if (!bad)
+        bad |= json_object_set_new(coll, "comm_type=intra", intra) != 0;
+    else
+        json_decref(intra);
+    json_decref(sizes);
+    json_decref(orig);
+    if (bad && err[0] == '\0')
+        snprintf(err, errlen, "mpich-coll-selection.json: out of memory");
+    return bad ? CT_ERR_NOMEM : CT_OK;
+}
+
+static ct_status_t ct_csel_write(const ct_emit_ctx_t *ctx, FILE *fp, char *err, size_t errlen)
+{
+    const ct_tune_result_t *r = ctx->r;
+    json_error_t jerr;
+    err[0] = '\0';
+    json_t *tree = json_loads(r->mpich_tree, 0, &jerr);
+    if (!json_is_object(tree)) {
+        json_decref(tree);
+        snprintf(err, errlen, "mpich-coll-selection.json: MPICH's selection tree: %s", jerr.text);
+        return CT_ERR_USAGE;
+    }
+    ct_status_t st = CT_OK;
+    for (size_t i = 0; i < CT_CSEL_NCOLLS && st == CT_OK; i++) {
+        int has = 0;
+        for (size_t j = 0; j < r->nchoices; j++)
+            has |= ct_csel_range_choice(&r->choices[j]) == &ct_csel_colls[i];
+        if (has && r->mpich_tree != NULL)
+            st = ct_csel_splice(r, tree, &ct_csel_colls[i], err, errlen);
+    }
+    if (st == CT_OK && (json_dumpf(tree, fp, JSON_COMPACT) != 0 || fputc('\n', fp) == EOF)) {
+        snprintf(err, errlen, "mpich-coll-selection.json: write failed");
+        st = CT_ERR_IO;
+    }
+    json_decref(tree);
+    return st;
+}
+
+ct_status_t ct_emit_mpich_tree_read(const char *lib, char **tree_p, char *err, size_t errlen)
+{
+    FILE *fp = fopen(lib, "rb");
+    if (fp == NULL) {
+        snprintf(err, errlen, "%s: cannot open", lib);
+        return CT_ERR_IO;
+    }
+    size_t cap = 1 << 20, len = 0, got;
+    char *buf = malloc(cap + 1);
+    while (buf != NULL && (got = fread(buf + len, 1, cap - len, fp)) > 0) {
+        len += got;
+        if (len == cap) {
+            char *nb = realloc(buf, 2 * cap + 1);
+            if (nb == NULL) {
+                free(buf);
+                buf = NULL;
+                break;
+            }
+            buf = nb;
+            cap *= 2;
+        }
+    }
+    fclose(fp);
+    if (buf == NULL)
+        return CT_ERR_NOMEM;
+    buf[len] = '\0';
+    /* json_gen.sh compiles each tree in as one NUL-terminated string with
+     * no white space, opening with its first collective; the MPIR tree is
+     * the one whose leaves are MPIR functions (ch4's are compositions). */
+    const char *open = "{\"" CT_CSEL_COLL_KEY;
+    size_t olen = strlen(open);
+    for (size_t i = 0; i + olen < len; i++) {
+        if (memcmp(buf + i, open, olen) != 0)
+            continue;
+        const char *s = buf + i;
+        size_t n = strnlen(s, len - i);
+        char *t = malloc(n + 1);
+        if (t == NULL) {
+            free(buf);
+            return CT_ERR_NOMEM;
+        }
+        memcpy(t, s, n);
+        t[n] = '\0';
+        i += n;
+        json_t *j = strstr(t, CT_CSEL_MPIR_LEAF) ? json_loads(t, 0, NULL) : NULL;
+        if (json_is_object(j)) {
+            json_decref(j);
+            free(buf);
+            *tree_p = t;
+            return CT_OK;
+        }
+        json_decref(j);
+        free(t);
+    }
+    free(buf);
+    snprintf(err, errlen, "%s: no built-in MPIR collective selection tree in it (not MPICH 4?)",
+             lib);
+    return CT_ERR_USAGE;
+}
+
+/* MPICH reads it through its CVAR at MPI_Init, on every rank. */
+const ct_emit_format_t ct_emit_mpich_csel = {
+    .name = CT_EMIT_MPICH_CSEL_NAME,
+    .wanted = ct_csel_wanted,
+    .write = ct_csel_write,
+    .install = NULL,
+    .load = {.var = "MPIR_CVAR_COLL_SELECTION_TUNING_JSON_FILE", .via = CT_VIA_ENV},
+};
