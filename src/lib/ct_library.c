@@ -59,13 +59,16 @@ static const ct_library_family_t ct_fam_mvapich[] = {
     {"MVP_", 0, CT_APPLY_ENV, CT_READBACK_NONE, ct_emit_none, "--env"},
 };
 
+/* A forced algorithm's guard while measuring (ct_library_measure_only). */
+static const char *const ct_measure_only_mpich[] = {"MPIR_CVAR_COLLECTIVE_FALLBACK", NULL};
+
 static const ct_library_t ct_libraries[CT_LIB_COUNT] = {
-    {CT_LIB_OMPI, "Open MPI", 1, "coll_tuned_", ct_fam_ompi, CT_N(ct_fam_ompi)},
-    {CT_LIB_UCX, "UCX", 1, NULL, ct_fam_ucx, CT_N(ct_fam_ucx)},
-    {CT_LIB_NCCL, "NCCL", 1, NULL, ct_fam_nccl, CT_N(ct_fam_nccl)},
-    {CT_LIB_MPICH, "MPICH", 0, NULL, ct_fam_mpich, CT_N(ct_fam_mpich)},
-    {CT_LIB_INTEL_MPI, "Intel MPI", 0, NULL, ct_fam_intel, CT_N(ct_fam_intel)},
-    {CT_LIB_MVAPICH, "MVAPICH", 0, NULL, ct_fam_mvapich, CT_N(ct_fam_mvapich)},
+    {CT_LIB_OMPI, "Open MPI", 1, "coll_tuned_", ct_fam_ompi, CT_N(ct_fam_ompi), NULL},
+    {CT_LIB_UCX, "UCX", 1, NULL, ct_fam_ucx, CT_N(ct_fam_ucx), NULL},
+    {CT_LIB_NCCL, "NCCL", 1, NULL, ct_fam_nccl, CT_N(ct_fam_nccl), NULL},
+    {CT_LIB_MPICH, "MPICH", 0, NULL, ct_fam_mpich, CT_N(ct_fam_mpich), ct_measure_only_mpich},
+    {CT_LIB_INTEL_MPI, "Intel MPI", 0, NULL, ct_fam_intel, CT_N(ct_fam_intel), NULL},
+    {CT_LIB_MVAPICH, "MVAPICH", 0, NULL, ct_fam_mvapich, CT_N(ct_fam_mvapich), NULL},
 };
 
 const ct_library_t *ct_library_get(ct_library_id_t id)
@@ -144,4 +147,17 @@ int ct_library_cvar_name(const char *name, int mca, char *buf, size_t buflen)
     int n = lib->id == CT_LIB_MPICH ? snprintf(buf, buflen, "MPIR_CVAR_%s", x)
                                     : snprintf(buf, buflen, "%s", x);
     return x[0] != '\0' && n > 0 && (size_t)n < buflen;
+}
+
+int ct_library_measure_only(const char *name)
+{
+    const ct_library_t *lib = ct_library_of(name, 0);
+    char cvar[256];
+    if (lib == NULL || lib->measure_only == NULL ||
+        !ct_library_cvar_name(name, 0, cvar, sizeof cvar))
+        return 0;
+    for (const char *const *m = lib->measure_only; *m; m++)
+        if (strcmp(*m, cvar) == 0)
+            return 1;
+    return 0;
 }

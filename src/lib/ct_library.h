@@ -62,6 +62,9 @@ typedef struct {
     const char *coll_prefix;
     const ct_library_family_t *families;
     size_t nfamilies;
+    /* Settings colltune sets only while it measures (MPI_T names, NULL
+     * terminated; NULL for none): never a choice, never written. */
+    const char *const *measure_only;
 } ct_library_t;
 
 /* The entry of id; NULL out of range. */
@@ -91,6 +94,12 @@ const char *ct_library_mca_param_of_env(const char *name);
  * of X) into buf; 0 when it has none or buf is too short. */
 int ct_library_cvar_name(const char *name, int mca, char *buf, size_t buflen);
 
+/* Whether the setting name (any spelling the library accepts) is one
+ * colltune sets only while it measures: MPICH's
+ * MPIR_CVAR_COLLECTIVE_FALLBACK=error makes a forced algorithm that
+ * cannot run fail instead of silently measuring MPICH's own choice, but
+ * in a job's file it would turn that silent fallback into an error. */
+int ct_library_measure_only(const char *name);
 /* Whether name is one of library id's collective-algorithm controls. */
 int ct_library_is_coll_var(ct_library_id_t id, const char *name);
 

@@ -7,11 +7,14 @@
 
 #include "ct_mpich_desc.h"
 
-/* The words MPICH 4.0's algorithm descriptions end an item with (read from
- * mpivars' output): what a glued name is preceded by. */
+/* The words MPICH 4.0's enum descriptions end an item with (read from
+ * mpivars' output): what a glued name is preceded by.  "." and "error"
+ * are MPIR_CVAR_COLLECTIVE_FALLBACK's ("...by the user.error   - throw an
+ * errorprint   - ...") and MPIR_CVAR_DEVICE_COLLECTIVES' ("algorithms.all"). */
 static const char *const ct_mpich_tails[] = {
-    "algorithms", "algorithm", "collectives", "primitives", "receives", "allreduce", "barrier",
-    "reduce",     "bcast",     "phase",       "Allgather",  "Tree",     ")",
+    "algorithms", "algorithm", "collectives", "primitives", "receives",
+    "allreduce",  "barrier",   "reduce",      "bcast",      "phase",
+    "Allgather",  "Tree",      ")",           ".",          "error",
 };
 #define CT_MPICH_NTAILS (sizeof ct_mpich_tails / sizeof ct_mpich_tails[0])
 

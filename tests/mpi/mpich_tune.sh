@@ -10,9 +10,11 @@
 # allgather in one shared launch with that value refused.  Then a planted
 # bad site default (smp allreduce, about 4x slower at 256 KiB-1 MiB here, with
 # MPIR_CVAR_ALLREDUCE_DEVICE_COLLECTIVE=0 so that ch4's shared-memory path
-# does not bypass the choice on one node) is undone by colltune tune with
-# tests/mpi/mpich_tune.ini, and the choice reads back as in force through
-# --cvars.  np 2 for the tune: MPICH's waiting ranks spin, and 2 ranks on
+# does not bypass the choice on one node) is undone by colltune tune
+# --space mpich-coll in shared launches (the fallback guard written per
+# configuration, so the planted smp, which cannot run under it, is the
+# baseline as the site has it; the guard is never a choice), and the
+# choice reads back as in force through --cvars.  np 2 for the tune: MPICH's waiting ranks spin, and 2 ranks on
 # these 2 cores keep the timings clean.  SKIP without MPICH.
 . "$top_srcdir/tests/mpi/lib.sh"
 ct_mpich_collbench
@@ -74,8 +76,8 @@ grep -A1 '^# Configuration 1:' "$T/out" | grep -q '^ *1024 ' ||
     fail "configuration 1 (reduce_scatter_allgather) not measured: $(cat "$T/out")"
 
 # mpich-coll.ini as shipped, searched in-process for allgather and
-# alltoall at 3 ranks: each collective's values share a launch (requires=
-# at launch); allgather's recursive_doubling is recorded refused there and
+# alltoall at 3 ranks: each collective's values share a launch (the
+# fallback guard written with each forced value through MPI_T); allgather's recursive_doubling is recorded refused there and
 # never chosen, the others measured; alltoall's four algorithms are refused
 # in place (brucks, pairwise, scattered: after their out-of-place row) or
 # out of place (pairwise_sendrecv_replace), so only the defaults compare.
@@ -108,7 +110,7 @@ while [ "$i" -lt 2 ]; do
 done
 # The launch's other three configurations measured: 3K in both placements.
 for j in "$out"/trials/allgather-*-s0/results.json; do
-    [ "$(json_get "$j" results.#)" = 6 ] && [ "$(json_get "$j" refused.0.label)" = "$ag=recursive_doubling" ] ||
+    [ "$(json_get "$j" results.#)" = 6 ] && [ "$(json_get "$j" refused.0.label)" = "$ag=recursive_doubling,MPIR_CVAR_COLLECTIVE_FALLBACK=error" ] ||
         fail "$j: not 3 configurations measured and recursive_doubling refused"
 done
 n=$(json_get "$out/report.json" choices.#)
@@ -123,7 +125,7 @@ done
 # The planted site default, undone by the tune.
 out="$T/tune"
 MPIR_CVAR_ALLREDUCE_INTRA_ALGORITHM=smp MPIR_CVAR_ALLREDUCE_DEVICE_COLLECTIVE=0 \
-    timeout 120 "$CT" tune --space "$top_srcdir/tests/mpi/mpich_tune.ini" --out "$out" \
+    timeout 120 "$CT" tune --space mpich-coll --out "$out" \
     --launcher "$MPIEXEC_HYDRA -launcher fork" --np 2 --collbench "$MPICH_COLLBENCH" \
     --verify-pairs 0 --strategy exhaustive --launches 5 --collectives allreduce \
     -- -b 256K -e 1M -f 4 --sync barrier -n 20 -w 2 >"$T/tune.out" 2>&1 ||
@@ -147,8 +149,17 @@ while [ "$i" -lt "$n" ]; do
 done
 case "$choice" in
 recursive_doubling | reduce_scatter_allgather | auto) ;;
+'') fail "tune made no allreduce algorithm choice over the planted smp: $(grep '^- ' "$out/report.md")" ;;
 *) fail "tune chose '$choice' over the planted smp: $(grep -A4 '^| collective' "$out/report.md")" ;;
 esac
+
+# The guard is only ever set while measuring: no choice of it.
+i=0
+while [ "$i" -lt "$n" ]; do
+    [ "$(json_get "$out/report.json" "choices.$i.name")" = MPIR_CVAR_COLLECTIVE_FALLBACK ] &&
+        fail "tune: MPIR_CVAR_COLLECTIVE_FALLBACK is a choice: $(grep '^- ' "$out/report.md")"
+    i=$((i + 1))
+done
 
 # The choice applied as a site would (the environment), read back through
 # MPI_T as in force: its position in MPICH's list, not a timing.

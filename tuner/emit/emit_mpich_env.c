@@ -18,8 +18,6 @@
 
 #include <string.h>
 
-#define CT_MPICH_FALLBACK "MPIR_CVAR_COLLECTIVE_FALLBACK"
-
 static int ct_is_mpich(const ct_tune_choice_t *c)
 {
     return ct_emit_usable(c) && c->via == CT_VIA_ENV &&
@@ -32,11 +30,9 @@ static const char *ct_mpich_cvar(const ct_tune_choice_t *c, char *buf, size_t n)
     return ct_library_cvar_name(c->name, 0, buf, n) ? buf : c->name;
 }
 
-static int ct_is_fallback(const ct_tune_choice_t *c)
-{
-    char buf[256];
-    return strcmp(ct_mpich_cvar(c, buf, sizeof buf), CT_MPICH_FALLBACK) == 0;
-}
+/* The tune makes no choice of it (ct_library_measure_only); a result
+ * read from elsewhere that has one still never gets it written. */
+static int ct_is_fallback(const ct_tune_choice_t *c) { return ct_library_measure_only(c->name); }
 
 /* A line of the file: MPICH reads a CVAR for every size, so a choice over
  * a size range only is left out (named in the header; intel-mpi.env can

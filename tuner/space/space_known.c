@@ -272,6 +272,11 @@ int ct_space_known_runtime(const char *name)
     size_t n = strlen(name), np = sizeof mpich - 1, ni = sizeof intra - 1;
     if (strncmp(name, mpich, np) == 0 && n > np + ni && strcmp(name + n - ni, intra) == 0)
         return name[np] != 'I' && strstr(name, "_POSIX_") == NULL;
+    /* Its guard, an int every forced call's restriction check reads
+     * (MPII_COLLECTIVE_FALLBACK_CHECK): set per configuration, so that the
+     * baseline, a site's default included, runs as the site has it. */
+    if (strcmp(name, "MPIR_CVAR_COLLECTIVE_FALLBACK") == 0)
+        return 1;
     if (!ct_library_is_coll_var(CT_LIB_OMPI, name))
         return 0;
     const char *alg = strstr(name + strlen(ct_library_get(CT_LIB_OMPI)->coll_prefix), "_algorithm");

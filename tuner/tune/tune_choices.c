@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ct_library.h"
 #include "ct_nccl_list.h"
 #include "emit.h"
 
@@ -48,7 +49,9 @@ static ct_status_t ct_tune_add_pick(ct_tune_result_t *r, const ct_tune_scope_t *
     const ct_space_config_t *base = &sc->configs.configs[0], *c = &sc->configs.configs[p->config];
     int scope = p->coll != CT_SCOPE_GLOBAL ? p->coll : sc->scope;
     for (size_t i = 0; i < c->n; i++) {
-        if (ct_tune_in_base(base, &c->settings[i]))
+        /* A guard set only while measuring (MPICH's FALLBACK=error) is
+         * not what made the configuration faster, and no file carries it. */
+        if (ct_tune_in_base(base, &c->settings[i]) || ct_library_measure_only(c->settings[i].name))
             continue;
         ct_status_t st = ct_tune_add_choice(r, &c->settings[i], scope, p);
         if (st != CT_OK)
