@@ -142,7 +142,7 @@ tune_local() {
 install_missing
 build
 if [ "$mode" = check ]; then
-    make -j"$(nproc)" check
+    make -j"$(nproc)" check-parallel
 else
     run_main_job
 fi

@@ -12,9 +12,16 @@
 # tests/unit/ and tests/fuzz/ shared, the rest (tests/mpi/, tests/cluster/,
 # tests/slurm/) alone; a script overrides it with a line of its own,
 # `# suite: concurrent` or `# suite: alone`, in its first 30 lines.
+#
+# `tests/run-test.sh --mode TEST` prints the mode alone (shared or alone):
+# make check-parallel runs the shared tests first, so that they pair up.
 set -u
+print_mode=0
+if [ "${1:-}" = --mode ]; then
+    print_mode=1
+    shift
+fi
 test=$1
-lock=${CT_SUITE_LOCK:?run through make check}
 
 mode=-x
 case $test in
@@ -27,4 +34,9 @@ case $marker in
 concurrent) mode=-s ;;
 alone) mode=-x ;;
 esac
+if [ "$print_mode" = 1 ]; then
+    [ "$mode" = -s ] && echo shared || echo alone
+    exit 0
+fi
+lock=${CT_SUITE_LOCK:?run through make check}
 exec flock "$mode" "$lock" "$@"
