@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause
+# suite: concurrent (decides nothing from a timing: tests/run-test.sh)
 # colltune install and verify-install, with the real Open MPI at np=2.
 # TUNE_DIR is built by hand from the emitters' golden output (every file a
 # tune writes, paths naming TUNE_DIR) and a report.json that says the A/B

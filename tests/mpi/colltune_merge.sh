@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause
+# suite: concurrent (decides nothing from a timing: tests/run-test.sh)
 # colltune merge: tunes made at different comm sizes joined into one set of
 # files, each tune's rules held at its own size only.
 #  1. Two tune directories built by hand (as colltune_install.sh does, from

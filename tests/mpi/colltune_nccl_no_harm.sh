@@ -97,7 +97,12 @@ done
 run_with "$T/t"
 
 # Every size (--extend-ranges): NCCL's per-collective list in nccl.env.
-tune "$T/x" --extend-ranges
+# The same search, resumed from a copy of the first tune's journal and
+# trials only, no files (the search's trials are not run again; the A/B
+# of the new files is).
+mkdir "$T/x"
+cp -R "$T/t/journal.head.json" "$T/t/journal.jsonl" "$T/t/trials" "$T/x/"
+tune "$T/x" --extend-ranges --resume
 r="$T/x/report.json"
 [ "$(json_get "$r" choices.0.written)" = true ] || fail "extend: not written: $(cat "$T/x/report.md")"
 grep -q "^export NCCL_ALGO='AllReduce:tree'$" "$T/x/nccl.env" || fail "nccl.env: $(cat "$T/x/nccl.env")"

@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause
+# suite: concurrent (decides nothing from a timing: tests/run-test.sh)
 # The JSON file carries the rows and the metadata the issue asks for:
 # command line, MPI version, hosts and ranks per node, CPU bindings, every
 # tuning variable in effect, colltune version and revision, and (--cvars)

@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause
+# suite: concurrent (decides nothing from a timing: tests/run-test.sh)
 # mpich-coll-selection.json under the installed MPICH (read through
 # MPIR_CVAR_COLL_SELECTION_TUNING_JSON_FILE at MPI_Init): written from a
 # result with recursive_doubling for allreduce over 64..1024 B at 2 ranks,

@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause
+# suite: concurrent (decides nothing from a timing: tests/run-test.sh)
 # The nccl backend where NCCL cannot run: every rank exits 77 with one
 # exact "NCCL backend unavailable: <reason>" line, rank 0's naming the
 # failing ranks, and nothing hangs (each run well under 20 s).

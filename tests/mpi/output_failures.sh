@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause
+# suite: concurrent (decides nothing from a timing: tests/run-test.sh)
 # Output failures during and at the end of a run:
 #   D1  a full disk under the CSV is exit 3 naming the file and the reason;
 #       the rows written before stay, whole

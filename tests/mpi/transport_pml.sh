@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause
+# suite: concurrent (decides nothing from a timing: tests/run-test.sh)
 # collbench runs over pml ucx here (Debian's system file says pml = ^ucx,
 # and pml ucx wants InfiniBand unless pml_ucx_tls/pml_ucx_devices say any),
 # and its JSON says which pml really ran, from the process (the mapped
