@@ -20,6 +20,8 @@
 
 #include "emit_format.h"
 
+#include "ct_input.h"
+
 #include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
@@ -335,30 +337,11 @@ static ct_status_t ct_csel_write(const ct_emit_ctx_t *ctx, FILE *fp, char *err, 
 
 ct_status_t ct_emit_mpich_tree_read(const char *lib, char **tree_p, char *err, size_t errlen)
 {
-    FILE *fp = fopen(lib, "rb");
-    if (fp == NULL) {
-        snprintf(err, errlen, "%s: cannot open", lib);
-        return CT_ERR_IO;
-    }
-    size_t cap = 1 << 20, len = 0, got;
-    char *buf = malloc(cap + 1);
-    while (buf != NULL && (got = fread(buf + len, 1, cap - len, fp)) > 0) {
-        len += got;
-        if (len == cap) {
-            char *nb = realloc(buf, 2 * cap + 1);
-            if (nb == NULL) {
-                free(buf);
-                buf = NULL;
-                break;
-            }
-            buf = nb;
-            cap *= 2;
-        }
-    }
-    fclose(fp);
-    if (buf == NULL)
-        return CT_ERR_NOMEM;
-    buf[len] = '\0';
+    char *buf;
+    size_t len;
+    ct_status_t st = ct_input_slurp(lib, CT_INPUT_MAX_DATA, 0, &buf, &len, err, errlen);
+    if (st != CT_OK)
+        return st;
     /* json_gen.sh compiles each tree in as one NUL-terminated string with
      * no white space, opening with its first collective; the MPIR tree is
      * the one whose leaves are MPIR functions (ch4's are compositions). */

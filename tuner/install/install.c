@@ -23,6 +23,7 @@
 #include "cli.h"
 #include "command.h"
 #include "ct_status.h"
+#include "ct_input.h"
 #include "ct_outfile.h"
 #include "ct_outfile_set.h"
 #include "ct_tmpname.h"
@@ -191,38 +192,6 @@ int ct_install_check_report(const char *who, const char *tune)
         ct_install_free_mca(names, values, n > 256 ? 256 : n);
     json_decref(doc);
     return rc;
-}
-
-/* The whole of path, NUL-terminated, or NULL. */
-static char *ct_install_slurp(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (f == NULL)
-        return NULL;
-    size_t cap = 4096, n = 0;
-    char *buf = malloc(cap);
-    size_t got;
-    while (buf != NULL && (got = fread(buf + n, 1, cap - n - 1, f)) > 0) {
-        n += got;
-        if (cap - n - 1 == 0) {
-            char *nb = realloc(buf, cap * 2);
-            if (nb == NULL) {
-                free(buf);
-                buf = NULL;
-                break;
-            }
-            buf = nb;
-            cap *= 2;
-        }
-    }
-    if (buf != NULL && ferror(f)) {
-        free(buf);
-        buf = NULL;
-    }
-    fclose(f);
-    if (buf != NULL)
-        buf[n] = '\0';
-    return buf;
 }
 
 static int ct_install_path_char(char ch)
@@ -476,11 +445,13 @@ static int ct_install_main(int argc, char **argv)
         snprintf(src, sizeof src, "%s/%s", tune, t[i].name);
         if (stat(src, &sb) != 0)
             continue;
-        char *raw = S_ISREG(sb.st_mode) ? ct_install_slurp(src) : NULL;
-        size_t nrep;
+        char *raw = NULL, why[PATH_MAX + 256] = "not a regular file";
+        size_t nrep, rawlen;
+        if (S_ISREG(sb.st_mode) &&
+            ct_input_slurp(src, CT_INPUT_MAX_CONFIG, 1, &raw, &rawlen, why, sizeof why) != CT_OK)
+            raw = NULL;
         if (raw == NULL || (text[i] = ct_install_rewrite(raw, olds, nold, to, &nrep)) == NULL) {
-            fprintf(stderr, "colltune install: cannot read %s: %s\n", src,
-                    raw == NULL && S_ISREG(sb.st_mode) ? strerror(errno) : "not a regular file");
+            fprintf(stderr, "colltune install: cannot read %s: %s\n", src, why);
             rc = CT_EXIT_USAGE;
         }
         free(raw);
