@@ -118,13 +118,11 @@ ct_status_t ct_trial_read_csv_config(ct_trial_t *trial, const char *path, long c
  * (-1: a launch without --config): its "refused" entries into
  * trial->refused, and its config_id into id (room for 24; "" without
  * --config).  A missing file is CT_ERR_USAGE, a file that is not
- * collbench's JSON CT_ERR_PARSE, each with err. */
+ * collbench's JSON CT_ERR_PARSE, each with err.  When mpich_lib_p is set
+ * and *mpich_lib_p NULL, the path of the libmpich the run loaded
+ * (fingerprint.libraries, malloc'ed) goes there, from the same read. */
 ct_status_t ct_trial_read_json(ct_trial_t *trial, const char *path, long config, char *id,
-                               char *err, size_t errlen);
-/* The path of the library whose name starts with prefix ("libmpich.so")
- * in collbench's JSON at path (fingerprint.libraries), malloc'ed; NULL
- * when there is none or the file cannot be read. */
-char *ct_trial_json_lib(const char *path, const char *prefix);
+                               char **mpich_lib_p, char *err, size_t errlen);
 /* Appends one refusal (reason copied). */
 ct_status_t ct_trial_add_refusal(ct_trial_t *trial, const char *collective, const char *dtype,
                                  const char *reason);

@@ -180,9 +180,10 @@ static int ct_trial_json_config_id(const json_t *doc, long config, char *id, siz
     return -1;
 }
 
-char *ct_trial_json_lib(const char *path, const char *prefix)
+/* The path of the library whose name starts with prefix in doc's
+ * fingerprint.libraries, malloc'ed; NULL when there is none. */
+static char *ct_trial_json_lib(const json_t *doc, const char *prefix)
 {
-    json_t *doc = json_load_file(path, 0, NULL);
     const json_t *libs = json_object_get(json_object_get(doc, "fingerprint"), "libraries"), *l;
     const char *name;
     char *found = NULL;
@@ -192,12 +193,11 @@ char *ct_trial_json_lib(const char *path, const char *prefix)
         if (found == NULL && strncmp(name, prefix, strlen(prefix)) == 0 && json_is_string(p))
             found = strdup(json_string_value(p));
     }
-    json_decref(doc);
     return found;
 }
 
 ct_status_t ct_trial_read_json(ct_trial_t *trial, const char *path, long config, char *id,
-                               char *err, size_t errlen)
+                               char **mpich_lib_p, char *err, size_t errlen)
 {
     json_error_t je;
     id[0] = '\0';
@@ -235,6 +235,8 @@ ct_status_t ct_trial_read_json(ct_trial_t *trial, const char *path, long config,
         if (st == CT_ERR_NOMEM)
             snprintf(err, errlen, "%s: out of memory", path);
     }
+    if (st == CT_OK && mpich_lib_p != NULL && *mpich_lib_p == NULL)
+        *mpich_lib_p = ct_trial_json_lib(doc, "libmpich.so");
     json_decref(doc);
     return st;
 }
