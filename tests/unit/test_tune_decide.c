@@ -104,6 +104,121 @@ static void test_paired(ct_test_tally_t *t)
     CT_CHECK(t, ct_tune_pick(all, 3) == 2);
 }
 
+/* min and max read exactly n values (what lies past them is not theirs),
+ * and 0 for none, as tune_decision.c's report shows an empty side. */
+static void test_min_max(ct_test_tally_t *t)
+{
+    double low_after[] = {5, 6, 1}, high_after[] = {5, 4, 9};
+    CT_CHECK(t, ct_tune_min(low_after, 2) == 5);
+    CT_CHECK(t, ct_tune_max(high_after, 2) == 5);
+    CT_CHECK(t, ct_tune_min(low_after, 3) == 1 && ct_tune_max(high_after, 3) == 9);
+    CT_CHECK(t, ct_tune_min(low_after, 0) == 0 && ct_tune_max(high_after, 0) == 0);
+    CT_CHECK(t, ct_tune_min(high_after, 1) == 5 && ct_tune_max(low_after, 1) == 5);
+}
+
+/* The paired rule at its boundaries: which launch pairs with which (by
+ * group, never by position), a strict majority of wins, the margin, and
+ * intervals that touch. */
+static void test_paired_bounds(ct_test_tally_t *t)
+{
+    const char *g3[] = {"L0", "L1", "L2"};
+    double nan3[] = {NAN, NAN, NAN};
+    size_t np = 0;
+    /* Pairs by group: the baseline ran its launches in another order.  By
+     * position the candidate would lose two of three. */
+    const char *rev[] = {"L2", "L1", "L0"};
+    double bus[] = {100, 200, 300}, cus[] = {270, 180, 90}; /* 0.9 each */
+    ct_tune_cand_t b = {bus, nan3, nan3, rev, 3, 0, 0};
+    ct_tune_cand_t c = {cus, nan3, nan3, g3, 3, 1, 0};
+    CT_CHECK(t, ct_tune_beats(&c, &b, &np) == 1 && np == 3);
+    /* A group the baseline never ran in pairs with nothing: two shared
+     * launches, so the across-launch rule decides (and 270 > 100 fails). */
+    const char *gx[] = {"L0", "L1", "X"};
+    ct_tune_cand_t cx = {cus, nan3, nan3, gx, 3, 1, 0};
+    CT_CHECK(t, ct_tune_beats(&cx, &b, &np) == 0 && np == 2);
+    /* A baseline launch with no group (NULL) pairs with nothing either. */
+    const char *gnull[] = {NULL, "L1", "L0"};
+    ct_tune_cand_t bn = {bus, nan3, nan3, gnull, 3, 0, 0};
+    CT_CHECK(t, ct_tune_beats(&c, &bn, &np) == 0 && np == 2);
+
+    /* A strict majority: 2 wins of 4 shared launches is not one, even with
+     * the median ratio (0.9) below the margin; 3 of 4 is. */
+    const char *g4[] = {"L0", "L1", "L2", "L3"};
+    double nan4[] = {NAN, NAN, NAN, NAN};
+    double b4[] = {100, 100, 100, 100};
+    double half[] = {80, 80, 100, 100}, more[] = {80, 80, 80, 100};
+    ct_tune_cand_t base4 = {b4, nan4, nan4, g4, 4, 0, 0};
+    ct_tune_cand_t c_half = {half, nan4, nan4, g4, 4, 1, 0};
+    ct_tune_cand_t c_more = {more, nan4, nan4, g4, 4, 1, 0};
+    CT_CHECK(t, ct_tune_beats(&c_half, &base4, &np) == 0 && np == 4);
+    CT_CHECK(t, ct_tune_beats(&c_more, &base4, &np) == 1 && np == 4);
+
+    /* The margin is inclusive: exactly 5% faster in every launch wins;
+     * 4.5% does not. */
+    double b3[] = {100, 100, 100}, at[] = {95, 95, 95}, above[] = {95.5, 95.5, 95.5};
+    ct_tune_cand_t base3 = {b3, nan3, nan3, g3, 3, 0, 0};
+    ct_tune_cand_t c_at = {at, nan3, nan3, g3, 3, 1, 0};
+    ct_tune_cand_t c_above = {above, nan3, nan3, g3, 3, 1, 0};
+    CT_CHECK(t, ct_tune_beats(&c_at, &base3, NULL) == 1);
+    CT_CHECK(t, ct_tune_beats(&c_above, &base3, NULL) == 0);
+    /* Exactly the margin where the ratio's rounding is above it (36.1 / 38
+     * reads 0.95000000000000007): the wins decide, as they do at 95 / 100. */
+    double b38[] = {38, 38, 38}, c361[] = {36.1, 36.1, 36.1};
+    ct_tune_cand_t base38 = {b38, nan3, nan3, g3, 3, 0, 0};
+    ct_tune_cand_t c_361 = {c361, nan3, nan3, g3, 3, 1, 0};
+    CT_CHECK(t, ct_tune_beats(&c_361, &base38, NULL) == 1);
+
+    /* Intervals apart only when the candidate's high end is strictly below
+     * the baseline's low end: touching (98 = 98) is no win, one below is. */
+    double blo[] = {98, 98, 98}, bhi[] = {102, 102, 102};
+    double fast[] = {80, 80, 80}, flo[] = {60, 60, 60};
+    double touch[] = {98, 98, 98}, below[] = {97.9, 97.9, 97.9};
+    ct_tune_cand_t bci = {b3, blo, bhi, g3, 3, 0, 0};
+    ct_tune_cand_t c_touch = {fast, flo, touch, g3, 3, 1, 0};
+    ct_tune_cand_t c_below = {fast, flo, below, g3, 3, 1, 0};
+    CT_CHECK(t, ct_tune_beats(&c_touch, &bci, NULL) == 0);
+    CT_CHECK(t, ct_tune_beats(&c_below, &bci, NULL) == 1);
+}
+
+/* ct_tune_pick at its boundaries: an excluded candidate is never the
+ * pick, not even as the simpler one of a tie; ranges that only touch are
+ * tied; ranges apart are not. */
+static void test_pick_bounds(ct_test_tally_t *t)
+{
+    double base[] = {100, 102, 101, 103};
+    /* Tied with the best and simpler, but failed elsewhere. */
+    double a[] = {60, 62}, x[] = {61, 63};
+    ct_tune_cand_t excl[] = {{.us = base, .n = 2, .nchanged = 0, .excluded = 0},
+                             {.us = a, .n = 2, .nchanged = 2, .excluded = 0},
+                             {.us = x, .n = 2, .nchanged = 1, .excluded = 1}};
+    CT_CHECK(t, ct_tune_pick(excl, 3) == 1);
+    /* Equal medians (10): the best is the first, [10, 12]; the second's
+     * range [8, 10] touches it at 10, so they are tied and the simpler
+     * one wins. */
+    double best[] = {10, 10, 10, 12}, lower[] = {8, 10, 10, 10};
+    ct_tune_cand_t touch_below[] = {{.us = base, .n = 4, .nchanged = 0, .excluded = 0},
+                                    {.us = best, .n = 4, .nchanged = 2, .excluded = 0},
+                                    {.us = lower, .n = 4, .nchanged = 1, .excluded = 0}};
+    CT_CHECK(t, ct_tune_pick(touch_below, 3) == 2);
+    /* A slower one whose range starts where the best's ends (62): tied. */
+    double b62[] = {62, 64};
+    ct_tune_cand_t touch_above[] = {{.us = base, .n = 2, .nchanged = 0, .excluded = 0},
+                                    {.us = a, .n = 2, .nchanged = 2, .excluded = 0},
+                                    {.us = b62, .n = 2, .nchanged = 1, .excluded = 0}};
+    CT_CHECK(t, ct_tune_pick(touch_above, 3) == 2);
+    /* Starting just above it (62.5): apart, the faster one stays. */
+    double b625[] = {62.5, 64};
+    ct_tune_cand_t apart[] = {{.us = base, .n = 2, .nchanged = 0, .excluded = 0},
+                              {.us = a, .n = 2, .nchanged = 2, .excluded = 0},
+                              {.us = b625, .n = 2, .nchanged = 1, .excluded = 0}};
+    CT_CHECK(t, ct_tune_pick(apart, 3) == 1);
+    /* Tied and as simple: the lower median. */
+    ct_tune_cand_t same[] = {{.us = base, .n = 2, .nchanged = 0, .excluded = 0},
+                             {.us = x, .n = 2, .nchanged = 1, .excluded = 0},
+                             {.us = a, .n = 2, .nchanged = 1, .excluded = 0}};
+    CT_CHECK(t, ct_tune_pick(same, 3) == 2);
+}
+
 static void test_merge(ct_test_tally_t *t)
 {
     ct_tune_bucket_t b[] = {{1024, 0}, {2048, 3}, {4096, 3}, {8192, 0}, {16384, 0}, {32768, 2}};
@@ -163,6 +278,9 @@ int main(void)
     test_rule(&t);
     test_pick(&t);
     test_paired(&t);
+    test_min_max(&t);
+    test_paired_bounds(&t);
+    test_pick_bounds(&t);
     test_merge(&t);
     test_mann_whitney(&t);
     return CT_DONE(&t);

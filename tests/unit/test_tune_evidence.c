@@ -164,6 +164,61 @@ static void test_per_coll(ct_test_tally_t *t)
     ct_tune_decision_free(&d);
 }
 
+/* The contender a cell shows when nobody wins: among candidates with at
+ * least CT_TUNE_MIN_LAUNCHES (2) launches the fastest, exactly 2 being
+ * enough; only when none has 2, the fastest with any. */
+static void test_contender(ct_test_tally_t *t)
+{
+    ct_fake_t f;
+    fake_init(&f, 0, 1, 3);
+    const ct_tune_reach_t reach = {2, 0, 0};
+    ct_tune_decision_t d;
+    /* One baseline launch: nobody can be a significant gain. */
+    f.l[0][0].n = 1;
+    f.l[0][0].us[0] = 100;
+    fake_set(&f.l[0][1], 50, 50); /* exactly 2 launches, faster */
+    f.l[0][2].n = 3;              /* 3 launches, slower */
+    f.l[0][2].us[0] = f.l[0][2].us[1] = f.l[0][2].us[2] = 90;
+    CT_CHECK(t, ct_tune_decide(&f.ev, &reach, &d) == CT_OK);
+    CT_CHECK(t, d.cells[0].winner == 0 && !d.cells[0].significant && d.cells[0].best == 1 &&
+                    d.cells[0].best_us == 50 && d.cells[0].nbest == 2 && d.npicks == 0);
+    ct_tune_decision_free(&d);
+    /* One launch of the faster one: the one with enough launches is shown. */
+    f.l[0][1].n = 1;
+    CT_CHECK(t, ct_tune_decide(&f.ev, &reach, &d) == CT_OK);
+    CT_CHECK(t, d.cells[0].best == 2 && d.cells[0].best_us == 90 && d.cells[0].nbest == 3);
+    ct_tune_decision_free(&d);
+    /* None with 2: the fastest with any. */
+    f.l[0][2].n = 1;
+    CT_CHECK(t, ct_tune_decide(&f.ev, &reach, &d) == CT_OK);
+    CT_CHECK(t, d.cells[0].best == 1 && d.cells[0].nbest == 1);
+    ct_tune_decision_free(&d);
+}
+
+/* --weights can pick a configuration that wins no single cell: the pick
+ * then has no cell's search figures to show, and shows 0 for both. */
+static void test_weighted_no_cell(ct_test_tally_t *t)
+{
+    ct_fake_t f;
+    fake_init(&f, -1, 2, 3);
+    const ct_tune_reach_t reach = {2, 0, 0};
+    for (size_t k = 0; k < 2; k++) {
+        fake_set(&f.l[k][0], 100, 102);
+        fake_set(&f.l[k][1], 99, 101); /* no gain anywhere */
+        fake_set(&f.l[k][2], 98, 103);
+    }
+    f.ev.weighted = 1;
+    fake_set(&f.w[0], 1000, 1010);
+    fake_set(&f.w[1], 990, 1000);
+    fake_set(&f.w[2], 500, 510);
+    ct_tune_decision_t d;
+    CT_CHECK(t, ct_tune_decide(&f.ev, &reach, &d) == CT_OK);
+    CT_CHECK(t, d.cells[0].winner == 0 && d.cells[1].winner == 0);
+    CT_CHECK(t, d.npicks == 1 && d.picks[0].config == 2 && d.picks[0].default_us == 0 &&
+                    d.picks[0].tuned_us == 0);
+    ct_tune_decision_free(&d);
+}
+
 static void add_row(ct_trial_t *tr, const char *coll, long long bytes, const char *placement,
                     double us)
 {
@@ -225,6 +280,163 @@ static void test_index(ct_test_tally_t *t)
     ct_tune_evidence_free(&ev);
 }
 
+static void add_row_dt(ct_trial_t *tr, const char *coll, const char *dtype, long long bytes,
+                       double us)
+{
+    add_row(tr, coll, bytes, "out-of-place", us);
+    snprintf(tr->rows[tr->nrows - 1].dtype, sizeof tr->rows[0].dtype, "%s", dtype);
+}
+
+/* The index at its edges: a kind only the first trial measured, rows told
+ * apart by collective and by dtype at one size, an unmeasured row (median
+ * 0) that is a cell but no sample, and only this scope's ok baseline
+ * trials make cells (a failed baseline trial's size, a candidate's, another
+ * scope's are none). */
+static void test_index_edges(ct_test_tally_t *t)
+{
+    ct_space_config_t cfg[2];
+    memset(cfg, 0, sizeof cfg);
+    snprintf(cfg[0].key, sizeof cfg[0].key, "base");
+    snprintf(cfg[1].key, sizeof cfg[1].key, "cand");
+    ct_tune_scope_t sc = {0};
+    int excluded[2] = {0, 0};
+    sc.scope = -1;
+    sc.name = "global";
+    sc.configs.configs = cfg;
+    sc.configs.n = 2;
+    sc.excluded = excluded;
+    ct_trial_row_t rows[4][8];
+    ct_trial_t tr[4];
+    memset(tr, 0, sizeof tr);
+    const char *keys[] = {"base", "base", "cand", "base"};
+    const char *scopes[] = {"global", "global", "global", "bcast"};
+    for (size_t i = 0; i < 4; i++) {
+        snprintf(tr[i].key, sizeof tr[i].key, "%s", keys[i]);
+        snprintf(tr[i].scope, sizeof tr[i].scope, "%s", scopes[i]);
+        tr[i].rows = rows[i];
+        tr[i].status = i == 1 ? CT_JOURNAL_TIMEOUT : CT_JOURNAL_OK;
+    }
+    /* Trial 0, the baseline: reduce only here; allreduce 64 B in two
+     * dtypes, after a bcast row of the same size; 128 B unmeasured. */
+    add_row_dt(&tr[0], "reduce", "float", 32, 3);
+    add_row_dt(&tr[0], "bcast", "float", 64, 1);
+    add_row_dt(&tr[0], "allreduce", "float", 64, 5);
+    add_row_dt(&tr[0], "allreduce", "double", 64, 7);
+    add_row_dt(&tr[0], "allreduce", "float", 128, 0);
+    /* Trial 1, the baseline timed out: its size is no cell, its row no
+     * sample. */
+    add_row_dt(&tr[1], "allreduce", "float", 256, 9);
+    add_row_dt(&tr[1], "allreduce", "float", 64, 9);
+    /* Trial 2, the candidate: a sample at 64 B, and a size of its own. */
+    add_row_dt(&tr[2], "allreduce", "float", 64, 4);
+    add_row_dt(&tr[2], "allreduce", "float", 512, 11);
+    /* Trial 3, the baseline of another scope (the same key). */
+    add_row_dt(&tr[3], "allreduce", "float", 1024, 13);
+    add_row_dt(&tr[3], "allreduce", "float", 64, 13);
+    ct_tune_state_t s;
+    memset(&s, 0, sizeof s);
+    s.trials = tr;
+    s.ntrials = 4;
+    ct_tune_evidence_t ev;
+    CT_CHECK(t, ct_tune_evidence_build(&s, &sc, &ev) == CT_OK);
+    /* reduce 32; bcast 64; allreduce/float 64, 128; allreduce/double 64. */
+    CT_CHECK(t, ev.ncells == 5);
+    if (ev.ncells == 5) {
+        CT_CHECK(t, strcmp(ev.cells[0].coll, "reduce") == 0 && ev.cells[0].bytes == 32);
+        CT_CHECK(t, ev.cells[0].cfg[0].n == 1 && ev.cells[0].cfg[0].us[0] == 3);
+        CT_CHECK(t, strcmp(ev.cells[1].coll, "bcast") == 0 && ev.cells[1].cfg[0].us[0] == 1);
+        const ct_tune_ev_cell_t *f64 = &ev.cells[2], *f128 = &ev.cells[3], *d64 = &ev.cells[4];
+        CT_CHECK(t, strcmp(f64->coll, "allreduce") == 0 && strcmp(f64->dtype, "float") == 0 &&
+                        f64->bytes == 64);
+        CT_CHECK(t, f64->cfg[0].n == 1 && f64->cfg[0].us[0] == 5);
+        CT_CHECK(t, f64->cfg[1].n == 1 && f64->cfg[1].us[0] == 4);
+        CT_CHECK(t, f128->bytes == 128 && f128->cfg[0].n == 0 && f128->cfg[1].n == 0);
+        CT_CHECK(t, strcmp(d64->dtype, "double") == 0 && d64->bytes == 64);
+        CT_CHECK(t, d64->cfg[0].n == 1 && d64->cfg[0].us[0] == 7 && d64->cfg[1].n == 0);
+    }
+    /* The across-launch baseline samples: ok baseline trials of this scope
+     * only, any dtype (the first row of the size), up to max. */
+    double us[4];
+    CT_CHECK(t, ct_tune_base_samples(&s, &sc, "allreduce", 64, us, 4) == 1 && us[0] == 5);
+    ct_tune_evidence_free(&ev);
+}
+
+/* A configuration's launches in one cell stop at CT_TUNE_MAX_LAUNCHES:
+ * one more trial is dropped, not written past the end. */
+static void test_launch_cap(ct_test_tally_t *t)
+{
+    enum { NTR = CT_TUNE_MAX_LAUNCHES + 1 };
+    ct_space_config_t cfg[1];
+    memset(cfg, 0, sizeof cfg);
+    snprintf(cfg[0].key, sizeof cfg[0].key, "base");
+    ct_tune_scope_t sc = {0};
+    int excluded[1] = {0};
+    sc.scope = -1;
+    sc.name = "global";
+    sc.configs.configs = cfg;
+    sc.configs.n = 1;
+    sc.excluded = excluded;
+    ct_trial_row_t *rows = calloc(NTR, sizeof *rows);
+    ct_trial_t *tr = calloc(NTR, sizeof *tr);
+    CT_CHECK(t, rows != NULL && tr != NULL);
+    if (rows == NULL || tr == NULL) {
+        free(rows);
+        free(tr);
+        return;
+    }
+    for (size_t i = 0; i < NTR; i++) {
+        snprintf(tr[i].key, sizeof tr[i].key, "base");
+        snprintf(tr[i].scope, sizeof tr[i].scope, "global");
+        tr[i].rows = &rows[i];
+        add_row(&tr[i], "bcast", 64, "out-of-place", 100 + (double)i);
+    }
+    ct_tune_state_t s;
+    memset(&s, 0, sizeof s);
+    s.trials = tr;
+    s.ntrials = NTR;
+    ct_tune_evidence_t ev;
+    CT_CHECK(t, ct_tune_evidence_build(&s, &sc, &ev) == CT_OK);
+    CT_CHECK(t, ev.ncells == 1);
+    if (ev.ncells == 1) {
+        const ct_tune_launches_t *l = &ev.cells[0].cfg[0];
+        CT_CHECK(t, l->n == CT_TUNE_MAX_LAUNCHES);
+        CT_CHECK(t, l->us[0] == 100 && l->bw[0] == 10);
+        CT_CHECK(t, l->us[CT_TUNE_MAX_LAUNCHES - 1] == 100 + CT_TUNE_MAX_LAUNCHES - 1);
+    }
+    ct_tune_evidence_free(&ev);
+    free(rows);
+    free(tr);
+}
+
+/* Settings beyond the baseline: a variable counts when the baseline does
+ * not set it to the same value (name and value both). */
+static void test_nchanged(ct_test_tally_t *t)
+{
+    ct_space_setting_t base[] = {{"A", "1", 0}, {"B", "2", 0}};
+    ct_space_setting_t same_a_new_c[] = {{"A", "1", 0}, {"C", "5", 0}};
+    ct_space_setting_t value_of_b[] = {{"A", "1", 0}, {"D", "2", 0}};
+    ct_space_setting_t other_a[] = {{"A", "3", 0}, {"B", "2", 0}};
+    ct_space_config_t cfg[4];
+    memset(cfg, 0, sizeof cfg);
+    cfg[0].settings = base;
+    cfg[0].n = 2;
+    cfg[1].settings = same_a_new_c;
+    cfg[1].n = 2;
+    cfg[2].settings = value_of_b;
+    cfg[2].n = 2;
+    cfg[3].settings = other_a;
+    cfg[3].n = 2;
+    ct_tune_scope_t sc = {0};
+    sc.configs.configs = cfg;
+    sc.configs.n = 4;
+    CT_CHECK(t, ct_tune_nchanged(&sc, 0) == 0);
+    CT_CHECK(t, ct_tune_nchanged(&sc, 1) == 1); /* C */
+    CT_CHECK(t, ct_tune_nchanged(&sc, 2) == 1); /* D, though B has its value */
+    CT_CHECK(t, ct_tune_nchanged(&sc, 3) == 1); /* A, another value */
+    CT_CHECK(t, ct_tune_in_base(&cfg[0], &same_a_new_c[0]) &&
+                    !ct_tune_in_base(&cfg[0], &value_of_b[1]));
+}
+
 int main(void)
 {
     ct_test_tally_t t = {0, 0};
@@ -232,5 +444,10 @@ int main(void)
     test_global(&t);
     test_per_coll(&t);
     test_index(&t);
+    test_contender(&t);
+    test_weighted_no_cell(&t);
+    test_index_edges(&t);
+    test_launch_cap(&t);
+    test_nchanged(&t);
     return CT_DONE(&t);
 }

@@ -5,13 +5,20 @@
  * tuned on; a failed or refused launch verifies nothing; a slower cell
  * no written choice reaches blocks nothing; the sizes the A/B runs cover
  * every power of two inside a range. */
+#define _XOPEN_SOURCE 700
+
+#include <limits.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "ct_names.h"
 #include "ct_test.h"
 #include "evidence.h"
+#include "tune_decide.h"
 #include "tune_verify.h"
 
 #define NCELLS 6
@@ -83,6 +90,8 @@ static void test_shrink(ct_test_tally_t *t)
     CT_CHECK(t, v.ncells == 5 && v.cells[3].contradicts && !v.cells[3].tuned && v.cells[2].tuned);
     CT_CHECK(t, v.verified[0] == 1 && v.min_bytes[0] == 4096 && v.max_bytes[0] == 8191);
     CT_CHECK(t, strstr(v.why[0], "range cut") != NULL);
+    /* The verdict names where the first cut is. */
+    CT_CHECK(t, strstr(v.why[0], "(first at 8 KiB)") != NULL);
     /* The candidate file reached 8 KiB; 16 KiB it never did. */
     CT_CHECK(t, v.cells[3].reach == 1 && v.cells[4].reach == 0);
     /* Slower at the measured size itself: no part holds, nothing written. */
@@ -191,6 +200,437 @@ static void test_sizes(ct_test_tally_t *t)
     CT_CHECK(t, n == sizeof want / sizeof want[0]);
     for (size_t i = 0; i < n && i < sizeof want / sizeof want[0]; i++)
         CT_CHECK(t, sz[i] == want[i]);
+    /* Only the first nchoices choices count: one past them (32..64 B
+     * here) adds no size. */
+    ct_tune_choice_t more[3] = {c[0], c[1], choice("allreduce", 32, 64)};
+    r.choices = more;
+    n = ct_tune_verify_sizes(&r, searched, 4, sz, 64);
+    CT_CHECK(t, n == sizeof want / sizeof want[0]);
+    for (size_t i = 0; i < n && i < sizeof want / sizeof want[0]; i++)
+        CT_CHECK(t, sz[i] == want[i]);
+    /* A choice from 0 B: every power of two from 8 B up to its top. */
+    ct_tune_choice_t low = choice("allreduce", 0, 64);
+    ct_tune_result_t r1 = {.choices = &low, .nchoices = 1};
+    const ct_tune_vsize_t one[] = {{"allreduce", 64}};
+    n = ct_tune_verify_sizes(&r1, one, 1, sz, 64);
+    const long long want1[] = {8, 16, 32, 64, 4096, 1048576};
+    CT_CHECK(t, n == sizeof want1 / sizeof want1[0]);
+    for (size_t i = 0; i < n && i < sizeof want1 / sizeof want1[0]; i++)
+        CT_CHECK(t, sz[i] == want1[i]);
+}
+
+/* The part AFTER a cut can be the one kept: broadcast is slower at its
+ * first size (4 KiB) and holds at 8 KiB and 16 KiB, so the range becomes
+ * exactly 4097..16384 (one byte past the slower cell). */
+static void test_keep_after_cut(ct_test_tally_t *t)
+{
+    ct_fake_t f;
+    fake_init(&f, 3);
+    fake_cell(&f, 0, "broadcast", "float", 4096, 10, 20); /* slower */
+    fake_cell(&f, 1, "broadcast", "float", 8192, 20, 10);
+    fake_cell(&f, 2, "broadcast", "float", 16384, 40, 20);
+    ct_tune_choice_t c = choice("broadcast", 4096, 16384);
+    ct_tune_result_t r = {.choices = &c, .nchoices = 1};
+    const ct_tune_vsize_t searched[] = {{"broadcast", 8192}, {"broadcast", 16384}};
+    ct_tune_verify_t v;
+    memset(&v, 0, sizeof v);
+    CT_CHECK(t, ct_tune_verify_judge(&f.ev, 1, NULL, &r, searched, 2, "", &v) == CT_OK);
+    CT_CHECK(t, v.verified[0] == 1 && v.min_bytes[0] == 4097 && v.max_bytes[0] == 16384);
+    CT_CHECK(t, strstr(v.why[0], "faster at 2 of 2") != NULL);
+    /* Slower at 8 KiB too: only the part after the LAST cut holds. */
+    fake_cell(&f, 1, "broadcast", "float", 8192, 10, 20);
+    fake_cell(&f, 2, "broadcast", "float", 16384, 40, 20);
+    CT_CHECK(t, ct_tune_verify_judge(&f.ev, 1, NULL, &r, searched, 2, "", &v) == CT_OK);
+    CT_CHECK(t, v.verified[0] == 1 && v.min_bytes[0] == 8193 && v.max_bytes[0] == 16384);
+    ct_tune_verify_free(&v);
+}
+
+/* A per-collective choice is verified when the gain holds at MORE than
+ * half of the measured sizes of its range: exactly half is not, one more
+ * is.  None held and nothing slower: not verified, the range kept and the
+ * verdict says it held nowhere (it is not a cut). */
+static void test_majority(ct_test_tally_t *t)
+{
+    static const struct {
+        double tun[4];    /* tuned side at 4, 8, 16, 32 KiB (default 100) */
+        size_t nsearched; /* the first nsearched sizes were measured */
+        int verified;
+        const char *why;
+    } cases[] = {
+        {{50, 100, 100, 100}, 2, 0, "faster at 1 of 2 measured sizes"}, /* exactly half */
+        {{50, 50, 100, 100}, 3, 1, "faster at 2 of 3 measured sizes"},  /* one more */
+        {{50, 50, 100, 100}, 4, 0, "faster at 2 of 4 measured sizes"},  /* half again */
+        {{50, 50, 50, 100}, 4, 1, "faster at 3 of 4 measured sizes"},
+        {{100, 100, 100, 100}, 1, 0, "faster at 0 of 1 measured sizes"}, /* held nowhere */
+    };
+    const ct_tune_vsize_t searched[] = {
+        {"broadcast", 4096}, {"broadcast", 8192}, {"broadcast", 16384}, {"broadcast", 32768}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        ct_fake_t f;
+        fake_init(&f, 4);
+        for (size_t k = 0; k < 4; k++)
+            fake_cell(&f, k, "broadcast", "float", 4096LL << k, 100, cases[i].tun[k]);
+        ct_tune_choice_t c = choice("broadcast", 4096, 32768);
+        ct_tune_result_t r = {.choices = &c, .nchoices = 1};
+        ct_tune_verify_t v;
+        memset(&v, 0, sizeof v);
+        CT_CHECK(t, ct_tune_verify_judge(&f.ev, 1, NULL, &r, searched, cases[i].nsearched, "",
+                                         &v) == CT_OK);
+        CT_CHECK(t, v.verified[0] == cases[i].verified);
+        CT_CHECK(t, strncmp(v.why[0], cases[i].why, strlen(cases[i].why)) == 0);
+        CT_CHECK(t, v.min_bytes[0] == 4096 && v.max_bytes[0] == 32768);
+        ct_tune_verify_free(&v);
+    }
+}
+
+/* Slower datatype cells block only inside the part that stays: one at
+ * the cut itself (outside the kept 4096..8191) and one of another
+ * collective do not; one inside does. */
+static void test_dtypes_outside(ct_test_tally_t *t)
+{
+    ct_fake_t f, g;
+    fake_init(&f, 2);
+    fake_cell(&f, 0, "broadcast", "float", 4096, 100, 50);
+    fake_cell(&f, 1, "broadcast", "float", 8192, 100, 150); /* slower: cut */
+    fake_init(&g, 2);
+    fake_cell(&g, 0, "broadcast", "int8", 8192, 10, 20);     /* slower, cut away */
+    fake_cell(&g, 1, "allreduce", "bfloat16", 4096, 10, 20); /* slower, other collective */
+    ct_tune_evidence_t ev[2] = {f.ev, g.ev};
+    ct_tune_choice_t c = choice("broadcast", 4096, 16383);
+    ct_tune_result_t r = {.choices = &c, .nchoices = 1};
+    const ct_tune_vsize_t searched[] = {{"broadcast", 4096}};
+    ct_tune_verify_t v;
+    memset(&v, 0, sizeof v);
+    CT_CHECK(t, ct_tune_verify_judge(ev, 2, NULL, &r, searched, 1, "", &v) == CT_OK);
+    CT_CHECK(t, v.ncells == 4 && v.cells[2].contradicts && v.cells[3].contradicts);
+    CT_CHECK(t, v.verified[0] == 1 && v.min_bytes[0] == 4096 && v.max_bytes[0] == 8191);
+    /* Inside what stays: blocks. */
+    fake_cell(&g, 0, "broadcast", "int8", 8191, 10, 20);
+    ev[1] = g.ev;
+    CT_CHECK(t, ct_tune_verify_judge(ev, 2, NULL, &r, searched, 1, "", &v) == CT_OK);
+    CT_CHECK(t, v.verified[0] == 0 && strstr(v.why[0], "int8") != NULL);
+    ct_tune_verify_free(&v);
+}
+
+/* --weights: a global choice with no slower cell is verified only when
+ * the weighted time per launch passes all three: at least
+ * CT_TUNE_VERIFY_MIN_PAIRS launches a side, p <= alpha, and a gain of at
+ * least CT_TUNE_MARGIN.  Each failing alone verifies nothing. */
+static void test_weighted(ct_test_tally_t *t)
+{
+    static const struct {
+        size_t n;
+        double def[6], tun[6];
+        int verified;
+    } cases[] = {
+        /* all three hold */
+        {5, {100, 101, 102, 103, 104}, {50, 51, 52, 53, 54}, 1},
+        /* too few launches (4 < 5), though p = 1/70 and the gain is large */
+        {4, {100, 101, 102, 103}, {50, 51, 52, 53}, 0},
+        /* p above alpha: the medians differ by half, the ranks overlap */
+        {5, {100, 101, 102, 103, 104}, {50, 51, 52, 200, 201}, 0},
+        /* significant but a gain of 2% only */
+        {5, {100, 101, 102, 103, 104}, {98, 99, 99.5, 100.5, 101.5}, 0},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        ct_fake_t f;
+        ct_tune_launches_t w[2];
+        memset(w, 0, sizeof w);
+        fake_init(&f, 1);
+        fake_cell(&f, 0, "allreduce", "float", 65536, 100, 50);
+        for (size_t s = 0; s < 2; s++) {
+            w[s].n = cases[i].n;
+            for (size_t k = 0; k < cases[i].n; k++)
+                w[s].us[k] = s == 0 ? cases[i].def[k] : cases[i].tun[k];
+        }
+        f.ev.weighted = 1;
+        f.ev.weighted_us = w;
+        ct_tune_choice_t c = choice(NULL, -1, -1);
+        ct_tune_result_t r = {.choices = &c, .nchoices = 1};
+        const ct_tune_vsize_t searched[] = {{"allreduce", 65536}};
+        ct_tune_verify_t v;
+        memset(&v, 0, sizeof v);
+        CT_CHECK(t, ct_tune_verify_judge(&f.ev, 1, NULL, &r, searched, 1, "", &v) == CT_OK);
+        CT_CHECK(t, v.verified[0] == cases[i].verified);
+        CT_CHECK(t, v.w_n == cases[i].n);
+        /* The cases test what they say. */
+        if (i == 1)
+            CT_CHECK(t, v.w_p <= CT_TUNE_VERIFY_ALPHA);
+        if (i == 2)
+            CT_CHECK(t, v.w_p > CT_TUNE_VERIFY_ALPHA && v.w_tun <= 0.95 * v.w_def);
+        if (i == 3)
+            CT_CHECK(t, v.w_p <= CT_TUNE_VERIFY_ALPHA && v.w_tun > 0.95 * v.w_def);
+        ct_tune_verify_free(&v);
+    }
+}
+
+/* The confirmation's lists name each collective once, and only whole
+ * words: allgather after allgatherv is a collective of its own. */
+static void test_suspect_lists(ct_test_tally_t *t)
+{
+    ct_fake_t f;
+    fake_init(&f, 4);
+    fake_cell(&f, 0, "allgatherv", "float", 4096, 10, 20);
+    fake_cell(&f, 1, "allgatherv", "float", 8192, 10, 20);
+    fake_cell(&f, 2, "allgather", "float16", 4096, 10, 20);
+    fake_cell(&f, 3, "allgather", "float", 4096, 10, 20);
+    ct_tune_choice_t c = choice(NULL, -1, -1);
+    ct_tune_result_t r = {.choices = &c, .nchoices = 1};
+    ct_tune_verify_t v;
+    memset(&v, 0, sizeof v);
+    CT_CHECK(t, ct_tune_verify_suspects(&f.ev, 1, &r, &v) == 4);
+    CT_CHECK_STR(t, v.confirm_colls, "allgatherv,allgather");
+    CT_CHECK_STR(t, v.confirm_dtypes, "float,float16");
+    CT_CHECK_STR(t, v.confirm_sizes, "4096,8192");
+}
+
+/* A fake ompi_info (a shell script printing text, no ') in dir. */
+static void fake_ompi_info(const char *dir, const char *text)
+{
+    char path[PATH_MAX];
+    snprintf(path, sizeof path, "%s/ompi_info", dir);
+    FILE *fp = fopen(path, "w");
+    if (fp == NULL)
+        return;
+    /* printf is sh's own: PATH holds nothing else. */
+    fprintf(fp, "#!/bin/sh\nprintf '%%s' '%s'\n", text);
+    fclose(fp);
+    chmod(path, 0755);
+}
+
+/* Open MPI's default files: the user's --mca mca_base_param_files wins
+ * (ompi_info is not asked); else ompi_info's value line; a run that
+ * prints no such line, or no ompi_info at all, leaves "" and a note
+ * that says which. */
+static void test_mca_tail(ct_test_tally_t *t)
+{
+    char tmpl[] = "/tmp/test_tune_verify.XXXXXX";
+    char *dir = mkdtemp(tmpl);
+    CT_CHECK(t, dir != NULL);
+    if (dir == NULL)
+        return;
+    const char *old = getenv("PATH");
+    char *saved = old ? strdup(old) : NULL;
+    setenv("PATH", dir, 1);
+    char tail[256], note[512];
+    ct_launch_var_t mca[2] = {{"pml", "ob1"},
+                              {"mca_base_param_files", "/site/a.conf,/site/b.conf"}};
+    ct_launch_opts_t lo;
+    memset(&lo, 0, sizeof lo);
+    lo.cmd = "tune";
+    lo.mca = mca;
+    lo.nmca = 2;
+    fake_ompi_info(dir, "mca:base:param:mca_base_param_files:value:/from/ompi_info.conf\n");
+    note[0] = '\0';
+    ct_tune_verify_mca_tail(&lo, tail, sizeof tail, note, sizeof note);
+    CT_CHECK_STR(t, tail, "/site/a.conf,/site/b.conf");
+    CT_CHECK_STR(t, note, "");
+    /* Not given: ompi_info's line, to its end. */
+    lo.nmca = 1;
+    fake_ompi_info(dir, "mca:base:param:mca_base_verbose:value:0\n"
+                        "mca:base:param:mca_base_param_files:value:/h/.openmpi/mca-params.conf,"
+                        "/etc/openmpi/openmpi-mca-params.conf\n"
+                        "mca:base:param:mca_base_param_files:source:default\n");
+    ct_tune_verify_mca_tail(&lo, tail, sizeof tail, note, sizeof note);
+    CT_CHECK_STR(t, tail, "/h/.openmpi/mca-params.conf,/etc/openmpi/openmpi-mca-params.conf");
+    CT_CHECK_STR(t, note, "");
+    /* It ran but printed no such line. */
+    fake_ompi_info(dir, "mca:base:param:mca_base_verbose:value:0\n");
+    ct_tune_verify_mca_tail(&lo, tail, sizeof tail, note, sizeof note);
+    CT_CHECK_STR(t, tail, "");
+    CT_CHECK(t, strstr(note, "ompi_info ran but printed no mca_base_param_files line") == note);
+    /* No ompi_info at all: the note says it did not run, not that it ran. */
+    char path[PATH_MAX];
+    snprintf(path, sizeof path, "%s/ompi_info", dir);
+    unlink(path);
+    note[0] = '\0';
+    ct_tune_verify_mca_tail(&lo, tail, sizeof tail, note, sizeof note);
+    CT_CHECK_STR(t, tail, "");
+    CT_CHECK(t, strstr(note, "ompi_info did not run") == note);
+    CT_CHECK(t, strstr(note, "ran but printed") == NULL);
+    if (saved != NULL)
+        setenv("PATH", saved, 1);
+    free(saved);
+    rmdir(dir);
+}
+
+/* The value of name in configuration c, or NULL; its via into *via_p. */
+static const char *setting_of(const ct_space_config_t *c, const char *name, ct_via_t *via_p)
+{
+    for (size_t i = 0; i < c->n; i++)
+        if (strcmp(c->settings[i].name, name) == 0) {
+            if (via_p != NULL)
+                *via_p = c->settings[i].via;
+            return c->settings[i].value;
+        }
+    return NULL;
+}
+
+/* The settings of c sorted by name, its key that of those settings. */
+static int config_sorted(const ct_space_config_t *c)
+{
+    char key[17];
+    for (size_t i = 1; i < c->n; i++)
+        if (strcmp(c->settings[i - 1].name, c->settings[i].name) >= 0)
+            return 0;
+    ct_space_config_key(c->settings, c->n, key, sizeof key);
+    return strcmp(key, c->key) == 0;
+}
+
+static void scope_free(ct_tune_scope_t *sc)
+{
+    ct_space_configs_free(&sc->configs);
+    free(sc->excluded);
+    free(sc->alive);
+}
+
+/* ct_tune_verify_setup on an Open MPI result (an MCA parameter and a UCX
+ * variable) and on an NCCL one: the candidate files land in OUT/verify/;
+ * [0] is the base's settings exactly, [1] the same plus what loads each
+ * file (mca_base_param_files naming mca-params.conf first, then the
+ * user's list; UCX_CONFIG_DIR the directory; NCCL_CONF_FILE the file)
+ * and the choices' id, both sorted by name with the journal's key; the
+ * scopes and their collbench arguments. */
+static void test_setup(ct_test_tally_t *t)
+{
+    char tmpl[] = "/tmp/test_tune_verify.XXXXXX";
+    char *out = mkdtemp(tmpl), real[PATH_MAX], dir[PATH_MAX + 16], path[PATH_MAX + 64];
+    CT_CHECK(t, out != NULL && realpath(out, real) != NULL);
+    if (out == NULL)
+        return;
+    snprintf(dir, sizeof dir, "%s/verify", real);
+
+    ct_space_setting_t base_set[2] = {{(char *)"btl", (char *)"self,vader", CT_VIA_MCA},
+                                      {(char *)"pml", (char *)"ob1", CT_VIA_MCA}};
+    ct_space_config_t base;
+    memset(&base, 0, sizeof base);
+    base.settings = base_set;
+    base.n = 2;
+    ct_launch_var_t mca[1] = {{"mca_base_param_files", "/site/a.conf,/site/b.conf"}};
+    ct_launch_opts_t lo;
+    memset(&lo, 0, sizeof lo);
+    lo.cmd = "tune";
+    lo.mca = mca;
+    lo.nmca = 1;
+    ct_tune_choice_t c[2] = {choice(NULL, -1, -1), choice(NULL, -1, -1)};
+    c[0].name = (char *)"btl_vader_eager_limit";
+    c[0].value = (char *)"8192";
+    c[1].name = (char *)"UCX_RNDV_THRESH";
+    c[1].value = (char *)"16384";
+    c[1].via = CT_VIA_ENV;
+    ct_tune_result_t r = {.space_name = "test",
+                          .space_path = "test.ini",
+                          .run_id = "run",
+                          .date = "2024-01-01T00:00:00Z",
+                          .source = "synthetic",
+                          .nranks = 2,
+                          .nnodes = 1,
+                          .choices = c,
+                          .nchoices = 2};
+    const ct_tune_vsize_t searched[] = {{"allreduce", 65536}, {"allreduce", 2097152}};
+    ct_tune_verify_in_t in = {real, &lo, &base, 7, 0, searched, 2};
+    ct_tune_scope_t scopes[CT_TUNE_VERIFY_MAX_SCOPES];
+    size_t nscopes = 99;
+    ct_tune_verify_t v;
+    char err[512] = "";
+    memset(scopes, 0, sizeof scopes);
+    ct_status_t st = ct_tune_verify_setup(&r, &in, scopes, &nscopes, &v, err, sizeof err);
+    CT_CHECK(t, st == CT_OK && nscopes == 1 && v.pairs == 7 && v.dtypes == 0);
+    CT_CHECK_STR(t, v.dir, dir);
+    CT_CHECK_STR(t, v.note, "");
+    snprintf(path, sizeof path, "%s/mca-params.conf", dir);
+    CT_CHECK(t, access(path, R_OK) == 0);
+    snprintf(path, sizeof path, "%s/ucx.conf", dir);
+    CT_CHECK(t, access(path, R_OK) == 0);
+    /* The tuned side's settings, as text, in the files' write order. */
+    char want[4 * PATH_MAX];
+    snprintf(want, sizeof want,
+             "env UCX_CONFIG_DIR=%s; --mca mca_base_param_files=%s/mca-params.conf,"
+             "/site/a.conf,/site/b.conf",
+             dir, dir);
+    CT_CHECK_STR(t, v.how, want);
+    /* Searched, 8 B, 4 KiB, 1 MiB, the largest; the checks without the
+     * searched 64 KiB. */
+    CT_CHECK_STR(t, v.sizes, "8,4096,65536,1048576,2097152");
+    CT_CHECK_STR(t, v.check_sizes, "8,4096,1048576,2097152");
+    if (st == CT_OK && nscopes == 1) {
+        const ct_tune_scope_t *sc = &scopes[0];
+        CT_CHECK_STR(t, sc->name, CT_TUNE_VERIFY_NAME);
+        CT_CHECK_STR(t, sc->colls, "all");
+        CT_CHECK(t, sc->scope == CT_SCOPE_GLOBAL && sc->configs.n == 2);
+        CT_CHECK(t, sc->args != NULL && sc->args[0] != NULL &&
+                        strcmp(sc->args[0], "--sizes") == 0 && sc->args[1] == v.sizes &&
+                        sc->args[2] == NULL);
+        const ct_space_config_t *d = &sc->configs.configs[0], *u = &sc->configs.configs[1];
+        ct_via_t via = CT_VIA_ENV;
+        /* [0]: the base, nothing more. */
+        CT_CHECK(t, d->n == 2 && config_sorted(d));
+        CT_CHECK(t, setting_of(d, "btl", &via) != NULL && via == CT_VIA_MCA);
+        CT_CHECK_STR(t, setting_of(d, "btl", NULL), "self,vader");
+        CT_CHECK_STR(t, setting_of(d, "pml", NULL), "ob1");
+        /* [1]: the base, the two loads and the choices' id. */
+        CT_CHECK(t, u->n == 5 && config_sorted(u) && strcmp(u->key, d->key) != 0);
+        CT_CHECK_STR(t, setting_of(u, "btl", NULL), "self,vader");
+        CT_CHECK_STR(t, setting_of(u, "pml", NULL), "ob1");
+        via = CT_VIA_ENV;
+        snprintf(want, sizeof want, "%s/mca-params.conf,/site/a.conf,/site/b.conf", dir);
+        CT_CHECK_STR(t, setting_of(u, "mca_base_param_files", &via), want);
+        CT_CHECK(t, via == CT_VIA_MCA);
+        via = CT_VIA_MCA;
+        CT_CHECK_STR(t, setting_of(u, "UCX_CONFIG_DIR", &via), dir);
+        CT_CHECK(t, via == CT_VIA_ENV);
+        const char *id = setting_of(u, "COLLTUNE_VERIFY_CHOICES", &via);
+        CT_CHECK(t, id != NULL && strlen(id) == 16 && strspn(id, "0123456789abcdef") == 16 &&
+                        via == CT_VIA_ENV);
+        /* The journal's key: the sorted settings' names come first
+         * uppercase, then lowercase. */
+        CT_CHECK_STR(t, u->settings[0].name, "COLLTUNE_VERIFY_CHOICES");
+        CT_CHECK_STR(t, u->settings[4].name, "pml");
+    }
+    for (size_t k = 0; k < nscopes && k < 3; k++)
+        scope_free(&scopes[k]);
+
+    /* NCCL: nccl.conf loaded by NCCL_CONF_FILE (nccl.env is sourced by
+     * people, the A/B sets nothing for it), no MCA files asked about, and
+     * the datatype launches as a second scope at the check sizes. */
+    ct_tune_choice_t n = choice(NULL, -1, -1);
+    n.name = (char *)"NCCL_BUFFSIZE";
+    n.value = (char *)"8388608";
+    n.via = CT_VIA_ENV;
+    r.choices = &n;
+    r.nchoices = 1;
+    base.n = 0;
+    in.nccl = 1;
+    memset(scopes, 0, sizeof scopes);
+    nscopes = 99;
+    st = ct_tune_verify_setup(&r, &in, scopes, &nscopes, &v, err, sizeof err);
+    CT_CHECK(t, st == CT_OK && nscopes == 2 && v.dtypes == 1);
+    snprintf(want, sizeof want, "env NCCL_CONF_FILE=%s/nccl.conf", dir);
+    CT_CHECK_STR(t, v.how, want);
+    if (st == CT_OK && nscopes == 2) {
+        for (size_t k = 0; k < 2; k++) {
+            const ct_space_config_t *d = &scopes[k].configs.configs[0],
+                                    *u = &scopes[k].configs.configs[1];
+            CT_CHECK(t, d->n == 0 && u->n == 2 && config_sorted(d) && config_sorted(u));
+            snprintf(want, sizeof want, "%s/nccl.conf", dir);
+            CT_CHECK_STR(t, setting_of(u, "NCCL_CONF_FILE", NULL), want);
+            CT_CHECK(t, setting_of(u, "COLLTUNE_VERIFY_CHOICES", NULL) != NULL);
+        }
+        const ct_tune_scope_t *sc = &scopes[1];
+        CT_CHECK_STR(t, sc->name, CT_TUNE_VERIFY_DTYPES_NAME);
+        CT_CHECK_STR(t, sc->colls, "allreduce,broadcast,allgather");
+        CT_CHECK(t, sc->args[1] == v.check_sizes && sc->args[4] == NULL);
+        CT_CHECK_STR(t, sc->args[3], "int8,bfloat16");
+    }
+    for (size_t k = 0; k < nscopes && k < 3; k++)
+        scope_free(&scopes[k]);
+    const char *files[] = {"mca-params.conf", "ucx.conf", "nccl.conf", "nccl.env"};
+    for (size_t k = 0; k < sizeof files / sizeof files[0]; k++) {
+        snprintf(path, sizeof path, "%s/%s", dir, files[k]);
+        unlink(path);
+    }
+    rmdir(dir);
+    rmdir(real);
 }
 
 int main(void)
@@ -201,5 +641,12 @@ int main(void)
     test_dtypes(&t);
     test_confirm(&t);
     test_sizes(&t);
+    test_keep_after_cut(&t);
+    test_majority(&t);
+    test_dtypes_outside(&t);
+    test_weighted(&t);
+    test_suspect_lists(&t);
+    test_mca_tail(&t);
+    test_setup(&t);
     return CT_DONE(&t);
 }

@@ -12,6 +12,9 @@ tuner_install_libctinstall_la_SOURCES = \
 	tuner/install/merge.c
 tuner_install_libctinstall_la_CPPFLAGS = $(TUNER_INSTALL_CPPFLAGS)
 
+# install's guard, case by case, without MPI.
+TESTS += tests/unit/colltune_install_guard.sh
+EXTRA_DIST += tests/unit/colltune_install_guard.sh
 # install and verify-install end to end at np=2 with the real Open MPI.
 TESTS += tests/mpi/colltune_install.sh
 EXTRA_DIST += tests/mpi/colltune_install.sh

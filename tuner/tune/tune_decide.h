@@ -83,8 +83,8 @@ typedef struct {
  * CT_TUNE_MARGIN below the baseline's and their 95% confidence intervals
  * do not overlap (where collbench gave them).  The candidate is a
  * significant gain when it wins a strict majority of the shared launches
- * and the median over them of its time over the baseline's is at least
- * CT_TUNE_MARGIN below 1.  With fewer shared launches the rule above
+ * (then the median over them of its time over the baseline's is at least
+ * CT_TUNE_MARGIN below 1, too).  With fewer shared launches the rule above
  * (ct_tune_significant, across launches) decides.
  */
 #define CT_TUNE_MIN_PAIRED 3
