@@ -1029,6 +1029,505 @@ static void test_library_table(void)
     CT_CHECK(&tally, strstr(why, "ucx.conf") != NULL);
 }
 
+/* --- Boundaries of each format, written to a string ------------------- */
+
+/* r written by format f alone (its writer, as emit calls it), into a
+ * malloc'ed string; *st_p the writer's status, err its message. */
+static char *write_text(const ct_emit_format_t *f, const ct_tune_result_t *r, ct_status_t *st_p,
+                        char *err, size_t errlen)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *fp = open_memstream(&buf, &len);
+    ct_emit_ctx_t ctx = {r, WRITER, "/out"};
+    err[0] = '\0';
+    *st_p = CT_ERR_IO;
+    if (fp == NULL)
+        return NULL;
+    *st_p = f->write(&ctx, fp, err, errlen);
+    fclose(fp);
+    return buf;
+}
+
+/* s without blanks and newlines (the JSON files' layout), malloc'ed. */
+static char *squash(const char *s)
+{
+    char *out = malloc(strlen(s) + 1), *o = out;
+    for (; out && *s; s++)
+        if (*s != ' ' && *s != '\n')
+            *o++ = *s;
+    if (out)
+        *o = '\0';
+    return out;
+}
+
+/* coll's coll/tuned rules from choices as "msgsize alg fan seg|...", or
+ * the error; *st_p the status. */
+static void tuned_rules_text(ct_tune_choice_t *ch, size_t n, const char *coll, ct_status_t *st_p,
+                             char *buf, size_t buflen)
+{
+    ct_tune_result_t r = result_of(ch, n, "openmpi-coll");
+    ct_emit_rule_t *rules = NULL;
+    size_t nr = 0, off = 0;
+    char err[512] = "";
+    *st_p = ct_emit_tuned_coll_rules(&r, ct_coll_name_find(coll), &rules, &nr, err, sizeof err);
+    buf[0] = '\0';
+    if (*st_p != CT_OK) {
+        snprintf(buf, buflen, "%s", err);
+        return;
+    }
+    for (size_t k = 0; k < nr && off < buflen; k++)
+        off += (size_t)snprintf(buf + off, buflen - off, "%s%lld %ld %ld %ld", k ? "|" : "",
+                                rules[k].msgsize, rules[k].alg, rules[k].fan, rules[k].seg);
+    free(rules);
+}
+
+#define ALG(coll, v, lo, hi) CH("coll_tuned_" coll "_algorithm", v, CT_VIA_MCA, 0, lo, hi)
+
+/* The rules one collective's choices give (ct_emit_tuned_coll_rules): the
+ * first rule at 0, a range's first byte, the hand-back (algorithm 0) just
+ * past its last, an open range with no hand-back, fan-in/out and segment
+ * size where 4.1 reads them, and values 4.1 could not read refused. */
+static void test_tuned_rules_bounds(void)
+{
+    static const struct {
+        const char *what;
+        ct_tune_choice_t ch[3];
+        size_t n;
+        const char *coll;
+        ct_status_t st;
+        const char *want; /* the rules, or a part of the error */
+    } cases[] = {
+        /* No choice for it: still one rule at 0, 4.1's own decision. */
+        {"none", {ALG("allreduce", "4", 0, 1023)}, 1, "broadcast", CT_OK, "0 0 0 0"},
+        /* One byte, the first: handed back from 1. */
+        {"0..0", {ALG("bcast", "6", 0, 0)}, 1, "broadcast", CT_OK, "0 6 0 0|1 0 0 0"},
+        /* An unset lower bound is 0. */
+        {"any..1023", {ALG("bcast", "6", ANY, 1023)}, 1, "broadcast", CT_OK, "0 6 0 0|1024 0 0 0"},
+        /* Inside: 4.1's decision below the first byte and past the last. */
+        {"100..199",
+         {ALG("bcast", "6", 100, 199)},
+         1,
+         "broadcast",
+         CT_OK,
+         "0 0 0 0|100 6 0 0|200 0 0 0"},
+        /* Open: no hand-back after it. */
+        {"100..", {ALG("bcast", "6", 100, ANY)}, 1, "broadcast", CT_OK, "0 0 0 0|100 6 0 0"},
+        /* Adjacent ranges given out of order: sorted, no gap rule. */
+        {"sorted",
+         {ALG("bcast", "1", 100, ANY), ALG("bcast", "6", 0, 99)},
+         2,
+         "broadcast",
+         CT_OK,
+         "0 6 0 0|100 1 0 0"},
+        /* Pipeline reads fan-in/out 1; chain its default 4, or the tuned
+         * one with the segment size of the same range. */
+        {"pipeline", {ALG("bcast", "3", 0, ANY)}, 1, "broadcast", CT_OK, "0 3 1 0"},
+        {"chain", {ALG("bcast", "2", 0, ANY)}, 1, "broadcast", CT_OK, "0 2 4 0"},
+        {"chain tuned",
+         {ALG("bcast", "2", 0, 1023),
+          CH("coll_tuned_bcast_algorithm_chain_fanout", "8", CT_VIA_MCA, 0, 0, 1023),
+          CH("coll_tuned_bcast_algorithm_segmentsize", "1024", CT_VIA_MCA, 0, 0, 1023)},
+         3,
+         "broadcast",
+         CT_OK,
+         "0 2 8 1024|1024 0 0 0"},
+        /* A segment size over another range (same top) is not this one's. */
+        {"other seg",
+         {ALG("allreduce", "4", 0, 1023),
+          CH("coll_tuned_allreduce_algorithm_segmentsize", "512", CT_VIA_MCA, 0, 512, 1023)},
+         2,
+         "allreduce",
+         CT_OK,
+         "0 4 0 0|1024 0 0 0"},
+        /* The largest algorithm id 4.1's int holds, and one past it. */
+        {"INT_MAX",
+         {ALG("bcast", "2147483647", 0, ANY)},
+         1,
+         "broadcast",
+         CT_OK,
+         "0 2147483647 0 0"},
+        {"INT_MAX+1",
+         {ALG("bcast", "2147483648", 0, ANY)},
+         1,
+         "broadcast",
+         CT_ERR_USAGE,
+         "not a non-negative integer"},
+        {"trailing",
+         {ALG("bcast", "4x", 0, ANY)},
+         1,
+         "broadcast",
+         CT_ERR_USAGE,
+         "coll_tuned_bcast_algorithm=4x is not"},
+        {"negative", {ALG("bcast", "-1", 0, ANY)}, 1, "broadcast", CT_ERR_USAGE, "not a non-neg"},
+        {"empty", {ALG("bcast", "", 0, ANY)}, 1, "broadcast", CT_ERR_USAGE, "not a non-neg"},
+        /* Sharing one byte is an overlap; so is anything after an open one. */
+        {"shared byte",
+         {ALG("bcast", "6", 0, 99), ALG("bcast", "1", 99, 200)},
+         2,
+         "broadcast",
+         CT_ERR_USAGE,
+         "overlap at 99 bytes"},
+        {"after open",
+         {ALG("bcast", "6", 0, ANY), ALG("bcast", "1", 100, 200)},
+         2,
+         "broadcast",
+         CT_ERR_USAGE,
+         "overlap at 100 bytes"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        ct_tune_choice_t ch[3];
+        char got[512];
+        ct_status_t st;
+        memcpy(ch, cases[i].ch, sizeof ch);
+        for (size_t k = 0; k < cases[i].n; k++) /* the scope is the collective's */
+            ch[k].scope = ct_coll_name_find(cases[i].coll)->id;
+        tuned_rules_text(ch, cases[i].n, cases[i].coll, &st, got, sizeof got);
+        int ok = st == cases[i].st && (st == CT_OK ? strcmp(got, cases[i].want) == 0
+                                                   : strstr(got, cases[i].want) != NULL);
+        CT_CHECK(&tally, ok);
+        if (!ok)
+            fprintf(stderr, "  rules case %s: got %d \"%s\", want \"%s\"\n", cases[i].what, (int)st,
+                    got, cases[i].want);
+    }
+
+    /* Which choices make the rules file, and go into it: only an
+     * algorithm over part of the sizes calls for it; then the algorithm,
+     * its segment size and its fan-out go there, nothing else. */
+    ct_tune_choice_t some[] = {
+        CH("coll_tuned_bcast_algorithm_segmentsize", "1024", CT_VIA_MCA, CT_COLL_BROADCAST, 0,
+           1023),
+        CH("btl_vader_eager_limit", "8192", CT_VIA_MCA, CT_COLL_BROADCAST, 0, 1023),
+        ALG("allreduce", "4", ANY, ANY),
+        ALG("allgather", "2", 0, ANY),
+        CH_NOT("coll_tuned_alltoall_algorithm", "2", CT_VIA_MCA, CT_COLL_ALLTOALL, 0, 1023, 1, 0),
+    };
+    ct_tune_result_t r = RESULT(some, "openmpi-coll");
+    CT_CHECK(&tally, !ct_emit_tuned_rules_wanted(&r)); /* none over a part, usable */
+    CT_CHECK(&tally, !ct_emit_tuned_in_rules(&r, &some[2]));
+    ct_tune_choice_t ranged[] = {
+        ALG("bcast", "6", ANY, 1023),
+        CH("coll_tuned_bcast_algorithm_segmentsize", "1024", CT_VIA_MCA, CT_COLL_BROADCAST, ANY,
+           1023),
+        CH("coll_tuned_bcast_algorithm_chain_fanout", "8", CT_VIA_MCA, CT_COLL_BROADCAST, ANY,
+           1023),
+        CH("coll_tuned_bcast_algorithm_knomial_radix", "8", CT_VIA_MCA, CT_COLL_BROADCAST, ANY,
+           ANY),
+        CH("btl_vader_eager_limit", "8192", CT_VIA_MCA, CT_SCOPE_GLOBAL, ANY, ANY),
+        ALG("allreduce", "4", ANY, ANY),
+    };
+    r = RESULT(ranged, "openmpi-coll");
+    CT_CHECK(&tally, ct_emit_tuned_rules_wanted(&r));
+    static const int in_rules[] = {1, 1, 1, 0, 0, 1};
+    for (size_t i = 0; i < sizeof ranged / sizeof ranged[0]; i++) {
+        CT_CHECK(&tally, ct_emit_tuned_in_rules(&r, &ranged[i]) == in_rules[i]);
+        if (ct_emit_tuned_in_rules(&r, &ranged[i]) != in_rules[i])
+            fprintf(stderr, "  in_rules %s: want %d\n", ranged[i].name, in_rules[i]);
+    }
+}
+
+/* The rules file's comm sizes, keyed exactly: at N ranks its rules at N,
+ * 4.1's own decision at 1..N-1 (none when N is 1) and from N+1; and its
+ * header's shape, 1 node said so.  The JSON file: the first collective in
+ * Open MPI's id order (allgather, id 0) too, each range's first and last
+ * byte, "inf" for an open one, and no error text when it succeeds. */
+static void test_tuned_rules_ranks(void)
+{
+    ct_tune_choice_t ch[] = {
+        ALG("allgather", "2", 1024, 2047),
+        ALG("allgather", "3", 4096, ANY),
+        ALG("allreduce", "4", 0, 0),
+    };
+    ch[0].scope = ch[1].scope = CT_COLL_ALLGATHER;
+    ch[2].scope = CT_COLL_ALLREDUCE;
+    ct_tune_result_t r = RESULT(ch, "openmpi-coll");
+    char err[512];
+    ct_status_t st;
+
+    r.nranks = 1;
+    r.nnodes = 1;
+    char *text = write_text(&ct_emit_tuned_rules, &r, &st, err, sizeof err);
+    CT_CHECK(&tally, st == CT_OK && text != NULL);
+    CT_CHECK(&tally,
+             text && strstr(text, "# Keyed by shape: its rules hold at 1 ranks (1 node x 1) "
+                                  "only.\n"));
+    CT_CHECK(&tally, text && strstr(text, "\n0 # allgather_algorithm (allgather)\n2 # comm sizes\n"
+                                          "1 4 # comm size, rules\n# msgsize algorithm faninout "
+                                          "segsize\n0 0 0 0\n1024 2 0 0\n2048 0 0 0\n4096 3 0 0\n"
+                                          "2 1 # comm sizes 2 up: Open MPI's own decision\n"
+                                          "0 0 0 0\n"));
+    CT_CHECK(&tally, text && strstr(text, "\n1 2 # comm size, rules\n# msgsize algorithm faninout "
+                                          "segsize\n0 4 0 0\n1 0 0 0\n"));
+    CT_CHECK(&tally, text && strstr(text, "comm sizes 1-") == NULL);
+    free(text);
+
+    r.nranks = 2;
+    text = write_text(&ct_emit_tuned_rules, &r, &st, err, sizeof err);
+    CT_CHECK(&tally, st == CT_OK && text != NULL);
+    CT_CHECK(&tally, text && strstr(text, "\n2 # collectives\n"));
+    CT_CHECK(&tally, text && strstr(text, "\n3 # comm sizes\n1 1 # comm sizes 1-1: Open MPI's own "
+                                          "decision\n0 0 0 0\n2 4 # comm size, rules\n"));
+    CT_CHECK(&tally, text && strstr(text, "\n3 1 # comm sizes 3 up: Open MPI's own decision\n"));
+    free(text);
+
+    r.nranks = 16;
+    r.nnodes = 2;
+    r.rules_json = 1;
+    CT_CHECK(&tally, ct_emit_tuned_rules_json.wanted(&r));
+    text = write_text(&ct_emit_tuned_rules_json, &r, &st, err, sizeof err);
+    CT_CHECK(&tally, st == CT_OK && text != NULL && err[0] == '\0');
+    char *flat = text ? squash(text) : NULL;
+    CT_CHECK(&tally,
+             flat && strstr(flat, "\"collectives\":{\"allgather\":[{\"comm_size_min\":16,"
+                                  "\"comm_size_max\":16,\"rules\":[{\"msg_size_min\":1024,"
+                                  "\"msg_size_max\":2047,\"alg\":2,\"faninout\":0,\"seg_size\":0},"
+                                  "{\"msg_size_min\":4096,\"msg_size_max\":\"inf\",\"alg\":3,"
+                                  "\"faninout\":0,\"seg_size\":0}]}],\"allreduce\":[{\"comm_size_"
+                                  "min\":16,\"comm_size_max\":16,\"rules\":[{\"msg_size_min\":0,"
+                                  "\"msg_size_max\":0,\"alg\":4,"));
+    if (flat && !strstr(flat, "\"allgather\":[{"))
+        fprintf(stderr, "coll-tuned-rules.json:\n%s\n", text);
+    free(flat);
+    free(text);
+}
+
+/* nccl_tuner.conf: a rule carries exactly the measured span (its first
+ * and last byte; -1 for an open top), a gap between two spans is no rule
+ * (NCCL's own choice), and broadcast, NCCL's function 0, is asked too. */
+static void test_nccl_tuner_bounds(void)
+{
+    ct_tune_choice_t ch[] = {
+        CH("NCCL_ALGO", "ring", CT_VIA_ENV, CT_COLL_BROADCAST, 0, 65535),
+        CH("NCCL_ALGO", "tree", CT_VIA_ENV, CT_COLL_ALLREDUCE, 0, 0),
+        CH("NCCL_ALGO", "tree", CT_VIA_ENV, CT_COLL_ALLREDUCE, 1024, 2047),
+        CH("NCCL_PROTO", "LL", CT_VIA_ENV, CT_COLL_ALLREDUCE, 2048, 4095),
+        CH("NCCL_PROTO", "Simple", CT_VIA_ENV, CT_COLL_ALLGATHER, ANY, 1023),
+        CH("NCCL_ALGO", "ring", CT_VIA_ENV, CT_COLL_ALLGATHER, 1048576, ANY),
+    };
+    ct_tune_result_t r = RESULT(ch, "nccl");
+    char err[512];
+    ct_status_t st;
+    for (size_t i = 0; i < sizeof ch / sizeof ch[0]; i++)
+        CT_CHECK(&tally, ct_emit_cannot_carry(&r, &ch[i]) == NULL);
+    CT_CHECK(&tally, ct_emit_nccl_tuner.wanted(&r));
+    char *text = write_text(&ct_emit_nccl_tuner, &r, &st, err, sizeof err);
+    CT_CHECK(&tally, st == CT_OK && text != NULL);
+    if (st != CT_OK)
+        fprintf(stderr, "%s\n", err);
+    /* In collbench's collective order; allreduce's 1..1023 is NCCL's. */
+    static const char want[] =
+        "# collective,min_bytes,max_bytes,algorithm,protocol,channels,nNodes,nRanks\n"
+        "allreduce,0,0,tree,-1,-1,2,16\n"
+        "allreduce,1024,2047,tree,-1,-1,2,16\n"
+        "allreduce,2048,4095,-1,ll,-1,2,16\n"
+        "allgather,0,1023,-1,simple,-1,2,16\n"
+        "allgather,1048576,-1,ring,-1,-1,2,16\n"
+        "broadcast,0,65535,ring,-1,-1,2,16\n";
+    const char *rules = text ? strstr(text, "# collective,min_bytes") : NULL;
+    CT_CHECK(&tally, rules != NULL && strcmp(rules, want) == 0);
+    if (rules == NULL || strcmp(rules, want) != 0)
+        fprintf(stderr, "nccl_tuner.conf rules:\n%s\n", rules ? rules : text ? text : "(none)");
+    free(text);
+}
+
+/* A selection tree with alltoall (per-peer sizes) and allgather. */
+#define CSEL_TREE_A2A                                                                              \
+    "{\"collective=alltoall\":{\"comm_type=intra\":{\"avg_msg_size=any\":"                         \
+    "{\"algorithm=MPIR_Alltoall_intra_brucks\":{}}}},"                                             \
+    "\"collective=allgather\":{\"comm_type=intra\":{\"total_msg_size=any\":"                       \
+    "{\"algorithm=MPIR_Allgather_intra_ring\":{}}}}}"
+#define A2A_ORIG "{\"avg_msg_size=any\":{\"algorithm=MPIR_Alltoall_intra_brucks\":{}}}"
+#define AG_ORIG "{\"total_msg_size=any\":{\"algorithm=MPIR_Allgather_intra_ring\":{}}}"
+
+/* mpich-coll-selection.json: alltoall's bounds are per peer (MPICH's
+ * avg_msg_size: collbench's total / ranks), the first byte rounded up and
+ * the last down; "auto" is the library's own subtree; MPICH's other
+ * spellings of a CVAR count, a name only containing one does not; a
+ * setting that is no algorithm (ch4's DEVICE_COLLECTIVE) is no leaf. */
+static void test_mpich_csel_bounds(void)
+{
+    ct_tune_choice_t ch[] = {
+        CH("MPIR_CVAR_ALLTOALL_INTRA_ALGORITHM", "pairwise", CT_VIA_ENV, CT_COLL_ALLTOALL, 16385,
+           32767),
+        CH("MPIR_CVAR_ALLTOALL_INTRA_ALGORITHM", "brucks", CT_VIA_ENV, CT_COLL_ALLTOALL, 0, 1023),
+        CH("MPIR_PARAM_ALLGATHER_INTRA_ALGORITHM", "auto", CT_VIA_ENV, CT_COLL_ALLGATHER, 0, 1023),
+        CH("MPIR_CVAR_ALLGATHER_INTRA_ALGORITHM", "nb", CT_VIA_ENV, CT_COLL_ALLGATHER, 1024, 2047),
+        CH("MPIR_CVAR_ALLGATHER_DEVICE_COLLECTIVE", "0", CT_VIA_ENV, CT_COLL_ALLGATHER, 4096, 8191),
+        CH("OMPI_MCA_MPIR_CVAR_ALLGATHER_INTRA_ALGORITHM", "ring", CT_VIA_ENV, CT_COLL_ALLGATHER,
+           8192, ANY),
+    };
+    /* The result holds all but brucks (ch[1]), which lies just past its
+     * end: nothing past nchoices is read. */
+    ct_tune_choice_t used[] = {ch[0], ch[2], ch[3], ch[4], ch[5], ch[1]};
+    ct_tune_result_t r = result_of(used, 5, "mpich-coll");
+    r.mpich_tree = CSEL_TREE_A2A;
+    CT_CHECK(&tally, ct_emit_cannot_carry(&r, &used[0]) == NULL);
+    CT_CHECK(&tally, ct_emit_cannot_carry(&r, &used[1]) == NULL); /* MPIR_PARAM_ */
+    CT_CHECK(&tally, ct_emit_cannot_carry(&r, &used[4]) != NULL); /* Open MPI's variable */
+    char err[512];
+    ct_status_t st;
+    char *text = write_text(&ct_emit_mpich_csel, &r, &st, err, sizeof err);
+    CT_CHECK(&tally, st == CT_OK && text != NULL);
+    /* 16 ranks: 16385 B total is 1024.06 per peer (1025 up), 32767 B is
+     * 2047.9 (2047 down). */
+    static const char want[] =
+        "{\"collective=alltoall\":{\"comm_type=intra\":{\"comm_size<=15\":" A2A_ORIG
+        ",\"comm_size<=16\":{\"avg_msg_size<=1024\":" A2A_ORIG ",\"avg_msg_size<=2047\":{"
+        "\"is_sendbuf_inplace=no\":{\"algorithm=MPIR_Alltoall_intra_pairwise\":{}},"
+        "\"is_sendbuf_inplace=yes\":" A2A_ORIG "},\"avg_msg_size=any\":" A2A_ORIG
+        "},\"comm_size=any\":" A2A_ORIG "}},"
+        "\"collective=allgather\":{\"comm_type=intra\":{\"comm_size<=15\":" AG_ORIG
+        ",\"comm_size<=16\":{\"total_msg_size<=1023\":" AG_ORIG ",\"total_msg_size<=2047\":{"
+        "\"algorithm=MPIR_Allgather_allcomm_nb\":{}},\"total_msg_size=any\":" AG_ORIG
+        "},\"comm_size=any\":" AG_ORIG "}}}\n";
+    CT_CHECK(&tally, text && strcmp(text, want) == 0);
+    if (text && strcmp(text, want) != 0)
+        fprintf(stderr, "mpich-coll-selection.json:\n%s\nwant:\n%s\n", text, want);
+    free(text);
+
+    /* Two alltoall ranges with a gap, at 16 ranks: 0..16383 B is 0..1023
+     * per peer, 32768..65535 B is 2048..4095; the gap (1024..2047 per
+     * peer, never measured) goes back to MPICH's own subtree.  Comparing
+     * the per-peer bound with collbench's total once left the gap out,
+     * and brucks reached it. */
+    ct_tune_choice_t two[] = {
+        CH("MPIR_CVAR_ALLTOALL_INTRA_ALGORITHM", "pairwise", CT_VIA_ENV, CT_COLL_ALLTOALL, 0,
+           16383),
+        CH("MPIR_CVAR_ALLTOALL_INTRA_ALGORITHM", "brucks", CT_VIA_ENV, CT_COLL_ALLTOALL, 32768,
+           65535),
+    };
+    r = result_of(two, 2, "mpich-coll");
+    r.mpich_tree = CSEL_TREE_A2A;
+    text = write_text(&ct_emit_mpich_csel, &r, &st, err, sizeof err);
+    CT_CHECK(&tally, st == CT_OK && text != NULL);
+    static const char want_gap[] =
+        "\"avg_msg_size<=1023\":{\"is_sendbuf_inplace=no\":{\"algorithm=MPIR_Alltoall_intra_"
+        "pairwise\":{}},\"is_sendbuf_inplace=yes\":" A2A_ORIG "},\"avg_msg_size<=2047\":" A2A_ORIG
+        ",\"avg_msg_size<=4095\":{";
+    CT_CHECK(&tally, text && strstr(text, want_gap) != NULL);
+    if (text && strstr(text, want_gap) == NULL)
+        fprintf(stderr, "mpich-coll-selection.json:\n%s\nwant in it:\n%s\n", text, want_gap);
+    free(text);
+}
+
+/* intel-mpi.env: pairwise alltoall is Intel's 3; MPICH_ spells the CVAR
+ * too; an unset lower bound is 0, an open top INT_MAX; an MPICH algorithm
+ * with no Intel counterpart is left out of the line (said in a comment),
+ * and an Open MPI variable that merely contains the name is no MPICH
+ * choice.  Nothing past nchoices is read. */
+static void test_intel_bounds(void)
+{
+    ct_tune_choice_t ch[] = {
+        CH("MPIR_CVAR_ALLTOALL_INTRA_ALGORITHM", "pairwise", CT_VIA_ENV, CT_COLL_ALLTOALL, ANY,
+           ANY),
+        CH("MPICH_ALLGATHER_INTRA_ALGORITHM", "ring", CT_VIA_ENV, CT_COLL_ALLGATHER, ANY, 1023),
+        CH("MPIR_CVAR_ALLGATHER_INTRA_ALGORITHM", "k_brucks", CT_VIA_ENV, CT_COLL_ALLGATHER, 1024,
+           2047),
+        CH("MPIR_CVAR_ALLGATHER_INTRA_ALGORITHM", "brucks", CT_VIA_ENV, CT_COLL_ALLGATHER, 2048,
+           ANY),
+        CH("OMPI_MCA_MPIR_CVAR_ALLREDUCE_INTRA_ALGORITHM", "recursive_doubling", CT_VIA_ENV,
+           CT_COLL_ALLREDUCE, ANY, ANY),
+        /* past the end of the result */
+        CH("MPIR_CVAR_ALLTOALL_INTRA_ALGORITHM", "brucks", CT_VIA_ENV, CT_COLL_ALLTOALL, 0, 1023),
+    };
+    ct_tune_result_t r = result_of(ch, 5, "mpich-coll");
+    char err[512];
+    ct_status_t st;
+    char *text = write_text(&ct_emit_intel_mpi_env, &r, &st, err, sizeof err);
+    CT_CHECK(&tally, st == CT_OK && text != NULL);
+    CT_CHECK(&tally,
+             text && strstr(text, "\n# Left out: MPIR_CVAR_ALLGATHER_INTRA_ALGORITHM=k_brucks "
+                                  "at sizes 1024-2047 (no clear Intel MPI counterpart)\n\n"));
+    CT_CHECK(&tally, text && strstr(text, "\nexport I_MPI_ADJUST_ALLGATHER=\"3:0-1023;"
+                                          "2:2048-2147483647\"\n"));
+    CT_CHECK(&tally, text && strstr(text, "\nexport I_MPI_ADJUST_ALLTOALL=\"3\"\n"));
+    CT_CHECK(&tally, text && strstr(text, "ALLREDUCE") == NULL);
+    if (text && !strstr(text, "I_MPI_ADJUST_ALLTOALL=\"3\"\n"))
+        fprintf(stderr, "intel-mpi.env:\n%s\n", text);
+    free(text);
+    /* Alone, the Open MPI variable calls for no intel-mpi.env; nor does a
+     * choice without counterpart with a carried one just past the end. */
+    ct_tune_result_t ompi = result_of(&ch[4], 1, "mpich-coll");
+    CT_CHECK(&tally, !ct_emit_intel_mpi_env.wanted(&ompi));
+    ct_tune_result_t one = result_of(&ch[2], 1, "mpich-coll");
+    CT_CHECK(&tally, !ct_emit_intel_mpi_env.wanted(&one));
+}
+
+/* ct_emit_header's text for file (malloc'ed), the directory "/d". */
+static char *header_text(const ct_tune_result_t *r, const char *file, const char *const *install)
+{
+    ct_emit_ctx_t ctx = {r, WRITER, "/d"};
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *fp = open_memstream(&buf, &len);
+    if (fp == NULL)
+        return NULL;
+    ct_emit_header(&ctx, fp, file, "a test", install);
+    fclose(fp);
+    return buf;
+}
+
+/* The shared checks and header (emit_common.c): a name's first character
+ * is a letter or '_', later ones may be digits, every letter A-Z a-z
+ * counts (the ends included); the header's shape with 0 or 1 node; text
+ * from the result that is unset or empty shows as "(none)"; what covers
+ * every size. */
+static void test_common(void)
+{
+    static const struct {
+        const char *name;
+        int ok;
+    } names[] = {
+        {"_", 1},  {"A", 1},  {"Z", 1},    {"a", 1},  {"z", 1},  {"AZ", 1}, {"az", 1},
+        {"a0", 1}, {"a9", 1}, {"_Z9z", 1}, {"9a", 0}, {"0", 0},  {";a", 0}, {"a;", 0},
+        {"", 0},   {NULL, 0}, {"a-b", 0},  {"a@", 0}, {"a[", 0}, {"a`", 0}, {"a{", 0},
+        {"a/", 0}, {"a:", 0}, {"@a", 0},   {"[a", 0}, {"{a", 0},
+    };
+    char err[256];
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        ct_tune_choice_t c = CH((char *)names[i].name, "1", CT_VIA_ENV, CT_SCOPE_GLOBAL, ANY, ANY);
+        ct_status_t st = ct_emit_check_name(&c, "x.env", err, sizeof err);
+        CT_CHECK(&tally, (st == CT_OK) == names[i].ok);
+        if ((st == CT_OK) != names[i].ok)
+            fprintf(stderr, "  name \"%s\": want %s\n", names[i].name ? names[i].name : "(null)",
+                    names[i].ok ? "ok" : "refused");
+    }
+
+    static const struct {
+        long long lo, hi;
+        int full;
+    } ranges[] = {{ANY, ANY, 1}, {0, ANY, 1}, {1, ANY, 0}, {0, 0, 0}, {ANY, 0, 0}, {0, 1, 0}};
+    for (size_t i = 0; i < sizeof ranges / sizeof ranges[0]; i++) {
+        ct_tune_choice_t c = CH("X", "1", CT_VIA_ENV, CT_SCOPE_GLOBAL, ranges[i].lo, ranges[i].hi);
+        CT_CHECK(&tally, ct_emit_full_range(&c) == ranges[i].full);
+    }
+
+    static const char *const install[] = {"see @DIR@/x and @DIR@/y", "", NULL};
+    ct_tune_result_t r = result_of(NULL, 0, "s");
+    r.run_id = NULL;
+    r.date = "";
+    r.nnodes = 0; /* unknown: counted as one */
+    char *h = header_text(&r, "x.env", install);
+    CT_CHECK(&tally, h && strstr(h, "# Run (none) at (none), space s ("));
+    CT_CHECK(&tally, h && strstr(h, "), 16 ranks on 0 nodes, synthetic results.\n"
+                                    "# Measured at 1 node x 16 ranks; not keyed by shape"));
+    CT_CHECK(&tally, h && strstr(h, "#   see /d/x and /d/y\n#\n\n"));
+    free(h);
+    /* Both rules files say where they hold; 1 node is no "nodes". */
+    h = header_text(&r, CT_EMIT_NCCL_TUNER_NAME, install + 2);
+    CT_CHECK(&tally, h && strstr(h, "\n# Keyed by shape: its rules hold at 16 ranks (1 node x 16) "
+                                    "only.\n"));
+    free(h);
+    r.nnodes = 1;
+    h = header_text(&r, CT_EMIT_TUNED_RULES_NAME, install + 2);
+    CT_CHECK(&tally, h && strstr(h, "16 ranks on 1 node, synthetic results.\n# Keyed by shape: its "
+                                    "rules hold at 16 ranks (1 node x 16) only.\n"));
+    free(h);
+    h = header_text(&r, CT_EMIT_TUNED_RULES_JSON_NAME, install + 2);
+    CT_CHECK(&tally, h && strstr(h, "\n# Measured at 1 node x 16 ranks; not keyed by shape"));
+    free(h);
+}
+
 int main(int argc, char **argv)
 {
     if (argc == 4 && strcmp(argv[1], "--slow-bcast") == 0)
@@ -1049,6 +1548,12 @@ int main(int argc, char **argv)
     test_mpich(dir);
     test_mpich_csel(dir);
     test_library_table();
+    test_tuned_rules_bounds();
+    test_tuned_rules_ranks();
+    test_nccl_tuner_bounds();
+    test_mpich_csel_bounds();
+    test_intel_bounds();
+    test_common();
     clear_dir(dir);
     rmdir(dir);
     return CT_DONE(&tally);

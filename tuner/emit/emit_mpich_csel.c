@@ -205,7 +205,10 @@ static json_t *ct_csel_sizes(const ct_tune_result_t *r, const ct_csel_coll_t *k,
                              char *err, size_t errlen)
 {
     json_t *o = json_object();
-    long long next = 0; /* the first size not yet covered */
+    /* The first size not yet covered, in collbench's bytes (to pick the
+     * next choice) and in CSEL's unit (to see a gap: per peer, for
+     * alltoall, a total of 16 KiB at 16 ranks is 1 KiB). */
+    long long next = 0, next_key = 0;
     int open = 0, bad = o == NULL;
     for (;;) {
         const ct_tune_choice_t *c = NULL;
@@ -220,7 +223,7 @@ static json_t *ct_csel_sizes(const ct_tune_result_t *r, const ct_csel_coll_t *k,
             break;
         char key[96], leaf[160];
         long long lo = ct_csel_bytes(k, c->min_bytes < 0 ? 0 : c->min_bytes, r->nranks, 1);
-        if (lo > next) {
+        if (lo > next_key) {
             snprintf(key, sizeof key, "%s<=%lld", k->key, lo - 1);
             bad |= ct_csel_set(o, key, json_deep_copy(orig));
         }
@@ -246,6 +249,7 @@ static json_t *ct_csel_sizes(const ct_tune_result_t *r, const ct_csel_coll_t *k,
             long long hi = ct_csel_bytes(k, c->max_bytes, r->nranks, 0);
             snprintf(key, sizeof key, "%s<=%lld", k->key, hi);
             next = c->max_bytes + 1;
+            next_key = hi + 1;
         }
         bad |= ct_csel_set(o, key, alg);
     }
