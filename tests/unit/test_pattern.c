@@ -12,7 +12,9 @@
  * a no-op that leaves 0xff bytes) and check_recv must count exactly the
  * elements that differ from the correct output.
  */
+#include <float.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -220,6 +222,15 @@ static int avg_has_no_room(ct_dtype_t d, int n)
     }
 }
 
+/* Signed types and floats draw a sign per element (pattern.h). */
+static int is_signed_type(ct_dtype_t d)
+{
+    return ct_dtype_is_float(d) || d == CT_DTYPE_INT8 || d == CT_DTYPE_INT32 || d == CT_DTYPE_INT64;
+}
+
+/* Negative expected values prop_case saw, per type and op. */
+static int negatives_seen[CT_DTYPE_COUNT][CT_OP_COUNT];
+
 /* For G elements from global index first: every input holds exactly in
  * the type; reducing them in rank order and in reverse order, rounding to
  * the type after every step, gives exactly the expected value (avg: sum,
@@ -235,6 +246,7 @@ static void prop_case(ct_dtype_t d, ct_op_t op, int n, size_t first, size_t G)
     int bad_input = 0, bad_reduce = 0, poisoned = 0, same_neighbours = 0, distinct = 0;
     /* distinct: values unlike want[0], plus one */
     int invisible = 0;
+    int negative = 0; /* expected values below 0 */
 
     memset(poison, 0xff, ts);
     for (int r = 0; r < n; r++) {
@@ -265,6 +277,7 @@ static void prop_case(ct_dtype_t d, ct_op_t op, int n, size_t first, size_t G)
         if (j > 0)
             same_neighbours += want[j] == want[j - 1];
         distinct += j == 0 || want[j] != want[0];
+        negative += want[j] < 0;
     }
     if (op != CT_OP_AVG && G >= (size_t)n && n > 1) {
         /* The reduction without rank k is op(prefix[k-1], suffix[k+1]). */
@@ -302,13 +315,19 @@ static void prop_case(ct_dtype_t d, ct_op_t op, int n, size_t first, size_t G)
      * only where a window starts, and only where few values exist. */
     CT_CHECK(&tally, fixed || same_neighbours <= (int)G / 2);
     CT_CHECK(&tally, invisible == 0);
+    /* Unsigned results are never negative; signed ones are counted for
+     * the check in main. */
+    if (!is_signed_type(d))
+        CT_CHECK(&tally, negative == 0);
+    negatives_seen[d][op] += negative;
     if (bad_input || bad_reduce || poisoned || (n > 1 && !fixed && distinct < 2) ||
         (!fixed && same_neighbours > (int)G / 2) || invisible)
         fprintf(stderr,
                 "  pattern %s %s n=%d: %d inexact inputs, %d inexact results, %d poison-like, "
-                "%d values unlike the first's, %d equal neighbours, %d invisible ranks\n",
+                "%d values unlike the first's, %d equal neighbours, %d invisible ranks, "
+                "%d negative\n",
                 ct_dtype_name(d), ct_op_name(op), n, bad_input, bad_reduce, poisoned, distinct,
-                same_neighbours, invisible);
+                same_neighbours, invisible, negative);
     free(in);
     free(poison);
     free(want);
@@ -390,8 +409,179 @@ static void source_case(ct_dtype_t d, int n, size_t b)
     free(buf);
 }
 
+/* The nearest value above (dir > 0) or below v that dtype holds: one ulp
+ * away (steps double from far below half an ulp, so the first step that
+ * changes the stored value lands on the neighbour). */
+static double ulp_step(ct_dtype_t d, double v, int dir)
+{
+    double step = ldexp(1.0, ilogb(v == 0.0 ? 1.0 : v) - 70);
+    double w = v;
+    for (; w == v; step *= 2.0)
+        w = ct_dtype_represent(d, dir > 0 ? v + step : v - step);
+    return w;
+}
+
+/* The tolerance is for avg on floats only: sum, prod, min and max of the
+ * pattern are exact (integers the type holds, and the reductions of
+ * them), so a result one ulp off, the smallest corruption a float can
+ * have, is exactly one wrong element.  The float bound avg is allowed is
+ * wider than an ulp (relative 2u at most, the bound (n+1)u and more), so
+ * a tolerance leaking to the other ops would hide this; avg accepts it. */
+static void ulp_case(const ct_coll_desc_t *desc, ct_dtype_t dtype, ct_op_t op, int nranks)
+{
+    pattern_case_t pc;
+    memset(&pc, 0, sizeof pc);
+    ct_sim_t *s = &pc.sim;
+    ct_sim_setup(s, desc, dtype, op, nranks, 0, ct_dtype_size(dtype) * (size_t)nranks * 37);
+    snprintf(pc.what, sizeof pc.what, "%s %s %s n=%d", desc->name, ct_dtype_name(dtype),
+             ct_op_name(op), nranks);
+    size_t rc = s->c.recv_count, rbytes = rc * s->ts, want = op == CT_OP_AVG ? 0 : 1;
+    for (int r = 0; r < nranks; r++) {
+        /* About 16 elements spread over the buffer, the last included. */
+        for (size_t j = 0, step = 1 + rc / 16; j < rc;
+             j = j + 1 < rc && j + step >= rc ? rc - 1 : j + step) {
+            double v = ct_dtype_load(s->out[r], j, dtype);
+            for (int dir = -1; dir <= 1; dir += 2) {
+                char plant[64];
+                memcpy(s->work, s->out[r], rbytes);
+                ct_dtype_store(s->work, j, dtype, ulp_step(dtype, v, dir));
+                snprintf(plant, sizeof plant, "element %zu (%g) one ulp %s", j, v,
+                         dir > 0 ? "up" : "down");
+                expect_wrong(&pc, r, want, plant);
+            }
+        }
+    }
+    ct_sim_free(s);
+}
+
+/* ct_pattern_matches, at its boundary: for avg on floats, |got - want| <=
+ * min(gamma * max(1, |want|), 0.45) with gamma = k*u / (1 - k*u), k = the
+ * non-zero terms + 1 (nranks up to 16 ranks, 1 beyond), u the type's unit
+ * roundoff; everything else exact.  NaN never matches. */
+static void tolerance_case(ct_dtype_t d, ct_op_t op, int n)
+{
+    ct_coll_data_t data = {d, op, 0, 0, n};
+    double u = 0.0;
+    switch (d) {
+    case CT_DTYPE_HALF: u = ldexp(1.0, -11); break;
+    case CT_DTYPE_BFLOAT16: u = ldexp(1.0, -8); break;
+    case CT_DTYPE_FLOAT: u = ldexp(1.0, -24); break;
+    case CT_DTYPE_DOUBLE: u = ldexp(1.0, -53); break;
+    default: break;
+    }
+    double terms = n <= 16 ? (double)n : 1.0, ku = (terms + 1.0) * u;
+    double gamma = op == CT_OP_AVG && u > 0.0 ? ku / (1.0 - ku) : 0.0;
+    int bad = 0;
+    static const double wants[] = {0.0, 1.0, 3.0, -7.0, 100.0, -1e9};
+    for (size_t w = 0; w < sizeof wants / sizeof wants[0]; w++) {
+        double want = wants[w];
+        bad += !ct_pattern_matches(&data, want, want);
+        bad += ct_pattern_matches(&data, NAN, want);
+        if (gamma == 0.0) {
+            bad += ct_pattern_matches(&data, nextafter(want, INFINITY), want);
+            bad += ct_pattern_matches(&data, nextafter(want, -INFINITY), want);
+            continue;
+        }
+        double tol = fmin(gamma * fmax(1.0, fabs(want)), 0.45);
+        /* Only where a double resolves a hundredth of the bound at want
+         * (double avg: want 0 only). */
+        if (fabs(want) * DBL_EPSILON > 0.001 * tol)
+            continue;
+        bad += !ct_pattern_matches(&data, want + 0.99 * tol, want);
+        bad += !ct_pattern_matches(&data, want - 0.99 * tol, want);
+        bad += ct_pattern_matches(&data, want + 1.01 * tol, want);
+        bad += ct_pattern_matches(&data, want - 1.01 * tol, want);
+    }
+    if (gamma > 0.0) {
+        /* Exactly at the bound (want 0: the difference is gamma itself). */
+        bad += !ct_pattern_matches(&data, gamma, 0.0);
+        bad += !ct_pattern_matches(&data, -gamma, 0.0);
+        bad += ct_pattern_matches(&data, nextafter(gamma, INFINITY), 0.0);
+    }
+    CT_CHECK(&tally, bad == 0);
+    if (bad)
+        fprintf(stderr, "  tolerance %s %s n=%d (gamma %g): %d wrong answers\n", ct_dtype_name(d),
+                ct_op_name(op), n, gamma, bad);
+}
+
+/* The data-movement stream is what pattern.c documents: its codes are
+ * the type's values in [lo, hi] less -1, lo + code (+1 from -1 on), and
+ * inside each window of 2^bits elements (bits the largest with 2^(bits+1)
+ * <= codes, at most 16) the codes step by one multiplier modulo the number
+ * of codes.  A stream over fewer or more values (one range end lost or
+ * gained) breaks the step where it wraps around. */
+static void source_stream_case(ct_dtype_t d, int64_t lo, int64_t hi)
+{
+    uint64_t codes = (uint64_t)(hi - lo) + 1 - (lo < 0);
+    unsigned bits = 0;
+    while (bits < 16 && (UINT64_C(2) << bits) <= codes)
+        bits++;
+    size_t window = (size_t)1 << bits, N = 3 * window + 5;
+    unsigned char *buf = malloc(N * ct_dtype_size(d));
+    int out_of_range = 0, bad_steps = 0, wraps = 0;
+    uint64_t prev = 0, step = 0;
+
+    ct_pattern_fill_source(buf, N, 0, d);
+    for (size_t g = 0; g < N; g++) {
+        double v = ct_dtype_load(buf, g, d);
+        if (v < (double)lo || v > (double)hi || (lo < 0 && v == -1.0) || v != floor(v)) {
+            out_of_range++;
+            continue;
+        }
+        uint64_t code = (uint64_t)((int64_t)v - lo) - (lo < 0 && v > -1.0);
+        if (g % window == 1)
+            step = (code + codes - prev) % codes;
+        else if (g % window > 1) {
+            bad_steps += (prev + step) % codes != code;
+            wraps += code < prev;
+        }
+        prev = code;
+    }
+    CT_CHECK(&tally, out_of_range == 0 && bad_steps == 0 && wraps > 0);
+    if (out_of_range || bad_steps || wraps == 0)
+        fprintf(stderr,
+                "  source stream %s [%lld, %lld]: %d values out of range, %d steps off, %d "
+                "wraps\n",
+                ct_dtype_name(d), (long long)lo, (long long)hi, out_of_range, bad_steps, wraps);
+    free(buf);
+}
+
 int main(void)
 {
+    /* The source stream's range per type (pattern.c's ct_pattern_type):
+     * 64-bit types and double keep to 32-bit ranges, half and bfloat16 to
+     * their exact integers, unsigned types stop short of all ones. */
+    {
+        const int64_t i31 = INT64_C(1) << 31, u32 = (INT64_C(1) << 32) - 2;
+        const int64_t f24 = INT64_C(1) << 24;
+        source_stream_case(CT_DTYPE_INT8, -128, 127);
+        source_stream_case(CT_DTYPE_UINT8, 0, 254);
+        source_stream_case(CT_DTYPE_INT32, -i31, i31 - 1);
+        source_stream_case(CT_DTYPE_UINT32, 0, u32);
+        source_stream_case(CT_DTYPE_INT64, -i31, i31 - 1);
+        source_stream_case(CT_DTYPE_UINT64, 0, u32);
+        source_stream_case(CT_DTYPE_HALF, -2048, 2048);
+        source_stream_case(CT_DTYPE_FLOAT, -f24, f24);
+        source_stream_case(CT_DTYPE_DOUBLE, -i31, i31 - 1);
+        source_stream_case(CT_DTYPE_BFLOAT16, -256, 256);
+    }
+
+    static const int tol_nranks[] = {1, 2, 3, 15, 16, 17, 1000};
+    for (size_t k = 0; k < sizeof tol_nranks / sizeof tol_nranks[0]; k++)
+        for (int d = 0; d < CT_DTYPE_COUNT; d++)
+            for (int op = 0; op < CT_OP_COUNT; op++)
+                tolerance_case((ct_dtype_t)d, (ct_op_t)op, tol_nranks[k]);
+
+    static const int ulp_nranks[] = {1, 2, 3, 8};
+    static const ct_dtype_t ulp_floats[] = {CT_DTYPE_HALF, CT_DTYPE_BFLOAT16, CT_DTYPE_FLOAT,
+                                            CT_DTYPE_DOUBLE};
+    for (size_t k = 0; k < sizeof ulp_nranks / sizeof ulp_nranks[0]; k++)
+        for (size_t f = 0; f < sizeof ulp_floats / sizeof ulp_floats[0]; f++)
+            for (int op = 0; op < CT_OP_COUNT; op++) {
+                ulp_case(&ct_coll_allreduce, ulp_floats[f], (ct_op_t)op, ulp_nranks[k]);
+                ulp_case(&ct_coll_reduce_scatter, ulp_floats[f], (ct_op_t)op, ulp_nranks[k]);
+            }
+
     static const int source_nranks[] = {97, 128, 194, 300};
     static const size_t source_blocks[] = {1, 2, 3, 97};
     for (size_t k = 0; k < sizeof source_nranks / sizeof source_nranks[0]; k++)
@@ -416,6 +606,16 @@ int main(void)
             }
         }
     }
+    /* Over all those rank counts (streams of their own), every op of a
+     * signed type gave negative results: the sign is drawn for each. */
+    for (int d = 0; d < CT_DTYPE_COUNT; d++)
+        for (int op = 0; op < CT_OP_COUNT; op++)
+            if (is_signed_type((ct_dtype_t)d)) {
+                CT_CHECK(&tally, negatives_seen[d][op] > 0);
+                if (negatives_seen[d][op] == 0)
+                    fprintf(stderr, "  pattern %s %s: no negative result at any nranks\n",
+                            ct_dtype_name((ct_dtype_t)d), ct_op_name((ct_op_t)op));
+            }
     static const int premul_nranks[] = {2, 3, 4, 5, 6, 7, 8, 9, 12, 15, 16, 17, 24, 100, 256};
     static const ct_dtype_t floats[] = {CT_DTYPE_HALF, CT_DTYPE_BFLOAT16, CT_DTYPE_FLOAT,
                                         CT_DTYPE_DOUBLE};

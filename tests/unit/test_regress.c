@@ -143,6 +143,123 @@ static void ct_recorded_night(size_t k, size_t *count, ct_regress_event_t *ev,
     ct_judge_runs(p, 32, k, count, ev, res);
 }
 
+/* Fixed-number edges of the rule (regress.h), each pinning one boundary
+ * the rate tests above are too coarse to see. */
+static void ct_edges(ct_test_tally_t *t)
+{
+    ct_regress_rule_t rule;
+    ct_regress_result_t r;
+
+    /* The verdict names as the report prints them; anything else is
+     * "unknown". */
+    CT_CHECK_STR(t, ct_regress_verdict_name(CT_REGRESS_UNKNOWN), "unknown");
+    CT_CHECK_STR(t, ct_regress_verdict_name(CT_REGRESS_SAME), "same");
+    CT_CHECK_STR(t, ct_regress_verdict_name(CT_REGRESS_SLOWER), "SLOWER");
+    CT_CHECK_STR(t, ct_regress_verdict_name(CT_REGRESS_FASTER), "FASTER");
+    CT_CHECK_STR(t, ct_regress_verdict_name(CT_REGRESS_RECOVERED), "recovered");
+    CT_CHECK_STR(t, ct_regress_verdict_name((ct_regress_verdict_t)99), "unknown");
+
+    /* Nothing to judge (one run; pinned at the newest run, even on a quiet
+     * series): UNKNOWN, and no change point: change_at n, its p 1. */
+    {
+        ct_regress_point_t p[8] = {{100, 0}, {101, 0}, {99, 0},  {100, 0},
+                                   {102, 0}, {98, 0},  {100, 0}, {101, 0}};
+        ct_regress_rule_default(&rule);
+        ct_regress_judge(p, 1, &rule, &r);
+        CT_CHECK(t, r.verdict == CT_REGRESS_UNKNOWN && r.change_at == 1 && r.change_p == 1);
+        rule.pinned = 7;
+        ct_regress_judge(p, 8, &rule, &r);
+        CT_CHECK(t, r.verdict == CT_REGRESS_UNKNOWN && r.change_at == 8 && r.change_p == 1);
+        /* pinned one before the newest: judged, against runs 0..6 */
+        rule.pinned = 6;
+        ct_regress_judge(p, 8, &rule, &r);
+        CT_CHECK(t, r.verdict == CT_REGRESS_SAME && r.base_lo == 0 && r.base_hi == 7);
+    }
+
+    /* Pinned at run 0: a baseline of one run is under CT_REGRESS_MIN_BASE
+     * (3), so even two runs 30% slower are UNKNOWN, judged against run 0
+     * only, not against the window before the newest. */
+    {
+        ct_regress_point_t p[8] = {{100, 0}, {101, 0}, {99, 0},  {100, 0},
+                                   {102, 0}, {98, 0},  {130, 0}, {131, 0}};
+        ct_regress_rule_default(&rule);
+        rule.pinned = 0;
+        ct_regress_judge(p, 8, &rule, &r);
+        CT_CHECK(t, r.verdict == CT_REGRESS_UNKNOWN && r.base_lo == 0 && r.base_hi == 1);
+        /* pinned at run 2: the minimum baseline, judged */
+        rule.pinned = 2;
+        ct_regress_judge(p, 8, &rule, &r);
+        CT_CHECK(t, r.verdict == CT_REGRESS_SLOWER && r.base_hi == 3 && r.first_bad == 6);
+    }
+
+    /* Pinned at a run that was already slow (run 3 at 2x): the first bad
+     * run named is the first after the pinned baseline, never one inside
+     * it. */
+    {
+        ct_regress_point_t p[8] = {{100, 0}, {99, 0},  {101, 0}, {200, 0},
+                                   {200, 0}, {201, 0}, {199, 0}, {200, 0}};
+        ct_regress_rule_default(&rule);
+        rule.pinned = 3;
+        ct_regress_judge(p, 8, &rule, &r);
+        CT_CHECK(t, r.verdict == CT_REGRESS_SLOWER && r.by_newest && r.first_bad == 4);
+    }
+
+    /* A window shorter than CT_REGRESS_MIN_BASE never judges: UNKNOWN, and
+     * no split is searched either (change_at n, p 1), however clear the
+     * step. */
+    {
+        ct_regress_point_t p[12];
+        for (size_t i = 0; i < 12; i++)
+            p[i] = (ct_regress_point_t){(i < 6 ? 100 : 200) + (double)(i % 3), 0};
+        ct_regress_rule_default(&rule);
+        rule.window = 2;
+        ct_regress_judge(p, 12, &rule, &r);
+        CT_CHECK(t, r.verdict == CT_REGRESS_UNKNOWN && r.change_at == 12 && r.change_p == 1 &&
+                        !r.by_change);
+        /* the minimum window, 3: judged, SLOWER */
+        rule.window = 3;
+        ct_regress_judge(p, 12, &rule, &r);
+        CT_CHECK(t, r.verdict != CT_REGRESS_UNKNOWN);
+    }
+
+    /* The newest run's own CI below 1 us (times of about 1 us): 1.30 with
+     * a half-width of 0.4 is within its CI of the window's 1.00, so SAME,
+     * not a spike.  Without the CI it is a spike (UNKNOWN). */
+    {
+        ct_regress_point_t p[8] = {{1.00, 0}, {1.01, 0}, {0.99, 0}, {1.00, 0},
+                                   {1.02, 0}, {0.98, 0}, {1.00, 0}, {1.30, 0.4}};
+        ct_regress_rule_default(&rule);
+        ct_regress_judge(p, 8, &rule, &r);
+        CT_CHECK(t, r.verdict == CT_REGRESS_SAME && r.beyond == 0);
+        p[7].hw = 0;
+        ct_regress_judge(p, 8, &rule, &r);
+        CT_CHECK(t, r.verdict == CT_REGRESS_UNKNOWN && r.beyond == 1);
+    }
+
+    /* A 25% step at run 11 of 16 (5 slow runs, 3% noise): R2 finds it at
+     * run 11, SLOWER by the change point with run 11 the first bad. */
+    {
+        static const double us[16] = {99,  104, 95,  98,  99,  104, 101, 105,
+                                      100, 99,  102, 118, 118, 128, 128, 125};
+        ct_regress_point_t p[16];
+        for (size_t i = 0; i < 16; i++)
+            p[i] = (ct_regress_point_t){us[i], 0};
+        ct_regress_rule_default(&rule);
+        ct_regress_judge(p, 16, &rule, &r);
+        CT_CHECK(t, r.verdict == CT_REGRESS_SLOWER && r.by_change && r.change_at == 11 &&
+                        r.first_bad == 11 && r.change_p <= rule.alpha);
+    }
+
+    /* A degenerate series of 0 us (rows the caller drops): no band, and
+     * never an inverted one (low 0, high 0). */
+    {
+        ct_regress_point_t p[6] = {{0, 0}, {0, 0}, {0, 0}, {0, 0}, {0, 0}, {0, 0}};
+        ct_regress_rule_default(&rule);
+        ct_regress_judge(p, 6, &rule, &r);
+        CT_CHECK(t, r.verdict == CT_REGRESS_SAME && r.band_high == 0 && r.band_low == 0);
+    }
+}
+
 int main(void)
 {
     ct_test_tally_t t = {0, 0};
@@ -272,6 +389,10 @@ int main(void)
         CT_CHECK(&t, r.change < -0.25 && r.band_median == 100);
         CT_CHECK(&t, r.band_low < 100 / 1.05 + 1e-9 && r.band_high >= 105 - 1e-9);
         CT_CHECK(&t, fabs(r.band_low * r.band_high - 100 * 100) < 1e-6);
+        /* R2's split at the first fast run, its change in us again: the
+         * after median over the window's, 70.5 / 100 - 1 (as the
+         * harmonic mirror reads it: 1 / (1 + its +41%) - 1). */
+        CT_CHECK(&t, r.change_at == 6 && r.change_rel > -0.30 && r.change_rel < -0.28);
         /* one fast run alone: not FASTER (as a slow one is not SLOWER) */
         p[6].us = 100;
         ct_regress_judge(p, 8, &rule, &r);
@@ -458,5 +579,6 @@ int main(void)
                count[CT_REGRESS_SLOWER], count[CT_REGRESS_RECOVERED], count[CT_REGRESS_UNKNOWN]);
         CT_CHECK(&t, count[CT_REGRESS_SLOWER] == 0 && count[CT_REGRESS_RECOVERED] >= 26);
     }
+    ct_edges(&t);
     return CT_DONE(&t);
 }

@@ -151,6 +151,58 @@ int main(void)
         CT_CHECK(&tally, rel > 0.0);
     }
 
+    /* ci_relative is relative to the median, so it has no meaning unless
+     * the median is positive: INFINITY at a zero or negative median even
+     * with enough samples; finite for any positive median, at 1 and below
+     * 1 too (times in seconds are mostly below 1). */
+    {
+        const double zero[6] = {-3, -2, -1, 1, 2, 3};   /* median 0 */
+        const double neg[6] = {-6, -5, -4, -3, -2, -1}; /* median -3.5 */
+        const double one[6] = {0.5, 0.75, 1, 1, 1.25, 1.5};
+        const double tenth[6] = {0.05, 0.075, 0.1, 0.1, 0.125, 0.15};
+        ct_stats_t s;
+        ct_stats_from_sorted(zero, 6, &s);
+        CT_CHECK(&tally, isinf(ct_stats_ci_relative(&s)) && ct_stats_ci_relative(&s) > 0);
+        ct_stats_from_sorted(neg, 6, &s);
+        CT_CHECK(&tally, isinf(ct_stats_ci_relative(&s)) && ct_stats_ci_relative(&s) > 0);
+        /* n = 6: j = 0, so the interval is [min, max]: (1.5 - 0.5) / 2. */
+        ct_stats_from_sorted(one, 6, &s);
+        CHECK_NEAR(s.median, 1.0);
+        CHECK_NEAR(ct_stats_ci_relative(&s), 0.5);
+        ct_stats_from_sorted(tenth, 6, &s);
+        CHECK_NEAR(ct_stats_ci_relative(&s), 0.5);
+    }
+
+    /* The CI's order statistics at small n, x(i) = i: j = floor(n/2 -
+     * 0.98 sqrt(n)) and k = ceil(n/2 + 0.98 sqrt(n)) + 1 (1-based); below
+     * j = 1 the interval is [min, max]; k = n + 1 - j, so j = 1 is
+     * [min, max] too. */
+    {
+        static const struct {
+            size_t n;
+            double lo, hi;
+        } ci[] = {
+            {2, 1, 2},   {3, 1, 3},    {5, 1, 5},    {6, 1, 6},   /* j = 0 */
+            {7, 1, 7},   {8, 1, 8},    {9, 1, 9},    {10, 1, 10}, /* 7: j = 0; 8-10: j = 1, k = n */
+            {11, 2, 10}, {12, 2, 11},  {15, 3, 13},  {16, 4, 13}, /* 16: 8 -+ 3.92 */
+            {25, 7, 19}, {36, 12, 25}, {49, 17, 33},              /* 49: 24.5 -+ 6.86 */
+        };
+        double x[49];
+        for (int i = 0; i < 49; i++)
+            x[i] = i + 1;
+        for (size_t c = 0; c < sizeof ci / sizeof ci[0]; c++) {
+            ct_stats_t s;
+            ct_stats_from_sorted(x, ci[c].n, &s);
+            CT_CHECK(&tally, s.ci_low == ci[c].lo && s.ci_high == ci[c].hi);
+            if (s.ci_low != ci[c].lo || s.ci_high != ci[c].hi)
+                fprintf(stderr, "  n=%zu: CI [%g, %g], want [%g, %g]\n", ci[c].n, s.ci_low,
+                        s.ci_high, ci[c].lo, ci[c].hi);
+            /* Exact median: the middle one, or the mean of the two. */
+            double med = ci[c].n % 2 ? (double)(ci[c].n + 1) / 2 : (double)ci[c].n / 2 + 0.5;
+            CT_CHECK(&tally, s.median == med && ct_stats_median(x, ci[c].n) == med);
+        }
+    }
+
     /* Identical samples: zero-width interval. */
     {
         double x[50];
@@ -216,6 +268,32 @@ int main(void)
          * b = {2, 3}: U = 0.5 -> 1, P(U <= 1) = 2/6. */
         const double ta[2] = {1, 2}, tb[2] = {2, 3};
         CHECK_NEAR(ct_stats_mw_p_less(ta, 2, tb, 2), 2.0 / 6.0);
+    }
+
+    /* Published table values of the exact null distribution, P(U <= u):
+     * m = n = 3: P(U <= 2) = 4/20; m = n = 4: P(U <= 3) = 7/70 = 0.100;
+     * m = n = 5: P(U <= 4) = 12/252 = 0.048 (the 5% critical value); and
+     * m = 2, n = 5: P(U <= 1) = 2/21.  A tie counts one half, rounded up. */
+    {
+        const double a3[3] = {1, 2, 6}, b3[3] = {3, 4, 5};              /* U = 3 */
+        const double a3b[3] = {1, 2, 4.5}, b3b[3] = {3, 4, 5};          /* U = 2 */
+        const double a4[4] = {1, 2, 3, 8}, b4[4] = {4, 5, 6, 7};        /* U = 4 */
+        const double a4b[4] = {1, 2, 5, 3.5}, b4b[4] = {3, 4, 6, 7};    /* U = 3 */
+        const double a5[5] = {1, 2, 3, 4, 9}, b5[5] = {5, 6, 7, 8, 10}; /* U = 4 */
+        const double a2[2] = {1, 3}, b5b[5] = {2, 4, 5, 6, 7};          /* U = 1 */
+        const double t3[3] = {1, 2, 2}, u3[3] = {2, 3, 4};              /* U = 0.5 + 0.5 -> 1 */
+        CHECK_NEAR(ct_stats_mw_p_less(a3, 3, b3, 3), 7.0 / 20.0);
+        CHECK_NEAR(ct_stats_mw_p_less(a3b, 3, b3b, 3), 4.0 / 20.0);
+        CHECK_NEAR(ct_stats_mw_p_less(a4, 4, b4, 4), 12.0 / 70.0);
+        CHECK_NEAR(ct_stats_mw_p_less(a4b, 4, b4b, 4), 7.0 / 70.0);
+        CHECK_NEAR(ct_stats_mw_p_less(a5, 5, b5, 5), 12.0 / 252.0);
+        CHECK_NEAR(ct_stats_mw_p_less(a2, 2, b5b, 5), 2.0 / 21.0);
+        CHECK_NEAR(ct_stats_mw_p_less(t3, 3, u3, 3), 2.0 / 20.0);
+        /* One value on each side: U is 0, 1/2 (rounded to 1) or 1. */
+        const double one[1] = {1}, two[1] = {2};
+        CHECK_NEAR(ct_stats_mw_p_less(one, 1, two, 1), 0.5);
+        CHECK_NEAR(ct_stats_mw_p_less(one, 1, one, 1), 1.0);
+        CHECK_NEAR(ct_stats_mw_p_less(two, 1, one, 1), 1.0);
     }
 
     /* Against enumeration of every split, on interleaved samples. */

@@ -434,6 +434,53 @@ static void test_any(tt_env_t *e)
     CT_CHECK(e->t, e->v5->finalize(ctx) == 0);
 }
 
+/* Boundaries of one rule's fields, table-driven: a one-byte range
+ * (min_bytes == max_bytes loads and matches that size only), one byte
+ * either side of a range, the first matching line winning over a later
+ * overlapping one, nRanks and nNodes matching only their own communicator
+ * size, and -1 in each of them matching any. */
+static void test_bounds(tt_env_t *e)
+{
+    static const char text[] = "allreduce,4096,4096,tree,ll128,3,-1,-1\n"  /* 1 */
+                               "allreduce,4096,8192,ring,simple,5,-1,-1\n" /* 2 */
+                               "broadcast,0,-1,ring,ll,2,-1,8\n"           /* 3 */
+                               "broadcast,0,-1,tree,ll,4,2,-1\n"           /* 4 */
+                               "reduce,0,0,tree,simple,6,-1,-1\n";         /* 5 */
+    static const struct {
+        size_t nranks, nnodes;
+        int coll;
+        size_t nbytes;
+        int algo, proto, nch; /* algo -1: untouched */
+    } cases[] = {
+        {8, 1, TT_ALLREDUCE, 4095, -1, 0, 0},              /* one below line 1 */
+        {8, 1, TT_ALLREDUCE, 4096, TT_TREE, TT_LL128, 3},  /* line 1 only size, over 2 */
+        {8, 1, TT_ALLREDUCE, 4097, TT_RING, TT_SIMPLE, 5}, /* one above: line 2 */
+        {8, 1, TT_ALLREDUCE, 8192, TT_RING, TT_SIMPLE, 5}, /* line 2's max, inclusive */
+        {8, 1, TT_ALLREDUCE, 8193, -1, 0, 0},              /* one above line 2 */
+        {8, 1, TT_BROADCAST, 64, TT_RING, TT_LL, 2},       /* nRanks 8 at 8 ranks */
+        {7, 1, TT_BROADCAST, 64, -1, 0, 0},                /* ... not at 7 */
+        {9, 1, TT_BROADCAST, 64, -1, 0, 0},                /* ... nor at 9 */
+        {9, 2, TT_BROADCAST, 64, TT_TREE, TT_LL, 4},       /* nNodes 2, nRanks -1 */
+        {8, 2, TT_BROADCAST, 64, TT_RING, TT_LL, 2},       /* both match: line 3 first */
+        {16, 3, TT_BROADCAST, 64, -1, 0, 0},               /* nNodes 3: neither */
+        {8, 1, TT_REDUCE, 0, TT_TREE, TT_SIMPLE, 6},       /* 0..0: size 0 only */
+        {8, 1, TT_REDUCE, 1, -1, 0, 0},                    /* ... not 1 */
+    };
+    const char *path = write_rules(e, text, sizeof(text) - 1);
+
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        void *ctx = init5(e, path, cases[i].nranks, cases[i].nnodes);
+        CT_CHECK(e->t, count_level(TT_LOG_WARN) == 0);
+        CT_CHECK(e->t, log_has(TT_LOG_INFO, "loaded 5 rule(s)"));
+        if (cases[i].algo < 0)
+            EXPECT_UNTOUCHED(e, ctx, cases[i].coll, cases[i].nbytes, 1, 0, 0);
+        else
+            EXPECT_PICK(e, ctx, cases[i].coll, cases[i].nbytes, 1, 0, 0, cases[i].algo,
+                        cases[i].proto, cases[i].nch);
+        CT_CHECK(e->t, e->v5->finalize(ctx) == 0);
+    }
+}
+
 /* Each communicator owns its rules: a later init with another file does
  * not change an earlier context. */
 static void test_contexts_independent(tt_env_t *e)
@@ -728,6 +775,7 @@ int main(int argc, char **argv)
 
     test_matching(&env);
     test_any(&env);
+    test_bounds(&env);
     test_contexts_independent(&env);
     test_default_file(&env);
     test_missing_file(&env);
