@@ -10,9 +10,11 @@
 #include <stdlib.h>
 #include <limits.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "ct_test.h"
 #include "space.h"
+#include "space_known.h"
 
 static ct_test_tally_t tally;
 
@@ -38,6 +40,52 @@ static void check_bad(const char *name, int line, const char *field, const char 
     CT_CHECK(&tally, space.nvars == 0 && space.name == NULL);
     if (st == CT_OK)
         ct_space_free(&space);
+}
+
+/* Spaces written by the test itself, into tmpdir (made in main). */
+static char tmpdir[] = "/tmp/ct-space.XXXXXX";
+
+static void write_text(const char *name, const char *text, char *path, size_t len)
+{
+    snprintf(path, len, "%s/%s", tmpdir, name);
+    FILE *f = fopen(path, "w");
+    CT_CHECK(&tally, f != NULL);
+    if (f) {
+        fputs(text, f);
+        fclose(f);
+    }
+}
+
+/* text (written as name) must fail at "name:line: field:" and mention
+ * word. */
+static void check_bad_text(const char *name, const char *text, int line, const char *field,
+                           const char *word)
+{
+    char path[4096], err[1024] = "", want[256];
+    ct_space_t space;
+    write_text(name, text, path, sizeof path);
+    ct_status_t st = ct_space_load(path, &space, err, sizeof err);
+    snprintf(want, sizeof want, "%s:%d: %s:", name, line, field);
+    int ok = st == CT_ERR_USAGE && strstr(err, want) != NULL && strstr(err, word) != NULL;
+    CT_CHECK(&tally, ok);
+    if (!ok)
+        fprintf(stderr, "  %s: got \"%s\", want \"%s\" and \"%s\"\n", name, err, want, word);
+    if (st == CT_OK)
+        ct_space_free(&space);
+    unlink(path);
+}
+
+/* text (written as name) loads. */
+static int load_text(const char *name, const char *text, ct_space_t *space)
+{
+    char path[4096], err[1024] = "";
+    write_text(name, text, path, sizeof path);
+    ct_status_t st = ct_space_load(path, space, err, sizeof err);
+    CT_CHECK(&tally, st == CT_OK);
+    if (st != CT_OK)
+        fprintf(stderr, "  %s: %s\n", name, err);
+    unlink(path);
+    return st == CT_OK;
 }
 
 static int load(const char *dir, const char *name, ct_space_t *space)
@@ -569,11 +617,305 @@ static void test_index(void)
     }
 }
 
+/* Each known variable's rule at its edges: the lowest and highest value it
+ * takes, one past each, and the message that names the rule. */
+static void test_known_values(void)
+{
+    static const struct {
+        const char *name, *value;
+        const char *why; /* NULL: accepted; else a part of the refusal */
+    } cases[] = {
+        /* NCCL_NTHREADS: a list, not a range. */
+        {"NCCL_NTHREADS", "64", NULL},
+        {"NCCL_NTHREADS", "128", NULL},
+        {"NCCL_NTHREADS", "512", NULL},
+        {"NCCL_NTHREADS", "63", "63 is not one of 64,128,256,512"},
+        {"NCCL_NTHREADS", "100", "100 is not one of 64,128,256,512"},
+        {"NCCL_NTHREADS", "1024", "is not one of"},
+        {"NCCL_NTHREADS", "64x", "\"64x\" is not an integer"},
+        /* CTAS and channels 1..64. */
+        {"NCCL_MIN_CTAS", "1", NULL},
+        {"NCCL_MIN_CTAS", "64", NULL},
+        {"NCCL_MIN_CTAS", "0", "0 is outside 1..64"},
+        {"NCCL_MAX_CTAS", "65", "65 is outside 1..64"},
+        {"NCCL_MIN_NCHANNELS", "64", NULL},
+        {"NCCL_MAX_NCHANNELS", "0", "outside 1..64"},
+        {"NCCL_SOCKET_NTHREADS", "16", NULL},
+        {"NCCL_SOCKET_NTHREADS", "17", "17 is outside 1..16"},
+        {"NCCL_SOCKET_NTHREADS", "0", "0 is outside 1..16"},
+        {"NCCL_NSOCKS_PERTHREAD", "1", NULL},
+        {"NCCL_NSOCKS_PERTHREAD", "64", NULL},
+        {"NCCL_NSOCKS_PERTHREAD", "0", "0 is outside 1..64"},
+        {"NCCL_NSOCKS_PERTHREAD", "65", "65 is outside 1..64"},
+        {"NCCL_IB_QPS_PER_CONNECTION", "1", NULL},
+        {"NCCL_IB_QPS_PER_CONNECTION", "128", NULL},
+        {"NCCL_IB_QPS_PER_CONNECTION", "0", "0 is outside 1..128"},
+        {"NCCL_IB_QPS_PER_CONNECTION", "129", "129 is outside 1..128"},
+        {"NCCL_CROSS_NIC", "0", NULL},
+        {"NCCL_CROSS_NIC", "2", NULL},
+        {"NCCL_CROSS_NIC", "3", "3 is outside 0..2"},
+        {"NCCL_CROSS_NIC", "-1", "-1 is outside 0..2"},
+        {"NCCL_CROSS_NIC", "", "\"\" is not an integer"}, /* not 0 */
+        {"NCCL_NVLS_ENABLE", "1", NULL},
+        {"NCCL_IB_PCI_RELAXED_ORDERING", "2", NULL},
+        /* 1..2^40; past long long is not an integer, not a big one. */
+        {"NCCL_BUFFSIZE", "1", NULL},
+        {"NCCL_BUFFSIZE", "1099511627776", NULL},
+        {"NCCL_BUFFSIZE", "1099511627777", "is outside 1..1099511627776"},
+        {"NCCL_BUFFSIZE", "0", "0 is outside"},
+        {"NCCL_BUFFSIZE", "99999999999999999999", "\"99999999999999999999\" is not an integer"},
+        /* Booleans: six words, any case, whole words only. */
+        {"NCCL_IB_SPLIT_DATA_ON_QPS", "0", NULL},
+        {"NCCL_IB_SPLIT_DATA_ON_QPS", "no", NULL},
+        {"NCCL_IB_SPLIT_DATA_ON_QPS", "TRUE", NULL},
+        {"NCCL_IB_SPLIT_DATA_ON_QPS", "2", "\"2\" is not one of 0, 1, true, false, yes, no"},
+        {"NCCL_IB_SPLIT_DATA_ON_QPS", "tru", "\"tru\" is not one of"},
+        {"NCCL_IB_SPLIT_DATA_ON_QPS", "truex", "\"truex\" is not one of"},
+        {"coll_hcoll_enable", "yes", NULL},
+        {"coll_tuned_use_dynamic_rules", "1", NULL},
+        {"coll_tuned_use_dynamic_rules", "on", "\"on\" is not one of"},
+        /* Open MPI's selectors: a list, '^' in front excludes. */
+        {"pml", "ob1", NULL},
+        {"pml", "CM", NULL},
+        {"pml", "^ucx", NULL},
+        {"pml", "ob1,cm", NULL},
+        {"pml", "ob", "\"ob\" is not one of ob1, ucx, cm"},
+        {"pml", "ob1x", "\"ob1x\" is not one of"},
+        {"pml", "yalla", "\"yalla\" is not one of ob1, ucx, cm"},
+        {"pml", "ob1,yalla", "\"yalla\" is not one of"},
+        {"pml", "ob1,", "\"\" is not one of"},
+        {"btl", "self,vader,tcp", NULL},
+        {"btl", "smcuda", NULL},
+        {"btl", "^openib", NULL},
+        {"btl", "self,ugni",
+         "\"ugni\" is not one of self, vader, sm, tcp, uct, openib, ofi, smcuda"},
+        {"btl_vader_single_copy_mechanism", "cma", NULL},
+        {"btl_vader_single_copy_mechanism", "none", NULL},
+        {"btl_vader_single_copy_mechanism", "xpmem", "\"xpmem\" is not one of cma, emulated, none"},
+        /* One word, not a list. */
+        {"UCX_RNDV_SCHEME", "auto", NULL},
+        {"UCX_RNDV_SCHEME", "rkey_ptr", NULL},
+        {"UCX_RNDV_SCHEME", "am,auto", "\"am,auto\" is not one of"},
+        {"UCX_RNDV_SCHEME", "^am", "\"^am\" is not one of"},
+        /* UCX sizes. */
+        {"UCX_RNDV_THRESH", "auto", NULL},
+        {"UCX_RNDV_THRESH", "INF", NULL},
+        {"UCX_RNDV_THRESH", "64K", NULL},
+        {"UCX_ZCOPY_THRESH", "8192", NULL},
+        {"UCX_ZCOPY_THRESH", "lots", "\"lots\" is not a size, auto or inf"},
+        {"NCCL_ALGO", "ring,tree", NULL},
+        {"NCCL_PROTO", "LL128", NULL},
+        {"NCCL_PROTO", "LL256", "Unrecognized element token"},
+        /* coll/tuned: 0 (its own choice) to the collective's last id. */
+        {"coll_tuned_bcast_algorithm", "0", NULL},
+        {"coll_tuned_bcast_algorithm", "9", NULL},
+        {"coll_tuned_bcast_algorithm", "10", "10 is outside 0..9"},
+        {"coll_tuned_bcast_algorithm", "-1", "-1 is outside 0..9"},
+        {"coll_tuned_alltoall_algorithm", "6", "6 is outside 0..5"},
+        /* Segment sizes and request counts from 0, fan-outs and radices
+         * from 1. */
+        {"coll_tuned_bcast_algorithm_segmentsize", "0", NULL},
+        {"coll_tuned_bcast_algorithm_segmentsize", "-1", "-1 is outside 0..1099511627776"},
+        {"coll_tuned_alltoall_algorithm_max_requests", "0", NULL},
+        {"coll_tuned_alltoall_algorithm_max_requests", "-1", "-1 is outside 0.."},
+        {"coll_tuned_bcast_algorithm_chain_fanout", "1", NULL},
+        {"coll_tuned_bcast_algorithm_chain_fanout", "0", "0 is outside 1..1099511627776"},
+        {"coll_tuned_bcast_algorithm_knomial_radix", "1", NULL},
+        {"coll_tuned_bcast_algorithm_knomial_radix", "0", "0 is outside 1.."},
+        {"coll_tuned_priority", "-5", NULL}, /* no rule */
+        /* Not known: anything goes. */
+        {"MY_OWN_VAR", "anything", NULL},
+        {"NCCL_NTHREAD", "7", NULL},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char why[512] = "";
+        ct_status_t st = ct_space_known_check(cases[i].name, cases[i].value, why, sizeof why);
+        int ok =
+            cases[i].why ? st == CT_ERR_USAGE && strstr(why, cases[i].why) != NULL : st == CT_OK;
+        CT_CHECK(&tally, ok);
+        if (!ok)
+            fprintf(stderr, "  %s=%s: %d \"%s\"\n", cases[i].name, cases[i].value, (int)st, why);
+    }
+}
+
+/* Which variables are set at run time, their scopes, the two_proc limit. */
+static void test_known_scope(void)
+{
+    static const struct {
+        const char *name;
+        int runtime;
+    } rt[] = {
+        {"NCCL_ALGO", 1},
+        {"NCCL_PROTO", 1},
+        {"NCCL_MIN_CTAS", 0},
+        {"MPIR_CVAR_BCAST_INTRA_ALGORITHM", 1},
+        {"MPIR_CVAR_IBCAST_INTRA_ALGORITHM", 0},
+        {"MPIR_CVAR_BCAST_POSIX_INTRA_ALGORITHM", 0},
+        {"MPIR_CVAR_X_INTRA_ALGORITHM", 1},
+        {"MPIR_CVAR__INTRA_ALGORITHM", 0},       /* nothing between the two */
+        {"XPIR_CVAR_BCAST_INTRA_ALGORITHM", 0},  /* MPIR_CVAR_ only */
+        {"MPIR_CVAR_BCAST_INTRA_ALGORITHMS", 0}, /* ends with it */
+        {"MPIR_CVAR_COLLECTIVE_FALLBACK", 1},
+        {"MPIR_CVAR_DEVICE_COLLECTIVES", 0},
+        {"coll_tuned_bcast_algorithm", 1},
+        {"coll_tuned_bcast_algorithm_segmentsize", 1},
+        {"coll_tuned_bcast_algorithmx", 0},
+        {"coll_tuned_use_dynamic_rules", 0}, /* no "_algorithm" at all */
+        {"btl", 0},
+    };
+    for (size_t i = 0; i < sizeof rt / sizeof rt[0]; i++) {
+        int got = ct_space_known_runtime(rt[i].name);
+        CT_CHECK(&tally, got == rt[i].runtime);
+        if (got != rt[i].runtime)
+            fprintf(stderr, "  runtime %s: %d\n", rt[i].name, got);
+    }
+
+    int scope = 99;
+    char why[256] = "";
+    CT_CHECK(&tally, ct_space_known_scope("NCCL_ALGO", &scope, why, sizeof why) == CT_OK &&
+                         scope == CT_SCOPE_GLOBAL);
+    CT_CHECK(&tally,
+             ct_space_known_scope("MY_OWN_VAR", &scope, why, sizeof why) == CT_OK && scope == -2);
+    CT_CHECK(&tally,
+             ct_space_known_scope("coll_tuned_bcast_algorithm", &scope, why, sizeof why) == CT_OK &&
+                 scope == CT_COLL_BROADCAST);
+    CT_CHECK(&tally,
+             ct_space_known_scope("coll_tuned_priority", &scope, why, sizeof why) == CT_OK &&
+                 scope == CT_SCOPE_GLOBAL);
+    CT_CHECK(&tally, ct_space_known_scope("coll_tuned_reduce_scatter_algorithm", &scope, why,
+                                          sizeof why) == CT_ERR_USAGE);
+    CT_CHECK(&tally, strstr(why, "use coll_tuned_reduce_scatter_block_algorithm") != NULL);
+
+    /* alltoall's 5 (two_proc) up to 2 ranks, compared as written. */
+    const char *w = "x";
+    CT_CHECK(&tally, ct_space_known_max_ranks("coll_tuned_alltoall_algorithm", "5", &w) == 2 &&
+                         w != NULL && strstr(w, "two_proc") != NULL);
+    CT_CHECK(&tally,
+             ct_space_known_max_ranks("coll_tuned_alltoall_algorithm", "4", &w) == 0 && w == NULL);
+    CT_CHECK(&tally, ct_space_known_max_ranks("coll_tuned_alltoall_algorithm", "05", &w) == 0);
+    CT_CHECK(&tally, ct_space_known_max_ranks("coll_tuned_bcast_algorithm", "5", &w) == 0);
+}
+
+/* The parser's edges: the first and the last line, each key's field and
+ * line in the message, names, bounds. */
+static void test_parse_edges(void)
+{
+    /* Line 1 itself bad: that line, not "no [space] name". */
+    check_bad_text("first.ini", "garbage\n[space]\nname = s\n", 1, "line",
+                   "not [section], NAME = VALUE or a comment");
+    /* The last line, without its newline. */
+    check_bad_text("last.ini", "[space]\nname = s\n[var X]\nvalues = 1\ncolour = red", 5, "colour",
+                   "unknown key in [var X]");
+    /* Names: not from a digit; letters, digits and '_'. */
+    check_bad_text("digit.ini", "[space]\nname = s\n[var 1X]\nvalues = 1\n", 3, "var",
+                   "\"1X\" is not a variable name");
+    check_bad_text("digit_fixed.ini", "[space]\nname = s\n[fixed 9]\nvalue = 1\n", 3, "fixed",
+                   "\"9\" is not a variable name");
+    check_bad_text("dash.ini", "[space]\nname = s\n[var A-B]\nvalues = 1\n", 3, "var",
+                   "\"A-B\" is not a variable name");
+    /* A value no file can carry, at the line of that value (a
+     * continuation line). */
+    check_bad_text("semicolon.ini",
+                   "[space]\nname = s\n[var UCX_TLS]\nvalues = all,\n  \"tcp;x\"\n", 5, "UCX_TLS",
+                   "ucx.conf: the value of UCX_TLS contains ';' or '#'");
+    /* A known variable's rule, in the field that gave the value. */
+    check_bad_text("nthreads.ini", "[space]\nname = s\n[var NCCL_NTHREADS]\nvalues = 64, 96\n", 4,
+                   "values", "NCCL_NTHREADS: 96 is not one of 64,128,256,512");
+    check_bad_text("default.ini",
+                   "[space]\nname = s\n[var NCCL_MIN_CTAS]\nvalues = 1, 2\ndefault = 65\n", 5,
+                   "default", "NCCL_MIN_CTAS: 65 is outside 1..64");
+    check_bad_text(
+        "requires.ini",
+        "[space]\nname = s\n[var NCCL_MIN_CTAS]\nvalues = 1\nrequires = NCCL_CROSS_NIC=3\n", 5,
+        "requires", "NCCL_CROSS_NIC: 3 is outside 0..2");
+    /* max_ranks: at least 1 rank. */
+    check_bad_text("max_ranks0.ini", "[space]\nname = s\n[var X]\nvalues = 1, 2\nmax_ranks = 1:0\n",
+                   5, "max_ranks", "\"1:0\" is not VALUE:RANKS");
+    /* when: a name before the '='. */
+    check_bad_text("when_noname.ini",
+                   "[space]\nname = s\n[var X]\nvalues = 1, 2\n[var Y]\nvalues = 3\nwhen = =1\n", 7,
+                   "when", "\"=1\" is not NAME=VALUE");
+    /* when is for searched variables only. */
+    check_bad_text("when_fixed.ini",
+                   "[space]\nname = s\n[var X]\nvalues = 1, 2\n[fixed Y]\nvalue = 3\nwhen = X=1\n",
+                   7, "when", "unknown key in [fixed Y]");
+    /* A constraint over two scopes names the two variables. */
+    check_bad_text("scopes.ini",
+                   "[space]\nname = s\n[var A]\nvalues = 1, 2\n[var B]\nvalues = 1, 2\n"
+                   "[var C]\nscope = allreduce\nvalues = 1, 2\n[constraint k]\nproduct = B, C\n"
+                   "max = 4\n",
+                   11, "product", "C and B have different scopes");
+    /* range: LO of 63 characters is read, of 64 refused. */
+    char text[512];
+    ct_space_t space;
+    snprintf(text, sizeof text, "[space]\nname = s\n[var X]\nrange = %062d1..2\n", 0);
+    if (load_text("lo63.ini", text, &space)) {
+        CT_CHECK(&tally, space.nvars == 1 && space.vars[0].nvalues == 2 &&
+                             strcmp(space.vars[0].values[0], "1") == 0);
+        ct_space_free(&space);
+    }
+    snprintf(text, sizeof text, "[space]\nname = s\n[var X]\nrange = %063d1..2\n", 0);
+    check_bad_text("lo64.ini", text, 4, "range", "is not LO..HI[:STEP]");
+    /* The last value of a range: the high bound when the step lands on
+     * it, the last step below it otherwise, the low bound alone when the
+     * step is larger than the high bound (hi - step once wrapped and ran
+     * to the 4096-value cap); pow2 to the last power of two <= hi. */
+    static const struct {
+        const char *range;
+        size_t n;
+        const char *first, *last;
+    } ranges[] = {
+        {"range = 1..3:4", 1, "1", "1"}, {"range = 0..8:4", 3, "0", "8"},
+        {"range = 0..9:4", 3, "0", "8"}, {"range = 5..5", 1, "5", "5"},
+        {"range = 1..3:2", 2, "1", "3"}, {"pow2 = 1..1", 1, "1", "1"},
+        {"pow2 = 4..64", 5, "4", "64"},  {"pow2 = 1..2", 2, "1", "2"},
+    };
+    for (size_t i = 0; i < sizeof ranges / sizeof ranges[0]; i++) {
+        snprintf(text, sizeof text, "[space]\nname = s\n[var X]\n%s\n", ranges[i].range);
+        if (!load_text("range_end.ini", text, &space)) {
+            fprintf(stderr, "%s: refused\n", ranges[i].range);
+            CT_CHECK(&tally, 0);
+            continue;
+        }
+        const ct_space_var_t *x = &space.vars[0];
+        int ok = x->nvalues == ranges[i].n && strcmp(x->values[0], ranges[i].first) == 0 &&
+                 strcmp(x->values[x->nvalues - 1], ranges[i].last) == 0;
+        CT_CHECK(&tally, ok);
+        if (!ok)
+            fprintf(stderr, "%s: %zu values, want %zu (%s..%s)\n", ranges[i].range, x->nvalues,
+                    ranges[i].n, ranges[i].first, ranges[i].last);
+        ct_space_free(&space);
+    }
+
+    /* via and scope in one section (distinct keys); the default via by
+     * the name's first letter: lower case mca, else env. */
+    if (load_text("via.ini",
+                  "[space]\nname = s\n[var coll_tuned_bcast_algorithm]\nvia = mca\n"
+                  "scope = broadcast\nvalues = 1, 2\n[var x]\nvalues = 1, 2\n[var Ab]\n"
+                  "values = 1, 2\n[var aB]\nvalues = 1, 2\n",
+                  &space)) {
+        CT_CHECK(&tally, space.nvars == 4);
+        CT_CHECK(&tally,
+                 space.vars[0].via == CT_VIA_MCA && space.vars[0].scope == CT_COLL_BROADCAST);
+        long x = ct_space_find(&space, "x"), ab = ct_space_find(&space, "Ab"),
+             ab2 = ct_space_find(&space, "aB");
+        CT_CHECK(&tally, x >= 0 && space.vars[x].via == CT_VIA_MCA);
+        CT_CHECK(&tally, ab >= 0 && space.vars[ab].via == CT_VIA_ENV);
+        CT_CHECK(&tally, ab2 >= 0 && space.vars[ab2].via == CT_VIA_MCA);
+        ct_space_free(&space);
+    }
+}
+
 int main(void)
 {
+    CT_CHECK(&tally, mkdtemp(tmpdir) != NULL);
+    test_known_values();
+    test_known_scope();
+    test_parse_edges();
     test_malformed();
     test_shipped();
     test_enumeration();
     test_index();
+    rmdir(tmpdir);
     return CT_DONE(&tally);
 }

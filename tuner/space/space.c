@@ -499,7 +499,9 @@ static ct_status_t ct_space_key_range(ct_space_parser_t *p, ct_space_var_t *v, c
         char text[32];
         snprintf(text, sizeof text, "%zu", x);
         ct_space_add_value(p, v, field, text);
-        if (x > hi - (pow2 ? x : step))
+        /* The next value would pass hi (x <= hi here, so hi - x cannot
+         * wrap, as hi - step did for a step above hi). */
+        if (pow2 ? x > hi / 2 : hi - x < step)
             break;
     }
     return p->status;
