@@ -25,18 +25,20 @@ esac
 
 PACKAGES="gcc make autoconf automake libtool pkg-config openmpi-bin libopenmpi-dev \
 libucx-dev ucx-utils gnuplot-nox libjansson-dev libinih-dev libhwloc-dev clang-format help2man"
+# What check adds, below; configure looks for some of them (MPICH), so the
+# stamp of what configure saw covers both modes' packages (build()).
+CHECK_PACKAGES="slurmctld slurmd slurm-client munge locales python3 man-db groff-base mpich \
+libmpich-dev"
 # The test suite's own Slurm (tests/slurm/): each test starts private
 # munged, slurmctld and slurmd daemons and stops them.  Installing the
 # packages starts no Slurm daemon (there is no /etc/slurm/slurm.conf); the
 # munge package may start the system munged, which the tests do not use.
-[ "$mode" = check ] && PACKAGES="$PACKAGES slurmctld slurmd slurm-client munge"
 # And what the rest of the suite reads: a comma-decimal locale built with
 # localedef (locales), the Spack recipe's check (python3), the installed
-# man pages (man-db, groff-base).
-[ "$mode" = check ] && PACKAGES="$PACKAGES locales python3 man-db groff-base"
-# MPICH beside Open MPI: make check builds a second collbench against it
-# (build-mpich/) and runs the MPICH tests through mpiexec.hydra.
-[ "$mode" = check ] && PACKAGES="$PACKAGES mpich libmpich-dev"
+# man pages (man-db, groff-base).  MPICH beside Open MPI: make check builds
+# a second collbench against it (build-mpich/) and runs the MPICH tests
+# through mpiexec.hydra.
+[ "$mode" = check ] && PACKAGES="$PACKAGES $CHECK_PACKAGES"
 
 # alt_value NAME: where Debian's alternative NAME points (empty if none).
 alt_value() {
@@ -78,11 +80,41 @@ install_missing() {
     keep_alternative mpirun "$mpirun_before" /usr/bin/mpirun.openmpi
 }
 
+# The installed versions of every package either mode installs, one
+# "name version" a line, sorted ('-' for one not installed).
+package_state() {
+    for p in $PACKAGES $CHECK_PACKAGES; do
+        v=$(dpkg-query -W -f='${Status} ${Version}' "$p" 2>/dev/null |
+            sed -n 's/^install ok installed //p')
+        echo "$p ${v:--}"
+    done | sort -u
+}
+
+# configure runs where there is no Makefile, and again (with the options it
+# ran with: config.status --recheck) when the packages changed since it
+# ran, as their state in STAMP says: `./quickstart.sh` then `./quickstart.sh
+# check` installs MPICH after the first configure, which would otherwise
+# keep "no MPICH" and skip the MPICH tests.  A tree configured before the
+# stamp existed is configured again once.
+STAMP=.quickstart.packages
 build() {
     if [ ! -x configure ] || [ configure.ac -nt configure ] || [ Makefile.am -nt configure ]; then
         ./autogen.sh
     fi
-    [ -f Makefile ] || ./configure
+    state=$(package_state)
+    if [ ! -f Makefile ] || [ ! -f config.status ]; then
+        ./configure
+    elif [ "$state" != "$(cat "$STAMP" 2>/dev/null)" ]; then
+        if [ -f "$STAMP" ]; then
+            changed=$(printf '%s\n' "$state" | grep -vxF -f "$STAMP" | cut -d' ' -f1 | tr '\n' ' ')
+            echo "quickstart: packages changed since configure ran (${changed% }): configuring again"
+        else
+            echo "quickstart: no record of the packages configure ran with ($STAMP): configuring again"
+        fi
+        ./config.status --recheck
+        ./config.status
+    fi
+    printf '%s\n' "$state" >"$STAMP.tmp" && mv "$STAMP.tmp" "$STAMP"
     make -j"$(nproc)"
 }
 

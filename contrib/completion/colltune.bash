@@ -38,6 +38,42 @@ _colltune_help_values()
         tr ',' ' '
 }
 
+# COMPREPLY is built without expansion: compgen -W expands each word of its
+# list (a space file named '$(cmd).ini' would run cmd), and an unquoted
+# COMPREPLY=($(...)) splits 'a b' and globs '*'.  The helpers below are the
+# one way this file fills it.
+
+# Adds to COMPREPLY each word after $1 that starts with $1, as it is.
+_colltune_add_matches()
+{
+    local cur=$1 w
+    shift
+    for w in "$@"; do
+        [[ $w == "$cur"* ]] && COMPREPLY+=("$w")
+    done
+    return 0
+}
+
+# COMPREPLY from the blank- or newline-separated words of $1 (a list the
+# tools' --help gives) that start with $2; read -a splits without globbing.
+_colltune_words_reply()
+{
+    local -a words
+    IFS=$' \t\n' read -r -d '' -a words <<<"$1"
+    COMPREPLY=()
+    _colltune_add_matches "$2" "${words[@]}"
+}
+
+# COMPREPLY from the names of files ($1 -f) or directories (-d) that start
+# with $2, one word each: compgen prints one a line, and mapfile neither
+# splits nor globs them.
+_colltune_files_reply()
+{
+    mapfile -t COMPREPLY < <(compgen "$1" -- "$2")
+    compopt -o filenames 2>/dev/null
+    return 0
+}
+
 # COMPREPLY from the words in $1 that start with the current word's part
 # after its last comma (a LIST option takes a,b,c).
 _colltune_list_reply()
@@ -47,12 +83,13 @@ _colltune_list_reply()
         head=${cur%,*},
         cur=${cur##*,}
     fi
-    local w
-    COMPREPLY=()
-    for w in $(compgen -W "$1" -- "$cur"); do
-        COMPREPLY+=("$head$w")
+    _colltune_words_reply "$1" "$cur"
+    local i
+    for i in "${!COMPREPLY[@]}"; do
+        COMPREPLY[i]=$head${COMPREPLY[i]}
     done
     [[ -n $head ]] && compopt -o nospace 2>/dev/null
+    return 0
 }
 
 # The collbench to read: the one beside colltune (an installed pair, or a
@@ -90,21 +127,20 @@ _collbench_word()
     --backend)
         local b
         b=$(sed -n 's/^Backends: \([a-z, ]*\)\..*/\1/p' <<<"$_collbench_help" | tr -d ',')
-        COMPREPLY=($(compgen -W "$b" -- "$cur"))
+        _colltune_words_reply "$b" "$cur"
         return
         ;;
     --sync)
-        COMPREPLY=($(compgen -W "window barrier batch" -- "$cur"))
+        _colltune_words_reply "window barrier batch" "$cur"
         return
         ;;
     --csv | --json | --nccl-lib | --cudart-lib)
-        COMPREPLY=($(compgen -f -- "$cur"))
-        compopt -o filenames 2>/dev/null
+        _colltune_files_reply -f "$cur"
         return
         ;;
     esac
     if [[ $cur == -* ]]; then
-        COMPREPLY=($(compgen -W "$(_colltune_help_opts <<<"$_collbench_help")" -- "$cur"))
+        _colltune_words_reply "$(_colltune_help_opts <<<"$_collbench_help")" "$cur"
     fi
 }
 
@@ -115,21 +151,24 @@ _collbench()
     _collbench_word "${COMP_WORDS[0]}" "$cur" "$prev"
 }
 
-# Installed search spaces (NAME for --space NAME): PREFIX/share/colltune/
-# spaces beside PREFIX/bin/colltune, or a build tree's tuner/spaces.
-_colltune_spaces()
+# Adds to COMPREPLY the installed search spaces (NAME for --space NAME)
+# that start with $2: PREFIX/share/colltune/spaces beside PREFIX/bin/colltune
+# ($1), or a build tree's tuner/spaces.  The names go straight from the
+# glob to COMPREPLY, never through a word list or a pipe (a name may hold
+# a blank, a newline or $(...)).
+_colltune_spaces_reply()
 {
     local self dir d f
-    self=$(type -P -- "$1" 2>/dev/null) || return
+    self=$(type -P -- "$1" 2>/dev/null) || return 0
     dir=${self%/*}
     for d in "$dir/../share/colltune/spaces" "$dir/spaces"; do
         [[ -d $d ]] || continue
         for f in "$d"/*.ini; do
             [[ -f $f ]] || continue
             f=${f##*/}
-            printf '%s\n' "${f%.ini}"
+            _colltune_add_matches "$2" "${f%.ini}"
         done
-        return
+        return 0
     done
 }
 
@@ -154,7 +193,7 @@ _colltune()
         fi
     done
     if [[ -z $sub ]]; then
-        COMPREPLY=($(compgen -W "$cmds --help --version" -- "$cur"))
+        _colltune_words_reply "$cmds --help --version" "$cur"
         return
     fi
     if [[ -n $dashdash ]]; then
@@ -164,18 +203,17 @@ _colltune()
 
     case $prev in
     --space)
-        COMPREPLY=($(compgen -W "$(_colltune_spaces "$tool")" -- "$cur") $(compgen -f -- "$cur"))
-        compopt -o filenames 2>/dev/null
+        _colltune_files_reply -f "$cur"
+        _colltune_spaces_reply "$tool" "$cur"
         return
         ;;
     --out)
         # sbatch's --out is the script it writes; everyone else's a directory.
         if [[ $sub == sbatch ]]; then
-            COMPREPLY=($(compgen -f -- "$cur"))
+            _colltune_files_reply -f "$cur"
         else
-            COMPREPLY=($(compgen -d -- "$cur"))
+            _colltune_files_reply -d "$cur"
         fi
-        compopt -o filenames 2>/dev/null
         return
         ;;
     --collectives)
@@ -186,16 +224,15 @@ _colltune()
         return
         ;;
     --strategy)
-        COMPREPLY=($(compgen -W "exhaustive random halving" -- "$cur"))
+        _colltune_words_reply "exhaustive random halving" "$cur"
         return
         ;;
     --objective)
-        COMPREPLY=($(compgen -W "max avg" -- "$cur"))
+        _colltune_words_reply "max avg" "$cur"
         return
         ;;
     --hostfile | --weights | --collbench | --report | --md | --json | --csv | --plots-dir | --gnuplot)
-        COMPREPLY=($(compgen -f -- "$cur"))
-        compopt -o filenames 2>/dev/null
+        _colltune_files_reply -f "$cur"
         return
         ;;
     esac
@@ -203,10 +240,9 @@ _colltune()
     if [[ $cur == -* ]]; then
         local var=_colltune_help_${sub//[^A-Za-z0-9]/_}
         _colltune_cached "$var" "$tool" "$sub" --help
-        COMPREPLY=($(compgen -W "$(_colltune_help_opts <<<"${!var}") --help" -- "$cur"))
+        _colltune_words_reply "$(_colltune_help_opts <<<"${!var}") --help" "$cur"
     else
-        COMPREPLY=($(compgen -f -- "$cur"))
-        compopt -o filenames 2>/dev/null
+        _colltune_files_reply -f "$cur"
     fi
 }
 

@@ -141,6 +141,19 @@ static void test_paired_bounds(ct_test_tally_t *t)
     ct_tune_cand_t bn = {bus, nan3, nan3, gnull, 3, 0, 0};
     CT_CHECK(t, ct_tune_beats(&c, &bn, &np) == 0 && np == 2);
 
+    /* A baseline launch that measured nothing (0 us) pairs with nothing;
+     * one under a microsecond pairs as any other. */
+    const char *g4z[] = {"L0", "L1", "L2", "L3"};
+    double nan4z[] = {NAN, NAN, NAN, NAN};
+    double bz[] = {0, 100, 100, 100}, cz[] = {80, 80, 80, 80};
+    ct_tune_cand_t basez = {bz, nan4z, nan4z, g4z, 4, 0, 0};
+    ct_tune_cand_t candz = {cz, nan4z, nan4z, g4z, 4, 1, 0};
+    CT_CHECK(t, ct_tune_beats(&candz, &basez, &np) == 1 && np == 3);
+    double bsub[] = {0.5, 0.5, 0.5}, csub[] = {0.4, 0.4, 0.4};
+    ct_tune_cand_t basesub = {bsub, nan3, nan3, g3, 3, 0, 0};
+    ct_tune_cand_t candsub = {csub, nan3, nan3, g3, 3, 1, 0};
+    CT_CHECK(t, ct_tune_beats(&candsub, &basesub, &np) == 1 && np == 3);
+
     /* A strict majority: 2 wins of 4 shared launches is not one, even with
      * the median ratio (0.9) below the margin; 3 of 4 is. */
     const char *g4[] = {"L0", "L1", "L2", "L3"};
@@ -217,6 +230,20 @@ static void test_pick_bounds(ct_test_tally_t *t)
                              {.us = x, .n = 2, .nchanged = 1, .excluded = 0},
                              {.us = a, .n = 2, .nchanged = 1, .excluded = 0}};
     CT_CHECK(t, ct_tune_pick(same, 3) == 2);
+    /* The simpler one first (3 changes -> 1), then, as simple, the lower
+     * median of the two: 61.5 beats 62.25 though it comes later. */
+    double b60[] = {60, 62}, x615[] = {61.5, 63}, y605[] = {60.5, 62.5};
+    ct_tune_cand_t then_lower[] = {{.us = base, .n = 2, .nchanged = 0, .excluded = 0},
+                                   {.us = b60, .n = 2, .nchanged = 3, .excluded = 0},
+                                   {.us = x615, .n = 2, .nchanged = 1, .excluded = 0},
+                                   {.us = y605, .n = 2, .nchanged = 1, .excluded = 0}};
+    CT_CHECK(t, ct_tune_pick(then_lower, 4) == 3);
+    /* As simple and as fast (equal medians): the first stays. */
+    double e1[] = {60, 62}, e2[] = {59, 63};
+    ct_tune_cand_t equal[] = {{.us = base, .n = 2, .nchanged = 0, .excluded = 0},
+                              {.us = e1, .n = 2, .nchanged = 1, .excluded = 0},
+                              {.us = e2, .n = 2, .nchanged = 1, .excluded = 0}};
+    CT_CHECK(t, ct_tune_pick(equal, 3) == 1);
 }
 
 static void test_merge(ct_test_tally_t *t)

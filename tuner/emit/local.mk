@@ -25,6 +25,13 @@ tests_unit_test_emit_CPPFLAGS = $(TUNER_EMIT_CPPFLAGS) -I$(top_srcdir)/tests/uni
 	-DEMIT_GOLDEN_DIR='"$(abs_top_srcdir)/tests/unit/emit_golden"'
 tests_unit_test_emit_LDADD = tuner/emit/libctemit.la tuner/space/libctspace.la tuner/plugin/libctrules.la \
 	src/lib/libcolltune.la
+# intel-mpi.env's "Left out" comment with hostile values (issue 38, M9).
+check_PROGRAMS += tests/unit/test_emit_intel_safe
+TESTS += tests/unit/test_emit_intel_safe
+tests_unit_test_emit_intel_safe_SOURCES = tests/unit/test_emit_intel_safe.c tests/unit/ct_test.h
+tests_unit_test_emit_intel_safe_CPPFLAGS = $(TUNER_EMIT_CPPFLAGS) -I$(top_srcdir)/tests/unit
+tests_unit_test_emit_intel_safe_LDADD = tuner/emit/libctemit.la tuner/space/libctspace.la \
+	tuner/plugin/libctrules.la src/lib/libcolltune.la
 EMIT_GOLDEN = \
 	tests/unit/emit_golden/full/nccl.env \
 	tests/unit/emit_golden/full/nccl.conf \

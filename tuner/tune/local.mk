@@ -85,6 +85,9 @@ TESTS += tests/unit/colltune_objective.sh
 TESTS += tests/unit/colltune_resume_launch.sh
 EXTRA_DIST += tests/unit/colltune_objective.sh tests/unit/fake_mpirun.sh
 EXTRA_DIST += tests/unit/colltune_resume_launch.sh
+# Progress lines count the planned trials (issue 38: "trial 1/0").
+TESTS += tests/unit/colltune_progress.sh
+EXTRA_DIST += tests/unit/colltune_progress.sh
 # --out checked before any launch: a comma (mca_base_param_files is a
 # comma-separated list), a target that is a directory (issue 26).
 TESTS += tests/unit/colltune_out_checked.sh

@@ -395,7 +395,7 @@ static ct_status_t ct_tune_run_one(void *user, size_t scope_i, size_t ci, long l
         *stop = 1;
         return CT_OK;
     }
-    return ct_tune_inproc_queue(x, scope_i, ci, launch, short_run);
+    return ct_tune_inproc_queue(x, scope_i, ci, launch, short_run, done, total);
 }
 
 static ct_status_t ct_tune_flush(void *user, int *stop) { return ct_tune_inproc_flush(user, stop); }

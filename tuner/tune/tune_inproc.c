@@ -25,9 +25,9 @@ int ct_tune_inproc_scope(const ct_space_t *space, const ct_tune_scope_t *sc)
 }
 
 ct_status_t ct_tune_inproc_queue(ct_tune_runner_t *x, size_t scope_i, size_t ci, long launch,
-                                 int short_run)
+                                 int short_run, size_t done, size_t total)
 {
-    ct_tune_pending_t p = {scope_i, ci, launch, short_run};
+    ct_tune_pending_t p = {scope_i, ci, launch, short_run, done, total};
     return CT_VEC_PUSH(x->pending, x->npending, x->pending_cap, &p);
 }
 
@@ -240,7 +240,7 @@ static ct_status_t ct_tune_inproc_alone(ct_tune_runner_t *x, const ct_tune_pendi
     ct_status_t st = CT_OK;
     for (size_t i = 0; i < n && st == CT_OK && *stop == 0; i++)
         st = ct_tune_trial(x, &x->s->scopes[p[i]->scope], p[i]->ci, p[i]->launch, p[i]->short_run,
-                           1, 0, 0, stop);
+                           1, p[i]->done, p[i]->total, stop);
     return st;
 }
 

@@ -45,9 +45,10 @@
 int ct_tune_inproc_scope(const ct_space_t *space, const ct_tune_scope_t *sc);
 
 /* Queues the trial of scope scope_i's configuration ci at launch (the
- * caller checked it is runnable, not excluded and not journaled). */
+ * caller checked it is runnable, not excluded and not journaled); done
+ * and total as ct_tune_trial's. */
 ct_status_t ct_tune_inproc_queue(ct_tune_runner_t *x, size_t scope_i, size_t ci, long launch,
-                                 int short_run);
+                                 int short_run, size_t done, size_t total);
 
 /* Runs every queued trial, a launch per scope and launch settings (in
  * chunks of CT_TUNE_INPROC_MAX), and empties the queue.  *stop as

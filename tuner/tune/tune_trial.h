@@ -19,11 +19,14 @@
 #include "tune.h"
 #include "tune_launch.h"
 
-/* A trial the in-process search queued (tune_inproc.h). */
+/* A trial the in-process search queued (tune_inproc.h).  done and total:
+ * its place in the search when queued, for its progress line should it
+ * run alone. */
 typedef struct {
     size_t scope, ci;
     long launch;
     int short_run;
+    size_t done, total;
 } ct_tune_pending_t;
 
 typedef struct {
