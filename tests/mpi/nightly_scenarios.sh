@@ -1,9 +1,10 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause
+# suite: alone (a timed test: nights M1 and E1 time a real algorithm; below)
 # The nightly recipe (contrib/nightly.sh) night by night, through the real
 # mpirun, collbench, colltune regress and gnuplot, in the scenarios an
 # operator meets (issue 23):
-#   main history: 4 plain nights, 2 with the delay shim preloaded (20 us
+#   main history: 4 plain nights, 2 with the delay shim preloaded (10 ms
 #     before every collective: a STAND-IN FOR A SLOW DRIVER, not a real
 #     one), 1 plain:
 #     night 1 exits 0 ("baseline begins"), nights 2-4 exit 0; night 5 exits
@@ -18,9 +19,20 @@
 #     after copies of the 4 plain nights: the series continue (not
 #     "unknown" everywhere), the run exits 1, and the configuration change
 #     is the named cause.
-# --threshold 100: a series must double to count; the steps here are 2.5x
-# to 40x, and this 2-core machine, shared with the rest of the suite, can
-# slow a plain night's series by tens of percent.
+# --threshold 100: a series must double to count.
+#
+# Margins that do not depend on the machine's load (issue 38, item 13: a
+# loaded machine once varied the plain nights 2-20x, and their noise hid a
+# +20 us step).  Only night 1 of the plain nights is measured: nights 2-4
+# and 7 run nightly.sh whole, but their sweep copies night 1's results (a
+# colltune that fakes `sweep` alone), so the baseline has no noise at all
+# and night 7 is exactly the old level.  The slow nights wait 10 ms (a
+# busy-wait: load can lengthen it, never shorten it) before each
+# collective, 50x the worst plain median seen under load (about 200 us):
+# night 1 would have to read 5 ms to hide night 5's step.  The
+# forced-algorithm nights (M1, E1) still time a real algorithm against
+# night 1, so the test is kept alone (its default in tests/mpi, said at the
+# top).
 . "$top_srcdir/tests/mpi/lib.sh"
 
 ct_colltune_test
@@ -34,8 +46,24 @@ launch="$launch --mca mpi_yield_when_idle=1"
 force="--mca coll_tuned_use_dynamic_rules=1 --mca coll_tuned_allreduce_algorithm=5"
 force="$force --mca coll_tuned_allreduce_algorithm_segmentsize=64"
 
+# copy-colltune: colltune, but `sweep --out DIR ...` copies the results of
+# the run $COPY_FROM into DIR, started now: a plain night without noise.
+mkdir -p "$T/bin"
+cat >"$T/bin/copy-colltune" <<'EOF'
+#!/bin/sh
+[ "$1" = sweep ] || exec "$REAL_COLLTUNE" "$@"
+while [ $# -gt 0 ] && [ "$1" != --out ]; do shift; done
+out=$2
+now=$(date -u +%Y-%m-%dT%H:%M:%SZ)
+mkdir -p "$out" && cp "$COPY_FROM/results.csv" "$out/" &&
+    sed "s/\"start_time\": \"[^\"]*\"/\"start_time\": \"$now\"/" "$COPY_FROM/results.json" \
+        >"$out/results.json"
+EOF
+chmod +x "$T/bin/copy-colltune"
+
 # night HISTORY NAME WANT COLLS SIZES [VAR=VALUE...] [-- SWEEP ARGS]: one
 # night of nightly.sh into HISTORY, its output in $T/NAME.out; exits as WANT.
+# With COPY_FROM=RUN among the VAR=VALUE, its sweep is a copy of RUN's.
 night() {
     hist=$1 name=$2 want=$3 colls=$4 sizes=$5
     shift 5
@@ -52,8 +80,10 @@ night() {
         [ "$(date -u +%Y%m%dT%H%M%SZ)" = "$last" ]; do
         sleep 0.2
     done
+    ct=$CT
+    case $envs in *COPY_FROM=*) ct=$T/bin/copy-colltune ;; esac
     # shellcheck disable=SC2086 # envs and the words are lists
-    env $envs HISTORY="$hist" COLLTUNE="$CT" NP=2 COLLS="$colls" SIZES="$sizes" \
+    env $envs HISTORY="$hist" COLLTUNE="$ct" REAL_COLLTUNE="$CT" NP=2 COLLS="$colls" SIZES="$sizes" \
         TIMEOUT=120 SWEEP_ARGS="$launch $extra" REGRESS_ARGS="--threshold 100" \
         timeout 300 sh "$top_srcdir/contrib/nightly.sh" >"$T/$name.out" 2>&1
     rc=$?
@@ -74,14 +104,14 @@ has n1 "nightly.sh: baseline begins"
 [ -s "$H/index.html" ] || fail "n1: no history index"
 [ "$(json_get "$H/$newest/regress.json" verdict)" = baseline ] || fail "n1: regress.json verdict"
 n1=$newest
-night "$H" n2 0 allreduce,broadcast "$all"
+night "$H" n2 0 allreduce,broadcast "$all" COPY_FROM="$H/$n1"
 has n2 "more runs before they can be judged"
-night "$H" n3 0 allreduce,broadcast "$all"
-night "$H" n4 0 allreduce,broadcast "$all"
+night "$H" n3 0 allreduce,broadcast "$all" COPY_FROM="$H/$n1"
+night "$H" n4 0 allreduce,broadcast "$all" COPY_FROM="$H/$n1"
 has n4 "nightly.sh: no regression"
 plain="$n1 $(ls "$H" | grep '^20' | sed -n '2,4p' | tr '\n' ' ')"
 
-night "$H" n5 1 allreduce,broadcast "$all" -- --env "LD_PRELOAD=$shim" --env DELAY_SHIM_US=20
+night "$H" n5 1 allreduce,broadcast "$all" -- --env "LD_PRELOAD=$shim" --env DELAY_SHIM_US=10000
 n5=$newest
 has n5 "one event in the newest run $n5"
 has n5 "a step this large in most series is not launch noise: one run suffices"
@@ -96,12 +126,12 @@ has n5 "library libdelay_shim.so: absent -> "
     fail "n5: regress.json's first cause is not LD_PRELOAD"
 grep -qF "REGRESSION" "$H/index.html" || fail "n5: the history index does not say REGRESSION"
 
-night "$H" n6 1 allreduce,broadcast "$all" -- --env "LD_PRELOAD=$shim" --env DELAY_SHIM_US=20
+night "$H" n6 1 allreduce,broadcast "$all" -- --env "LD_PRELOAD=$shim" --env DELAY_SHIM_US=10000
 has n6 "first slow run $n5"
 grep -q "first slow run" "$T/n6.out" && ! grep "first slow run" "$T/n6.out" | grep -vqF "$n5" ||
     { cat "$T/n6.out" >&2; fail "n6: a first slow run other than $n5 named"; }
 
-night "$H" n7 0 allreduce,broadcast "$all"
+night "$H" n7 0 allreduce,broadcast "$all" COPY_FROM="$H/$n1"
 has n7 "recovered (the step the run before was judged slower at went away"
 has n7 "the step began at run $n5"
 has n7 "nightly.sh: no regression"

@@ -1410,6 +1410,51 @@ static void test_mpich_csel_bounds(void)
     free(text);
 }
 
+/* mpich-coll-selection.json at its edges: the first collective of the
+ * table (allreduce) is spliced too; 2 ranks, the fewest a tree can be
+ * measured at, are "comm_size<=1" then "<=2", and 1 rank is refused; a
+ * range of one size (1024..1024) is one key, followed by the library's
+ * own subtree. */
+static void test_mpich_csel_edges(void)
+{
+    static const char tree[] =
+        "{\"collective=allreduce\":{\"comm_type=intra\":{\"avg_msg_size=any\":"
+        "{\"algorithm=MPIR_Allreduce_intra_ring\":{}}}},"
+        "\"collective=allgather\":{\"comm_type=intra\":{\"total_msg_size=any\":"
+        "{\"algorithm=MPIR_Allgather_intra_ring\":{}}}}}";
+#define AR_ORIG "{\"avg_msg_size=any\":{\"algorithm=MPIR_Allreduce_intra_ring\":{}}}"
+    ct_tune_choice_t ch[] = {
+        CH("MPIR_CVAR_ALLREDUCE_INTRA_ALGORITHM", "recursive_doubling", CT_VIA_ENV,
+           CT_COLL_ALLREDUCE, 0, 4095),
+        CH("MPIR_CVAR_ALLGATHER_INTRA_ALGORITHM", "brucks", CT_VIA_ENV, CT_COLL_ALLGATHER, 1024,
+           1024),
+    };
+    ct_tune_result_t r = result_of(ch, 2, "mpich-coll");
+    r.mpich_tree = tree;
+    r.nranks = 2;
+    char err[512];
+    ct_status_t st;
+    char *text = write_text(&ct_emit_mpich_csel, &r, &st, err, sizeof err);
+    CT_CHECK(&tally, st == CT_OK && text != NULL);
+    static const char want[] =
+        "{\"collective=allreduce\":{\"comm_type=intra\":{\"comm_size<=1\":" AR_ORIG
+        ",\"comm_size<=2\":{\"avg_msg_size<=4095\":{\"algorithm=MPIR_Allreduce_intra_"
+        "recursive_doubling\":{}},\"avg_msg_size=any\":" AR_ORIG "},\"comm_size=any\":" AR_ORIG
+        "}},\"collective=allgather\":{\"comm_type=intra\":{\"comm_size<=1\":" AG_ORIG
+        ",\"comm_size<=2\":{\"total_msg_size<=1023\":" AG_ORIG ",\"total_msg_size<=1024\":{"
+        "\"algorithm=MPIR_Allgather_intra_brucks\":{}},\"total_msg_size=any\":" AG_ORIG
+        "},\"comm_size=any\":" AG_ORIG "}}}\n";
+    CT_CHECK(&tally, text && strcmp(text, want) == 0);
+    if (text && strcmp(text, want) != 0)
+        fprintf(stderr, "mpich-coll-selection.json:\n%s\nwant:\n%s\n", text, want);
+    free(text);
+    r.nranks = 1;
+    text = write_text(&ct_emit_mpich_csel, &r, &st, err, sizeof err);
+    CT_CHECK(&tally, st != CT_OK && strstr(err, "measured at 1 ranks") != NULL);
+    free(text);
+#undef AR_ORIG
+}
+
 /* intel-mpi.env: pairwise alltoall is Intel's 3; MPICH_ spells the CVAR
  * too; an unset lower bound is 0, an open top INT_MAX; an MPICH algorithm
  * with no Intel counterpart is left out of the line (said in a comment),
@@ -1552,6 +1597,7 @@ int main(int argc, char **argv)
     test_tuned_rules_ranks();
     test_nccl_tuner_bounds();
     test_mpich_csel_bounds();
+    test_mpich_csel_edges();
     test_intel_bounds();
     test_common();
     clear_dir(dir);

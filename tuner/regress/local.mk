@@ -22,6 +22,10 @@ tests_unit_test_regress_CPPFLAGS = $(TUNER_REGRESS_CPPFLAGS) -I$(top_srcdir)/tes
 tests_unit_test_regress_LDADD = tuner/regress/libctregress.la $(TUNER_TUNE_LIBS)
 TESTS += tests/unit/colltune_regress.sh
 EXTRA_DIST += tests/unit/colltune_regress.sh
+# regress under hostile histories (issue 38): a run named RUN, links,
+# raw values, a FIFO regress.json; no MPI.
+TESTS += tests/unit/colltune_regress_hostile.sh
+EXTRA_DIST += tests/unit/colltune_regress_hostile.sh
 
 # The nightly recipe night by night in the scenarios of issue 23 (a
 # preloaded delay, recovery, a forced algorithm by --mca and OMPI_MCA_*),

@@ -171,6 +171,34 @@ static int ct_reg_read_run(const char *history, const char *name, ct_reg_run_t *
     return 0;
 }
 
+/* A symbolic link p in the history, to a directory: skipped, with a note.
+ * A run is counted by its own directory: `latest -> run-013` is the same
+ * night again (counted twice, one slow night read as a confirmed step,
+ * issue 38, H12), and a link elsewhere is not a night of this history.
+ * hist: the history's stat, to tell the two apart (the target's parent). */
+static void ct_reg_link_note(const char *p, const struct stat *hist)
+{
+    char target[PATH_MAX], up[PATH_MAX + 4], b1[CT_REG_SAFE_LEN], b2[CT_REG_SAFE_LEN];
+    struct stat sb;
+    ssize_t n = readlink(p, target, sizeof target - 1);
+    target[n > 0 ? n : 0] = '\0';
+    /* the target's last name ("run-013" of "../h/run-013/"): a hidden one
+     * is no run either */
+    char last[PATH_MAX];
+    snprintf(last, sizeof last, "%s", target);
+    for (size_t k = strlen(last); k > 1 && last[k - 1] == '/';)
+        last[--k] = '\0';
+    const char *base = strrchr(last, '/');
+    base = base ? base + 1 : last;
+    snprintf(up, sizeof up, "%s/..", p);
+    int here = hist != NULL && stat(up, &sb) == 0 && sb.st_dev == hist->st_dev &&
+               sb.st_ino == hist->st_ino && base[0] != '.' && base[0] != '\0';
+    fprintf(stderr, "colltune regress: %s: a link to %s, %s: skipped\n",
+            ct_reg_safe(p, 0, b1, sizeof b1), ct_reg_safe(target, 0, b2, sizeof b2),
+            here ? "a run this history counts by its own name"
+                 : "not a run directory of this history");
+}
+
 static ct_status_t ct_reg_read_history(const char *history, ct_reg_runs_t *runs)
 {
     DIR *d = opendir(history);
@@ -178,6 +206,8 @@ static ct_status_t ct_reg_read_history(const char *history, ct_reg_runs_t *runs)
         fprintf(stderr, "colltune regress: %s: %s\n", history, strerror(errno));
         return CT_ERR_USAGE;
     }
+    struct stat hist;
+    int hist_ok = stat(history, &hist) == 0;
     ct_status_t st = CT_OK;
     size_t cap = 0;
     struct dirent *e;
@@ -186,7 +216,14 @@ static ct_status_t ct_reg_read_history(const char *history, ct_reg_runs_t *runs)
         struct stat sb;
         if (e->d_name[0] == '.' ||
             snprintf(p, sizeof p, "%s/%s", history, e->d_name) >= (int)sizeof p ||
-            stat(p, &sb) != 0 || !S_ISDIR(sb.st_mode))
+            lstat(p, &sb) != 0)
+            continue;
+        if (S_ISLNK(sb.st_mode)) {
+            if (stat(p, &sb) == 0 && S_ISDIR(sb.st_mode))
+                ct_reg_link_note(p, hist_ok ? &hist : NULL);
+            continue;
+        }
+        if (!S_ISDIR(sb.st_mode))
             continue;
         /* The next run is read in place; n counts it only when it holds
          * results. */
@@ -374,10 +411,14 @@ static void ct_reg_line(FILE *f, int md, const ct_reg_runs_t *runs, const ct_reg
     const ct_regress_result_t *r = &s->res;
     int moved = r->verdict == CT_REGRESS_SLOWER || r->verdict == CT_REGRESS_FASTER ||
                 r->verdict == CT_REGRESS_RECOVERED;
-    const char *config = ct_reg_config_name(k->config_id);
-    fprintf(f, md ? fmt_md : fmt_txt, k->collective, k->bytes, k->backend, k->placement, config,
-            (int)k->nranks, s->n, r->base_median, r->base_median * (1 + r->change), 100 * r->change,
-            ct_regress_verdict_name(r->verdict), moved ? runs->v[s->at[r->first_bad]].name : "-");
+    char b[5][CT_REG_SAFE_LEN], run[CT_REG_SAFE_LEN];
+    fprintf(f, md ? fmt_md : fmt_txt, ct_reg_safe(k->collective, md, b[0], sizeof b[0]), k->bytes,
+            ct_reg_safe(k->backend, md, b[1], sizeof b[1]),
+            ct_reg_safe(k->placement, md, b[2], sizeof b[2]),
+            ct_reg_safe(ct_reg_config_name(k->config_id), md, b[3], sizeof b[3]), (int)k->nranks,
+            s->n, r->base_median, r->base_median * (1 + r->change), 100 * r->change,
+            ct_regress_verdict_name(r->verdict),
+            ct_reg_safe(moved ? runs->v[s->at[r->first_bad]].name : "-", md, run, sizeof run));
 }
 
 static void ct_reg_header(FILE *f, int md)
@@ -486,11 +527,12 @@ static void ct_reg_event_one(FILE *f, int md, const ct_reg_run_t *newest,
                              const ct_regress_event_t *ev, const char *what)
 {
     int slow = ev->direction > 0;
+    char name[CT_REG_SAFE_LEN];
     fprintf(f,
             "%sone event in the newest run %s%s: %zu of %zu series %s beyond their bounds, "
             "median %+.0f%%; %s\n",
-            md ? "- " : "", newest->name, what, ev->moved, ev->judged, slow ? "slower" : "faster",
-            100 * ev->median_change,
+            md ? "- " : "", ct_reg_safe(newest->name, md, name, sizeof name), what, ev->moved,
+            ev->judged, slow ? "slower" : "faster", 100 * ev->median_change,
             ev->severe ? "a step this large in most series is not launch noise: one run suffices"
                        : "under 2x: the next run confirms it or not");
 }
@@ -510,18 +552,23 @@ static void ct_reg_event_line(FILE *f, int md, const ct_reg_runs_t *runs, const 
         return;
     }
     for (size_t g = 0; g < j->ngroups; g++) {
-        char what[64];
-        snprintf(what, sizeof what, " in %s", j->group_names[g]);
+        char what[CT_REG_SAFE_LEN + 8], coll[CT_REG_SAFE_LEN];
+        snprintf(what, sizeof what, " in %s",
+                 ct_reg_safe(j->group_names[g], md, coll, sizeof coll));
         if (j->groups[g].direction != 0)
             ct_reg_event_one(f, md, newest, &j->groups[g], what);
     }
 }
 
 /* How many series took each verdict, and what the unknown ones wait for. */
-static void ct_reg_summary(FILE *f, const ct_reg_runs_t *runs, const ct_reg_args_t *a,
+static void ct_reg_summary(FILE *f, int md, const ct_reg_runs_t *runs, const ct_reg_args_t *a,
                            const ct_reg_judged_t *j)
 {
     const ct_reg_run_t *newest = &runs->v[runs->n - 1];
+    char name[CT_REG_SAFE_LEN], date[CT_REG_SAFE_LEN], hist[CT_REG_SAFE_LEN];
+    ct_reg_safe(newest->name, md, name, sizeof name);
+    ct_reg_safe(newest->date, md, date, sizeof date);
+    ct_reg_safe(a->history, md, hist, sizeof hist);
     size_t count[CT_REGRESS_RECOVERED + 1] = {0}, young = 0, spikes = 0, need = 0;
     for (size_t i = 0; i < j->ns; i++) {
         const ct_regress_result_t *r = &j->s[i].res;
@@ -542,16 +589,15 @@ static void ct_reg_summary(FILE *f, const ct_reg_runs_t *runs, const ct_reg_args
                 "at least %d runs before it: %zu more runs before one can be judged, then a "
                 "step is called after %d runs beyond the bounds (1 when most series move %.0fx "
                 "or more)\n",
-                j->ns, newest->name, newest->date, CT_REGRESS_MIN_BASE, need, CT_REGRESS_CONFIRM,
+                j->ns, name, date, CT_REGRESS_MIN_BASE, need, CT_REGRESS_CONFIRM,
                 CT_REGRESS_EVENT_SEVERE);
         return;
     }
     fprintf(f,
             "\n%zu runs in %s, newest %s (%s); %zu series: %zu slower, %zu faster, %zu same, "
             "%zu recovered, %zu unknown\n",
-            runs->n, a->history, newest->name, newest->date, j->ns, count[CT_REGRESS_SLOWER],
-            count[CT_REGRESS_FASTER], count[CT_REGRESS_SAME], count[CT_REGRESS_RECOVERED],
-            count[CT_REGRESS_UNKNOWN]);
+            runs->n, hist, name, date, j->ns, count[CT_REGRESS_SLOWER], count[CT_REGRESS_FASTER],
+            count[CT_REGRESS_SAME], count[CT_REGRESS_RECOVERED], count[CT_REGRESS_UNKNOWN]);
     if (young)
         fprintf(f,
                 "%zu series have fewer than %d baseline runs: %zu more runs before they can "
@@ -565,7 +611,7 @@ static void ct_reg_summary(FILE *f, const ct_reg_runs_t *runs, const ct_reg_args
                 spikes);
     if (j->dropped)
         fprintf(f, "a new baseline begins at run %s: %zu earlier runs not judged against\n",
-                runs->v[0].name, j->dropped);
+                ct_reg_safe(runs->v[0].name, md, name, sizeof name), j->dropped);
 }
 
 /* The table (md: as markdown), the run-level view, the configuration
@@ -582,7 +628,7 @@ static void ct_reg_report(FILE *f, int md, const ct_reg_runs_t *runs, const ct_r
     ct_reg_diagnosis(f, md, runs, j->s, j->ns, CT_REGRESS_SLOWER, a->window);
     ct_reg_diagnosis(f, md, runs, j->s, j->ns, CT_REGRESS_FASTER, a->window);
     ct_reg_diagnosis(f, md, runs, j->s, j->ns, CT_REGRESS_RECOVERED, a->window);
-    ct_reg_summary(f, runs, a, j);
+    ct_reg_summary(f, md, runs, a, j);
 }
 
 /* Everything --plot needs, found and checked before any work: gnuplot
@@ -626,7 +672,8 @@ static int ct_reg_write_md(const char *path, const ct_reg_runs_t *runs, const ct
     ct_outfile_t out;
     char err[8800];
     if (ct_outfile_open(&out, path, 0666, err, sizeof err) == CT_OK) {
-        fprintf(out.fp, "# colltune regress %s\n\n", a->history);
+        char hist[CT_REG_SAFE_LEN];
+        fprintf(out.fp, "# colltune regress %s\n\n", ct_reg_safe(a->history, 1, hist, sizeof hist));
         ct_reg_report(out.fp, 1, runs, a, j);
         if (ct_outfile_commit(&out, err, sizeof err) == CT_OK)
             return 0;

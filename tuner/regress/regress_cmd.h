@@ -121,6 +121,20 @@ int ct_reg_plot(const ct_reg_plot_t *pl, const ct_reg_runs_t *runs, const ct_reg
 int ct_reg_index(const char *path, const ct_reg_runs_t *runs, const char *history,
                  const char *latest_md);
 
+/* Room for one value of a report line made safe by ct_reg_safe: a cause's
+ * value (512 bytes) with every byte escaped. */
+#define CT_REG_SAFE_LEN 3200
+
+/* s as one piece of a report line, into buf (len bytes; returns buf).
+ * Values come from files regress did not write (results.json, run
+ * directory names): each control byte is written '?' (a newline would
+ * forge a line), as the emitters' headers do.  In markdown (md) '<', '>',
+ * '&' and '"' also become HTML entities and '\\', '`', '*', '[', ']' and
+ * '|' are backslash-escaped: no raw HTML, no link, no cell boundary of a
+ * table.  A value that does not fit is cut at a whole character, "..."
+ * marking the cut. */
+const char *ct_reg_safe(const char *s, int md, char *buf, size_t len);
+
 /* A configuration id as people should read it: "default" for the hash of
  * no settings (CT_HASH_INIT, what collbench's default configuration
  * gets), "-" for none, else the id. */

@@ -18,6 +18,47 @@
 #include "ct_vec.h"
 #include "regress_cmd.h"
 
+/* The escape of byte c in a report (see ct_reg_safe), into one[4]. */
+static const char *ct_reg_escape(unsigned char c, int md, char *one)
+{
+    static const char *const entity[][2] = {
+        {"<", "&lt;"}, {">", "&gt;"}, {"&", "&amp;"}, {"\"", "&quot;"}};
+    for (size_t i = 0; md && i < sizeof entity / sizeof entity[0]; i++)
+        if (c == (unsigned char)entity[i][0][0])
+            return entity[i][1];
+    size_t n = 0;
+    if (md && strchr("\\`*[]|", c) != NULL)
+        one[n++] = '\\';
+    one[n++] = c < 0x20 || c == 0x7f ? '?' : (char)c;
+    one[n] = '\0';
+    return one;
+}
+
+const char *ct_reg_safe(const char *s, int md, char *buf, size_t len)
+{
+    size_t used = 0, room = 0; /* room: the end of the last escape after which "..." fits */
+    char one[4];
+    if (len < 4) { /* no room for "..." either */
+        if (len > 0)
+            buf[0] = '\0';
+        return buf;
+    }
+    for (; *s; s++) {
+        const char *out = ct_reg_escape((unsigned char)*s, md, one);
+        size_t n = strlen(out);
+        if (used + 4 <= len)
+            room = used;
+        if (used + n + 1 > len) {
+            memcpy(buf + room, "...", 4);
+            return buf;
+        }
+        memcpy(buf + used, out, n);
+        used += n;
+    }
+    buf[used] = '\0';
+    return buf;
+}
+
 const char *ct_reg_config_name(const char *config_id)
 {
     char empty[24];
@@ -87,11 +128,15 @@ static char *ct_reg_text(json_t *v, const char *dir)
     char name[300];
     snprintf(name, sizeof name, "/%s/", base ? base + 1 : dir);
     size_t dl = strlen(name);
-    char *hit;
-    /* a name shorter than "RUN" is left alone: it would not fit */
-    while (s != NULL && dl >= 5 && (hit = strstr(s, name)) != NULL) {
+    char *hit, *from = s;
+    /* A name shorter than "RUN" is left alone: it would not fit.  The
+     * search goes on after each replacement (at its closing '/', the
+     * opening one of a next "/NAME/"), never over it: a run named RUN
+     * would otherwise be replaced by itself forever (issue 38, H6). */
+    while (from != NULL && dl >= 5 && (hit = strstr(from, name)) != NULL) {
         memcpy(hit, "/RUN/", 5);
         memmove(hit + 5, hit + dl, strlen(hit + dl) + 1);
+        from = hit + 4;
     }
     return s;
 }
@@ -327,17 +372,20 @@ static void ct_reg_print_causes(FILE *f, int md, const ct_reg_runs_t *runs, size
                                 size_t window)
 {
     const char *in = md ? "  - " : "    ", *item = md ? "    " : "      ";
+    char bn[CT_REG_SAFE_LEN], gn[CT_REG_SAFE_LEN];
     const ct_reg_run_t *b = &runs->v[bad];
+    ct_reg_safe(b->name, md, bn, sizeof bn);
     if (good >= runs->n) {
-        fprintf(f, "%scandidate causes: unknown (no run before %s)\n", in, b->name);
+        fprintf(f, "%scandidate causes: unknown (no run before %s)\n", in, bn);
         return;
     }
     const ct_reg_run_t *g = &runs->v[good];
+    ct_reg_safe(g->name, md, gn, sizeof gn);
     ct_reg_cause_t *c;
     size_t n;
     if (ct_reg_causes(runs, good, bad, window, &c, &n) != 0) {
         fprintf(f, "%scandidate causes: unknown (%s has no metadata: an imported run)\n", in,
-                g->meta == NULL ? g->name : b->name);
+                g->meta == NULL ? gn : bn);
         return;
     }
     size_t held = 0;
@@ -347,21 +395,24 @@ static void ct_reg_print_causes(FILE *f, int md, const ct_reg_runs_t *runs, size
         fprintf(f,
                 "%scandidate causes: none recorded (the same fingerprint, configuration, "
                 "versions and hosts in %s and %s)\n",
-                in, g->name, b->name);
+                in, gn, bn);
         return;
     }
-    fprintf(f, "%scandidate causes, most specific first (from %s to %s):\n", in, g->name, b->name);
+    fprintf(f, "%scandidate causes, most specific first (from %s to %s):\n", in, gn, bn);
     size_t shown = 0;
     for (size_t i = 0; i < n; i++) {
         if (i == held && held > 0 && i < n)
             fprintf(f, "%s(these also vary among the runs before or after %s: less likely)\n", item,
-                    b->name);
+                    bn);
         if (shown++ == CT_REG_CAUSES_SHOWN) {
             fprintf(f, "%s... and %zu more differences\n", item, n - CT_REG_CAUSES_SHOWN);
             break;
         }
-        fprintf(f, "%s%zu. %s: %s -> %s from run %s%s\n", item, i + 1, c[i].what, c[i].from,
-                c[i].to, b->name,
+        char what[CT_REG_SAFE_LEN], from[CT_REG_SAFE_LEN], to[CT_REG_SAFE_LEN];
+        fprintf(f, "%s%zu. %s: %s -> %s from run %s%s\n", item, i + 1,
+                ct_reg_safe(c[i].what, md, what, sizeof what),
+                ct_reg_safe(c[i].from, md, from, sizeof from),
+                ct_reg_safe(c[i].to, md, to, sizeof to), bn,
                 c[i].consistent ? " (in every run since; in none of the baseline)" : "");
     }
     free(c);
@@ -416,12 +467,16 @@ void ct_reg_diagnosis(FILE *f, int md, const ct_reg_runs_t *runs, const ct_reg_s
             members += s[j].res.verdict == verdict && b2 == bad && g2 == good;
         }
         const ct_reg_run_t *b = &runs->v[bad], *g = good < runs->n ? &runs->v[good] : NULL;
+        char t[4][CT_REG_SAFE_LEN];
         fprintf(f, "%s%s run %s (%s), for %zu series; %s %s (%s)\n", md ? "- " : "  ",
                 slow   ? "first slow"
                 : back ? "the step began at"
                        : "first faster",
-                b->name, b->date, members, slow || back ? "last good run" : "run before it",
-                g ? g->name : "none", g ? g->date : "-");
+                ct_reg_safe(b->name, md, t[0], sizeof t[0]),
+                ct_reg_safe(b->date, md, t[1], sizeof t[1]), members,
+                slow || back ? "last good run" : "run before it",
+                ct_reg_safe(g ? g->name : "none", md, t[2], sizeof t[2]),
+                ct_reg_safe(g ? g->date : "-", md, t[3], sizeof t[3]));
         size_t shown = 0;
         for (j = i; j < ns; j++) {
             ct_reg_moved_at(&s[j], &b2, &g2);
@@ -438,8 +493,13 @@ void ct_reg_diagnosis(FILE *f, int md, const ct_reg_runs_t *runs, const ct_reg_s
             char exact[40] = "";
             if (k->bytes >= 1024)
                 snprintf(exact, sizeof exact, " (%lld B)", k->bytes);
-            fprintf(f, "%s%s %s%s %s %s %s/%s: %+.1f%%%s%s\n", md ? "  - " : "    ", k->collective,
-                    sz, exact, k->backend, k->placement, k->dtype, k->op, 100 * s[j].res.change,
+            char w[5][CT_REG_SAFE_LEN];
+            fprintf(f, "%s%s %s%s %s %s %s/%s: %+.1f%%%s%s\n", md ? "  - " : "    ",
+                    ct_reg_safe(k->collective, md, w[0], sizeof w[0]), sz, exact,
+                    ct_reg_safe(k->backend, md, w[1], sizeof w[1]),
+                    ct_reg_safe(k->placement, md, w[2], sizeof w[2]),
+                    ct_reg_safe(k->dtype, md, w[3], sizeof w[3]),
+                    ct_reg_safe(k->op, md, w[4], sizeof w[4]), 100 * s[j].res.change,
                     s[j].res.by_change ? "; change point" : "",
                     s[j].res.by_newest ? "; newest runs beyond the baseline's bounds" : "");
         }
@@ -477,8 +537,10 @@ void ct_reg_config_changes(FILE *f, int md, const ct_reg_runs_t *runs)
                         "baseline begins only at a run holding a file named "
                         "\"" CT_REG_NEW_BASELINE "\", or with --since RUN):\n",
                         md ? "## Configuration\n\n" : "");
-            fprintf(f, "%sat run %s: configuration %s -> %s\n", md ? "- " : "  ", runs->v[r].name,
-                    la, lb);
+            char t[3][CT_REG_SAFE_LEN];
+            fprintf(f, "%sat run %s: configuration %s -> %s\n", md ? "- " : "  ",
+                    ct_reg_safe(runs->v[r].name, md, t[0], sizeof t[0]),
+                    ct_reg_safe(la, md, t[1], sizeof t[1]), ct_reg_safe(lb, md, t[2], sizeof t[2]));
             const char *k;
             json_t *v;
             for (int side = 0; a && b && side < 2; side++) {
@@ -494,8 +556,10 @@ void ct_reg_config_changes(FILE *f, int md, const ct_reg_runs_t *runs)
                     const char *to = side ? json_string_value(v)
                                      : w  ? json_string_value(w)
                                           : "unset";
-                    fprintf(f, "%s%s: %s -> %s\n", md ? "  - " : "    ", k, from ? from : "?",
-                            to ? to : "?");
+                    fprintf(f, "%s%s: %s -> %s\n", md ? "  - " : "    ",
+                            ct_reg_safe(k, md, t[0], sizeof t[0]),
+                            ct_reg_safe(from ? from : "?", md, t[1], sizeof t[1]),
+                            ct_reg_safe(to ? to : "?", md, t[2], sizeof t[2]));
                 }
             }
         }

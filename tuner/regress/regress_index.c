@@ -21,6 +21,7 @@
 #include <sys/stat.h>
 
 #include "config.h"
+#include "ct_input.h"
 #include "outdir.h"
 #include "plot.h"
 #include "regress_cmd.h"
@@ -51,11 +52,21 @@ static void ct_ri_str(json_t *o, const char *key, char *buf, size_t len)
     snprintf(buf, len, "%s", v ? v : "");
 }
 
-/* Reads path into *v; v->ok is 0 when it is absent or not one. */
+/* Reads path into *v; v->ok is 0 when it is absent or not one.  Through
+ * the bounded reader: a FIFO would block the page forever and a huge file
+ * be read whole (issue 38, H15).  One that is there but cannot be read is
+ * named on stderr (its verdict shown as "-"); an absent one is an old
+ * night, not worth a word. */
 static void ct_ri_read(const char *path, ct_ri_verdict_t *v)
 {
     memset(v, 0, sizeof *v);
-    json_t *doc = json_load_file(path, 0, NULL);
+    struct stat st;
+    json_t *doc = NULL;
+    char err[PATH_MAX + 256], safe[CT_REG_SAFE_LEN];
+    if ((stat(path, &st) == 0 || errno != ENOENT) &&
+        ct_input_json(path, CT_INPUT_MAX_CONFIG, &doc, err, sizeof err) != CT_OK)
+        fprintf(stderr, "colltune regress: --index: %s; its verdict shown as -\n",
+                ct_reg_safe(err, 0, safe, sizeof safe));
     const char *schema = json_string_value(json_object_get(doc, "schema"));
     if (schema != NULL && strcmp(schema, CT_RI_SCHEMA) == 0) {
         json_t *counts = json_object_get(doc, "counts"), *ev = json_object_get(doc, "event");
