@@ -26,4 +26,14 @@ ct_mpirun 2 -C allreduce -b 1M -e 1M --sync batch --batch-us 1e7 --size-budget 0
 elapsed=$(($(date +%s) - start))
 check_table "$T/out"
 [ "$elapsed" -le 12 ] || fail "--batch-us 1e7 with a 0.3 s budget took $elapsed s"
+# And the other way round: a budget that cannot run out leaves the
+# adaptive count to --min-samples, which must be met (a run that stopped
+# after its first sample once passed every other test).  Barrier mode:
+# no sample is dropped as late.
+ct_mpirun 2 -C allreduce -b 8 -e 8 --sync barrier --size-budget 20 --min-samples 25 \
+    --quiet --csv "$T/adaptive.csv" >"$T/out" 2>"$T/err" || fail "adaptive: exit $? ($(cat "$T/err"))"
+awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+    { n++; if ($c["samples"] < 25) bad = bad " " $c["placement"] "=" $c["samples"] }
+    END { if (n != 2 || bad != "") { print "FAIL: --min-samples 25, samples:" bad; exit 1 } }' \
+    "$T/adaptive.csv" || exit 1
 exit 0

@@ -7,7 +7,10 @@
 # report marks dropped (name AND value, whatever the spaces, tabs or CR
 # around them, at any line); it installs (exit 0) the same name with
 # another value, a dropped value that a written choice also sets, a
-# commented-out line, and a choice with no value to compare.  The end to
+# commented-out line, and a choice with no value to compare.  Every
+# setting is read, however many and however long its line; mpich.env's
+# (sh: export NAME=VALUE, NAME=VALUE, quotes removed) are checked the same,
+# and a line sh would run or expand there is refused.  The end to
 # end install with the real Open MPI: tests/mpi/colltune_install.sh.
 set -u
 : "${top_builddir:?run through make check}"
@@ -85,5 +88,60 @@ check "one written of two" 0 "" '{"verified": true, "choices": [
 many=$(i=1; while [ $i -le 255 ]; do printf 'btl_tcp_param_%d = %d\\n' $i $i; i=$((i + 1)); done)
 check "dropped at setting 256" 2 "marks dropped" "$REPORT" "$many$DROPPED"
 check "dropped at setting 256 of 257" 2 "marks dropped" "$REPORT" "$many$DROPPED\n$GOOD"
+# Every setting is read (issue 38, I17): the dropped one at 301.
+many=$(i=1; while [ $i -le 300 ]; do printf 'btl_tcp_param_%d = %d\\n' $i $i; i=$((i + 1)); done)
+check "dropped at setting 301" 2 "mca-params.conf:302 sets" "$REPORT" "$GOOD\n$many$DROPPED"
+check "301 settings, none dropped" 0 "" "$REPORT" "$GOOD\n$many"
+# A line is never cut in two (issue 38): 8200 blanks between the name and
+# its '=' are one setting, and a long comment's tail is no setting.
+pad=$(printf '%8200s' '')
+check "dropped, 8200 blanks before =" 2 "marks dropped" "$REPORT" \
+    "$GOOD\ncoll_tuned_allreduce_algorithm$pad= 3"
+check "long comment, a setting at its end" 0 "" "$REPORT" "$GOOD\n# $pad$DROPPED"
+
+# mpich.env, sourced with set -a: its export lines (and a plain NAME=VALUE,
+# exported the same) against the report's dropped choices, the value read
+# as sh reads it (issue 38, R8).
+MREPORT='{"verified": true, "choices": [
+ {"name": "MPIR_CVAR_BCAST_INTRA_ALGORITHM", "value": "binomial", "written": true},
+ {"name": "MPIR_CVAR_ALLREDUCE_INTRA_ALGORITHM", "value": "ring", "written": false}]}'
+MGOOD='export MPIR_CVAR_BCAST_INTRA_ALGORITHM=binomial'
+# check_env NAME WANT_RC WANT_MESSAGE ENV: as check, with ENV as mpich.env
+# (and no mca-params.conf).
+check_env() {
+    n=$((n + 1))
+    tune="$T/tune$n" site="$T/site$n"
+    mkdir "$tune"
+    printf '%s\n' "$MREPORT" >"$tune/report.json"
+    printf '%b\n' "$4" >"$tune/mpich.env"
+    "$CT" install "$tune" --to "$site" >"$T/out" 2>"$T/err"
+    rc=$?
+    [ "$rc" -eq "$2" ] || fail "$1: exit $rc, want $2 ($(cat "$T/err"))"
+    if [ "$2" -ne 0 ]; then
+        grep -qF "$3" "$T/err" || fail "$1: no '$3' in: $(cat "$T/err")"
+        [ ! -e "$site/mpich.env" ] || fail "$1: refused, yet installed"
+    else
+        cmp -s "$tune/mpich.env" "$site/mpich.env" || fail "$1: not installed as is"
+    fi
+}
+check_env "mpich.env written choice" 0 "" "# a comment\n$MGOOD\nexport MPIR_CVAR_ALLREDUCE_DEVICE_COLLECTIVE=0"
+check_env "mpich.env dropped" 2 "mpich.env:2 sets MPIR_CVAR_ALLREDUCE_INTRA_ALGORITHM = ring, a choice" \
+    "$MGOOD\nexport MPIR_CVAR_ALLREDUCE_INTRA_ALGORITHM=ring"
+check_env "mpich.env dropped, quoted" 2 "marks dropped" \
+    "$MGOOD\n  export\tMPIR_CVAR_ALLREDUCE_INTRA_ALGORITHM='ring' # c"
+check_env "mpich.env dropped, double-quoted" 2 "marks dropped" \
+    "$MGOOD\nexport MPIR_CVAR_ALLREDUCE_INTRA_ALGORITHM=\"r\"ing"
+check_env "mpich.env dropped, no export" 2 "marks dropped" \
+    "$MGOOD\nMPIR_CVAR_ALLREDUCE_INTRA_ALGORITHM=ring"
+check_env "mpich.env dropped name, another value" 0 "" \
+    "$MGOOD\nexport MPIR_CVAR_ALLREDUCE_INTRA_ALGORITHM=recursive_doubling"
+check_env "mpich.env, an expansion" 2 "mpich.env:2: " \
+    "$MGOOD\nexport MPIR_CVAR_ALLREDUCE_INTRA_ALGORITHM=\$(touch $T/MARK)"
+check_env "mpich.env, two words" 2 "more than one word" \
+    "$MGOOD\nexport MPIR_CVAR_ALLREDUCE_INTRA_ALGORITHM=ring MPIR_CVAR_X=1"
+check_env "mpich.env, a command" 2 "run it as a command" "$MGOOD\ntouch $T/MARK"
+check_env "mpich.env, an open quote" 2 "does not end on its line" \
+    "$MGOOD\nexport MPIR_CVAR_ALLREDUCE_INTRA_ALGORITHM='ring"
+[ ! -e "$T/MARK" ] || fail "a value of mpich.env was run"
 echo "$n cases"
 exit 0

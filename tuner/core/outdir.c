@@ -1,8 +1,11 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
+#define _XOPEN_SOURCE 700 /* realpath */
+
 #include "outdir.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,6 +33,72 @@ static int ct_outdir_mkdirs(const char *dir)
         path[i] = saved;
     }
     return 0;
+}
+
+/* Appends path's components to buf (a real path) as mkdir -p resolves
+ * them once made: "." stays, ".." goes up (a directory made new is no
+ * symlink). */
+static ct_status_t ct_outdir_append(char *buf, size_t buflen, const char *path)
+{
+    size_t n = strlen(buf);
+    while (*path != '\0') {
+        size_t len = strcspn(path, "/");
+        if (len == 2 && path[0] == '.' && path[1] == '.') {
+            while (n > 1 && buf[n - 1] != '/')
+                n--;
+            n = n > 1 ? n - 1 : 1;
+            buf[n] = '\0';
+        } else if (len > 0 && !(len == 1 && path[0] == '.')) {
+            int m = snprintf(buf + n, buflen - n, "%s%.*s", n > 1 ? "/" : "", (int)len, path);
+            if (m < 0 || (size_t)m >= buflen - n)
+                return CT_ERR_USAGE;
+            n += (size_t)m;
+        }
+        path += len;
+        path += *path == '/';
+    }
+    return CT_OK;
+}
+
+ct_status_t ct_outdir_realpath(const char *dir, char *buf, size_t buflen, char *err, size_t errlen)
+{
+    char head[PATH_MAX], real[PATH_MAX];
+    size_t len = strlen(dir);
+    if (len == 0 || len >= sizeof head) {
+        snprintf(err, errlen, "%s", len ? "path is too long" : "is empty");
+        return CT_ERR_USAGE;
+    }
+    memcpy(head, dir, len + 1);
+    /* The deepest part that exists, as realpath sees it; the rest is made. */
+    const char *rest = "";
+    for (;;) {
+        if (realpath(head[0] ? head : ".", real) != NULL)
+            break;
+        if (errno != ENOENT) {
+            snprintf(err, errlen, "cannot be created: %s", strerror(errno));
+            return CT_ERR_USAGE;
+        }
+        char *slash = strrchr(head, '/');
+        while (slash != NULL && slash > head && slash[-1] == '/')
+            slash--;
+        if (slash == NULL) {
+            rest = dir;
+            head[0] = '\0';
+        } else {
+            rest = dir + (slash - head) + 1;
+            slash[slash == head] = '\0'; /* "/x": the root stays */
+        }
+    }
+    if (strlen(real) >= buflen) {
+        snprintf(err, errlen, "path is too long");
+        return CT_ERR_USAGE;
+    }
+    memcpy(buf, real, strlen(real) + 1);
+    if (ct_outdir_append(buf, buflen, rest) != CT_OK) {
+        snprintf(err, errlen, "path is too long");
+        return CT_ERR_USAGE;
+    }
+    return CT_OK;
 }
 
 ct_status_t ct_outdir_prepare(const char *dir, char *err, size_t errlen)

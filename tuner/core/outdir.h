@@ -21,6 +21,13 @@
  * otherwise. */
 ct_status_t ct_outdir_prepare(const char *dir, char *err, size_t errlen);
 
+/* The real path dir has, or will have once ct_outdir_prepare has made it
+ * (its deepest existing part through realpath, then the rest), into buf:
+ * a check of that path runs before anything is created, so a refused
+ * directory is never left behind empty.  CT_ERR_USAGE with a message in
+ * err (not naming dir) when it cannot be made or is too long. */
+ct_status_t ct_outdir_realpath(const char *dir, char *buf, size_t buflen, char *err, size_t errlen);
+
 /* Takes DIR/.lock (flock, exclusive, not waiting) and writes this pid in
  * it, so that two runs never write one directory at once (their journal
  * lines, trial rows and config files would mix).  The lock is held until

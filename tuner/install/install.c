@@ -60,55 +60,188 @@ static char *ct_install_trim(char *s)
     return s;
 }
 
-long ct_install_read_settings(const char *path, const char *lead, char **names, char **values,
-                              size_t max)
+void ct_install_settings_free(ct_install_settings_t *s)
 {
-    FILE *f = fopen(path, "r");
-    if (f == NULL)
-        return -1;
-    char line[8192];
-    long n = 0;
-    while (fgets(line, sizeof line, f) != NULL) {
-        char *s = ct_install_trim(line);
-        if (lead != NULL) { /* "export NAME=VALUE": a sourced file's settings */
-            if (strncmp(s, lead, strlen(lead)) != 0)
-                continue;
-            s += strlen(lead);
-        }
-        char *eq = strchr(s, '=');
-        if (*s == '#' || *s == '\0' || eq == NULL)
-            continue;
-        *eq = '\0';
-        if ((size_t)n >= max) {
-            n = (long)max + 1; /* the caller says "too many" */
-            break;
-        }
-        names[n] = strdup(ct_install_trim(s));
-        values[n] = strdup(ct_install_trim(eq + 1));
-        if (names[n] == NULL || values[n] == NULL) {
-            free(names[n]);
-            free(values[n]);
-            break;
-        }
-        n++;
+    for (size_t i = 0; i < s->n; i++) {
+        free(s->name[i]);
+        free(s->value[i]);
     }
-    fclose(f);
-    return n;
+    free(s->name);
+    free(s->value);
+    free(s->line);
+    memset(s, 0, sizeof *s);
 }
 
-void ct_install_free_mca(char **names, char **values, long n)
+/* Appends copies of name and value (value: vlen bytes). */
+static ct_status_t ct_install_settings_add(ct_install_settings_t *s, const char *name,
+                                           const char *value, size_t vlen, long line)
 {
-    for (long i = 0; i < n; i++) {
-        free(names[i]);
-        free(values[i]);
+    if (s->n == s->cap) {
+        size_t cap = s->cap ? 2 * s->cap : 64;
+        char **n = realloc(s->name, cap * sizeof *n);
+        if (n != NULL)
+            s->name = n;
+        char **v = realloc(s->value, cap * sizeof *v);
+        if (v != NULL)
+            s->value = v;
+        long *l = realloc(s->line, cap * sizeof *l);
+        if (l != NULL)
+            s->line = l;
+        if (n == NULL || v == NULL || l == NULL)
+            return CT_ERR_NOMEM;
+        s->cap = cap;
     }
+    s->name[s->n] = strdup(name);
+    s->value[s->n] = strndup(value, vlen);
+    s->line[s->n] = line;
+    if (s->name[s->n] == NULL || s->value[s->n] == NULL) {
+        free(s->name[s->n]);
+        free(s->value[s->n]);
+        return CT_ERR_NOMEM;
+    }
+    s->n++;
+    return CT_OK;
+}
+
+/* Characters sh takes as themselves in an unquoted word of an assignment
+ * ('#' only after the word's first: there it begins a comment). */
+static int ct_install_sh_plain(char ch)
+{
+    return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
+           strchr("_./:,+@%-=#", ch) != NULL;
+}
+
+/* The sh word at *p (an assignment's value), unquoted into out (at least
+ * strlen(*p) + 1 bytes), *p moved past it.  NULL, or why sh would not
+ * give it as it reads: an expansion, a glob, an unterminated quote. */
+static const char *ct_install_sh_word(const char **p, char *out)
+{
+    const char *s = *p;
+    size_t n = 0;
+    for (; *s != '\0' && *s != ' ' && *s != '\t'; s++) {
+        if (*s == '\'') {
+            const char *end = strchr(s + 1, '\'');
+            if (end == NULL)
+                return "a quote ' that does not end on its line";
+            memcpy(out + n, s + 1, (size_t)(end - s - 1));
+            n += (size_t)(end - s - 1);
+            s = end;
+        } else if (*s == '"') {
+            for (s++; *s != '"'; s++) {
+                if (*s == '\0')
+                    return "a quote \" that does not end on its line";
+                if (*s == '$' || *s == '`')
+                    return "a $ or ` inside \"...\", which sh would expand";
+                if (*s == '\\' && s[1] != '\0' && strchr("$`\"\\", s[1]) != NULL)
+                    s++;
+                out[n++] = *s;
+            }
+        } else if (*s == '\\') {
+            if (*++s == '\0')
+                return "a backslash at the end of the line, which sh joins to the next";
+            out[n++] = *s;
+        } else if (ct_install_sh_plain(*s) && (*s != '#' || s != *p)) {
+            out[n++] = *s;
+        } else {
+            return "a character sh would expand or treat specially (only letters, digits, "
+                   "_./:,+@%-=# are read unquoted; quote the rest)";
+        }
+    }
+    out[n] = '\0';
+    *p = s;
+    return NULL;
+}
+
+/* One line of a sourced file (s: the line, leading blanks gone, not a
+ * comment): added to st when it sets a variable.  NULL, or why sh would
+ * not read it as colltune does. */
+static const char *ct_install_sh_line(const char *s, long line, ct_install_settings_t *st,
+                                      ct_status_t *status)
+{
+    if (strncmp(s, "export", 6) == 0 && (s[6] == ' ' || s[6] == '\t'))
+        for (s += 6; *s == ' ' || *s == '\t';)
+            s++;
+    size_t nl = 0;
+    if ((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || *s == '_')
+        while ((s[nl] >= 'a' && s[nl] <= 'z') || (s[nl] >= 'A' && s[nl] <= 'Z') ||
+               (s[nl] >= '0' && s[nl] <= '9') || s[nl] == '_')
+            nl++;
+    if (nl == 0 || (s[nl] != '=' && s[nl] != '\0'))
+        return "not NAME=VALUE or export NAME=VALUE (a name of letters, digits and _), "
+               "so sourcing the file would run it as a command or fail";
+    if (s[nl] == '\0')
+        return NULL; /* "export NAME": a value from elsewhere */
+    const char *p = s + nl + 1;
+    char *name = strndup(s, nl), *value = malloc(strlen(p) + 1);
+    if (name == NULL || value == NULL) {
+        free(name);
+        free(value);
+        *status = CT_ERR_NOMEM;
+        return "out of memory";
+    }
+    const char *why = ct_install_sh_word(&p, value);
+    while (why == NULL && (*p == ' ' || *p == '\t'))
+        p++;
+    if (why == NULL && *p != '\0' && *p != '#')
+        why = "more than one word after NAME=, which sh would read as another "
+              "assignment or a command";
+    if (why == NULL)
+        *status = ct_install_settings_add(st, name, value, strlen(value), line);
+    free(name);
+    free(value);
+    return why;
+}
+
+ct_status_t ct_install_read_settings(const char *path, ct_settings_syntax_t syntax,
+                                     ct_install_settings_t *s, char *err, size_t errlen)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    memset(s, 0, sizeof *s);
+    ct_status_t st = ct_input_slurp(path, CT_INPUT_MAX_CONFIG, 1, &buf, &len, err, errlen);
+    if (st != CT_OK)
+        return st;
+    /* Whole lines, however long: a cut line's tail would read as a setting. */
+    char *next = buf;
+    for (long line = 1; st == CT_OK && next != NULL && *next != '\0'; line++) {
+        char *l = next;
+        next = strchr(l, '\n');
+        if (next != NULL)
+            *next++ = '\0';
+        l = ct_install_trim(l);
+        if (*l == '#' || *l == '\0')
+            continue;
+        if (syntax == CT_SETTINGS_SH) {
+            const char *why = ct_install_sh_line(l, line, s, &st);
+            if (why != NULL && st == CT_OK) {
+                snprintf(err, errlen, "%s:%ld: %.80s%s: %s", path, line, l,
+                         strlen(l) > 80 ? "..." : "", why);
+                st = CT_ERR_USAGE;
+            }
+            continue;
+        }
+        char *eq = strchr(l, '=');
+        if (eq == NULL)
+            continue;
+        *eq = '\0';
+        char *v = ct_install_trim(eq + 1);
+        st = ct_install_settings_add(s, ct_install_trim(l), v, strlen(v), line);
+    }
+    free(buf);
+    if (st == CT_ERR_NOMEM)
+        snprintf(err, errlen, "%s: out of memory", path);
+    if (st != CT_OK)
+        ct_install_settings_free(s);
+    return st;
 }
 
 enum { CT_INSTALL_TO = 1, CT_INSTALL_FORCE };
 
 static const ct_cli_opt_t ct_install_opts[] = {
-    {CT_INSTALL_TO, "to", "DIR", "where the files go (created if missing; not TUNE_DIR)"},
-    {CT_INSTALL_FORCE, "force", NULL, "replace files of the same names already in DIR"},
+    {CT_INSTALL_TO, "to", "DIR", "where the files go (created if missing; not TUNE_DIR or in it)"},
+    {CT_INSTALL_FORCE, "force", NULL,
+     "replace files of the same names already in DIR (refused while DIR holds another "
+     "file a tune writes that TUNE_DIR lacks)"},
 };
 #define CT_INSTALL_NOPTS (sizeof ct_install_opts / sizeof ct_install_opts[0])
 
@@ -130,25 +263,120 @@ static void ct_install_usage(FILE *f)
                "does not exist or a write failed.\n");
 }
 
-/* report.json must say the A/B ran and wrote a choice; a line of
- * mca-params.conf that only a dropped choice sets is refused (the files
- * should never carry one: this guards a hand-edited TUNE_DIR). */
+/* A choice's name and value, as the guard compares them. */
+typedef struct {
+    const char *name, *value;
+} ct_install_pair_t;
+
+static int ct_install_pair_cmp(const void *x, const void *y)
+{
+    const ct_install_pair_t *a = x, *b = y;
+    int c = strcmp(a->name, b->name);
+    return c != 0 ? c : strcmp(a->value, b->value);
+}
+
+/* The (name, value) pairs that only choices marked dropped set, sorted:
+ * each setting is then looked up, not compared with every choice (a
+ * large file against a large report stays fast).  *n_p of them; NULL
+ * with *n_p 0 when there are none, or when out of memory (*nomem). */
+static ct_install_pair_t *ct_install_dropped_pairs(const json_t *choices, size_t *n_p, int *nomem)
+{
+    size_t nc = json_array_size(choices), nd = 0, nw = 0, i;
+    const json_t *c;
+    *n_p = 0;
+    *nomem = 0;
+    if (nc == 0)
+        return NULL;
+    ct_install_pair_t *dropped = malloc(nc * sizeof *dropped);
+    ct_install_pair_t *written = malloc(nc * sizeof *written);
+    if (dropped == NULL || written == NULL) {
+        free(dropped);
+        free(written);
+        *nomem = 1;
+        return NULL;
+    }
+    json_array_foreach(choices, i, c)
+    {
+        ct_install_pair_t p = {json_string_value(json_object_get(c, "name")),
+                               json_string_value(json_object_get(c, "value"))};
+        if (p.name == NULL || p.value == NULL)
+            continue;
+        if (json_is_true(json_object_get(c, "written")))
+            written[nw++] = p;
+        else
+            dropped[nd++] = p;
+    }
+    qsort(written, nw, sizeof *written, ct_install_pair_cmp);
+    size_t n = 0;
+    for (size_t k = 0; k < nd; k++)
+        if (nw == 0 ||
+            bsearch(&dropped[k], written, nw, sizeof *written, ct_install_pair_cmp) == NULL)
+            dropped[n++] = dropped[k];
+    free(written);
+    qsort(dropped, n, sizeof *dropped, ct_install_pair_cmp);
+    *n_p = n;
+    return dropped;
+}
+
+/* Every setting of tune/file (when present) against report.json's
+ * dropped choices. */
+static int ct_install_check_file(const char *who, const char *tune, const char *file,
+                                 ct_settings_syntax_t syntax, const json_t *choices,
+                                 const char *report)
+{
+    char path[PATH_MAX + 32], err[PATH_MAX + 512];
+    snprintf(path, sizeof path, "%s/%s", tune, file);
+    struct stat sb;
+    if (lstat(path, &sb) != 0 && errno == ENOENT)
+        return CT_EXIT_OK;
+    ct_install_settings_t set;
+    ct_status_t st = ct_install_read_settings(path, syntax, &set, err, sizeof err);
+    if (st != CT_OK) {
+        fprintf(stderr, "colltune %s: %s\n", who, err);
+        return st == CT_ERR_NOMEM ? CT_EXIT_FAILURE : CT_EXIT_USAGE;
+    }
+    size_t nd;
+    int nomem;
+    ct_install_pair_t *dropped = ct_install_dropped_pairs(choices, &nd, &nomem);
+    int rc = nomem ? CT_EXIT_FAILURE : CT_EXIT_OK;
+    if (nomem)
+        fprintf(stderr, "colltune %s: out of memory\n", who);
+    for (size_t k = 0; k < set.n && rc == CT_EXIT_OK; k++) {
+        ct_install_pair_t p = {set.name[k], set.value[k]};
+        if (nd > 0 && bsearch(&p, dropped, nd, sizeof *dropped, ct_install_pair_cmp) != NULL) {
+            fprintf(stderr,
+                    "colltune %s: %s:%ld sets %s = %s, a choice %s marks dropped: not "
+                    "installing it (re-run the tune's emit, or remove the line)\n",
+                    who, path, set.line[k], set.name[k], set.value[k], report);
+            rc = CT_EXIT_USAGE;
+        }
+    }
+    free(dropped);
+    ct_install_settings_free(&set);
+    return rc;
+}
+
+/* report.json must say the A/B ran and wrote a choice; a setting of
+ * mca-params.conf or mpich.env that only a dropped choice sets is refused
+ * (the files should never carry one: this guards a hand-edited TUNE_DIR).
+ * Every setting is read: one past a fixed count would be installed. */
 int ct_install_check_report(const char *who, const char *tune)
 {
-    char path[PATH_MAX + 32], mca[PATH_MAX + 32];
+    char path[PATH_MAX + 32], err[PATH_MAX + 512];
     snprintf(path, sizeof path, "%s/report.json", tune);
-    snprintf(mca, sizeof mca, "%s/mca-params.conf", tune);
-    json_error_t jerr;
-    json_t *doc = json_load_file(path, 0, &jerr);
-    if (doc == NULL) {
-        if (access(path, F_OK) != 0)
-            fprintf(stderr,
-                    "colltune %s: %s: no report.json, so nothing says its files were "
-                    "verified (not a finished tune's directory)\n",
-                    who, tune);
-        else
-            fprintf(stderr, "colltune %s: %s: line %d: %s\n", who, path, jerr.line, jerr.text);
+    struct stat sb;
+    if (lstat(path, &sb) != 0 && errno == ENOENT) {
+        fprintf(stderr,
+                "colltune %s: %s: no report.json, so nothing says its files were "
+                "verified (not a finished tune's directory)\n",
+                who, tune);
         return CT_EXIT_USAGE;
+    }
+    json_t *doc = NULL;
+    ct_status_t st = ct_input_json(path, CT_INPUT_MAX_CONFIG, &doc, err, sizeof err);
+    if (st != CT_OK) {
+        fprintf(stderr, "colltune %s: %s\n", who, err);
+        return st == CT_ERR_NOMEM ? CT_EXIT_FAILURE : CT_EXIT_USAGE;
     }
     int rc = CT_EXIT_OK;
     json_t *choices = json_object_get(doc, "choices");
@@ -165,31 +393,10 @@ int ct_install_check_report(const char *who, const char *tune)
         fprintf(stderr, "colltune %s: %s: no choice was verified and written\n", who, path);
         rc = CT_EXIT_USAGE;
     }
-    char *names[256], *values[256];
-    long n = rc == CT_EXIT_OK ? ct_install_read_settings(mca, NULL, names, values, 256) : -1;
-    for (long k = 0; k < n && k < 256 && rc == CT_EXIT_OK; k++) {
-        int kept = 0, dropped = 0;
-        json_array_foreach(choices, i, c)
-        {
-            const char *cn = json_string_value(json_object_get(c, "name"));
-            const char *cv = json_string_value(json_object_get(c, "value"));
-            if (cn == NULL || cv == NULL || strcmp(cn, names[k]) != 0 || strcmp(cv, values[k]) != 0)
-                continue;
-            if (json_is_true(json_object_get(c, "written")))
-                kept = 1;
-            else
-                dropped = 1;
-        }
-        if (dropped && !kept) {
-            fprintf(stderr,
-                    "colltune %s: %s sets %s = %s, a choice %s marks dropped: not "
-                    "installing it (re-run the tune's emit, or remove the line)\n",
-                    who, mca, names[k], values[k], path);
-            rc = CT_EXIT_USAGE;
-        }
-    }
-    if (n > 0)
-        ct_install_free_mca(names, values, n > 256 ? 256 : n);
+    if (rc == CT_EXIT_OK)
+        rc = ct_install_check_file(who, tune, "mca-params.conf", CT_SETTINGS_MCA, choices, path);
+    if (rc == CT_EXIT_OK)
+        rc = ct_install_check_file(who, tune, "mpich.env", CT_SETTINGS_SH, choices, path);
     json_decref(doc);
     return rc;
 }
@@ -200,18 +407,12 @@ static int ct_install_path_char(char ch)
            ch == '/' || ch == '.' || ch == '_' || ch == '-' || ch == '+' || ch == '~';
 }
 
-/* text with every whole occurrence of an old directory (not part of a
- * longer path: the character after it ends the path or is '/') replaced
- * by to; *nrep counts them.  NULL when out of memory. */
-static char *ct_install_rewrite(const char *text, const char *const *olds, size_t nold,
-                                const char *to, size_t *nrep)
+/* One pass of ct_install_rewrite: the length of the result, written to
+ * out unless it is NULL; *nrep counts the replacements. */
+static size_t ct_install_rewrite_pass(const char *text, const char *const *olds, size_t nold,
+                                      const char *to, char *out, size_t *nrep)
 {
-    size_t cap = strlen(text) + 1, n = 0;
-    for (size_t k = 0; k < nold; k++)
-        cap += strlen(to) > strlen(olds[k]) ? (strlen(to) - strlen(olds[k])) * strlen(text) : 0;
-    char *out = malloc(cap);
-    if (out == NULL)
-        return NULL;
+    size_t n = 0, tl = strlen(to);
     *nrep = 0;
     for (const char *p = text; *p;) {
         size_t hit = 0;
@@ -223,15 +424,33 @@ static char *ct_install_rewrite(const char *text, const char *const *olds, size_
                 hit = ol;
         }
         if (hit) {
-            memcpy(out + n, to, strlen(to));
-            n += strlen(to);
+            if (out != NULL)
+                memcpy(out + n, to, tl);
+            n += tl;
             p += hit;
             (*nrep)++;
         } else {
-            out[n++] = *p++;
+            if (out != NULL)
+                out[n] = *p;
+            n++;
+            p++;
         }
     }
-    out[n] = '\0';
+    if (out != NULL)
+        out[n] = '\0';
+    return n;
+}
+
+/* text with every whole occurrence of an old directory (not part of a
+ * longer path: the character after it ends the path or is '/') replaced
+ * by to; *nrep counts them.  Measured first, so that the copy takes what
+ * it needs and no more.  NULL when out of memory. */
+static char *ct_install_rewrite(const char *text, const char *const *olds, size_t nold,
+                                const char *to, size_t *nrep)
+{
+    char *out = malloc(ct_install_rewrite_pass(text, olds, nold, to, NULL, nrep) + 1);
+    if (out != NULL)
+        (void)ct_install_rewrite_pass(text, olds, nold, to, out, nrep);
     return out;
 }
 
@@ -376,6 +595,57 @@ static int ct_install_parse(int argc, char **argv, ct_install_args_t *a)
     return CT_EXIT_OK;
 }
 
+/* With --force, whether to/name is there though the tune wrote no such
+ * file (said on stderr): the earlier install's file would stay beside the
+ * new set, and verify-install would pass the mix.  Refused rather than
+ * removed: install writes all or nothing and removes nothing it did not
+ * write (the file may be a site's own). */
+static int ct_install_stale(const char *to, const char *name, const char *tune)
+{
+    char path[PATH_MAX + 64];
+    struct stat sb;
+    snprintf(path, sizeof path, "%s/%s", to, name);
+    if (lstat(path, &sb) != 0)
+        return 0;
+    fprintf(stderr,
+            "colltune install: %s is there, and %s wrote no %s: --force replaces the files "
+            "of the new set only, so it would stay beside them and mix two tunes (remove it, "
+            "or install into an empty DIR)\n",
+            path, tune, name);
+    return 1;
+}
+
+/* DIR (arg, its real path to) may take the files: not TUNE_DIR (real
+ * path tune) nor a directory inside it (its verify/ holds the A/B's
+ * candidates), no comma or newline (mca_base_param_files is a
+ * comma-separated list).  CT_EXIT_OK or CT_EXIT_USAGE after saying why. */
+static int ct_install_check_to(const char *arg, const char *to, const char *tune)
+{
+    size_t tl = strlen(tune);
+    if (strcmp(to, tune) == 0) {
+        fprintf(stderr,
+                "colltune install: --to %s is TUNE_DIR itself (%s): its files are the "
+                "tune's, never written over\n",
+                arg, tune);
+        return CT_EXIT_USAGE;
+    }
+    if (strncmp(to, tune, tl) == 0 && (to[tl] == '/' || tl == 1)) {
+        fprintf(stderr,
+                "colltune install: --to %s (%s) is inside TUNE_DIR %s (its verify/ holds the "
+                "A/B's candidates): the tune's files are the tune's, never written over\n",
+                arg, to, tune);
+        return CT_EXIT_USAGE;
+    }
+    if (strpbrk(to, ",\n\r") != NULL) {
+        fprintf(stderr,
+                "colltune install: --to %s: its path %s has a comma or newline, which "
+                "Open MPI's comma-separated mca_base_param_files cannot carry\n",
+                arg, to);
+        return CT_EXIT_USAGE;
+    }
+    return CT_EXIT_OK;
+}
+
 static int ct_install_main(int argc, char **argv)
 {
     ct_install_args_t a = {0};
@@ -390,29 +660,25 @@ static int ct_install_main(int argc, char **argv)
     }
     if ((rc = ct_install_check_report("install", tune)) != CT_EXIT_OK)
         return rc;
+    /* DIR checked as it will be before it is made: a refused DIR is not
+     * left behind, empty. */
+    if (ct_outdir_realpath(a.to, to, sizeof to, err, sizeof err) != CT_OK) {
+        fprintf(stderr, "colltune install: --to %s: %s\n", a.to, err);
+        return CT_EXIT_USAGE;
+    }
+    if ((rc = ct_install_check_to(a.to, to, tune)) != CT_EXIT_OK)
+        return rc;
     if (ct_outdir_prepare(a.to, err, sizeof err) != CT_OK) {
         fprintf(stderr, "colltune install: --to %s: %s\n", a.to, err);
         return CT_EXIT_USAGE;
     }
+    /* Again as made (a link may have moved under it meanwhile). */
     if (realpath(a.to, to) == NULL) {
         fprintf(stderr, "colltune install: --to %s: %s\n", a.to, strerror(errno));
         return CT_EXIT_USAGE;
     }
-    if (strcmp(to, tune) == 0) {
-        fprintf(stderr,
-                "colltune install: --to %s is TUNE_DIR itself (%s): its files are the "
-                "tune's, never written over\n",
-                a.to, tune);
-        return CT_EXIT_USAGE;
-    }
-    /* mca_base_param_files is a comma-separated list. */
-    if (strpbrk(to, ",\n\r") != NULL) {
-        fprintf(stderr,
-                "colltune install: --to %s: its path %s has a comma or newline, which "
-                "Open MPI's comma-separated mca_base_param_files cannot carry\n",
-                a.to, to);
-        return CT_EXIT_USAGE;
-    }
+    if ((rc = ct_install_check_to(a.to, to, tune)) != CT_EXIT_OK)
+        return rc;
 
     /* The directory the files name: TUNE_DIR as the tune saw it, which is
      * the rules file's directory when TUNE_DIR was moved since. */
@@ -420,17 +686,19 @@ static int ct_install_main(int argc, char **argv)
     char *text[CT_INSTALL_MAX] = {NULL}, rules_dir[PATH_MAX] = "";
     int present[CT_INSTALL_MAX] = {0}, nfiles = 0;
     {
-        char mca[PATH_MAX + 32], *names[256], *values[256];
+        char mca[PATH_MAX + 32];
+        ct_install_settings_t set = {0};
         snprintf(mca, sizeof mca, "%s/mca-params.conf", tune);
-        long n = ct_install_read_settings(mca, NULL, names, values, 256);
-        for (long k = 0; k < n && k < 256; k++)
-            if (strcmp(names[k], CT_INSTALL_RULES_PARAM) == 0 && values[k][0] == '/') {
-                snprintf(rules_dir, sizeof rules_dir, "%s", values[k]);
+        /* Read (or found absent) by ct_install_check_report already. */
+        if (ct_install_read_settings(mca, CT_SETTINGS_MCA, &set, err, sizeof err) != CT_OK)
+            set.n = 0;
+        for (size_t k = 0; k < set.n; k++)
+            if (strcmp(set.name[k], CT_INSTALL_RULES_PARAM) == 0 && set.value[k][0] == '/') {
+                snprintf(rules_dir, sizeof rules_dir, "%s", set.value[k]);
                 char *slash = strrchr(rules_dir, '/');
                 *slash = '\0';
             }
-        if (n > 0)
-            ct_install_free_mca(names, values, n > 256 ? 256 : n);
+        ct_install_settings_free(&set);
     }
     const char *olds[2] = {tune, rules_dir};
     size_t nold = rules_dir[0] && strcmp(rules_dir, tune) != 0 ? 2 : 1;
@@ -438,21 +706,24 @@ static int ct_install_main(int argc, char **argv)
     char dst[CT_INSTALL_MAX][PATH_MAX + 64];
     const char *names[CT_INSTALL_MAX];
     size_t n = 0, idx[CT_INSTALL_MAX];
-    int exists = 0;
+    int exists = 0, stale = 0;
     for (size_t i = 0; t[i].name != NULL && rc == CT_EXIT_OK; i++) {
         char src[PATH_MAX + 64];
         struct stat sb;
         snprintf(src, sizeof src, "%s/%s", tune, t[i].name);
-        if (stat(src, &sb) != 0)
+        if (stat(src, &sb) != 0) {
+            stale += a.force && ct_install_stale(to, t[i].name, tune);
             continue;
-        char *raw = NULL, why[PATH_MAX + 256] = "not a regular file";
+        }
+        char *raw = NULL, why[PATH_MAX + 256];
         size_t nrep, rawlen;
-        if (S_ISREG(sb.st_mode) &&
-            ct_input_slurp(src, CT_INPUT_MAX_CONFIG, 1, &raw, &rawlen, why, sizeof why) != CT_OK)
-            raw = NULL;
-        if (raw == NULL || (text[i] = ct_install_rewrite(raw, olds, nold, to, &nrep)) == NULL) {
-            fprintf(stderr, "colltune install: cannot read %s: %s\n", src, why);
+        /* ct_input_slurp refuses a FIFO or a device without opening it to wait. */
+        if (ct_input_slurp(src, CT_INPUT_MAX_CONFIG, 1, &raw, &rawlen, why, sizeof why) != CT_OK) {
+            fprintf(stderr, "colltune install: %s\n", why);
             rc = CT_EXIT_USAGE;
+        } else if ((text[i] = ct_install_rewrite(raw, olds, nold, to, &nrep)) == NULL) {
+            fprintf(stderr, "colltune install: %s: out of memory\n", src);
+            rc = CT_EXIT_FAILURE;
         }
         free(raw);
         present[i] = 1;
@@ -475,7 +746,7 @@ static int ct_install_main(int argc, char **argv)
         fprintf(stderr, "colltune install: %s has none of the files a tune writes\n", tune);
         rc = CT_EXIT_USAGE;
     }
-    if (rc == CT_EXIT_OK && exists)
+    if (rc == CT_EXIT_OK && (exists || stale))
         rc = CT_EXIT_USAGE;
     /* Every path the copies will name, checked before anything is written. */
     int bad = 0;

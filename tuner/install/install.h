@@ -8,6 +8,7 @@
 #define CT_INSTALL_H
 
 #include <stddef.h>
+#include "ct_status.h"
 
 /* One file a tune may emit (tuner/emit/emit_*.c) and the variable that
  * points its library at it: NULL where another file names it
@@ -27,18 +28,36 @@ const ct_install_file_t *ct_install_files(void);
 
 /* Whether tune (a tune's directory) holds verified files, as install
  * demands: its report.json says the A/B ran and wrote a choice, and no
- * line of its mca-params.conf is set only by a dropped choice.
- * CT_EXIT_OK, or CT_EXIT_USAGE after "colltune WHO: ..." on stderr. */
+ * setting of its mca-params.conf or mpich.env (every one, however many)
+ * is set only by a dropped choice.  Each file through ct_input_slurp (a
+ * FIFO or an oversized file refused).  CT_EXIT_OK, or CT_EXIT_USAGE after
+ * "colltune WHO: ..." on stderr. */
 int ct_install_check_report(const char *who, const char *tune);
 
-/* Reads the settings of a file at path into names/values (strdup'ed):
- * with lead NULL each NAME = VALUE line (mca-params.conf), else each line
- * that begins with lead ("export ": mpich.env, as sh would source it; the
- * emitter writes values unquoted); comments and blank lines skipped.
- * Returns how many, max + 1 when there are more than max (max read), or
- * -1 when the file cannot be read (errno set). */
-long ct_install_read_settings(const char *path, const char *lead, char **names, char **values,
-                              size_t max);
-void ct_install_free_mca(char **names, char **values, long n);
+/* How a file writes its settings. */
+typedef enum {
+    CT_SETTINGS_MCA, /* NAME = VALUE lines (mca-params.conf), '#' comments */
+    CT_SETTINGS_SH   /* sh assignments, sourced with set -a (mpich.env) */
+} ct_settings_syntax_t;
+
+/* A file's settings, in file order (each malloc'd). */
+typedef struct {
+    char **name, **value;
+    long *line; /* its line number, for messages */
+    size_t n, cap;
+} ct_install_settings_t;
+
+/* Reads every setting of the file at path (ct_input_slurp: a regular file
+ * of at most CT_INPUT_MAX_CONFIG bytes, no NUL), a line at a time however
+ * long, comments and blank lines skipped.  CT_SETTINGS_MCA: each line
+ * with an '=' (name and value trimmed).  CT_SETTINGS_SH: `export
+ * NAME=VALUE` or `NAME=VALUE` (both exported under set -a), the value
+ * unquoted as sh would ('...', "...", backslash); a value sh would expand
+ * ($, `, a glob, ~) or split, a bad name, or any other line (sh would run
+ * it) is refused.  CT_OK; CT_ERR_USAGE with err "PATH: why" or
+ * "PATH:LINE: why"; CT_ERR_NOMEM.  *s is empty on failure. */
+ct_status_t ct_install_read_settings(const char *path, ct_settings_syntax_t syntax,
+                                     ct_install_settings_t *s, char *err, size_t errlen);
+void ct_install_settings_free(ct_install_settings_t *s);
 
 #endif

@@ -15,6 +15,14 @@ tuner_install_libctinstall_la_CPPFLAGS = $(TUNER_INSTALL_CPPFLAGS)
 # install's guard, case by case, without MPI.
 TESTS += tests/unit/colltune_install_guard.sh
 EXTRA_DIST += tests/unit/colltune_install_guard.sh
+# install and verify-install under hostile inputs (FIFOs, giant files,
+# --to with a comma, --force over another tune, mpich.env read as sh
+# reads it), without MPI (issue 38).
+TESTS += tests/unit/colltune_install_inputs.sh tests/unit/colltune_install_verify.sh
+EXTRA_DIST += tests/unit/colltune_install_inputs.sh tests/unit/colltune_install_verify.sh
+# merge's inputs under hostile content (issue 38), without MPI.
+TESTS += tests/unit/colltune_merge_inputs.sh
+EXTRA_DIST += tests/unit/colltune_merge_inputs.sh
 # install and verify-install end to end at np=2 with the real Open MPI.
 TESTS += tests/mpi/colltune_install.sh
 EXTRA_DIST += tests/mpi/colltune_install.sh

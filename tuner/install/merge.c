@@ -18,12 +18,17 @@
  *   with comm_size_min = comm_size_max = N.
  * - nccl_tuner.conf: every tune's rules, which carry their nNodes and
  *   nRanks; a rule keyed "any" (-1) is refused.
- * - nccl.env, nccl.conf, ucx.conf and mca-params.conf's global settings
- *   cannot be keyed by shape: kept once where every tune has the same
- *   (a tune without the file counts as setting nothing), refused where
- *   they differ.  mca-params.conf names OUT's rules file.
+ * - nccl.env, nccl.conf, ucx.conf, mpich.env, intel-mpi.env and
+ *   mca-params.conf's global settings cannot be keyed by shape: kept once
+ *   where every tune has the same (a tune without the file counts as
+ *   setting nothing), refused where they differ.  mca-params.conf names
+ *   OUT's rules file.
  * - report.json: "verified", the source tunes and their choices, so that
  *   colltune install takes OUT as it takes a tune.
+ * A tune holding a file of install's table that merge cannot join
+ * (mpich-coll-selection.json) is refused: its choices, marked written in
+ * report.json, would be lost.  Every file is read through the bounded
+ * reader (ct_input.h), whole.
  */
 #define _XOPEN_SOURCE 700
 
@@ -41,11 +46,13 @@
 #include "cli.h"
 #include "command.h"
 #include "config.h"
+#include "ct_input.h"
 #include "ct_names.h"
 #include "ct_outfile.h"
 #include "ct_outfile_set.h"
 #include "ct_status.h"
 #include "ct_vec.h"
+#include "launch_opts.h"
 #include "outdir.h"
 
 #define CT_MERGE_MAX_TUNES 64
@@ -84,34 +91,68 @@ typedef struct {
     char out[PATH_MAX];
 } ct_merge_t;
 
-/* The next number of a classic rules file, comments ('#' to the end of
- * the line) skipped as 4.1 does; 0, or -1 at the end or on a non-number. */
-static int ct_merge_next(FILE *f, long *v)
+/* The files merge writes into OUT, in this order: the rules files before
+ * the mca-params.conf that names them; report.json last. */
+enum {
+    CT_MF_RULES,
+    CT_MF_RULES_JSON,
+    CT_MF_MCA,
+    CT_MF_UCX,
+    CT_MF_NCCL_CONF,
+    CT_MF_NCCL_ENV,
+    CT_MF_TUNER,
+    CT_MF_MPICH_ENV,
+    CT_MF_INTEL_ENV,
+    CT_MF_REPORT,
+    CT_MF_N
+};
+static const char *const ct_merge_names[CT_MF_N] = {
+    CT_MERGE_RULES, CT_MERGE_RULES_JSON, CT_MERGE_MCA, "ucx.conf",      "nccl.conf",
+    "nccl.env",     CT_MERGE_TUNER,      "mpich.env",  "intel-mpi.env", "report.json",
+};
+
+/* path's text into *text_p (NULL when there is no such file) through the
+ * bounded reader: a FIFO is refused rather than blocking merge, a huge
+ * file rather than read whole.  CT_EXIT_OK, or the exit code after the
+ * reason on stderr. */
+static int ct_merge_slurp(const char *path, char **text_p)
 {
-    int ch;
-    for (;;) {
-        ch = fgetc(f);
-        if (ch == '#')
-            while (ch != '\n' && ch != EOF)
-                ch = fgetc(f);
-        if (ch == EOF)
+    struct stat sb;
+    char err[PATH_MAX + 256];
+    size_t len;
+    *text_p = NULL;
+    if (lstat(path, &sb) != 0 && errno == ENOENT)
+        return CT_EXIT_OK;
+    ct_status_t st = ct_input_slurp(path, CT_INPUT_MAX_CONFIG, 1, text_p, &len, err, sizeof err);
+    if (st == CT_OK)
+        return CT_EXIT_OK;
+    fprintf(stderr, "colltune merge: %s\n", err);
+    return st == CT_ERR_NOMEM ? CT_EXIT_FAILURE : CT_EXIT_USAGE;
+}
+
+/* The next number of a classic rules file at *p, comments ('#' to the end
+ * of the line) skipped as 4.1 does; 0, or -1 at the end, on a non-number
+ * or on one too large for a long. */
+static int ct_merge_next(const char **p, long *v)
+{
+    const char *s = *p;
+    for (;; s++) {
+        if (*s == '#')
+            s += strcspn(s, "\n");
+        if (*s == '\0') {
+            *p = s;
             return -1;
-        if (ch != ' ' && ch != '\t' && ch != '\n' && ch != '\r')
+        }
+        if (*s != ' ' && *s != '\t' && *s != '\n' && *s != '\r')
             break;
     }
-    char buf[32];
-    size_t n = 0;
-    while (ch >= '0' && ch <= '9' && n + 1 < sizeof buf) {
-        buf[n++] = (char)ch;
-        ch = fgetc(f);
-    }
-    if (ch != EOF)
-        ungetc(ch, f);
-    buf[n] = '\0';
-    if (n == 0 || n + 1 >= sizeof buf)
+    size_t n = strspn(s, "0123456789");
+    *p = s + n;
+    if (n == 0 || n > 19)
         return -1;
-    *v = strtol(buf, NULL, 10);
-    return 0;
+    errno = 0;
+    *v = strtol(s, NULL, 10);
+    return errno == ERANGE ? -1 : 0;
 }
 
 static int ct_merge_is_handback(const ct_merge_sec_t *s)
@@ -158,24 +199,26 @@ static int ct_merge_add(ct_merge_t *m, long id, ct_merge_sec_t *sec)
  * section must be a hand-back (what emit_tuned_rules.c writes). */
 static int ct_merge_read_rules(ct_merge_t *m, int t, const char *path)
 {
-    FILE *f = fopen(path, "r");
-    if (f == NULL)
-        return errno == ENOENT ? CT_EXIT_OK : (perror(path), CT_EXIT_USAGE);
+    char *text;
+    int rc = ct_merge_slurp(path, &text);
+    if (rc != CT_EXIT_OK || text == NULL)
+        return rc;
+    const char *f = text;
     const ct_merge_tune_t *tu = &m->tunes[t];
     long ncoll, id, ncs;
-    int rc = CT_EXIT_OK, bad = ct_merge_next(f, &ncoll) != 0;
+    int bad = ct_merge_next(&f, &ncoll) != 0;
     for (long c = 0; c < ncoll && !bad && rc == CT_EXIT_OK; c++) {
-        bad = ct_merge_next(f, &id) != 0 || id < 0 || id >= CT_MERGE_COLLS ||
-              ct_merge_next(f, &ncs) != 0;
+        bad = ct_merge_next(&f, &id) != 0 || id < 0 || id >= CT_MERGE_COLLS ||
+              ct_merge_next(&f, &ncs) != 0;
         for (long k = 0; k < ncs && !bad && rc == CT_EXIT_OK; k++) {
             ct_merge_sec_t sec = {0, 0, NULL, t};
             long n = 0;
-            bad = ct_merge_next(f, &sec.comm) != 0 || ct_merge_next(f, &n) != 0 || n < 1 ||
+            bad = ct_merge_next(&f, &sec.comm) != 0 || ct_merge_next(&f, &n) != 0 || n < 1 ||
                   n > 100000 || (sec.rules = calloc((size_t)n, sizeof(*sec.rules))) == NULL;
             for (long q = 0; q < n && !bad; q++, sec.n++) {
                 ct_merge_rule_t *r = &sec.rules[q];
-                bad = ct_merge_next(f, &r->msgsize) || ct_merge_next(f, &r->alg) ||
-                      ct_merge_next(f, &r->fan) || ct_merge_next(f, &r->seg);
+                bad = ct_merge_next(&f, &r->msgsize) || ct_merge_next(&f, &r->alg) ||
+                      ct_merge_next(&f, &r->fan) || ct_merge_next(&f, &r->seg);
             }
             if (bad || ct_merge_is_handback(&sec)) {
                 free(sec.rules);
@@ -191,7 +234,7 @@ static int ct_merge_read_rules(ct_merge_t *m, int t, const char *path)
             }
         }
     }
-    fclose(f);
+    free(text);
     if (bad && rc == CT_EXIT_OK) {
         fprintf(stderr, "colltune merge: %s is not a coll/tuned rules file colltune reads\n", path);
         rc = CT_EXIT_USAGE;
@@ -325,41 +368,38 @@ static int ct_merge_write_rules_json(const ct_merge_t *m, FILE *f)
     return bad ? -1 : 0;
 }
 
-/* The lines of a file that set something: not blank, not a comment. */
-static char *ct_merge_body(const char *path, int *present)
+/* The lines of a file that set something (not blank, not a comment) into
+ * *body_p, "" and *present 0 when there is no such file.  The file is read
+ * whole, so a long comment line cannot be cut into a setting. */
+static int ct_merge_body(const char *path, char **body_p, int *present)
 {
-    FILE *f = fopen(path, "r");
-    *present = f != NULL;
-    size_t len = 0, cap = 256;
-    char *body = malloc(cap), line[8192];
+    char *text;
+    *body_p = NULL;
+    int rc = ct_merge_slurp(path, &text);
+    *present = text != NULL;
+    if (rc != CT_EXIT_OK)
+        return rc;
+    const char *line = text ? text : "";
+    char *body = malloc(strlen(line) + 2), *w = body; /* a '\n' added at most */
     if (body == NULL) {
-        if (f)
-            fclose(f);
-        return NULL;
+        free(text);
+        fprintf(stderr, "colltune merge: out of memory\n");
+        return CT_EXIT_FAILURE;
     }
-    body[0] = '\0';
-    while (f != NULL && fgets(line, sizeof line, f) != NULL) {
+    while (*line) {
+        size_t n = strcspn(line, "\n");
         const char *s = line + strspn(line, " \t");
-        if (*s == '#' || *s == '\n' || *s == '\r' || *s == '\0')
-            continue;
-        size_t n = strlen(line);
-        if (len + n + 2 > cap) {
-            char *nb = realloc(body, cap = 2 * (len + n + 2));
-            if (nb == NULL) {
-                free(body);
-                fclose(f);
-                return NULL;
-            }
-            body = nb;
+        if (*s != '#' && *s != '\n' && *s != '\r' && *s != '\0') {
+            memcpy(w, line, n);
+            w += n;
+            *w++ = '\n';
         }
-        memcpy(body + len, line, n + 1);
-        len += n;
-        if (body[len - 1] != '\n')
-            body[len++] = '\n', body[len] = '\0';
+        line += n + (line[n] == '\n');
     }
-    if (f)
-        fclose(f);
-    return body;
+    *w = '\0';
+    free(text);
+    *body_p = body;
+    return CT_EXIT_OK;
 }
 
 /* A file no shape keys: the same in every tune, or refused. */
@@ -370,24 +410,26 @@ static int ct_merge_unkeyed(const ct_merge_t *m, const char *name, char **body_p
     for (int t = 0; t < m->ntunes && rc == CT_EXIT_OK; t++) {
         char path[PATH_MAX + 64];
         int present;
+        char *body;
         snprintf(path, sizeof path, "%s/%s", m->tunes[t].dir, name);
-        char *body = ct_merge_body(path, &present);
-        if (body == NULL) {
-            fprintf(stderr, "colltune merge: out of memory\n");
-            rc = CT_EXIT_FAILURE;
+        rc = ct_merge_body(path, &body, &present);
+        if (rc != CT_EXIT_OK)
             break;
-        }
         any |= present;
         if (first == NULL) {
             first = body;
             first_t = t;
         } else {
             if (strcmp(first, body) != 0) {
+                const char *none = first[0] == '\0'  ? m->tunes[first_t].dir
+                                   : body[0] == '\0' ? m->tunes[t].dir
+                                                     : NULL;
                 fprintf(stderr,
-                        "colltune merge: %s differs between %s and %s, and cannot be keyed by "
-                        "shape (%ld and %ld ranks): merge tunes that agree on it\n",
-                        name, m->tunes[first_t].dir, m->tunes[t].dir, m->tunes[first_t].nranks,
-                        m->tunes[t].nranks);
+                        "colltune merge: %s differs between %s and %s%s%s%s, and cannot be "
+                        "keyed by shape (%ld and %ld ranks): merge tunes that agree on it\n",
+                        name, m->tunes[first_t].dir, m->tunes[t].dir, none ? " (" : "",
+                        none ? none : "", none ? " sets nothing in it)" : "",
+                        m->tunes[first_t].nranks, m->tunes[t].nranks);
                 rc = CT_EXIT_USAGE;
             }
             free(body);
@@ -445,11 +487,10 @@ static int ct_merge_tuner(const ct_merge_t *m, char **body_p)
         char path[PATH_MAX + 64];
         int present;
         snprintf(path, sizeof path, "%s/%s", m->tunes[t].dir, CT_MERGE_TUNER);
-        char *body = ct_merge_body(path, &present);
-        if (body == NULL) {
-            rc = CT_EXIT_FAILURE;
+        char *body;
+        rc = ct_merge_body(path, &body, &present);
+        if (rc != CT_EXIT_OK)
             break;
-        }
         /* Each line: coll,min,max,algo,proto,channels,nNodes,nRanks[,...] */
         for (char *line = body, *nl; rc == CT_EXIT_OK && *line; line = nl + 1) {
             nl = strchr(line, '\n');
@@ -470,6 +511,12 @@ static int ct_merge_tuner(const ct_merge_t *m, char **body_p)
                         "colltune merge: %s: a rule for any shape (nNodes,nRanks %ld,%ld) "
                         "would hold at every shape merged: %s\n",
                         path, nnodes, nranks, line);
+                rc = CT_EXIT_USAGE;
+                break;
+            }
+            if (nnodes > CT_MAX_RANKS || nranks > CT_MAX_RANKS) {
+                fprintf(stderr, "colltune merge: %s: nNodes,nRanks %ld,%ld: at most %ld each: %s\n",
+                        path, nnodes, nranks, CT_MAX_RANKS, line);
                 rc = CT_EXIT_USAGE;
                 break;
             }
@@ -546,7 +593,44 @@ static int ct_merge_tuner(const ct_merge_t *m, char **body_p)
     return rc;
 }
 
-/* One tune: verified (install's checks), its shape from report.json. */
+/* Why merge cannot join a file of install's table, or NULL when it can:
+ * a tune holding such a file is refused, so that no merge installs
+ * without a file whose choices its report.json says were written. */
+static const char *ct_merge_cannot_join(const char *name)
+{
+    for (int k = 0; k < CT_MF_N; k++)
+        if (strcmp(name, ct_merge_names[k]) == 0)
+            return NULL;
+    if (strcmp(name, "mpich-coll-selection.json") == 0)
+        return "MPICH's selection tree: merge does not join two trees";
+    return "merge does not know how to join it";
+}
+
+/* A tune's shape member of report.json: an integer from 1 to CT_MAX_RANKS
+ * (as --np), so the comm sizes merge writes (N + 1) cannot overflow.  def
+ * when it is absent or below 1 (def 0: required). */
+static int ct_merge_shape(const char *path, const json_t *report, const char *key, long def,
+                          long *v)
+{
+    const json_t *j = json_object_get(report, key);
+    json_int_t x = json_is_integer(j) ? json_integer_value(j) : 0;
+    if (x > CT_MAX_RANKS) {
+        fprintf(stderr, "colltune merge: %s: \"%s\" %lld: at most %ld\n", path, key, (long long)x,
+                CT_MAX_RANKS);
+        return CT_EXIT_USAGE;
+    }
+    if (x < 1 && def == 0) {
+        fprintf(stderr,
+                "colltune merge: %s has no \"%s\" from 1 to %ld: the tune's shape is unknown\n",
+                path, key, CT_MAX_RANKS);
+        return CT_EXIT_USAGE;
+    }
+    *v = x < 1 ? def : (long)x;
+    return CT_EXIT_OK;
+}
+
+/* One tune: verified (install's checks), its shape from report.json,
+ * every file it holds one merge joins. */
 static int ct_merge_load_tune(ct_merge_t *m, const char *arg)
 {
     ct_merge_tune_t *tu = &m->tunes[m->ntunes];
@@ -559,25 +643,42 @@ static int ct_merge_load_tune(ct_merge_t *m, const char *arg)
             fprintf(stderr, "colltune merge: %s given twice\n", tu->dir);
             return CT_EXIT_USAGE;
         }
-    int rc = ct_install_check_report("merge", tu->dir);
-    if (rc != CT_EXIT_OK)
-        return rc;
-    char path[PATH_MAX + 32];
+    /* The report again, as install's check read it: through the bounded
+     * reader (a FIFO or a huge file refused, not waited on). */
+    json_t *report = NULL;
+    char path[PATH_MAX + 64], err[PATH_MAX + 256];
     snprintf(path, sizeof path, "%s/report.json", tu->dir);
-    tu->report = json_load_file(path, 0, NULL);
-    json_t *nr = json_object_get(tu->report, "nranks"), *nn = json_object_get(tu->report, "nnodes");
-    const char *id = json_string_value(json_object_get(tu->report, "run_id"));
-    if (!json_is_integer(nr) || json_integer_value(nr) < 1) {
-        fprintf(stderr, "colltune merge: %s has no \"nranks\": the tune's shape is unknown\n",
-                path);
-        return CT_EXIT_USAGE;
+    int rc = ct_install_check_report("merge", tu->dir);
+    if (rc == CT_EXIT_OK &&
+        ct_input_json(path, CT_INPUT_MAX_CONFIG, &report, err, sizeof err) != CT_OK) {
+        fprintf(stderr, "colltune merge: %s\n", err);
+        rc = CT_EXIT_USAGE;
     }
-    tu->nranks = (long)json_integer_value(nr);
-    tu->nnodes =
-        json_is_integer(nn) && json_integer_value(nn) > 0 ? (long)json_integer_value(nn) : 1;
+    if (rc == CT_EXIT_OK)
+        rc = ct_merge_shape(path, report, "nranks", 0, &tu->nranks);
+    if (rc == CT_EXIT_OK)
+        rc = ct_merge_shape(path, report, "nnodes", 1, &tu->nnodes);
+    for (const ct_install_file_t *f = ct_install_files(); f->name && rc == CT_EXIT_OK; f++) {
+        struct stat sb;
+        const char *why = ct_merge_cannot_join(f->name);
+        snprintf(path, sizeof path, "%s/%s", tu->dir, f->name);
+        if (why != NULL && lstat(path, &sb) == 0) {
+            fprintf(stderr,
+                    "colltune merge: %s: %s; its choices would be lost: merge tunes without "
+                    "it, or install this tune on its own\n",
+                    path, why);
+            rc = CT_EXIT_USAGE;
+        }
+    }
+    if (rc != CT_EXIT_OK) {
+        json_decref(report);
+        return rc;
+    }
+    tu->report = report;
+    const char *id = json_string_value(json_object_get(report, "run_id"));
     snprintf(tu->run_id, sizeof tu->run_id, "%s", id ? id : "(unknown)");
     for (char *p = tu->run_id; *p; p++)
-        if ((unsigned char)*p < 0x20)
+        if ((unsigned char)*p < 0x20 || *p == 0x7f)
             *p = '?';
     snprintf(path, sizeof path, "%s/%s", tu->dir, CT_MERGE_RULES_JSON);
     tu->has_rules_json = access(path, F_OK) == 0;
@@ -622,7 +723,8 @@ static json_t *ct_merge_report(const ct_merge_t *m)
 enum { CT_MERGE_OUT = 1, CT_MERGE_FORCE };
 
 static const ct_cli_opt_t ct_merge_opts[] = {
-    {CT_MERGE_OUT, "out", "DIR", "where the merged files go (created if missing; not a TUNE_DIR)"},
+    {CT_MERGE_OUT, "out", "DIR",
+     "where the merged files go (created if missing; outside any tune)"},
     {CT_MERGE_FORCE, "force", NULL, "replace files of the same names already in DIR"},
 };
 #define CT_MERGE_NOPTS (sizeof ct_merge_opts / sizeof ct_merge_opts[0])
@@ -635,10 +737,13 @@ static void ct_merge_usage(FILE *f)
                "coll-tuned-rules.conf (and .json) with one comm size section per tune,\n"
                "Open MPI's own decision at the sizes between; nccl_tuner.conf with every\n"
                "tune's rules at its nNodes,nRanks; mca-params.conf naming DIR's rules.\n"
-               "Files no shape keys (nccl.env, nccl.conf, ucx.conf, mca-params.conf's\n"
-               "other settings) are kept once where every tune agrees and refused where\n"
-               "they differ, as are two tunes with different rules for one collective at\n"
-               "one shape.  Only verified tunes are taken (as colltune install demands).\n"
+               "Files no shape keys (nccl.env, nccl.conf, ucx.conf, mpich.env,\n"
+               "intel-mpi.env, mca-params.conf's other settings) are kept once where\n"
+               "every tune agrees and refused where they differ, as are two tunes with\n"
+               "different rules for one collective at one shape, and a tune holding\n"
+               "mpich-coll-selection.json (not joined).  Only verified tunes are taken\n"
+               "(as colltune install demands).  DIR may not lie in a tune's directory,\n"
+               "nor hold a file a tune writes that this merge does not (--force or not).\n"
                "Written all or none; install DIR with `colltune install DIR --to ...`.\n\n"
                "options:\n");
     ct_cli_print_options(f, ct_merge_opts, CT_MERGE_NOPTS);
@@ -683,43 +788,104 @@ static int ct_merge_parse(int argc, char **argv, ct_merge_t *m, const char **out
     return CT_EXIT_OK;
 }
 
-#define CT_MERGE_FILES 7
-
-static int ct_merge_run(ct_merge_t *m, const char *out_arg, int force, const char **dirs, int ndirs)
+/* Whether dir is a tune's own directory: it holds a journal, or a
+ * report.json with choices that colltune merge did not write.  One that
+ * cannot be read is not taken for one (merge writes no report.json there
+ * unless --out names that very directory, checked by the same reader). */
+static int ct_merge_is_tune_dir(const char *dir)
 {
-    int rc = CT_EXIT_OK;
-    for (int i = 0; i < ndirs && rc == CT_EXIT_OK; i++)
-        rc = ct_merge_load_tune(m, dirs[i]);
-    for (int t = 0; t < m->ntunes && rc == CT_EXIT_OK; t++) {
-        char path[PATH_MAX + 32];
-        snprintf(path, sizeof path, "%s/%s", m->tunes[t].dir, CT_MERGE_RULES);
-        rc = ct_merge_read_rules(m, t, path);
+    char path[PATH_MAX + 32], err[PATH_MAX + 256];
+    struct stat sb;
+    json_t *doc = NULL;
+    snprintf(path, sizeof path, "%s/journal.jsonl", dir);
+    if (lstat(path, &sb) == 0)
+        return 1;
+    snprintf(path, sizeof path, "%s/report.json", dir);
+    if (lstat(path, &sb) != 0 ||
+        ct_input_json(path, CT_INPUT_MAX_CONFIG, &doc, err, sizeof err) != CT_OK)
+        return 0;
+    const char *gen = json_string_value(json_object_get(doc, "generator"));
+    int tune = json_object_get(doc, "choices") != NULL &&
+               (gen == NULL || strcmp(gen, "colltune merge") != 0);
+    json_decref(doc);
+    return tune;
+}
+
+/* OUT (m->out, made): not a TUNE_DIR nor inside any tune's directory (its
+ * verify/ holds the A/B's candidates; a tune's files are never written
+ * over), no comma or newline, and no file of install's table that this
+ * merge does not write: install would take it with the merged ones (a
+ * previous merge's mpich.env, say).  Refused even with --force, rather
+ * than removed: the file may be a person's, and nothing is destroyed. */
+static int ct_merge_check_out(const ct_merge_t *m, const char *out_arg, const int *want)
+{
+    char dir[PATH_MAX];
+    for (int t = 0; t < m->ntunes; t++)
+        if (strcmp(m->out, m->tunes[t].dir) == 0) {
+            fprintf(stderr, "colltune merge: --out %s is TUNE_DIR %s itself\n", out_arg,
+                    m->tunes[t].dir);
+            return CT_EXIT_USAGE;
+        }
+    snprintf(dir, sizeof dir, "%s", m->out);
+    for (char *slash;; *slash = '\0') {
+        if (ct_merge_is_tune_dir(dir)) {
+            fprintf(stderr,
+                    "colltune merge: --out %s is %s tune's directory %s: a tune's files (and "
+                    "the A/B's candidates in its verify/) are never written over\n",
+                    out_arg, strcmp(dir, m->out) == 0 ? "a" : "inside a", dir);
+            return CT_EXIT_USAGE;
+        }
+        if ((slash = strrchr(dir, '/')) == NULL || slash == dir)
+            break;
     }
-    char *env = NULL, *conf = NULL, *ucx = NULL, *tuner = NULL, *globals = NULL;
-    if (rc == CT_EXIT_OK)
-        rc = ct_merge_unkeyed(m, "nccl.env", &env);
-    if (rc == CT_EXIT_OK)
-        rc = ct_merge_unkeyed(m, "nccl.conf", &conf);
-    if (rc == CT_EXIT_OK)
-        rc = ct_merge_unkeyed(m, "ucx.conf", &ucx);
-    if (rc == CT_EXIT_OK)
-        rc = ct_merge_tuner(m, &tuner);
-    /* mca-params.conf: its settings but the rules pointer, compared. */
-    int dynamic = 0, any_mca = 0;
+    /* mca_base_param_files is a comma-separated list (as install). */
+    if (strpbrk(m->out, ",\n\r") != NULL) {
+        fprintf(stderr,
+                "colltune merge: --out %s: a comma or newline in %s cannot be named in "
+                "Open MPI's comma-separated mca_base_param_files\n",
+                out_arg, m->out);
+        return CT_EXIT_USAGE;
+    }
+    for (const ct_install_file_t *f = ct_install_files(); f->name; f++) {
+        struct stat sb;
+        char path[PATH_MAX + 64];
+        int k = 0;
+        while (k < CT_MF_N && strcmp(ct_merge_names[k], f->name) != 0)
+            k++;
+        snprintf(path, sizeof path, "%s/%s", m->out, f->name);
+        if ((k == CT_MF_N || !want[k]) && lstat(path, &sb) == 0) {
+            fprintf(stderr,
+                    "colltune merge: %s is not one of the files this merge writes, and "
+                    "colltune install would take it with them: remove it (--force does not), "
+                    "or give another --out\n",
+                    path);
+            return CT_EXIT_USAGE;
+        }
+    }
+    return CT_EXIT_OK;
+}
+
+/* mca-params.conf's settings but the rules pointer: the same in every
+ * tune, or refused.  *globals_p NULL when no tune has the file. */
+static int ct_merge_mca(const ct_merge_t *m, char **globals_p, int *dynamic)
+{
+    int rc = CT_EXIT_OK, any = 0;
     char *first = NULL;
     for (int t = 0; t < m->ntunes && rc == CT_EXIT_OK; t++) {
-        char path[PATH_MAX + 32];
+        char path[PATH_MAX + 32], *body;
         int present;
         snprintf(path, sizeof path, "%s/%s", m->tunes[t].dir, CT_MERGE_MCA);
-        char *body = ct_merge_body(path, &present);
-        char *g = body ? ct_merge_mca_globals(body, &dynamic) : NULL;
+        rc = ct_merge_body(path, &body, &present);
+        if (rc != CT_EXIT_OK)
+            break;
+        char *g = ct_merge_mca_globals(body, dynamic);
         free(body);
-        any_mca |= present;
+        any |= present;
         if (g == NULL) {
+            fprintf(stderr, "colltune merge: out of memory\n");
             rc = CT_EXIT_FAILURE;
         } else if (first == NULL) {
             first = g;
-            globals = g;
         } else {
             if (strcmp(first, g) != 0) {
                 fprintf(stderr,
@@ -732,63 +898,70 @@ static int ct_merge_run(ct_merge_t *m, const char *out_arg, int force, const cha
             free(g);
         }
     }
-    for (long id = 0; id < CT_MERGE_COLLS; id++)
-        if (m->nsecs[id] > 1)
-            ct_vec_sort(m->secs[id], m->nsecs[id], sizeof(ct_merge_sec_t), ct_merge_by_comm);
-    int have_rules = 0, rules_json = 0;
-    for (long id = 0; id < CT_MERGE_COLLS; id++)
-        have_rules |= m->nsecs[id] > 0;
-    for (int t = 0; t < m->ntunes; t++)
-        rules_json |= m->tunes[t].has_rules_json;
+    if (rc != CT_EXIT_OK || !any) {
+        free(first);
+        first = NULL;
+    }
+    *globals_p = first;
+    return rc;
+}
 
+static void ct_merge_write_mca(const ct_merge_t *m, FILE *f, const char *globals, int have_rules,
+                               int dynamic)
+{
+    ct_merge_header(m, f, CT_MERGE_MCA,
+                    "Its settings (the rules file aside) are the same in every tune: "
+                    "not keyed by\n# shape, install it only for jobs of those shapes; "
+                    "the rules file it names is keyed.");
+    fputs(globals ? globals : "", f);
+    if (have_rules || dynamic)
+        fputs("coll_tuned_use_dynamic_rules = 1\n", f);
+    if (have_rules)
+        fprintf(f, "%s = %s/%s\n", CT_INSTALL_RULES_PARAM, m->out, CT_MERGE_RULES);
+}
+
+/* File k of ct_merge_names into f; 0, or -1 when it could not be made. */
+static int ct_merge_write_one(const ct_merge_t *m, int k, FILE *f, char *const *bodies,
+                              const char *globals, int have_rules, int dynamic)
+{
+    int bad = 0;
+    if (k == CT_MF_RULES) {
+        ct_merge_write_rules(m, f);
+    } else if (k == CT_MF_RULES_JSON) {
+        bad = ct_merge_write_rules_json(m, f);
+    } else if (k == CT_MF_MCA) {
+        ct_merge_write_mca(m, f, globals, have_rules, dynamic);
+    } else if (k == CT_MF_REPORT) {
+        json_t *doc = ct_merge_report(m);
+        bad = doc == NULL || json_dumpf(doc, f, JSON_INDENT(2) | JSON_PRESERVE_ORDER) != 0;
+        fputc('\n', f);
+        json_decref(doc);
+    } else {
+        ct_merge_header(m, f, ct_merge_names[k],
+                        k == CT_MF_TUNER
+                            ? "Keyed by shape: each rule holds at its own nNodes,nRanks."
+                            : "Measured at the shapes above, the same in each: not keyed by "
+                              "shape, install it\n# only for jobs of those shapes.");
+        fputs(bodies[k], f);
+    }
+    return bad ? -1 : 0;
+}
+
+/* Every file, each to a temporary beside it, then all renamed. */
+static int ct_merge_write(const ct_merge_t *m, int force, const int *want, char *const *bodies,
+                          const char *globals, int have_rules, int dynamic)
+{
+    int rc = CT_EXIT_OK;
     char err[PATH_MAX + 600];
-    if (rc == CT_EXIT_OK && ct_outdir_prepare(out_arg, err, sizeof err) != CT_OK) {
-        fprintf(stderr, "colltune merge: --out %s: %s\n", out_arg, err);
-        rc = CT_EXIT_USAGE;
-    }
-    if (rc == CT_EXIT_OK && realpath(out_arg, m->out) == NULL) {
-        fprintf(stderr, "colltune merge: --out %s: %s\n", out_arg, strerror(errno));
-        rc = CT_EXIT_USAGE;
-    }
-    for (int t = 0; t < m->ntunes && rc == CT_EXIT_OK; t++)
-        if (strcmp(m->out, m->tunes[t].dir) == 0) {
-            fprintf(stderr, "colltune merge: --out %s is TUNE_DIR %s itself\n", out_arg,
-                    m->tunes[t].dir);
-            rc = CT_EXIT_USAGE;
-        }
-    /* mca_base_param_files is a comma-separated list (as install). */
-    if (rc == CT_EXIT_OK && strpbrk(m->out, ",\n\r") != NULL) {
-        fprintf(stderr,
-                "colltune merge: --out %s: a comma or newline in %s cannot be named in "
-                "Open MPI's comma-separated mca_base_param_files\n",
-                out_arg, m->out);
-        rc = CT_EXIT_USAGE;
-    }
-
-    /* What goes where: name, and whether it is written. */
-    const char *names[CT_MERGE_FILES + 1] = {CT_MERGE_RULES, CT_MERGE_RULES_JSON, CT_MERGE_MCA,
-                                             "ucx.conf",     "nccl.conf",         "nccl.env",
-                                             CT_MERGE_TUNER, "report.json"};
-    int want[CT_MERGE_FILES + 1] = {have_rules,
-                                    have_rules && rules_json,
-                                    have_rules || (any_mca && ((globals && *globals) || dynamic)),
-                                    ucx != NULL,
-                                    conf != NULL,
-                                    env != NULL,
-                                    tuner != NULL,
-                                    1};
-    const char *unkeyed = "Measured at the shapes above, the same in each: not keyed by shape, "
-                          "install it\n# only for jobs of those shapes.";
-    ct_outfile_t outf[CT_MERGE_FILES + 1];
-    char dst[CT_MERGE_FILES + 1][PATH_MAX + 64];
-    const char *tmps[CT_MERGE_FILES + 1], *dsts[CT_MERGE_FILES + 1];
+    ct_outfile_t outf[CT_MF_N];
+    char dst[CT_MF_N][PATH_MAX + 64];
+    const char *tmps[CT_MF_N], *dsts[CT_MF_N];
     size_t made = 0;
-    for (int k = 0; k < CT_MERGE_FILES + 1 && rc == CT_EXIT_OK; k++) {
-        const char *name = names[k];
+    for (int k = 0; k < CT_MF_N && rc == CT_EXIT_OK; k++) {
         struct stat sb;
         if (!want[k])
             continue;
-        snprintf(dst[made], sizeof dst[made], "%s/%s", m->out, name);
+        snprintf(dst[made], sizeof dst[made], "%s/%s", m->out, ct_merge_names[k]);
         if (lstat(dst[made], &sb) == 0 && !force) {
             fprintf(stderr, "colltune merge: %s exists (give --force to replace it)\n", dst[made]);
             rc = CT_EXIT_USAGE;
@@ -799,34 +972,7 @@ static int ct_merge_run(ct_merge_t *m, const char *out_arg, int force, const cha
             rc = CT_EXIT_FAILURE;
             break;
         }
-        FILE *f = outf[made].fp;
-        int bad = 0;
-        if (k == 0) {
-            ct_merge_write_rules(m, f);
-        } else if (k == 1) {
-            bad = ct_merge_write_rules_json(m, f);
-        } else if (k == 2) {
-            ct_merge_header(m, f, name,
-                            "Its settings (the rules file aside) are the same in every tune: "
-                            "not keyed by\n# shape, install it only for jobs of those shapes; "
-                            "the rules file it names is keyed.");
-            fputs(globals ? globals : "", f);
-            if (have_rules || dynamic)
-                fputs("coll_tuned_use_dynamic_rules = 1\n", f);
-            if (have_rules)
-                fprintf(f, "%s = %s/%s\n", CT_INSTALL_RULES_PARAM, m->out, CT_MERGE_RULES);
-        } else if (k == CT_MERGE_FILES) {
-            json_t *doc = ct_merge_report(m);
-            bad = doc == NULL || json_dumpf(doc, f, JSON_INDENT(2) | JSON_PRESERVE_ORDER) != 0;
-            fputc('\n', f);
-            json_decref(doc);
-        } else {
-            const char *body = k == 3 ? ucx : k == 4 ? conf : k == 5 ? env : tuner;
-            ct_merge_header(m, f, name,
-                            k == 6 ? "Keyed by shape: each rule holds at its own nNodes,nRanks."
-                                   : unkeyed);
-            fputs(body, f);
-        }
+        int bad = ct_merge_write_one(m, k, outf[made].fp, bodies, globals, have_rules, dynamic);
         if (bad || ct_outfile_finish(&outf[made], err, sizeof err) != CT_OK) {
             fprintf(stderr, "colltune merge: cannot write %s\n", dst[made]);
             if (bad)
@@ -852,11 +998,69 @@ static int ct_merge_run(ct_merge_t *m, const char *out_arg, int force, const cha
             printf(" %s", strrchr(dsts[k], '/') + 1);
         putchar('\n');
     }
-    free(env);
-    free(conf);
-    free(ucx);
-    free(tuner);
-    free(first);
+    return rc;
+}
+
+static int ct_merge_run(ct_merge_t *m, const char *out_arg, int force, const char **dirs, int ndirs)
+{
+    int rc = CT_EXIT_OK;
+    for (int i = 0; i < ndirs && rc == CT_EXIT_OK; i++)
+        rc = ct_merge_load_tune(m, dirs[i]);
+    for (int t = 0; t < m->ntunes && rc == CT_EXIT_OK; t++) {
+        char path[PATH_MAX + 32];
+        snprintf(path, sizeof path, "%s/%s", m->tunes[t].dir, CT_MERGE_RULES);
+        rc = ct_merge_read_rules(m, t, path);
+    }
+    /* The files no shape keys, each kept once; nccl_tuner.conf's rules. */
+    char *bodies[CT_MF_N] = {NULL}, *globals = NULL;
+    static const int unkeyed[] = {CT_MF_UCX, CT_MF_NCCL_CONF, CT_MF_NCCL_ENV, CT_MF_MPICH_ENV,
+                                  CT_MF_INTEL_ENV};
+    for (size_t i = 0; i < sizeof unkeyed / sizeof unkeyed[0] && rc == CT_EXIT_OK; i++)
+        rc = ct_merge_unkeyed(m, ct_merge_names[unkeyed[i]], &bodies[unkeyed[i]]);
+    if (rc == CT_EXIT_OK)
+        rc = ct_merge_tuner(m, &bodies[CT_MF_TUNER]);
+    int dynamic = 0;
+    if (rc == CT_EXIT_OK)
+        rc = ct_merge_mca(m, &globals, &dynamic);
+    for (long id = 0; id < CT_MERGE_COLLS; id++)
+        if (m->nsecs[id] > 1)
+            ct_vec_sort(m->secs[id], m->nsecs[id], sizeof(ct_merge_sec_t), ct_merge_by_comm);
+    int have_rules = 0, rules_json = 0;
+    for (long id = 0; id < CT_MERGE_COLLS; id++)
+        have_rules |= m->nsecs[id] > 0;
+    for (int t = 0; t < m->ntunes; t++)
+        rules_json |= m->tunes[t].has_rules_json;
+    int want[CT_MF_N];
+    for (int k = 0; k < CT_MF_N; k++)
+        want[k] = bodies[k] != NULL;
+    want[CT_MF_RULES] = have_rules;
+    want[CT_MF_RULES_JSON] = have_rules && rules_json;
+    want[CT_MF_MCA] = have_rules || (globals && (*globals || dynamic));
+    want[CT_MF_REPORT] = 1;
+
+    /* OUT is made only now that the tunes are known to merge, and removed
+     * again (when merge made it) if it is refused. */
+    char err[PATH_MAX + 600];
+    struct stat sb;
+    int made_out = rc == CT_EXIT_OK && lstat(out_arg, &sb) != 0;
+    if (rc == CT_EXIT_OK && ct_outdir_prepare(out_arg, err, sizeof err) != CT_OK) {
+        fprintf(stderr, "colltune merge: --out %s: %s\n", out_arg, err);
+        rc = CT_EXIT_USAGE;
+        made_out = 0;
+    }
+    if (rc == CT_EXIT_OK && realpath(out_arg, m->out) == NULL) {
+        fprintf(stderr, "colltune merge: --out %s: %s\n", out_arg, strerror(errno));
+        rc = CT_EXIT_USAGE;
+    }
+    if (rc == CT_EXIT_OK)
+        rc = ct_merge_check_out(m, out_arg, want);
+    if (rc == CT_EXIT_OK)
+        rc = ct_merge_write(m, force, want, bodies, globals, have_rules, dynamic);
+    if (rc != CT_EXIT_OK && made_out)
+        (void)rmdir(out_arg);
+    for (int k = 0; k < CT_MF_N; k++)
+        free(bodies[k]);
+    free(globals);
     return rc;
 }
 

@@ -29,6 +29,7 @@
 #include "cli.h"
 #include "helper_run.h"
 #include "command.h"
+#include "ct_input.h"
 #include "ct_status.h"
 #include "launch_opts.h"
 #include "run_once.h"
@@ -66,7 +67,10 @@ static void ct_vinstall_usage(FILE *f)
                "prints, the integer MPICH reports).\n\noptions:\n");
     ct_cli_print_options(f, ct_vinstall_opts, CT_VINSTALL_NOPTS);
     fprintf(f, "\nexit codes: 0 every value in force, 1 some value not in force or the rules\n"
-               "file missing (each named), 2 bad input, 3 the launch failed, 124 timeout.\n");
+               "file missing (each named; a value the installed MPICH does not list is not\n"
+               "launched), 2 bad input (a line of mpich.env sh would not read as a plain\n"
+               "assignment, a name that is not a parameter's), 3 the launch failed, 124\n"
+               "timeout.\n");
 }
 
 /* Whether MPI_T's value (typed JSON) is the file's text value. */
@@ -263,12 +267,13 @@ static int ct_vinstall_launch(ct_vinstall_args_t *a, const char *dir, ct_vinstal
     }
     char json[PATH_MAX + 32];
     snprintf(json, sizeof json, "%s/results.json", run);
-    json_error_t jerr;
-    json_t *doc = json_load_file(json, 0, &jerr);
+    char jerr[PATH_MAX + 512] = "collbench wrote none";
+    json_t *doc = NULL;
+    (void)ct_input_json(json, CT_INPUT_MAX_DATA, &doc, jerr, sizeof jerr);
     json_t *got = json_object_get(doc, "cvars");
     if (!json_is_object(got)) {
-        fprintf(stderr, "colltune verify-install: %s: no cvars (%s)\n", json,
-                doc ? "collbench wrote none" : jerr.text);
+        fprintf(stderr, "colltune verify-install: %s: no cvars (%s); its files are kept in %s\n",
+                json, jerr, run);
         json_decref(doc);
         return CT_EXIT_FAILURE;
     }
@@ -292,20 +297,118 @@ static int ct_vinstall_launch(ct_vinstall_args_t *a, const char *dir, ct_vinstal
                    vals[k].name, vals[k].value, dir, shown, vals[k].name);
     }
     json_decref(doc);
+    /* The launch's own line named run as where its results are. */
     ct_vinstall_rmrun(run);
+    fprintf(stderr, "colltune verify-install: removed %s/ (compared; kept when a launch fails)\n",
+            run);
     printf("colltune verify-install: %ld of %ld values in force%s\n", ok, n,
            missing ? "; and what is named above is wrong" : "");
     return ok == n && !missing ? CT_EXIT_OK : CT_EXIT_WRONG;
+}
+
+/* Every name goes into collbench --cvars NAME,...: at most
+ * CT_CVARS_MAX_NAMES of them, each a parameter's name (letters, digits,
+ * _: a comma would make two names of one, and a name MPI_T does not know
+ * fails the launch).  CT_EXIT_OK, or CT_EXIT_USAGE naming the line. */
+static int ct_vinstall_check_names(const char *path, const ct_install_settings_t *set)
+{
+    if (set->n == 0) {
+        fprintf(stderr, "colltune verify-install: %s sets nothing\n", path);
+        return CT_EXIT_USAGE;
+    }
+    if (set->n > CT_CVARS_MAX_NAMES) {
+        fprintf(stderr,
+                "colltune verify-install: %s: %zu values, more than the %d collbench --cvars "
+                "reads at once\n",
+                path, set->n, CT_CVARS_MAX_NAMES);
+        return CT_EXIT_USAGE;
+    }
+    for (size_t k = 0; k < set->n; k++) {
+        const char *p = set->name[k];
+        while ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+               *p == '_')
+            p++;
+        if (*p != '\0' || p == set->name[k]) {
+            fprintf(stderr,
+                    "colltune verify-install: %s:%ld: '%s' is not a parameter name (letters, "
+                    "digits and _ only): a bad file\n",
+                    path, set->line[k], set->name[k]);
+            return CT_EXIT_USAGE;
+        }
+    }
+    return CT_EXIT_OK;
+}
+
+/* The values of set (read from path: mca-params.conf when mca, else
+ * mpich.env) checked, then launched and compared. */
+static int ct_vinstall_run_set(ct_vinstall_args_t *a, const char *dir, const char *path, int mca,
+                               const ct_install_settings_t *set, int unreadable)
+{
+    long n = (long)set->n;
+    ct_vinstall_val_t *vals = calloc(set->n, sizeof *vals);
+    if (vals == NULL)
+        return CT_EXIT_FAILURE;
+    /* MPICH's algorithm names as the integers MPI_T reads: from mpivars. */
+    char *mpivars = NULL;
+    if (!mca) {
+        char why[640] = "", *argv[] = {"mpivars", NULL};
+        mpivars = ct_helper_run(argv, why, sizeof why);
+        if (mpivars == NULL)
+            fprintf(stderr,
+                    "colltune verify-install: note: mpivars %s: an algorithm named in mpich.env "
+                    "cannot be told as MPI_T's integer and reads as not in force\n",
+                    why);
+    }
+    int missing = 0, not_one = 0;
+    for (long k = 0; k < n; k++) {
+        vals[k].name = set->name[k];
+        vals[k].value = set->value[k];
+        vals[k].file = mca ? "mca-params.conf" : "mpich.env";
+        snprintf(vals[k].want, sizeof vals[k].want, "%s", set->value[k]);
+        if (!mca && !ct_mpich_mpit_value(mpivars, set->name[k], set->value[k], vals[k].want,
+                                         sizeof vals[k].want)) {
+            printf("colltune verify-install: NOT ONE OF ITS VALUES: %s = %s in %s: the installed "
+                   "MPICH lists %s\n",
+                   set->name[k], set->value[k], path, vals[k].want);
+            not_one = 1;
+        }
+        if (mca && strcmp(set->name[k], CT_INSTALL_RULES_PARAM) == 0 &&
+            access(set->value[k], R_OK) != 0) {
+            printf("colltune verify-install: MISSING: %s = %s: %s (Open MPI runs without it, "
+                   "without a word)\n",
+                   set->name[k], set->value[k], strerror(errno));
+            missing = 1;
+        }
+    }
+    free(mpivars);
+    int rc = ct_launch_opts_check(&a->lo);
+    /* MPICH refuses a value it does not list at MPI_Init, so the launch
+     * would only fail (exit 3): what is wrong is known already. */
+    if (rc == CT_EXIT_OK && not_one) {
+        printf("colltune verify-install: not launched: %s holds a value the installed MPICH "
+               "does not have (named above)\n",
+               path);
+        rc = CT_EXIT_WRONG;
+    } else if (rc == CT_EXIT_OK) {
+        rc = ct_vinstall_launch(a, dir, vals, n, missing || unreadable);
+    }
+    free(vals);
+    return rc;
 }
 
 static int ct_vinstall_run(ct_vinstall_args_t *a)
 {
     char dir[PATH_MAX];
     struct stat sb;
-    errno = 0;
-    if (realpath(a->dir, dir) == NULL || stat(dir, &sb) != 0 || !S_ISDIR(sb.st_mode)) {
-        fprintf(stderr, "colltune verify-install: DIR %s: %s\n", a->dir,
-                errno ? strerror(errno) : "not a directory");
+    /* errno only from the call that failed: realpath may leave one set
+     * (EINVAL from readlink on a component that is not a link) and succeed. */
+    const char *why = NULL;
+    if (realpath(a->dir, dir) == NULL || stat(dir, &sb) != 0)
+        why = strerror(errno);
+    else if (!S_ISDIR(sb.st_mode))
+        why = "not a directory";
+    if (why != NULL) {
+        fprintf(stderr, "colltune verify-install: DIR %s: %s\n", a->dir, why);
         return CT_EXIT_USAGE;
     }
     const ct_install_file_t *t = ct_install_files();
@@ -316,9 +419,14 @@ static int ct_vinstall_run(ct_vinstall_args_t *a)
         if (access(path, F_OK) != 0)
             continue;
         nfiles++;
-        if (access(path, R_OK) != 0) {
-            printf("colltune verify-install: %s cannot be read: %s\n", path, strerror(errno));
+        /* Opened as a reader would (a FIFO refused, not waited on). */
+        FILE *fp = NULL;
+        char err[PATH_MAX + 512];
+        if (ct_input_open(path, CT_INPUT_MAX_CONFIG, &fp, err, sizeof err) != CT_OK) {
+            printf("colltune verify-install: cannot be read: %s\n", err);
             unreadable++;
+        } else {
+            fclose(fp);
         }
     }
     if (nfiles == 0) {
@@ -354,78 +462,19 @@ static int ct_vinstall_run(ct_vinstall_args_t *a)
                unreadable ? "some unreadable" : "readable");
         return unreadable ? CT_EXIT_WRONG : CT_EXIT_OK;
     }
-    char *names[CT_CVARS_MAX_NAMES + 1], *values[CT_CVARS_MAX_NAMES + 1];
-    long n = 0, nmca = 0;
-    const char *bad = NULL;
-    if (has_mca) {
-        nmca = n = ct_install_read_settings(mca, NULL, names, values, CT_CVARS_MAX_NAMES + 1);
-        bad = n < 0 ? mca : NULL;
+    const char *path = has_mca ? mca : env;
+    ct_install_settings_t set;
+    char err[PATH_MAX + 512];
+    ct_status_t st = ct_install_read_settings(path, has_mca ? CT_SETTINGS_MCA : CT_SETTINGS_SH,
+                                              &set, err, sizeof err);
+    if (st != CT_OK) {
+        fprintf(stderr, "colltune verify-install: %s\n", err);
+        return st == CT_ERR_NOMEM ? CT_EXIT_FAILURE : CT_EXIT_USAGE;
     }
-    if (bad == NULL && has_env && n <= CT_CVARS_MAX_NAMES) {
-        long m = ct_install_read_settings(env, "export ", names + n, values + n,
-                                          (size_t)(CT_CVARS_MAX_NAMES + 1 - n));
-        if (m < 0)
-            bad = env;
-        else
-            n += m;
-    }
-    if (bad != NULL || n > CT_CVARS_MAX_NAMES) {
-        fprintf(stderr, "colltune verify-install: %s: %s\n", bad ? bad : dir,
-                bad ? strerror(errno) : "more values than collbench --cvars reads at once");
-        if (n > 0)
-            ct_install_free_mca(names, values, n > CT_CVARS_MAX_NAMES ? CT_CVARS_MAX_NAMES + 1 : n);
-        return CT_EXIT_USAGE;
-    }
-    if (n == 0) {
-        fprintf(stderr, "colltune verify-install: %s sets nothing\n",
-                has_mca && has_env ? "neither mca-params.conf nor mpich.env"
-                : has_mca          ? mca
-                                   : env);
-        return CT_EXIT_USAGE;
-    }
-    ct_vinstall_val_t *vals = calloc((size_t)n, sizeof *vals);
-    if (vals == NULL) {
-        ct_install_free_mca(names, values, n);
-        return CT_EXIT_FAILURE;
-    }
-    /* MPICH's algorithm names as the integers MPI_T reads: from mpivars. */
-    char *mpivars = NULL;
-    if (n > nmca) {
-        char why[640] = "", *argv[] = {"mpivars", NULL};
-        mpivars = ct_helper_run(argv, why, sizeof why);
-        if (mpivars == NULL)
-            fprintf(stderr,
-                    "colltune verify-install: note: mpivars %s: an algorithm named in mpich.env "
-                    "cannot be told as MPI_T's integer and reads as not in force\n",
-                    why);
-    }
-    int missing = 0;
-    for (long k = 0; k < n; k++) {
-        vals[k].name = names[k];
-        vals[k].value = values[k];
-        vals[k].file = k < nmca ? "mca-params.conf" : "mpich.env";
-        snprintf(vals[k].want, sizeof vals[k].want, "%s", values[k]);
-        if (k >= nmca &&
-            !ct_mpich_mpit_value(mpivars, names[k], values[k], vals[k].want, sizeof vals[k].want)) {
-            printf("colltune verify-install: NOT ONE OF ITS VALUES: %s = %s in %s: the installed "
-                   "MPICH lists %s\n",
-                   names[k], values[k], env, vals[k].want);
-            missing = 1;
-        }
-        if (k < nmca && strcmp(names[k], CT_INSTALL_RULES_PARAM) == 0 &&
-            access(values[k], R_OK) != 0) {
-            printf("colltune verify-install: MISSING: %s = %s: %s (Open MPI runs without it, "
-                   "without a word)\n",
-                   names[k], values[k], strerror(errno));
-            missing = 1;
-        }
-    }
-    free(mpivars);
-    int rc = ct_launch_opts_check(&a->lo);
+    int rc = ct_vinstall_check_names(path, &set);
     if (rc == CT_EXIT_OK)
-        rc = ct_vinstall_launch(a, dir, vals, n, missing || unreadable);
-    free(vals);
-    ct_install_free_mca(names, values, n);
+        rc = ct_vinstall_run_set(a, dir, path, has_mca, &set, unreadable);
+    ct_install_settings_free(&set);
     return rc;
 }
 
