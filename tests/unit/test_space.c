@@ -832,6 +832,34 @@ static void test_parse_edges(void)
     check_bad_text("max_ranks0.ini", "[space]\nname = s\n[var X]\nvalues = 1, 2\nmax_ranks = 1:0\n",
                    5, "max_ranks", "\"1:0\" is not VALUE:RANKS");
     /* when: a name before the '='. */
+    /* when's NAME: 127 characters are a name (not declared here), 128 do
+     * not fit the parser's buffer and are refused as such, not cut. */
+    {
+        char w[512], nm[130];
+        memset(nm, 'W', sizeof nm);
+        nm[127] = '\0';
+        snprintf(w, sizeof w,
+                 "[space]\nname = s\n[var X]\nvalues = 1, 2\n[var Y]\nvalues = 3\nwhen = %s=1\n",
+                 nm);
+        check_bad_text("when_127.ini", w, 7, "when", "is not a searched variable declared above");
+        memset(nm, 'W', sizeof nm);
+        nm[128] = '\0';
+        snprintf(w, sizeof w,
+                 "[space]\nname = s\n[var X]\nvalues = 1, 2\n[var Y]\nvalues = 3\nwhen = %s=1\n",
+                 nm);
+        check_bad_text("when_128.ini", w, 7, "when", "is not NAME=VALUE");
+    }
+    /* An unreadable space: "PATH: cannot read: REASON", the reason whole. */
+    {
+        char err[1024] = "", want[1200];
+        ct_space_t sp;
+        const char *missing = "/nonexistent-colltune-dir/space.ini";
+        CT_CHECK(&tally, ct_space_load(missing, &sp, err, sizeof err) == CT_ERR_USAGE);
+        snprintf(want, sizeof want, "%s: cannot read: No such file or directory", missing);
+        CT_CHECK(&tally, strncmp(err, want, strlen(want)) == 0);
+        if (strncmp(err, want, strlen(want)) != 0)
+            fprintf(stderr, "  unreadable: got \"%s\", want \"%s...\"\n", err, want);
+    }
     check_bad_text("when_noname.ini",
                    "[space]\nname = s\n[var X]\nvalues = 1, 2\n[var Y]\nvalues = 3\nwhen = =1\n", 7,
                    "when", "\"=1\" is not NAME=VALUE");
