@@ -26,4 +26,13 @@ check_table "$T/all"
 rows=$(grep -vc '^#' "$T/all")
 [ "$rows" -eq 32 ] || fail "-d all -o all: expected 8 types x 4 ops = 32 rows, got $rows"
 grep -q ' half ' "$T/all" && fail "half listed on the MPI backend"
+# "-d all" alone skips them too, whatever -o is (here sum, and a
+# collective with no op): -d all asks for what the backend has.  Not
+# --quiet: nothing was rounded, so no rounding note either.
+ct_mpirun 2 -C allgather,allreduce -d all -b 64 -e 64 -n 5 -w 1 >"$T/dall" 2>"$T/err" ||
+    fail "-d all: exit $? ($(cat "$T/err"))"
+check_table "$T/dall"
+rows=$(grep -vc '^#' "$T/dall")
+[ "$rows" -eq 16 ] || fail "-d all: expected 8 types x 2 collectives = 16 rows, got $rows"
+! grep -q 'rounded' "$T/err" || fail "a rounding note with nothing rounded: $(cat "$T/err")"
 exit 0
