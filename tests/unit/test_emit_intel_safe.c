@@ -6,7 +6,8 @@
  * would run the rest.  The space loader refuses such a value, so a result
  * is built here by hand, as the audit's emitter harness did: an allreduce
  * choice Intel MPI has a counterpart for (so the file is written) and an
- * allgather one without (left out) whose value holds "\ntouch PWN #".
+ * allgather one without (left out) whose value holds "\ntouch PWN #",
+ * first in the result (the left-out comments cover every choice).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,20 +27,20 @@ int main(void)
         return 99;
     }
     ct_tune_choice_t c[2] = {
-        {.name = "MPIR_CVAR_ALLREDUCE_INTRA_ALGORITHM",
-         .value = "recursive_doubling",
+        {.name = "MPIR_CVAR_ALLGATHER_INTRA_ALGORITHM",
+         .value = "foo\ntouch PWN\r\x7f #",
          .via = CT_VIA_ENV,
-         .scope = CT_COLL_ALLREDUCE,
+         .scope = CT_COLL_ALLGATHER,
          .min_bytes = 0,
          .max_bytes = 1023,
          .default_us = 2.0,
          .tuned_us = 1.0,
          .significant = 1,
          .verified = 1},
-        {.name = "MPIR_CVAR_ALLGATHER_INTRA_ALGORITHM",
-         .value = "foo\ntouch PWN\r\x7f #",
+        {.name = "MPIR_CVAR_ALLREDUCE_INTRA_ALGORITHM",
+         .value = "recursive_doubling",
          .via = CT_VIA_ENV,
-         .scope = CT_COLL_ALLGATHER,
+         .scope = CT_COLL_ALLREDUCE,
          .min_bytes = 0,
          .max_bytes = 1023,
          .default_us = 2.0,
