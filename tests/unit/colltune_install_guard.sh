@@ -142,6 +142,19 @@ check_env "mpich.env, two words" 2 "more than one word" \
 check_env "mpich.env, a command" 2 "run it as a command" "$MGOOD\ntouch $T/MARK"
 check_env "mpich.env, an open quote" 2 "does not end on its line" \
     "$MGOOD\nexport MPIR_CVAR_ALLREDUCE_INTRA_ALGORITHM='ring"
+# Inside "...", sh expands $ and ` (refused, each alone) and drops a
+# backslash only before $ ` " \ ("r\ing" is r\ing, not ring); unquoted, a
+# backslash always goes (r\ing is ring).
+check_env "mpich.env, a backquote in double quotes" 2 "which sh would expand" \
+    "$MGOOD\nexport MPIR_CVAR_ALLREDUCE_INTRA_ALGORITHM=\"\`touch $T/MARK\`\""
+check_env "mpich.env, a \$ in double quotes" 2 "which sh would expand" \
+    "$MGOOD\nexport MPIR_CVAR_ALLREDUCE_INTRA_ALGORITHM=\"\$(touch $T/MARK)\""
+check_env "mpich.env, a backslash kept in double quotes" 0 "" \
+    "$MGOOD\nexport MPIR_CVAR_ALLREDUCE_INTRA_ALGORITHM=\"r\\\\ing\""
+check_env "mpich.env dropped, a backslash unquoted" 2 "marks dropped" \
+    "$MGOOD\nexport MPIR_CVAR_ALLREDUCE_INTRA_ALGORITHM=r\\\\ing"
+# A name may start with a lowercase letter (sh's NAME: [A-Za-z_][A-Za-z0-9_]*).
+check_env "mpich.env, lowercase names" 0 "" "$MGOOD\nexport lower_case=1\nmixed_Name=2\n_x=3"
 [ ! -e "$T/MARK" ] || fail "a value of mpich.env was run"
 echo "$n cases"
 exit 0
