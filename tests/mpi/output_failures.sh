@@ -36,6 +36,11 @@ rows=$(grep -c ',allreduce,' "$T/small/r.csv")
 awk -F, 'NR == 1 { n = NF } NF != n { bad = 1 } END { exit bad }' "$T/small/r.csv" ||
     fail "a partial row was left"
 grep -q 'Collective test starting' "$T/out" || fail "the table did not start"
+# Every rank stops at the size whose row could not be written (rank 0
+# alone sees the failure; they agree on it): the table ends there, not
+# after all 18 sizes of the sweep.
+sizes=$(grep -c '^ *[0-9]' "$T/out")
+[ "$sizes" -lt 18 ] || fail "full disk: the sweep went on to all $sizes sizes after the failure"
 rm -f "$T/small/r.csv"
 
 # D10: a JSON that cannot be written leaves the old file and no temporary.
