@@ -29,3 +29,7 @@ EXTRA_DIST += tests/unit/colltune_plot_hostile.sh
 # A locked output directory (another run's) is refused naming the pid.
 TESTS += tests/unit/colltune_outdir_lock.sh
 EXTRA_DIST += tests/unit/colltune_outdir_lock.sh
+# The paths an output directory will have (.., //, links, a comma after
+# resolution, PATH_MAX) and the lock's failures (issue 34).
+TESTS += tests/unit/colltune_outdir_paths.sh
+EXTRA_DIST += tests/unit/colltune_outdir_paths.sh
