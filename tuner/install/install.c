@@ -27,6 +27,7 @@
 #include "ct_outfile.h"
 #include "ct_outfile_set.h"
 #include "ct_tmpname.h"
+#include "ct_vec.h"
 #include "outdir.h"
 
 /* Every file tuner/emit writes into a tune's directory (never verify/,
@@ -306,14 +307,14 @@ static ct_install_pair_t *ct_install_dropped_pairs(const json_t *choices, size_t
         else
             dropped[nd++] = p;
     }
-    qsort(written, nw, sizeof *written, ct_install_pair_cmp);
+    ct_vec_sort(written, nw, sizeof *written, ct_install_pair_cmp);
     size_t n = 0;
     for (size_t k = 0; k < nd; k++)
         if (nw == 0 ||
             bsearch(&dropped[k], written, nw, sizeof *written, ct_install_pair_cmp) == NULL)
             dropped[n++] = dropped[k];
     free(written);
-    qsort(dropped, n, sizeof *dropped, ct_install_pair_cmp);
+    ct_vec_sort(dropped, n, sizeof *dropped, ct_install_pair_cmp);
     *n_p = n;
     return dropped;
 }
