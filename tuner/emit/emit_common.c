@@ -5,6 +5,8 @@
  */
 #include "emit_format.h"
 
+#include "ct_printable.h"
+
 #include <string.h>
 
 int ct_emit_usable(const ct_tune_choice_t *c)
@@ -50,8 +52,7 @@ static void ct_emit_put_safe(FILE *fp, const char *s)
         fputs("(none)", fp);
         return;
     }
-    for (; *s; s++)
-        fputc((unsigned char)*s < 0x20 || *s == 0x7f ? '?' : *s, fp);
+    ct_printable_put(fp, s, (size_t)-1);
 }
 
 void ct_emit_put_dir(const ct_emit_ctx_t *ctx, FILE *fp, const char *text)

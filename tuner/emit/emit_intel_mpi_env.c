@@ -16,6 +16,8 @@
  */
 #include "emit_format.h"
 
+#include "ct_printable.h"
+
 #include <limits.h>
 #include <string.h>
 #include <strings.h>
@@ -120,15 +122,6 @@ static void ct_intel_range(const ct_tune_choice_t *c, char *buf, size_t n)
     snprintf(buf, n, ":%lld-%lld", lo, hi);
 }
 
-/* A value in a comment line, control bytes as '?' (as emit_nccl_vars.c's
- * ct_put_safe_n): a newline in it would end the comment and leave the
- * rest of the value a command for the shell that sources the file. */
-static void ct_intel_put_safe(FILE *fp, const char *s)
-{
-    for (; *s; s++)
-        fputc((unsigned char)*s < 0x20 || *s == 0x7f ? '?' : *s, fp);
-}
-
 static ct_status_t ct_intel_write(const ct_emit_ctx_t *ctx, FILE *fp, char *err, size_t errlen)
 {
     const ct_tune_result_t *r = ctx->r;
@@ -158,10 +151,12 @@ static ct_status_t ct_intel_write(const ct_emit_ctx_t *ctx, FILE *fp, char *err,
             continue;
         char range[64];
         ct_intel_range(c, range, sizeof range);
+        /* Control bytes as '?': a newline would end the comment and leave
+         * the rest of the value a command for the shell that sources it. */
         fputs("# Left out: ", fp);
-        ct_intel_put_safe(fp, c->name);
+        ct_printable_put(fp, c->name, (size_t)-1);
         fputc('=', fp);
-        ct_intel_put_safe(fp, c->value);
+        ct_printable_put(fp, c->value, (size_t)-1);
         fprintf(fp, "%s%s (no clear Intel MPI counterpart)\n", range[0] ? " at sizes " : "",
                 range[0] ? range + 1 : "");
     }

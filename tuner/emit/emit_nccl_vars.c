@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include "ct_nccl_list.h"
+#include "ct_printable.h"
 #include "ct_vec.h"
 
 static int ct_is_nccl(const ct_tune_choice_t *c)
@@ -332,14 +333,6 @@ ct_status_t ct_emit_nccl_vars(const ct_tune_result_t *r, ct_emit_vars_t *vars_p,
 
 /* --- the header lines: what each setting covers --- */
 
-/* text (len bytes) with control characters as '?', so no value can end
- * the comment line. */
-static void ct_put_safe_n(FILE *fp, const char *text, size_t len)
-{
-    for (size_t i = 0; i < len; i++)
-        fputc((unsigned char)text[i] < 0x20 || text[i] == 0x7f ? '?' : text[i], fp);
-}
-
 static void ct_put_span(FILE *fp, const ct_tune_choice_t *c)
 {
     long long lo = c->min_bytes < 0 ? 0 : c->min_bytes;
@@ -367,12 +360,12 @@ static void ct_put_coll_line(FILE *fp, const ct_tune_choice_t *c, ct_nccl_list_k
         if (!ct_emit_full_range(c) && one >= 0) /* what the rule names */
             fputs(ct_nccl_list_elem_name(kind, one), fp);
         else /* what the list entry says */
-            ct_put_safe_n(fp, proj.elems, proj.elems_len);
+            ct_printable_put(fp, proj.elems, proj.elems_len);
     } else { /* the writers refuse it; said here only for completeness */
         fputs(ct_scope_name(c->scope), fp);
         ct_put_span(fp, c);
         fputs(": ", fp);
-        ct_put_safe_n(fp, c->value, strlen(c->value));
+        ct_printable_put(fp, c->value, strlen(c->value));
     }
     fprintf(fp, ", via %s\n", via);
 }
@@ -403,11 +396,11 @@ ct_status_t ct_emit_nccl_coverage(const ct_emit_ctx_t *ctx, FILE *fp)
         if (!ct_emit_usable(c) || !ct_is_nccl(c) || c->scope != CT_SCOPE_GLOBAL)
             continue;
         fputs("#   ", fp);
-        ct_put_safe_n(fp, c->name, strlen(c->name));
+        ct_printable_put(fp, c->name, strlen(c->name));
         fputs(": every collective and size", fp);
         if (ct_emit_nccl_list_kind(c, &kind)) {
             fputs(": ", fp);
-            ct_put_safe_n(fp, c->value, strlen(c->value));
+            ct_printable_put(fp, c->value, strlen(c->value));
         }
         fprintf(fp, ", via %s\n", ct_via_vars);
     }

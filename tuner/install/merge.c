@@ -45,6 +45,7 @@
 
 #include "cli.h"
 #include "command.h"
+#include "ct_printable.h"
 #include "config.h"
 #include "ct_input.h"
 #include "ct_names.h"
@@ -256,13 +257,6 @@ static int ct_merge_has_comm(const ct_merge_t *m, long id, long comm)
     return 0;
 }
 
-/* A path in a comment, with anything that could end the line shown as '?'. */
-static void ct_merge_put_safe(FILE *f, const char *s)
-{
-    for (; *s; s++)
-        fputc((unsigned char)*s < 0x20 || *s == 0x7f ? '?' : *s, f);
-}
-
 /* Every file's header: what merged it, and from which tunes. */
 static void ct_merge_header(const ct_merge_t *m, FILE *f, const char *file, const char *keyed)
 {
@@ -273,7 +267,7 @@ static void ct_merge_header(const ct_merge_t *m, FILE *f, const char *file, cons
     for (int t = 0; t < m->ntunes; t++) {
         const ct_merge_tune_t *tu = &m->tunes[t];
         fputs("#   ", f);
-        ct_merge_put_safe(f, tu->dir);
+        ct_printable_put(f, tu->dir, (size_t)-1);
         fprintf(f, " (run %s, %ld ranks on %ld node%s)\n", tu->run_id, tu->nranks, tu->nnodes,
                 tu->nnodes == 1 ? "" : "s");
     }

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "ct_hash.h"
+#include "ct_printable.h"
 #include "ct_size.h"
 #include "ct_tuning_env.h"
 #include "ct_vec.h"
@@ -29,7 +30,7 @@ static const char *ct_reg_escape(unsigned char c, int md, char *one)
     size_t n = 0;
     if (md && strchr("\\`*[]|", c) != NULL)
         one[n++] = '\\';
-    one[n++] = c < 0x20 || c == 0x7f ? '?' : (char)c;
+    one[n++] = (char)ct_printable_byte(c);
     one[n] = '\0';
     return one;
 }

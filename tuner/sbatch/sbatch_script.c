@@ -4,6 +4,8 @@
  */
 #include "sbatch.h"
 
+#include "ct_printable.h"
+
 #include <string.h>
 
 const char *ct_sbatch_mode_name(ct_sbatch_mode_t mode)
@@ -26,14 +28,6 @@ void ct_sbatch_quote(FILE *f, const char *s)
             fputc(*s, f);
     }
     fputc('\'', f);
-}
-
-/* s in a comment line: a control character (a newline would end the
- * comment and start a command) is written as '?'. */
-static void ct_sbatch_comment(FILE *f, const char *s)
-{
-    for (; *s; s++)
-        fputc((unsigned char)*s < 0x20 || *s == 0x7f ? '?' : *s, f);
 }
 
 void ct_sbatch_word(FILE *f, const char *s)
@@ -59,11 +53,11 @@ static const char *const ct_sbatch_what[] = {
 static void ct_sbatch_header(FILE *f, const ct_sbatch_job_t *job)
 {
     fputs("#!/bin/sh\n# ", f);
-    ct_sbatch_comment(f, job->name);
+    ct_printable_put(f, job->name, (size_t)-1);
     fprintf(f, " - %s as a Slurm batch job.\n# Written by: ", ct_sbatch_what[job->mode]);
-    ct_sbatch_comment(f, job->command);
+    ct_printable_put(f, job->command, (size_t)-1);
     fputs("\n# Submit it with: sbatch ", f);
-    ct_sbatch_comment(f, job->name);
+    ct_printable_put(f, job->name, (size_t)-1);
     fprintf(f, "\n"
                "#\n"
                "# Slurm reads the #SBATCH lines up to the first command; edit them for\n"
