@@ -134,6 +134,12 @@ ct_status_t ct_emit_check_dir(const char *outdir, int mca_files, char *err, size
     return ct_emit_check_real(NULL, outdir, dir, mca_files, err, errlen);
 }
 
+ct_status_t ct_emit_check_real_dir(const char *outdir, const char *real, int mca_files, char *err,
+                                   size_t errlen)
+{
+    return ct_emit_check_real(NULL, outdir, real, mca_files, err, errlen);
+}
+
 ct_status_t ct_emit_all_as(const ct_tune_result_t *r, const char *outdir, const char *writer,
                            char *err, size_t errlen)
 {

@@ -77,6 +77,10 @@ ct_status_t ct_emit_all(const ct_tune_result_t *r, const char *outdir, char *err
  * a rename replaces); CT_ERR_IO when outdir cannot be resolved.
  */
 ct_status_t ct_emit_check_dir(const char *outdir, int mca_files, char *err, size_t errlen);
+/* The same checks on real, the real path outdir has, or will have once
+ * made (ct_outdir_realpath): a refused --out is then never created. */
+ct_status_t ct_emit_check_real_dir(const char *outdir, const char *real, int mca_files, char *err,
+                                   size_t errlen);
 
 /* As ct_emit_all, with the header's "written by" text given (tests pin it
  * so golden files stay stable across versions). */

@@ -361,7 +361,7 @@ static int ct_install_check_file(const char *who, const char *tune, const char *
  * mca-params.conf or mpich.env that only a dropped choice sets is refused
  * (the files should never carry one: this guards a hand-edited TUNE_DIR).
  * Every setting is read: one past a fixed count would be installed. */
-int ct_install_check_report(const char *who, const char *tune)
+int ct_install_check_report(const char *who, const char *tune, json_t **report_p)
 {
     char path[PATH_MAX + 32], err[PATH_MAX + 512];
     snprintf(path, sizeof path, "%s/report.json", tune);
@@ -398,7 +398,10 @@ int ct_install_check_report(const char *who, const char *tune)
         rc = ct_install_check_file(who, tune, "mca-params.conf", CT_SETTINGS_MCA, choices, path);
     if (rc == CT_EXIT_OK)
         rc = ct_install_check_file(who, tune, "mpich.env", CT_SETTINGS_SH, choices, path);
-    json_decref(doc);
+    if (rc == CT_EXIT_OK && report_p != NULL)
+        *report_p = doc; /* the caller's now */
+    else
+        json_decref(doc);
     return rc;
 }
 
@@ -659,7 +662,7 @@ static int ct_install_main(int argc, char **argv)
         fprintf(stderr, "colltune install: TUNE_DIR %s: %s\n", a.tune, strerror(errno));
         return CT_EXIT_USAGE;
     }
-    if ((rc = ct_install_check_report("install", tune)) != CT_EXIT_OK)
+    if ((rc = ct_install_check_report("install", tune, NULL)) != CT_EXIT_OK)
         return rc;
     /* DIR checked as it will be before it is made: a refused DIR is not
      * left behind, empty. */

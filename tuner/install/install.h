@@ -7,6 +7,7 @@
 #ifndef CT_INSTALL_H
 #define CT_INSTALL_H
 
+#include <jansson.h>
 #include <stddef.h>
 #include "ct_status.h"
 
@@ -31,8 +32,10 @@ const ct_install_file_t *ct_install_files(void);
  * setting of its mca-params.conf or mpich.env (every one, however many)
  * is set only by a dropped choice.  Each file through ct_input_slurp (a
  * FIFO or an oversized file refused).  CT_EXIT_OK, or CT_EXIT_USAGE after
- * "colltune WHO: ..." on stderr. */
-int ct_install_check_report(const char *who, const char *tune);
+ * "colltune WHO: ..." on stderr.  On CT_EXIT_OK, report_p (when not NULL)
+ * gets the report it read, the caller's to json_decref: merge reads its
+ * shape from it rather than reading the file again. */
+int ct_install_check_report(const char *who, const char *tune, json_t **report_p);
 
 /* How a file writes its settings. */
 typedef enum {

@@ -45,12 +45,12 @@
 
 #include "cli.h"
 #include "command.h"
-#include "ct_printable.h"
 #include "config.h"
 #include "ct_input.h"
 #include "ct_names.h"
 #include "ct_outfile.h"
 #include "ct_outfile_set.h"
+#include "ct_printable.h"
 #include "ct_status.h"
 #include "ct_vec.h"
 #include "launch_opts.h"
@@ -311,8 +311,7 @@ static void ct_merge_write_rules(const ct_merge_t *m, FILE *f)
             char what[PATH_MAX + 16];
             snprintf(what, sizeof what, " (%s)", m->tunes[s[i].tune].dir);
             for (char *p = what; *p; p++)
-                if ((unsigned char)*p < 0x20 || *p == 0x7f)
-                    *p = '?';
+                *p = (char)ct_printable_byte((unsigned char)*p);
             ct_merge_put_sec(f, s[i].comm, s[i].n, s[i].rules, what);
             if (!ct_merge_has_comm(m, id, s[i].comm + 1))
                 ct_merge_put_sec(f, s[i].comm + 1, 1, &handback, ": Open MPI's own decision");
@@ -637,17 +636,12 @@ static int ct_merge_load_tune(ct_merge_t *m, const char *arg)
             fprintf(stderr, "colltune merge: %s given twice\n", tu->dir);
             return CT_EXIT_USAGE;
         }
-    /* The report again, as install's check read it: through the bounded
-     * reader (a FIFO or a huge file refused, not waited on). */
+    /* The report as install's check read it (bounded: a FIFO or a huge
+     * file refused, not waited on). */
     json_t *report = NULL;
-    char path[PATH_MAX + 64], err[PATH_MAX + 256];
+    char path[PATH_MAX + 64];
     snprintf(path, sizeof path, "%s/report.json", tu->dir);
-    int rc = ct_install_check_report("merge", tu->dir);
-    if (rc == CT_EXIT_OK &&
-        ct_input_json(path, CT_INPUT_MAX_CONFIG, &report, err, sizeof err) != CT_OK) {
-        fprintf(stderr, "colltune merge: %s\n", err);
-        rc = CT_EXIT_USAGE;
-    }
+    int rc = ct_install_check_report("merge", tu->dir, &report);
     if (rc == CT_EXIT_OK)
         rc = ct_merge_shape(path, report, "nranks", 0, &tu->nranks);
     if (rc == CT_EXIT_OK)
@@ -672,8 +666,7 @@ static int ct_merge_load_tune(ct_merge_t *m, const char *arg)
     const char *id = json_string_value(json_object_get(report, "run_id"));
     snprintf(tu->run_id, sizeof tu->run_id, "%s", id ? id : "(unknown)");
     for (char *p = tu->run_id; *p; p++)
-        if ((unsigned char)*p < 0x20 || *p == 0x7f)
-            *p = '?';
+        *p = (char)ct_printable_byte((unsigned char)*p);
     snprintf(path, sizeof path, "%s/%s", tu->dir, CT_MERGE_RULES_JSON);
     tu->has_rules_json = access(path, F_OK) == 0;
     m->ntunes++;

@@ -895,25 +895,14 @@ static ct_status_t ct_tune_open_out(ct_tune_args_t *a, ct_tune_state_t *s, const
     int mca = 0;
     for (size_t i = 0; i < s->space->nvars; i++)
         mca |= s->space->vars[i].via == CT_VIA_MCA;
-    /* --out as it will be, checked before it is made (ct_emit_check_dir's
-     * comma and newline, which it checks again once it exists), so that a
-     * refused --out is not left behind empty. */
-    if ((st = ct_outdir_realpath(a->out, real, sizeof real, err, sizeof err)) != CT_OK)
+    /* What would fail the emit at the end (a comma where mca-params.conf's
+     * path goes into a list, a target that is a directory) fails now,
+     * before hours of search, and on --out as it will be, before it is made:
+     * a refused --out is not left behind empty. */
+    if ((st = ct_outdir_realpath(a->out, real, sizeof real, err, sizeof err)) == CT_OK)
+        st = ct_emit_check_real_dir(a->out, real, mca, err, sizeof err);
+    if (st != CT_OK)
         fprintf(stderr, "colltune tune: --out %s: %s\n", a->out, err);
-    else if (strpbrk(real, "\n\r") != NULL) {
-        fprintf(stderr,
-                "colltune tune: --out %s: a newline in its path cannot be written into "
-                "mca-params.conf\n",
-                a->out);
-        st = CT_ERR_USAGE;
-    } else if (mca && strchr(real, ',') != NULL) {
-        fprintf(stderr,
-                "colltune tune: --out %s: its path %s has a comma, and mca-params.conf's path "
-                "goes into Open MPI's comma-separated mca_base_param_files list (choose a "
-                "directory without one)\n",
-                a->out, real);
-        st = CT_ERR_USAGE;
-    }
     if (st == CT_OK && (st = ct_outdir_prepare(a->out, err, sizeof err)) != CT_OK)
         fprintf(stderr, "colltune tune: --out %s: %s\n", a->out, err);
     /* One tune (or --resume) in a directory at a time: two would journal
@@ -923,11 +912,6 @@ static ct_status_t ct_tune_open_out(ct_tune_args_t *a, ct_tune_state_t *s, const
         st = CT_ERR_USAGE;
     if (st == CT_OK && ct_outdir_path(a->out, CT_JOURNAL_FILE, jpath, jlen) != CT_OK)
         st = CT_ERR_USAGE;
-    /* What would fail the emit at the end (a comma where mca-params.conf's
-     * path goes into a list, a target that is a directory) fails now,
-     * before hours of search. */
-    if (st == CT_OK && (st = ct_emit_check_dir(a->out, mca, err, sizeof err)) != CT_OK)
-        fprintf(stderr, "colltune tune: --out %s: %s\n", a->out, err);
     if (st == CT_OK) {
         struct stat sb;
         if (!a->resume && stat(jpath, &sb) == 0 && sb.st_size > 0) {
