@@ -25,6 +25,7 @@ tuner_core_libctcore_la_SOURCES = \
 	tuner/core/run_once.c tuner/core/run_dir.c tuner/core/run_once.h \
 	tuner/core/self_path.c tuner/core/self_path.h \
 	tuner/core/setting.h \
+	tuner/core/site.c tuner/core/site_rank.c tuner/core/site.h \
 	tuner/core/trial.c tuner/core/trial.h \
 	tuner/core/trial_relay.c tuner/core/trial_relay.h \
 	tuner/core/helper_run.c tuner/core/helper_run.h

@@ -46,6 +46,20 @@ size_t ct_emit_loads(const ct_tune_result_t *r, const char **names_p,
     return n;
 }
 
+const char *ct_emit_outranked(const ct_tune_result_t *r, const ct_tune_choice_t *c, char *buf,
+                              size_t len)
+{
+    if (r->site == NULL)
+        return NULL;
+    for (size_t i = 0; i < CT_EMIT_NFORMATS; i++) {
+        const char *why =
+            ct_emit_formats[i]->outranked ? ct_emit_formats[i]->outranked(r, c, buf, len) : NULL;
+        if (why != NULL)
+            return why;
+    }
+    return NULL;
+}
+
 const char *ct_emit_format_name(size_t i)
 {
     return i < CT_EMIT_NFORMATS ? ct_emit_formats[i]->name : NULL;

@@ -106,6 +106,13 @@ ct_status_t ct_emit_mpich_tree_read(const char *lib, char **tree_p, char *err, s
  * nccl.conf's list disables for that collective.  A static string. */
 const char *ct_emit_cannot_carry(const ct_tune_result_t *r, const ct_tune_choice_t *c);
 
+/* Why the site's own settings (r->site, site.h) would outrank c in every
+ * form a file could carry it in, into buf, or NULL when the files win (or
+ * the site sets nothing that matters).  Such a choice is reported with the
+ * setting named, never verified or written. */
+const char *ct_emit_outranked(const ct_tune_result_t *r, const ct_tune_choice_t *c, char *buf,
+                              size_t len);
+
 /* The file names ct_emit_all would write for r, in write order, into
  * names_p (room for max); returns how many. */
 size_t ct_emit_files(const ct_tune_result_t *r, const char **names_p, size_t max);

@@ -33,6 +33,13 @@ typedef struct {
     /* How a person installs it: its header's install lines
      * (ct_emit_header); NULL for a format that carries no comments. */
     const char *const *install;
+    /* Whether this format is where c would go and the site's settings
+     * outrank it there with no form of the library's that wins (site.h):
+     * the reason, naming the setting and its source, into buf; NULL when
+     * it is not c's file or when it writes a form that wins.  NULL hook:
+     * nothing the site sets can outrank the file (it is sourced last). */
+    const char *(*outranked)(const ct_tune_result_t *r, const ct_tune_choice_t *c, char *buf,
+                             size_t len);
 } ct_emit_format_t;
 
 /* The formats (emit_<format>.c). */

@@ -15,6 +15,7 @@
 #include <stddef.h>
 
 #include "setting.h"
+#include "site.h"
 
 typedef struct {
     char *name;          /* e.g. coll_tuned_allreduce_algorithm, NCCL_ALGO */
@@ -32,6 +33,10 @@ typedef struct {
      * some), or NULL: ct_emit_cannot_carry.  Such a choice is reported,
      * never verified or written. */
     const char *unwritable;
+    /* The site setting that outranks every form it could be written in
+     * (ct_emit_outranked), in words, malloc'ed, or NULL; unwritable then
+     * points at it. */
+    char *outranked;
 } ct_tune_choice_t;
 
 typedef struct {
@@ -50,6 +55,10 @@ typedef struct {
      * mpich-coll-selection.json is written, since that file replaces the
      * whole tree and must keep MPICH's own decisions around the choices. */
     const char *mpich_tree;
+    /* What the site already sets (site.h), or NULL for a clean site: a
+     * choice the site would outrank in its usual file is written in the
+     * form that wins (ct_site_outranks), or not at all. */
+    const ct_site_t *site;
 } ct_tune_result_t;
 
 #endif

@@ -603,6 +603,7 @@ static void ct_tune_result_init(const ct_tune_ctx_t *x, const ct_space_t *space,
     result->source = "measured";
     result->nranks = s->nranks;
     result->rules_json = x->a->rules_json;
+    result->site = &s->site;
     /* The scale collbench saw: the launcher decides the node count. */
     for (size_t i = 0; i < s->ntrials; i++)
         if (s->trials[i].status == CT_JOURNAL_OK && s->trials[i].nnodes > 0) {
@@ -611,6 +612,27 @@ static void ct_tune_result_init(const ct_tune_ctx_t *x, const ct_space_t *space,
                 result->nranks = s->trials[i].nranks;
             break;
         }
+}
+
+/* A choice the site's settings would outrank in every form a file can
+ * carry it in: reported with the setting named, never verified or
+ * written (ct_emit_outranked).  Run again after a range is cut: the form
+ * can change with the range. */
+static ct_status_t ct_tune_mark_outranked(ct_tune_result_t *result)
+{
+    for (size_t i = 0; i < result->nchoices; i++) {
+        ct_tune_choice_t *c = &result->choices[i];
+        char buf[512];
+        const char *why = c->unwritable == NULL ? ct_emit_outranked(result, c, buf, sizeof buf)
+                                                : NULL;
+        if (why == NULL)
+            continue;
+        free(c->outranked);
+        if ((c->outranked = strdup(why)) == NULL)
+            return CT_ERR_NOMEM;
+        c->unwritable = c->outranked;
+    }
+    return CT_OK;
 }
 
 static void ct_tune_done_line(const ct_tune_ctx_t *x, const ct_tune_result_t *result, int verified)
@@ -648,6 +670,8 @@ static ct_status_t ct_tune_finish(ct_tune_ctx_t *x, const ct_space_t *space, int
     s->wall_s = ct_tune_now() - s->start;
     ct_tune_scope_decision_t *decs = calloc(s->nscopes ? s->nscopes : 1, sizeof *decs);
     ct_status_t st = decs ? ct_tune_decide_scopes(s, decs, &result) : CT_ERR_NOMEM;
+    if (st == CT_OK)
+        st = ct_tune_mark_outranked(&result);
     ct_tune_report_in_t rep = {s, decs, &result, NULL, 0};
     if (st == CT_OK)
         st = ct_tune_report(&rep, err, sizeof err);
@@ -882,6 +906,7 @@ static void ct_tune_state_free(ct_tune_state_t *s)
     }
     free(s->scopes);
     free(s->mpich_lib);
+    ct_site_free(&s->site);
 }
 
 /* --out made, locked and checked, the journal (and, on --resume, its
@@ -939,6 +964,21 @@ static ct_status_t ct_tune_open_out(ct_tune_args_t *a, ct_tune_state_t *s, const
     return st;
 }
 
+/* What the site sets before the tune (site.h): colltune's --env and
+ * --mca, its environment, and the files the libraries read by themselves
+ * (Open MPI's list as the A/B appends it after its own file). */
+static ct_status_t ct_tune_read_site(const ct_tune_args_t *a, ct_site_t *site, char *err,
+                                     size_t errlen)
+{
+    extern char **environ;
+    char buf[2 * PATH_MAX], tail[4096], note[512];
+    ct_site_files_t files;
+    ct_site_files_default(&files, environ, buf, sizeof buf);
+    ct_tune_verify_mca_tail(&a->lo, tail, sizeof tail, note, sizeof note);
+    files.mca_files = tail;
+    return ct_site_read(site, &a->lo, environ, &files, err, errlen);
+}
+
 static int ct_tune_main_run(ct_tune_args_t *a)
 {
     char err[512];
@@ -985,6 +1025,16 @@ static int ct_tune_main_run(ct_tune_args_t *a)
         ct_space_free(&space);
         ct_tune_weights_free(&weights);
         return CT_EXIT_USAGE;
+    }
+
+    /* The site's own settings, before anything is launched. */
+    st = ct_tune_read_site(a, &s.site, err, sizeof err);
+    if (st != CT_OK) {
+        fprintf(stderr, "colltune tune: site settings: %s\n", err);
+        ct_tune_state_free(&s);
+        ct_space_free(&space);
+        ct_tune_weights_free(&weights);
+        return ct_status_exit_code(st);
     }
 
     ct_tune_ctx_t x;

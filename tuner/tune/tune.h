@@ -14,6 +14,7 @@
 
 #include <stddef.h>
 #include "journal.h"
+#include "site.h"
 #include "space.h"
 #include "tune_result.h"
 #include "tune_weights.h"
@@ -55,6 +56,9 @@ typedef struct {
      * malloc'ed, or NULL: where mpich-coll-selection.json takes MPICH's
      * own selection tree from. */
     char *mpich_lib;
+    /* What the site already set before the tune (site.h): every launch
+     * inherits it, and the emitters write what outranks it. */
+    ct_site_t site;
 } ct_tune_state_t;
 
 #define CT_TUNE_MAX_LAUNCHES 64

@@ -119,6 +119,7 @@ void ct_tune_result_free(ct_tune_result_t *result)
     for (size_t i = 0; i < result->nchoices; i++) {
         free(result->choices[i].name);
         free(result->choices[i].value);
+        free(result->choices[i].outranked);
     }
     free(result->choices);
     result->choices = NULL;
