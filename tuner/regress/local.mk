@@ -26,6 +26,10 @@ EXTRA_DIST += tests/unit/colltune_regress.sh
 # raw values, a FIFO regress.json; no MPI.
 TESTS += tests/unit/colltune_regress_hostile.sh
 EXTRA_DIST += tests/unit/colltune_regress_hostile.sh
+# regress on runs of 200k fingerprint variables each, under a 20 s limit a
+# quadratic diff cannot meet (issue 38, H8); no MPI.
+TESTS += tests/unit/colltune_regress_keys.sh
+EXTRA_DIST += tests/unit/colltune_regress_keys.sh
 
 # The nightly recipe night by night in the scenarios of issue 23 (a
 # preloaded delay, recovery, a forced algorithm by --mca and OMPI_MCA_*),

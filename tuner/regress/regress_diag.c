@@ -115,9 +115,14 @@ typedef struct {
     char *path, *text;
 } ct_reg_leaf_t;
 
+/* A run's leaves in the order met (the order causes are found in), and
+ * by_path: the same leaves sorted by path, for lookups in O(log n).  A
+ * scan per lookup made the diff of two runs quadratic: 200k variables a
+ * run took minutes (issue 38, H8). */
 typedef struct {
     ct_reg_leaf_t *v;
     size_t n, cap;
+    const ct_reg_leaf_t **by_path;
     int oom;
 } ct_reg_leaves_t;
 
@@ -208,14 +213,47 @@ static void ct_reg_leaves_free(ct_reg_leaves_t *l)
         free(l->v[i].text);
     }
     free(l->v);
+    free(l->by_path);
 }
 
+/* By path, then by place in v: of two leaves with one path (a path cut
+ * at its buffer's length), the first met is found, as a scan found it. */
+static int ct_reg_leaf_cmp(const void *a, const void *b)
+{
+    const ct_reg_leaf_t *x = *(const ct_reg_leaf_t *const *)a,
+                        *y = *(const ct_reg_leaf_t *const *)b;
+    int c = strcmp(x->path, y->path);
+    return c != 0 ? c : (x > y) - (x < y);
+}
+
+/* Fills l->by_path once the leaves are all added (v moves no more). */
+static void ct_reg_leaves_index(ct_reg_leaves_t *l)
+{
+    if (l->oom || l->n == 0)
+        return;
+    if ((l->by_path = malloc(l->n * sizeof *l->by_path)) == NULL) {
+        l->oom = 1;
+        return;
+    }
+    for (size_t i = 0; i < l->n; i++)
+        l->by_path[i] = &l->v[i];
+    ct_vec_sort(l->by_path, l->n, sizeof *l->by_path, ct_reg_leaf_cmp);
+}
+
+/* The text at path, or NULL: the first of by_path not before path. */
 static const char *ct_reg_leaf_get(const ct_reg_leaves_t *l, const char *path)
 {
-    for (size_t i = 0; i < l->n; i++)
-        if (strcmp(l->v[i].path, path) == 0)
-            return l->v[i].text;
-    return NULL;
+    if (l->by_path == NULL)
+        return NULL; /* no leaves */
+    size_t lo = 0, hi = l->n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (strcmp(l->by_path[mid]->path, path) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < l->n && strcmp(l->by_path[lo]->path, path) == 0 ? l->by_path[lo]->text : NULL;
 }
 
 static int ct_reg_prefixed(const char *s, const char *prefix)
@@ -312,8 +350,10 @@ int ct_reg_causes(const ct_reg_runs_t *runs, size_t good, size_t bad, size_t win
         return -1;
     int oom = 0;
     for (size_t r = lo; r < runs->n; r++) {
-        if (runs->v[r].meta != NULL)
+        if (runs->v[r].meta != NULL) {
             ct_reg_flatten(&all[r], "", runs->v[r].meta, runs->v[r].dir);
+            ct_reg_leaves_index(&all[r]);
+        }
         oom |= all[r].oom;
     }
     ct_reg_cause_t *c = NULL;
