@@ -24,7 +24,7 @@ run | check) ;;
 esac
 
 PACKAGES="gcc make autoconf automake libtool pkg-config openmpi-bin libopenmpi-dev \
-libucx-dev ucx-utils gnuplot-nox libjansson-dev libinih-dev libhwloc-dev clang-format help2man"
+libucx-dev ucx-utils gnuplot-nox libjansson-dev libinih-dev libhwloc-dev nettle-dev clang-format help2man"
 # What check adds, below; configure looks for some of them (MPICH), so the
 # stamp of what configure saw covers both modes' packages (build()).
 CHECK_PACKAGES="slurmctld slurmd slurm-client munge locales python3 man-db groff-base mpich \

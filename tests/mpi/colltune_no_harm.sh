@@ -11,9 +11,13 @@
 #  1. A range with a hole: the site forces a slow broadcast (pipeline, 1
 #     KiB segments, as tests/mpi/colltune_verify.sh), the tune measures 64
 #     KiB and 256 KiB and finds binomial broadcast faster at both, so its
-#     range is 64K..256K; the shim makes the tuned side's 128 KiB
-#     broadcast, never measured, 20 ms slower.  The written range must
-#     stop below 128 KiB, and the rules file hand 128 KiB back.
+#     range is 64K..256K, stretched to every size (--extend-ranges), so
+#     the first A/B runs it as a forced algorithm in mca-params.conf; the
+#     shim makes the tuned side's 128 KiB broadcast, never measured, 20
+#     ms slower.  The written range must stop below 128 KiB, and the rules
+#     file hand 128 KiB back: the cut changed the choice's form (a forced
+#     algorithm became rules), so a second A/B must run the files as
+#     written, and report.json's digests show it.
 #  2. A global choice that hurts a collective it was not tuned on: the
 #     site runs pml ucx over TCP only (as tests/mpi/colltune_tune_transport.sh),
 #     the tune of allreduce finds a transport fix, and the shim makes the
@@ -36,7 +40,8 @@ site="$T/site-mca-params.conf"
 printf '%s\n' 'coll_tuned_use_dynamic_rules = 1' 'coll_tuned_bcast_algorithm = 3' \
     'coll_tuned_bcast_algorithm_segmentsize = 1024' >"$site"
 # shellcheck disable=SC2046
-timeout 240 "$CT" tune --out "$T/hole" $(launch) --launches 2 --mca "mca_base_param_files=$site" \
+timeout 300 "$CT" tune --out "$T/hole" $(launch) --launches 2 --mca "mca_base_param_files=$site" \
+    --extend-ranges \
     --space "$top_srcdir/tests/mpi/tune_verify.ini" --env DELAY_SHIM_ONLY=MPI_Bcast \
     --env DELAY_SHIM_BYTES=131072 --env DELAY_SHIM_US=20000 -- -b 64K -e 256K -f 4 --size-budget 0.05 \
     >"$T/out" 2>"$T/err"
@@ -55,27 +60,55 @@ while [ $i -lt "$nc" ]; do
 done
 [ -n "$a" ] || fail "hole: no broadcast algorithm chosen: $(cat "$md")"
 # The A/B ran 128 KiB, which the search never did, and saw it slower.
-n=$(json_get "$r" verification.no_harm.cells.#)
+# (The first A/B: the second ran the files as cut, which stop below it.)
+nh=verified_as_written.rounds.0.no_harm
+n=$(json_get "$r" $nh.cells.#)
 found=
 i=0
 while [ $i -lt "$n" ]; do
-    if [ "$(json_get "$r" verification.no_harm.cells.$i.collective)" = broadcast ] &&
-        [ "$(json_get "$r" verification.no_harm.cells.$i.bytes)" -eq 131072 ]; then
-        found=$(json_get "$r" verification.no_harm.cells.$i.verdict)
-        [ "$(json_get "$r" verification.no_harm.cells.$i.searched)" = false ] ||
+    if [ "$(json_get "$r" $nh.cells.$i.collective)" = broadcast ] &&
+        [ "$(json_get "$r" $nh.cells.$i.bytes)" -eq 131072 ]; then
+        found=$(json_get "$r" $nh.cells.$i.verdict)
+        [ "$(json_get "$r" $nh.cells.$i.searched)" = false ] ||
             fail "hole: 128 KiB counted as searched"
     fi
     i=$((i + 1))
 done
 [ "$found" = SLOWER ] || fail "hole: 128 KiB broadcast not measured slower ($found): $(cat "$md")"
 [ "$(json_get "$r" choices.$a.verified)" = true ] || fail "hole: the 64 KiB part not kept: $(cat "$md")"
-[ "$(json_get "$r" choices.$a.min_bytes)" -eq 65536 ] || fail "hole: range starts elsewhere: $(cat "$md")"
+[ "$(json_get "$r" choices.$a.min_bytes)" -le 65536 ] || fail "hole: range starts above 64K: $(cat "$md")"
 [ "$(json_get "$r" choices.$a.max_bytes)" -eq 131071 ] || fail "hole: range not cut below 128 KiB: $(cat "$md")"
 grep -q 'range cut' "$md" || fail "hole: the report does not say the range was cut"
-# The rules file: binomial from 64 KiB, handed back at 128 KiB.
+# The rules file: binomial up to 128 KiB, handed back there.
 awk '/^[0-9]+ [0-9]+ [0-9]+ [0-9]+$/ { print $1, $2 }' "$T/hole/coll-tuned-rules.conf" >"$T/rules"
-grep -qx '65536 6' "$T/rules" || fail "hole: no rule at 64K: $(cat "$T/rules")"
+awk '$2 == 6 && $1 <= 65536 { ok = 1 } END { exit !ok }' "$T/rules" ||
+    fail "hole: no binomial rule reaching 64K: $(cat "$T/rules")"
 grep -qx '131072 0' "$T/rules" || fail "hole: 128K not handed back: $(cat "$T/rules")"
+# The first A/B ran the choice as a forced algorithm; the files written
+# hold it as rules: a second A/B ran those, and their digests match.
+grep -q '^coll_tuned_bcast_algorithm *= *6' "$T/hole/verify/mca-params.conf" ||
+    fail "hole: the first A/B did not run the forced form: $(cat "$T/hole/verify/mca-params.conf")"
+grep -q '^coll_tuned_bcast_algorithm *=' "$T/hole/mca-params.conf" &&
+    fail "hole: the written mca-params.conf still forces the algorithm"
+va=verified_as_written
+[ "$(json_get "$r" $va.as_written)" = true ] || fail "hole: not verified as written: $(cat "$md")"
+nr=$(json_get "$r" $va.rounds.#)
+[ "$nr" -ge 2 ] || fail "hole: the changed files got no A/B of their own ($nr rounds)"
+last=$((nr - 1))
+nf=$(json_get "$r" $va.written.#)
+[ "$nf" -eq "$(json_get "$r" $va.rounds.$last.files.#)" ] || fail "hole: the last A/B ran other files"
+k=0
+while [ $k -lt "$nf" ]; do
+    f=$(json_get "$r" $va.written.$k.name)
+    [ "$f" = "$(json_get "$r" $va.rounds.$last.files.$k.name)" ] || fail "hole: file $k differs"
+    [ "$(json_get "$r" "$va.written.$k.sha256_rel")" = \
+        "$(json_get "$r" "$va.rounds.$last.files.$k.sha256_rel")" ] ||
+        fail "hole: $f written is not the $f the last A/B ran"
+    # The digest of the bytes on disk, as sha256sum reads them.
+    [ "$(sha256sum "$T/hole/$f" | cut -d' ' -f1)" = "$(json_get "$r" $va.written.$k.sha256)" ] ||
+        fail "hole: $f's recorded digest is not its own"
+    k=$((k + 1))
+done
 # Every collective ran in the A/B, not only broadcast.
 for c in allreduce allgather alltoall reduce_scatter; do
     grep -q "^| $c |" "$md" || fail "hole: $c not in the no-harm table"

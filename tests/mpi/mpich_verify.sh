@@ -38,13 +38,16 @@ for try in 1 2 3; do
         --strategy exhaustive --launches 7 --collectives allreduce --extend-ranges \
         -- -b 256K -e 512K -f 2 --sync barrier -n 20 -w 3 >"$T/tune.out" 2>&1 ||
         fail "tune: exit $? ($(tail -5 "$T/tune.out"))"
-    grep -q "^export $ar=" "$out/mpich.env" 2>/dev/null && break
+    grep "^export $ar=" "$out/mpich.env" 2>/dev/null | grep -qv "=auto\$" && break
     # Short of every size, MPICH's own selection tree carries the range
     # (mpich-coll-selection.json, tests/mpi/mpich_csel.sh); mpich.env
     # names it.
     if [ -f "$out/mpich-coll-selection.json" ]; then
         grep -q "^# In mpich-coll-selection.json: $ar=" "$out/mpich.env" ||
             fail "mpich-coll-selection.json written, mpich.env does not name it: $(cat "$out/mpich.env")"
+        # The site's smp outranks the file unless mpich.env sets it to auto.
+        grep -q "^export $ar=auto\$" "$out/mpich.env" ||
+            fail "mpich-coll-selection.json written, the site's $ar=smp left in force: $(cat "$out/mpich.env")"
         continue
     fi
     grep -q '^| allreduce .*| no significant gain |' "$out/report.md" ||
@@ -54,7 +57,7 @@ for try in 1 2 3; do
     grep -q 'NOT WRITTEN (.*the library reads it for every size' "$out/report.md" ||
         fail "a choice short of every size is not marked NOT WRITTEN: $(grep '^- ' "$out/report.md")"
 done
-grep -q "^export $ar=" "$out/mpich.env" 2>/dev/null ||
+grep "^export $ar=" "$out/mpich.env" 2>/dev/null | grep -qv "=auto\$" ||
     fail "no mpich.env choice in three tunes: $(grep '^- \|^| allreduce' "$out/report.md")"
 grep -q 'colltune tune: verifying' "$T/tune.out" || fail "tune: no A/B ($(tail -5 "$T/tune.out"))"
 choice=$(sed -n "s/^export $ar=//p" "$out/mpich.env")

@@ -1,12 +1,15 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* The tune's evidence index on synthetic trials, and the pure decision
  * (cells, merged ranges, the global pick) on synthetic evidence. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "ct_names.h"
 #include "ct_test.h"
 #include "evidence.h"
+#include "tune_choices.h"
 #include "tune_decision.h"
 
 /* Evidence of one collective at sizes[0..ns), nconfigs configurations,
@@ -437,6 +440,97 @@ static void test_nchanged(ct_test_tally_t *t)
                     !ct_tune_in_base(&cfg[0], &value_of_b[1]));
 }
 
+/* A setting that rides on its partner's gain is not written: the search
+ * measured ALGO=tree alone within 4% of ALGO=tree + PROTO=LL (under the
+ * margin), so PROTO=LL adds nothing; with a 20% gap it earns its place. */
+static void ablate_case(ct_test_tally_t *t, double with_proto, int want_kept)
+{
+    ct_space_setting_t tree[] = {{"NCCL_ALGO", "tree", 0}};
+    ct_space_setting_t tree_ll[] = {{"NCCL_ALGO", "tree", 0}, {"NCCL_PROTO", "LL", 0}};
+    ct_space_setting_t ll[] = {{"NCCL_PROTO", "LL", 0}};
+    ct_space_config_t cfg[4];
+    memset(cfg, 0, sizeof cfg);
+    cfg[1].settings = tree;
+    cfg[1].n = 1;
+    cfg[2].settings = tree_ll;
+    cfg[2].n = 2;
+    cfg[3].settings = ll;
+    cfg[3].n = 1;
+    const char *keys[] = {"base", "tree", "treell", "ll"};
+    for (size_t k = 0; k < 4; k++)
+        snprintf(cfg[k].key, sizeof cfg[k].key, "%s", keys[k]);
+    ct_tune_scope_t sc = {0};
+    int excluded[4] = {0, 0, 0, 0};
+    sc.scope = CT_COLL_BROADCAST;
+    sc.name = "broadcast";
+    sc.configs.configs = cfg;
+    sc.configs.n = 4;
+    sc.excluded = excluded;
+    /* Two launches of each, 64 KiB: base 100, tree 50, tree+LL as given, LL 100. */
+    double us[4] = {100, 50, with_proto, 100};
+    ct_trial_row_t rows[8][2];
+    ct_trial_t tr[8];
+    memset(tr, 0, sizeof tr);
+    for (size_t i = 0; i < 8; i++) {
+        snprintf(tr[i].key, sizeof tr[i].key, "%s", keys[i / 2]);
+        snprintf(tr[i].scope, sizeof tr[i].scope, "broadcast");
+        tr[i].rows = rows[i];
+        tr[i].status = CT_JOURNAL_OK;
+        add_row(&tr[i], "broadcast", 65536, "out-of-place", us[i / 2] + 0.5 * (double)(i % 2));
+    }
+    /* The space: both are searched variables (a requires= partner would
+     * never be judged alone). */
+    char ini[] = "/tmp/ct-ablate.XXXXXX";
+    int fd = mkstemp(ini);
+    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+    if (f != NULL) {
+        fputs("[space]\nname = ablate\nvia = env\n[var NCCL_ALGO]\nvalues = tree\n"
+              "[var NCCL_PROTO]\nvalues = LL\n",
+              f);
+        fclose(f);
+    }
+    ct_space_t space;
+    char err[256];
+    CT_CHECK(t, ct_space_load(ini, &space, err, sizeof err) == CT_OK);
+    unlink(ini);
+    ct_tune_state_t s;
+    memset(&s, 0, sizeof s);
+    s.space = &space;
+    s.trials = tr;
+    s.ntrials = 8;
+    s.scopes = &sc;
+    s.nscopes = 1;
+    s.nranks = 2;
+    ct_tune_scope_decision_t dec;
+    ct_tune_result_t r;
+    memset(&r, 0, sizeof r);
+    CT_CHECK(t, ct_tune_decide_scopes(&s, &dec, &r) == CT_OK);
+    size_t algo = r.nchoices, proto = r.nchoices;
+    for (size_t i = 0; i < r.nchoices; i++) {
+        if (strcmp(r.choices[i].name, "NCCL_ALGO") == 0)
+            algo = i;
+        if (strcmp(r.choices[i].name, "NCCL_PROTO") == 0)
+            proto = i;
+    }
+    CT_CHECK(t, algo < r.nchoices && proto < r.nchoices);
+    if (algo < r.nchoices && proto < r.nchoices) {
+        CT_CHECK(t, r.choices[algo].significant && r.choices[algo].idle == NULL);
+        CT_CHECK(t, r.choices[proto].significant == want_kept);
+        CT_CHECK(t, (r.choices[proto].idle == NULL) == want_kept);
+        CT_CHECK(t, want_kept || (r.choices[proto].unwritable != NULL &&
+                                  strstr(r.choices[proto].unwritable, "adds nothing") != NULL));
+    }
+    ct_tune_result_free(&r);
+    ct_tune_scope_decisions_free(&dec, 1);
+    ct_space_free(&space);
+}
+
+static void test_ablation(ct_test_tally_t *t)
+{
+    ablate_case(t, 48, 0); /* 4% under tree alone: below the margin */
+    ablate_case(t, 40, 1); /* 20% under it: PROTO=LL earns its place */
+}
+
 int main(void)
 {
     ct_test_tally_t t = {0, 0};
@@ -449,5 +543,6 @@ int main(void)
     test_index_edges(&t);
     test_launch_cap(&t);
     test_nchanged(&t);
+    test_ablation(&t);
     return CT_DONE(&t);
 }

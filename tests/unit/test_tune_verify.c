@@ -384,6 +384,205 @@ static void test_suspect_lists(ct_test_tally_t *t)
     CT_CHECK_STR(t, v.confirm_sizes, "4096,8192");
 }
 
+/* An A/B of many cells, on the heap: cell k is allreduce at 8 << k B,
+ * measured, launches default def[k] and tuned tun[k] (fake_side). */
+#define BIG 48
+typedef struct {
+    ct_tune_ev_cell_t cells[BIG];
+    ct_tune_launches_t l[BIG][2];
+    size_t nchanged[2];
+    int excluded[2];
+    ct_tune_vsize_t searched[BIG];
+    ct_tune_evidence_t ev;
+} ct_big_t;
+
+static ct_big_t *big_new(size_t ncells, const char *coll_of_first, size_t nfirst)
+{
+    ct_big_t *b = calloc(1, sizeof *b);
+    if (b == NULL)
+        return NULL;
+    b->ev = (ct_tune_evidence_t){-1, 0, 2, b->cells, ncells, NULL, b->nchanged, b->excluded};
+    for (size_t k = 0; k < ncells; k++) {
+        /* The first nfirst cells are coll_of_first's, the rest
+         * broadcast's; sizes ascend within each. */
+        const char *coll = k < nfirst ? coll_of_first : "broadcast";
+        long long bytes = 8LL << (k < nfirst ? k : k - nfirst);
+        b->cells[k] = (ct_tune_ev_cell_t){coll, "float", bytes, b->l[k]};
+        b->searched[k] = (ct_tune_vsize_t){coll, bytes};
+        fake_side(&b->l[k][0], 100);
+        fake_side(&b->l[k][1], 100);
+    }
+    return b;
+}
+
+/* n launches of the same spread as fake_side. */
+static void fake_side_n(ct_tune_launches_t *l, double us, size_t n)
+{
+    fake_side(l, us);
+    l->n = n;
+    for (size_t i = 0; i < n; i++) {
+        l->us[i] = us * (1.0 + 0.002 * (double)i);
+        l->lo[i] = l->hi[i] = NAN;
+        l->bw[i] = 1;
+    }
+}
+
+/* Benjamini-Hochberg across cells (tune_verify.h).  A global choice over
+ * 20 measured cells: one 2x faster cell (p = 1/252, which alone holds)
+ * among 19 equal ones does not verify it (1/252 > 0.05/20); four do
+ * (4 x 0.05/20 = 0.01 >= 1/252). */
+static void test_family_single(ct_test_tally_t *t)
+{
+    ct_big_t *b = big_new(20, "allreduce", 20);
+    CT_CHECK(t, b != NULL);
+    if (b == NULL)
+        return;
+    fake_side(&b->l[5][1], 50);
+    ct_tune_choice_t c = choice(NULL, -1, -1);
+    ct_tune_result_t r = {.choices = &c, .nchoices = 1};
+    ct_tune_verify_t v;
+    memset(&v, 0, sizeof v);
+    CT_CHECK(t, ct_tune_verify_judge(&b->ev, 1, NULL, &r, b->searched, 20, "", &v) == CT_OK);
+    const ct_tune_vcell_t *s = &v.cells[5];
+    CT_CHECK(t, v.nfamily == 20 && s->family && s->holds_alone && !s->holds);
+    CT_CHECK(t, fabs(s->p_faster - 1.0 / 252) < 1e-12 && s->rank == 1);
+    CT_CHECK(t, fabs(s->p_adj - 20.0 / 252) < 1e-12 && fabs(s->level - 0.05 / 20) < 1e-12);
+    CT_CHECK(t, v.verified[0] == 0 && v.bh_cutoff == 0);
+    CT_CHECK(t, strstr(v.why[0], "faster at 0 of 20 measured sizes") == v.why[0]);
+    CT_CHECK(t, strstr(v.why[0], "1 more faster alone (p <= 0.05), not over the 20 cells") != NULL);
+    /* Its 20 cells could pass at 5 pairs (1/252 <= 20 x 0.05/20): no
+     * pairs to name. */
+    CT_CHECK(t, strstr(v.why[0], "--verify-pairs") == NULL);
+    /* Four strong cells hold together, and verify it. */
+    for (size_t k = 6; k < 9; k++)
+        fake_side(&b->l[k][1], 50);
+    CT_CHECK(t, ct_tune_verify_judge(&b->ev, 1, NULL, &r, b->searched, 20, "", &v) == CT_OK);
+    size_t held = 0;
+    for (size_t k = 0; k < v.ncells; k++)
+        held += (size_t)v.cells[k].holds;
+    CT_CHECK(t, held == 4 && v.cells[5].holds && v.cells[8].holds && v.cells[4].holds == 0);
+    CT_CHECK(t, fabs(v.cells[8].p_adj - 20.0 / 252 / 4) < 1e-12 && v.cells[8].rank == 4);
+    CT_CHECK(t, fabs(v.bh_cutoff - 1.0 / 252) < 1e-12);
+    CT_CHECK(t, v.verified[0] == 1 && strstr(v.why[0], "faster at 4 of 20") == v.why[0]);
+    ct_tune_verify_free(&v);
+    free(b);
+}
+
+/* Per-collective choices in a family of 47 (the 4-host tune's count):
+ * allreduce over 4 measured sizes, all 2x faster, verifies (4 x 0.05/47
+ * = 0.0043 >= 1/252); over 3 it cannot at 5 pairs (3 x 0.05/47 =
+ * 0.0032), and its verdict names the pairs that could (6: 1/924); with 6
+ * launches a side it does.  The 43 broadcast cells, equal, verify their
+ * choice nowhere.  Cells no choice reaches are outside the family. */
+static void test_family_pairs(ct_test_tally_t *t)
+{
+    ct_big_t *b = big_new(47, "allreduce", 4);
+    CT_CHECK(t, b != NULL);
+    if (b == NULL)
+        return;
+    for (size_t k = 0; k < 4; k++)
+        fake_side(&b->l[k][1], 50);
+    ct_tune_choice_t c[2] = {choice("allreduce", 8, 64), choice("broadcast", 0, -1)};
+    ct_tune_result_t r = {.choices = c, .nchoices = 2};
+    ct_tune_verify_t v;
+    memset(&v, 0, sizeof v);
+    CT_CHECK(t, ct_tune_verify_judge(&b->ev, 1, NULL, &r, b->searched, 47, "", &v) == CT_OK);
+    CT_CHECK(t, v.nfamily == 47 && v.cells[3].holds && v.cells[3].rank == 4);
+    CT_CHECK(t, v.verified[0] == 1 && v.verified[1] == 0);
+    CT_CHECK(t, strstr(v.why[0], "faster at 4 of 4") == v.why[0]);
+    /* Three of 47: none can pass, and the verdict says why. */
+    fake_side(&b->l[3][1], 100);
+    c[0] = choice("allreduce", 8, 32);
+    CT_CHECK(t, ct_tune_verify_judge(&b->ev, 1, NULL, &r, b->searched, 47, "", &v) == CT_OK);
+    /* allreduce 64 B is measured but no choice reaches it now. */
+    CT_CHECK(t, v.nfamily == 46 && !v.cells[3].family && v.cells[3].p_adj == 1);
+    CT_CHECK(t, v.cells[0].holds_alone && !v.cells[0].holds && v.verified[0] == 0);
+    CT_CHECK(t, strstr(v.why[0], "faster at 0 of 3") == v.why[0]);
+    CT_CHECK(t, strstr(v.why[0], "3 more faster alone") != NULL);
+    CT_CHECK(t, strstr(v.why[0], "at 5 pairs its 3 measured cells cannot pass over 46") != NULL);
+    CT_CHECK(t, strstr(v.why[0], "--verify-pairs 6 could") != NULL);
+    /* The broadcast choice's 43 cells could pass: no pairs named. */
+    CT_CHECK(t, strstr(v.why[1], "--verify-pairs") == NULL);
+    /* Six launches a side, as the verdict said: verified. */
+    for (size_t k = 0; k < 47; k++) {
+        fake_side_n(&b->l[k][0], 100, 6);
+        fake_side_n(&b->l[k][1], k < 3 ? 50 : 100, 6);
+    }
+    CT_CHECK(t, ct_tune_verify_judge(&b->ev, 1, NULL, &r, b->searched, 47, "", &v) == CT_OK);
+    CT_CHECK(t, fabs(v.cells[0].p_faster - 1.0 / 924) < 1e-12 && v.cells[2].holds);
+    CT_CHECK(t, v.verified[0] == 1 && strstr(v.why[0], "faster at 3 of 3") == v.why[0]);
+    ct_tune_verify_free(&v);
+    free(b);
+}
+
+/* xorshift64: the null's own generator, the same numbers everywhere. */
+static double null_uniform(unsigned long long *x)
+{
+    *x ^= *x << 13;
+    *x ^= *x >> 7;
+    *x ^= *x << 17;
+    return (double)(*x >> 11) / 9007199254740992.0;
+}
+
+/*
+ * The null: A/Bs whose two sides draw their launch medians from the same
+ * distribution (10 us, up to 50% slower, uniform: a spread wide enough
+ * that the 5% margin keeps almost nothing out, so the count is the test's
+ * own), a global choice reaching every cell, families of 1 to 47 measured
+ * cells, 100 A/Bs each, a fixed seed.  At most one held cell per 20 A/Bs,
+ * and at most one A/B in 20 holding any.  The per-cell rule this replaced
+ * holds about one cell in 20 of every family (counted here as
+ * holds_alone, and checked far above the bound so the test can tell).
+ */
+static void test_family_null(ct_test_tally_t *t)
+{
+    static const size_t fam[] = {1, 2, 3, 4, 8, 16, 32, 47};
+    const size_t per = 100, nfam = sizeof fam / sizeof fam[0], nab = per * nfam;
+    ct_big_t *b = big_new(BIG, "allreduce", BIG);
+    CT_CHECK(t, b != NULL);
+    if (b == NULL)
+        return;
+    unsigned long long x = 0x9e3779b97f4a7c15ULL;
+    size_t held = 0, alone = 0, any = 0, verified = 0;
+    ct_tune_choice_t c = choice(NULL, -1, -1);
+    ct_tune_result_t r = {.choices = &c, .nchoices = 1};
+    ct_tune_verify_t v;
+    memset(&v, 0, sizeof v);
+    for (size_t f = 0; f < nfam; f++) {
+        size_t fheld = 0;
+        for (size_t ab = 0; ab < per; ab++) {
+            b->ev.ncells = fam[f];
+            for (size_t k = 0; k < fam[f]; k++)
+                for (size_t side = 0; side < 2; side++)
+                    for (size_t i = 0; i < 5; i++)
+                        b->l[k][side].us[i] = 10.0 * (1.0 + 0.5 * null_uniform(&x));
+            if (ct_tune_verify_judge(&b->ev, 1, NULL, &r, b->searched, fam[f], "", &v) != CT_OK) {
+                CT_CHECK(t, 0);
+                break;
+            }
+            size_t h = 0;
+            for (size_t k = 0; k < v.ncells; k++) {
+                h += (size_t)v.cells[k].holds;
+                alone += (size_t)v.cells[k].holds_alone;
+            }
+            held += h;
+            fheld += h;
+            any += h > 0;
+            verified += (size_t)v.verified[0];
+        }
+        printf("null, %zu cells: %zu held in %zu A/Bs\n", fam[f], fheld, per);
+    }
+    printf("null: %zu cells held in %zu A/Bs (%zu A/Bs any, %zu choices verified); the per-cell "
+           "rule: %zu\n",
+           held, nab, any, verified, alone);
+    CT_CHECK(t, 20 * held <= nab);
+    CT_CHECK(t, 20 * any <= nab && verified <= any);
+    /* The test can tell: the old rule is an order of magnitude over. */
+    CT_CHECK(t, alone > 5 * nab / 20);
+    ct_tune_verify_free(&v);
+    free(b);
+}
+
 /* A fake ompi_info (a shell script printing text, no ') in dir. */
 static void fake_ompi_info(const char *dir, const char *text)
 {
@@ -645,6 +844,9 @@ int main(void)
     test_majority(&t);
     test_dtypes_outside(&t);
     test_weighted(&t);
+    test_family_single(&t);
+    test_family_pairs(&t);
+    test_family_null(&t);
     test_suspect_lists(&t);
     test_mca_tail(&t);
     test_setup(&t);

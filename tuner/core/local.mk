@@ -43,6 +43,13 @@ tests_unit_test_launcher_SOURCES = tests/unit/test_launcher.c tests/unit/ct_test
 tests_unit_test_launcher_CPPFLAGS = $(TUNER_CORE_CPPFLAGS) -I$(top_srcdir)/tests/unit
 tests_unit_test_launcher_LDADD = tuner/core/libctcore.la src/lib/libcolltune.la
 
+# What the site sets and each library's precedence (site.c, site_rank.c).
+check_PROGRAMS += tests/unit/test_site
+TESTS += tests/unit/test_site
+tests_unit_test_site_SOURCES = tests/unit/test_site.c tests/unit/ct_test.h
+tests_unit_test_site_CPPFLAGS = $(TUNER_CORE_CPPFLAGS) -I$(top_srcdir)/tests/unit
+tests_unit_test_site_LDADD = tuner/core/libctcore.la src/lib/libcolltune.la
+
 # mpiexec.hydra through a stub that records its argv; no MPI.
 TESTS += tests/unit/colltune_hydra.sh
 EXTRA_DIST += tests/unit/colltune_hydra.sh

@@ -13,8 +13,8 @@
 #include <string.h>
 #include <unistd.h>
 
-const char *const ct_site_env_prefixes[] = {"NCCL_", "UCX_", "MPIR_CVAR_", "MPICH_", "I_MPI_",
-                                            "MV2_",  "OMPI_MCA_", NULL};
+const char *const ct_site_env_prefixes[] = {"NCCL_",  "UCX_", "MPIR_CVAR_", "MPICH_",
+                                            "I_MPI_", "MV2_", "OMPI_MCA_",  NULL};
 
 #define CT_SITE_OMPI_PREFIX "OMPI_MCA_"
 
@@ -38,10 +38,11 @@ void ct_site_free(ct_site_t *s)
 }
 
 /* Adds name = value unless a stronger source already set it (sources are
- * read strongest first: the first one is the one in force). */
-static ct_status_t ct_site_add(ct_site_t *s, const char *name, size_t name_len, const char *value,
-                               size_t value_len, const char *origin, ct_site_source_t source,
-                               int mca)
+ * read strongest first: the first one is the one in force); late as in
+ * ct_site_setting_t. */
+static ct_status_t ct_site_add_late(ct_site_t *s, const char *name, size_t name_len,
+                                    const char *value, size_t value_len, const char *origin,
+                                    ct_site_source_t source, int mca, int late)
 {
     for (size_t i = 0; i < s->n; i++)
         if (s->v[i].mca == mca && strlen(s->v[i].name) == name_len &&
@@ -61,6 +62,7 @@ static ct_status_t ct_site_add(ct_site_t *s, const char *name, size_t name_len, 
     e->origin = strdup(origin);
     e->source = source;
     e->mca = mca;
+    e->late = late;
     if (e->name == NULL || e->value == NULL || e->origin == NULL) {
         free(e->name);
         free(e->value);
@@ -69,6 +71,14 @@ static ct_status_t ct_site_add(ct_site_t *s, const char *name, size_t name_len, 
     }
     s->n++;
     return CT_OK;
+}
+
+/* ct_site_add_late for a setting read in the library's usual place. */
+static ct_status_t ct_site_add(ct_site_t *s, const char *name, size_t name_len, const char *value,
+                               size_t value_len, const char *origin, ct_site_source_t source,
+                               int mca)
+{
+    return ct_site_add_late(s, name, name_len, value, value_len, origin, source, mca, 0);
 }
 
 static int ct_site_prefixed(const char *name)
@@ -95,8 +105,8 @@ static ct_status_t ct_site_add_env(ct_site_t *s, const char *name, size_t name_l
  * (split at the first '='), UCX's "NAME = VALUE" (its [section] lines
  * skipped) and Open MPI's "name = value"; blanks around both trimmed.
  * Missing: nothing. */
-static ct_status_t ct_site_read_file(ct_site_t *s, const char *path, int mca, char *err,
-                                     size_t errlen)
+static ct_status_t ct_site_read_file(ct_site_t *s, const char *path, int mca,
+                                     ct_site_source_t source, int late, char *err, size_t errlen)
 {
     if (path == NULL || path[0] == '\0')
         return CT_OK;
@@ -125,7 +135,7 @@ static ct_status_t ct_site_read_file(ct_site_t *s, const char *path, int mca, ch
         while (vl > 0 && (v[vl - 1] == ' ' || v[vl - 1] == '\t'))
             vl--;
         if (nl > 0)
-            st = ct_site_add(s, p, nl, v, vl, path, CT_SITE_FILE, mca);
+            st = ct_site_add_late(s, p, nl, v, vl, path, source, mca, late);
     }
     if (st == CT_OK && ferror(f)) {
         snprintf(err, errlen, "%s: read error", path);
@@ -147,17 +157,43 @@ static ct_status_t ct_site_read_mca_files(ct_site_t *s, const char *list, char *
         if (n > 0 && n < sizeof path) {
             memcpy(path, p, n);
             path[n] = '\0';
-            st = ct_site_read_file(s, path, 1, err, errlen);
+            st = ct_site_read_file(s, path, 1, CT_SITE_FILE, 0, err, errlen);
         }
         p += n + (p[n] == ',');
     }
     return st;
 }
 
+/* Open MPI's override file: files->mca_override, else the one in the
+ * directory of mca_files' openmpi-mca-params.conf (both live in Open MPI's
+ * sysconfdir, mca_base_var.c's mca_base_var_cache_files), into buf. */
+static const char *ct_site_mca_override(const ct_site_files_t *files, char *buf, size_t len)
+{
+    static const char sys[] = "/openmpi-mca-params.conf";
+    if (files->mca_override != NULL)
+        return files->mca_override;
+    for (const char *p = files->mca_files; p != NULL && *p;) {
+        size_t n = strcspn(p, ",");
+        size_t sl = sizeof sys - 1;
+        if (n >= sl && strncmp(p + n - sl, sys, sl) == 0 &&
+            snprintf(buf, len, "%.*s/openmpi-mca-params-override.conf", (int)(n - sl), p) <
+                (int)len)
+            return buf;
+        p += n + (p[n] == ',');
+    }
+    return NULL;
+}
+
 ct_status_t ct_site_read(ct_site_t *s, const ct_launch_opts_t *lo, char *const *env,
                          const ct_site_files_t *files, char *err, size_t errlen)
 {
     ct_status_t st = CT_OK;
+    char override[4096];
+    /* Open MPI reads its override file before the command line and the
+     * environment, and refuses either for a parameter it sets. */
+    if (files != NULL)
+        st = ct_site_read_file(s, ct_site_mca_override(files, override, sizeof override), 1,
+                               CT_SITE_OVERRIDE, 0, err, errlen);
     for (size_t i = 0; lo != NULL && i < lo->nenv && st == CT_OK; i++)
         st = ct_site_add_env(s, lo->env[i].name, strlen(lo->env[i].name), lo->env[i].value, "--env",
                              CT_SITE_CMDLINE);
@@ -175,11 +211,15 @@ ct_status_t ct_site_read(ct_site_t *s, const ct_launch_opts_t *lo, char *const *
     /* NCCL: its user file, then /etc/nccl.conf; neither overrides a
      * variable already set (param.cc's setEnvFile). */
     if (st == CT_OK)
-        st = ct_site_read_file(s, files->nccl_user, 0, err, errlen);
+        st = ct_site_read_file(s, files->nccl_user, 0, CT_SITE_FILE, 0, err, errlen);
     if (st == CT_OK)
-        st = ct_site_read_file(s, files->nccl_sys, 0, err, errlen);
+        st = ct_site_read_file(s, files->nccl_sys, 0, CT_SITE_FILE, 0, err, errlen);
     if (st == CT_OK)
-        st = ct_site_read_file(s, files->ucx_conf, 0, err, errlen);
+        st = ct_site_read_file(s, files->ucx_conf, 0, CT_SITE_FILE, 0, err, errlen);
+    /* UCX: the working directory's file is read last of all, so after the
+     * one colltune's UCX_CONFIG_DIR names. */
+    for (size_t i = 0; i < CT_SITE_UCX_CONFS && st == CT_OK; i++)
+        st = ct_site_read_file(s, files->ucx_confs[i], 0, CT_SITE_FILE, i == 0, err, errlen);
     if (st == CT_OK)
         st = ct_site_read_mca_files(s, files->mca_files, err, errlen);
     if (st == CT_ERR_NOMEM)
@@ -196,24 +236,39 @@ static const char *ct_site_env_get(char *const *env, const char *name)
     return NULL;
 }
 
+/* "dir/name" into the next slot of buf, or NULL when dir is unset or it
+ * does not fit. */
+static const char *ct_site_slot(char *buf, size_t slot, size_t i, const char *dir, const char *name)
+{
+    char *p = buf + i * slot;
+    if (dir == NULL || dir[0] == '\0' || slot == 0)
+        return NULL;
+    int n = snprintf(p, slot, "%s/%s", dir, name);
+    return n > 0 && (size_t)n < slot ? p : NULL;
+}
+
 void ct_site_files_default(ct_site_files_t *files, char *const *env, char *buf, size_t len)
 {
     memset(files, 0, sizeof *files);
-    size_t half = len / 2;
+    size_t slot = len / (1 + CT_SITE_UCX_CONFS);
     const char *conf = ct_site_env_get(env, "NCCL_CONF_FILE");
     if (conf != NULL && conf[0] != '\0') {
-        snprintf(buf, half, "%s", conf);
+        files->nccl_user = strlen(conf) < slot ? strcpy(buf, conf) : NULL;
     } else {
         /* NCCL takes the home directory from the password database, not
          * $HOME (param.cc's userHomeDir). */
         struct passwd *pw = getpwuid(getuid());
-        snprintf(buf, half, "%s/.nccl.conf", pw != NULL ? pw->pw_dir : "");
-        if (pw == NULL)
-            buf[0] = '\0';
+        files->nccl_user = ct_site_slot(buf, slot, 0, pw != NULL ? pw->pw_dir : NULL, ".nccl.conf");
     }
-    files->nccl_user = buf;
     files->nccl_sys = "/etc/nccl.conf";
-    const char *dir = ct_site_env_get(env, "UCX_CONFIG_DIR");
-    snprintf(buf + half, len - half, "%s/ucx.conf", dir != NULL && dir[0] ? dir : "/etc/ucx");
-    files->ucx_conf = buf + half;
+    /* UCX, strongest first; UCX takes $HOME from the environment.  The
+     * file beside libucs is left out: where libucs lies is known only to
+     * a process that loads it. */
+    char cwd[4096];
+    files->ucx_confs[0] =
+        ct_site_slot(buf, slot, 1, getcwd(cwd, sizeof cwd) != NULL ? cwd : NULL, "ucx.conf");
+    files->ucx_confs[1] =
+        ct_site_slot(buf, slot, 2, ct_site_env_get(env, "UCX_CONFIG_DIR"), "ucx.conf");
+    files->ucx_confs[2] = ct_site_slot(buf, slot, 3, ct_site_env_get(env, "HOME"), "ucx.conf");
+    files->ucx_confs[4] = "/etc/ucx/ucx.conf";
 }

@@ -27,9 +27,10 @@
 
 /* Where a site setting comes from, strongest first. */
 typedef enum {
-    CT_SITE_CMDLINE, /* colltune's --env or --mca (every launch has it) */
-    CT_SITE_ENV,     /* the process environment colltune runs in */
-    CT_SITE_FILE,    /* a file the library reads by itself */
+    CT_SITE_OVERRIDE, /* Open MPI's openmpi-mca-params-override.conf: over everything */
+    CT_SITE_CMDLINE,  /* colltune's --env or --mca (every launch has it) */
+    CT_SITE_ENV,      /* the process environment colltune runs in */
+    CT_SITE_FILE,     /* a file the library reads by itself */
 } ct_site_source_t;
 
 typedef struct {
@@ -38,7 +39,9 @@ typedef struct {
     char *value;  /* as set */
     char *origin; /* "environment", "--env", "--mca", or the file's absolute path */
     ct_site_source_t source;
-    int mca;      /* an Open MPI MCA parameter */
+    int mca;  /* an Open MPI MCA parameter */
+    int late; /* from a file the library reads after colltune's own file of the
+                     same kind (UCX's ./ucx.conf after $UCX_CONFIG_DIR's) */
 } ct_site_setting_t;
 
 typedef struct {
@@ -46,13 +49,26 @@ typedef struct {
     size_t n, cap;
 } ct_site_t;
 
+#define CT_SITE_UCX_CONFS 5
+
 /* The files the libraries read by themselves; tests point them at
  * planted files.  NULL or "": none. */
 typedef struct {
     const char *nccl_user; /* $NCCL_CONF_FILE, else ~/.nccl.conf (the passwd home) */
     const char *nccl_sys;  /* /etc/nccl.conf */
-    const char *ucx_conf;  /* $UCX_CONFIG_DIR/ucx.conf, else the configured sysconfdir's */
+    const char *ucx_conf;  /* one more UCX file, read before ucx_confs (a test's); NULL: none */
+    /* UCX 1.13's files, strongest first (parser.c's
+     * ucs_config_parse_config_files reads them the other way round, each
+     * over the ones before): ./ucx.conf, $UCX_CONFIG_DIR/ucx.conf,
+     * $HOME/ucx.conf, <libucs dir>/../etc/ucx.conf, /etc/ucx/ucx.conf.
+     * The first one is read after colltune's (UCX_CONFIG_DIR) file. */
+    const char *ucx_confs[CT_SITE_UCX_CONFS];
     const char *mca_files; /* Open MPI's mca_base_param_files, comma-separated, leftmost wins */
+    /* Open MPI's override file, over the environment and the command line
+     * (mca_base_var.c's var_set_initial).  NULL: openmpi-mca-params-override.conf
+     * beside mca_files' openmpi-mca-params.conf (both are in sysconfdir);
+     * "": none. */
+    const char *mca_override;
 } ct_site_files_t;
 
 /* The prefixes of the variables a site setting can be (NULL-ended): the
@@ -68,9 +84,10 @@ extern const char *const ct_site_env_prefixes[];
 ct_status_t ct_site_read(ct_site_t *s, const ct_launch_opts_t *lo, char *const *env,
                          const ct_site_files_t *files, char *err, size_t errlen);
 /* files' defaults for this process (env as above): the user's and the
- * system's nccl.conf, UCX's config file; mca_files is left NULL (the
- * caller knows Open MPI's list: ompi_info).  Buffers: nccl_user and
- * ucx_conf point into buf (room for len). */
+ * system's nccl.conf, UCX's config files (the working directory's taken
+ * now); mca_files and mca_override are left NULL (the caller knows Open
+ * MPI's list: ompi_info).  Buffers: nccl_user and ucx_confs point into
+ * buf (room for len, shared out; a path that does not fit is left out). */
 void ct_site_files_default(ct_site_files_t *files, char *const *env, char *buf, size_t len);
 
 /* The setting in force for name (mca: an MCA parameter name), or NULL. */

@@ -4,30 +4,39 @@
  * writes, which site settings outrank what it carries (site.h).
  *
  * Checked against the sources of the versions colltune runs here
- * (doc/limits.md, "Site settings", has the citations with line numbers):
- *   - NCCL 2.28 (src/misc/param.cc): NCCL_CONF_FILE (else ~/.nccl.conf),
- *     then /etc/nccl.conf, each read with setenv(..., 0): the environment
- *     outranks every file, the first file outranks the second.  The
- *     tuner plugin is asked only for the (algorithm, protocol) pairs
- *     NCCL_ALGO / NCCL_PROTO left enabled (src/graph/tuning.cc fills the
- *     table, src/enqueue.cc skips a disabled pair whatever its cost).
- *   - UCX 1.13 (src/ucs/config/parser.c): the environment outranks
- *     ucx.conf.
- *   - Open MPI 4.1 (opal/mca/base/mca_base_var.c): the command line, then
- *     OMPI_MCA_ variables, then mca_base_param_files, leftmost file first;
- *     coll/tuned 4.1 (coll_tuned_decision_dynamic.c) consults the dynamic
- *     rules file before a forced coll_tuned_<coll>_algorithm, so the rules
- *     file undoes a site's forced algorithm, as long as the site does not
- *     point coll_tuned_dynamic_rules_filename elsewhere or switch the
- *     rules off with a stronger source than colltune's mca-params.conf.
- *   - MPICH 4.0 (src/mpi/coll/<coll>/<coll>.c): the selection file
- *     (MPIR_CVAR_COLL_SELECTION_TUNING_JSON_FILE) is consulted only when
- *     MPIR_CVAR_<COLL>_INTRA_ALGORITHM is auto.
+ * (doc/limits.md, "Site settings: what outranks what", has the citations):
+ *   - NCCL 2.28 (src/misc/param.cc initEnvFunc, setEnvFile): NCCL_CONF_FILE
+ *     (else ~/.nccl.conf of the passwd home), then /etc/nccl.conf, each
+ *     read with setenv(..., 0): the environment outranks every file, the
+ *     first file the second.  NCCL_ALGO / NCCL_PROTO zero the bandwidth of
+ *     what they disable (src/graph/tuning.cc ncclTopoTuneModel), so its
+ *     cost reaches the tuner plugin as ignored (src/enqueue.cc getAlgoInfo)
+ *     and the example plugin that reads nccl_tuner.conf skips it.
+ *   - UCX 1.13 (src/ucs/config/parser.c): the environment outranks every
+ *     ucx.conf (ucs_config_apply_config_vars); the files are read
+ *     /etc/ucx, <libucs dir>/../etc, $HOME, $UCX_CONFIG_DIR, ./ , each over
+ *     the ones before (ucs_config_parse_config_files), so a ./ucx.conf
+ *     outranks the one colltune's UCX_CONFIG_DIR names.
+ *   - Open MPI 4.1 (opal/mca/base/mca_base_var.c var_set_initial): the
+ *     override file (sysconfdir/openmpi-mca-params-override.conf), then
+ *     OMPI_MCA_ variables (mpirun --mca sets them), then
+ *     mca_base_param_files, leftmost file first (read_files reads them
+ *     right to left, each value over the last).  coll/tuned 4.1
+ *     (coll_tuned_decision_dynamic.c) consults the dynamic rules file
+ *     before a forced coll_tuned_<coll>_algorithm, so the rules file undoes
+ *     a site's forced algorithm unless a stronger source than colltune's
+ *     mca-params.conf names another rules file or turns the rules off;
+ *     5.x and main consult the forced algorithm first.
+ *   - MPICH 4.0 (MPIR_<Coll>_impl, written by maint/gen_coll.py
+ *     dump_mpir_impl_blocking): the selection file
+ *     (MPIR_CVAR_COLL_SELECTION_TUNING_JSON_FILE) is consulted only in the
+ *     auto case of MPIR_CVAR_<COLL>_INTRA_ALGORITHM.
  *   - Sourced files (nccl.env, mpich.env, intel-mpi.env): a job sources
  *     them after its environment is set up, so they outrank it.
  */
 #include "site.h"
 
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
@@ -48,32 +57,84 @@ static const ct_site_setting_t *ct_site_rule_env(const ct_site_t *s, const char 
     return e != NULL && e->source != CT_SITE_FILE ? e : NULL;
 }
 
-/* The same MCA parameter from OMPI_MCA_ or --mca: colltune's file is
- * the leftmost of mca_base_param_files, so no other file outranks it. */
+/* UCX: the environment, or the working directory's ucx.conf, read after
+ * the one UCX_CONFIG_DIR names. */
+static const ct_site_setting_t *ct_site_rule_ucx(const ct_site_t *s, const char *name,
+                                                 const char *value, int coll)
+{
+    (void)value;
+    (void)coll;
+    const ct_site_setting_t *e = ct_site_find(s, name, 0);
+    return e != NULL && (e->source != CT_SITE_FILE || e->late) ? e : NULL;
+}
+
+/* An MCA parameter from a source stronger than colltune's file, which is
+ * the leftmost of mca_base_param_files: the override file, --mca, or
+ * OMPI_MCA_. */
+static const ct_site_setting_t *ct_site_mca_strong(const ct_site_t *s, const char *name)
+{
+    const ct_site_setting_t *e = ct_site_find(s, name, 1);
+    return e != NULL && e->source != CT_SITE_FILE ? e : NULL;
+}
+
+/* An MCA boolean as mca_base_var_enum.c's bool enumerator reads it. */
+static int ct_site_mca_true(const char *v)
+{
+    char *end;
+    long n = strtol(v, &end, 10);
+    if (end != v && *end == '\0')
+        return n != 0;
+    return strcasecmp(v, "true") == 0 || strcasecmp(v, "yes") == 0 ||
+           strcasecmp(v, "enabled") == 0 || strcasecmp(v, "t") == 0 || strcasecmp(v, "y") == 0;
+}
+
+/* coll_tuned_use_dynamic_rules switched off by a stronger source: then
+ * coll/tuned reads neither a forced algorithm nor a rules file. */
+static const ct_site_setting_t *ct_site_dynamic_off(const ct_site_t *s)
+{
+    const ct_site_setting_t *e = ct_site_mca_strong(s, "coll_tuned_use_dynamic_rules");
+    return e != NULL && !ct_site_mca_true(e->value) ? e : NULL;
+}
+
+/* mca-params.conf: the same parameter from a stronger source; for a
+ * coll/tuned parameter also the dynamic switch turned off. */
 static const ct_site_setting_t *ct_site_rule_mca(const ct_site_t *s, const char *name,
                                                  const char *value, int coll)
 {
     (void)value;
     (void)coll;
-    const ct_site_setting_t *e = ct_site_find(s, name, 1);
-    return e != NULL && e->source != CT_SITE_FILE ? e : NULL;
+    const ct_site_setting_t *e = ct_site_mca_strong(s, name);
+    if (e == NULL && strncmp(name, "coll_tuned_", 11) == 0)
+        e = ct_site_dynamic_off(s);
+    return e;
 }
 
 /* The rules file is found through mca-params.conf's two parameters; a
- * stronger source that sets them otherwise keeps it from being read. */
+ * stronger source that names another file or turns the rules off keeps it
+ * from being read.  4.1 then consults it before a forced algorithm. */
 static const ct_site_setting_t *ct_site_rule_rules(const ct_site_t *s, const char *name,
                                                    const char *value, int coll)
 {
     (void)name;
     (void)value;
     (void)coll;
-    const ct_site_setting_t *e = ct_site_find(s, "coll_tuned_dynamic_rules_filename", 1);
-    if (e != NULL && e->source != CT_SITE_FILE)
+    const ct_site_setting_t *e = ct_site_mca_strong(s, "coll_tuned_dynamic_rules_filename");
+    return e != NULL ? e : ct_site_dynamic_off(s);
+}
+
+/* The JSON rules file is read by newer Open MPI (5.x / main), which
+ * consults a forced coll_tuned_<coll>_algorithm before the rules: a forced
+ * algorithm from any source outranks it (colltune's files do not unset
+ * one). */
+static const ct_site_setting_t *ct_site_rule_rules_json(const ct_site_t *s, const char *name,
+                                                        const char *value, int coll)
+{
+    const ct_site_setting_t *e = ct_site_rule_rules(s, name, value, coll);
+    const ct_coll_name_t *cn = coll >= 0 ? ct_coll_names_at((size_t)coll) : NULL;
+    if (e != NULL || cn == NULL || cn->tuned.alg == NULL)
         return e;
-    e = ct_site_find(s, "coll_tuned_use_dynamic_rules", 1);
-    if (e != NULL && e->source != CT_SITE_FILE)
-        return e;
-    return NULL;
+    e = ct_site_find(s, cn->tuned.alg, 1);
+    return e != NULL && strcmp(e->value, "0") != 0 ? e : NULL;
 }
 
 /* NCCL_ALGO / NCCL_PROTO from any source that leaves value's algorithm
@@ -119,19 +180,26 @@ static const struct {
     {"nccl.conf", ct_site_rule_env,
      "NCCL reads nccl.conf only for variables its environment lacks (src/misc/param.cc)"},
     {"nccl_tuner.conf", ct_site_rule_plugin,
-     "NCCL asks the tuner plugin only about algorithms and protocols NCCL_ALGO / NCCL_PROTO "
-     "left enabled (src/graph/tuning.cc, src/enqueue.cc)"},
-    {"ucx.conf", ct_site_rule_env,
-     "UCX takes a variable from the environment over ucx.conf (src/ucs/config/parser.c)"},
+     "NCCL hands the tuner plugin a cost table in which what NCCL_ALGO / NCCL_PROTO "
+     "disabled is ignored, and the plugin skips ignored entries (src/graph/tuning.cc "
+     "ncclTopoTuneModel, src/enqueue.cc getAlgoInfo, ext-tuner/example/plugin.c)"},
+    {"ucx.conf", ct_site_rule_ucx,
+     "UCX 1.13 takes a variable from the environment over every ucx.conf, and reads "
+     "./ucx.conf after $UCX_CONFIG_DIR/ucx.conf (src/ucs/config/parser.c, "
+     "ucs_config_apply_config_vars, ucs_config_parse_config_files)"},
     {"mca-params.conf", ct_site_rule_mca,
-     "Open MPI reads the command line and OMPI_MCA_ variables before any parameter file "
-     "(opal/mca/base/mca_base_var.c)"},
+     "Open MPI 4.1 takes the override file, then OMPI_MCA_ variables (mpirun --mca sets "
+     "them), before any file of mca_base_param_files; coll/tuned reads its forced "
+     "algorithms only with coll_tuned_use_dynamic_rules (opal/mca/base/mca_base_var.c "
+     "var_set_initial; ompi/mca/coll/tuned/coll_tuned_module.c)"},
     {"coll-tuned-rules.conf", ct_site_rule_rules,
-     "coll/tuned reads the rules file named by coll_tuned_dynamic_rules_filename only with "
-     "coll_tuned_use_dynamic_rules (coll_tuned_component.c); a stronger source sets them"},
-    {"coll-tuned-rules.json", ct_site_rule_rules,
-     "coll/tuned reads the rules file named by coll_tuned_dynamic_rules_filename only with "
-     "coll_tuned_use_dynamic_rules (coll_tuned_component.c); a stronger source sets them"},
+     "coll/tuned 4.1 reads the rules file named by coll_tuned_dynamic_rules_filename only "
+     "with coll_tuned_use_dynamic_rules, and a stronger source than mca-params.conf sets "
+     "one of them (ompi/mca/coll/tuned/coll_tuned_component.c tuned_open)"},
+    {"coll-tuned-rules.json", ct_site_rule_rules_json,
+     "Open MPI 5.x and main consult a forced coll_tuned_<coll>_algorithm before the rules "
+     "file, and read the file only as coll_tuned_dynamic_rules_filename and "
+     "coll_tuned_use_dynamic_rules say (ompi/mca/coll/tuned/coll_tuned_decision_dynamic.c)"},
     {"mpich.env", NULL, "a job sources mpich.env after its environment is set"},
     {"intel-mpi.env", NULL, "a job sources intel-mpi.env after its environment is set"},
     {"mpich-coll-selection.json", ct_site_rule_mpich_csel,

@@ -40,7 +40,8 @@ size_t ct_emit_loads(const ct_tune_result_t *r, const char **names_p,
             if (n < max && names_p != NULL)
                 names_p[n] = ct_emit_formats[i]->name;
             if (n < max && loads_p != NULL)
-                loads_p[n] = &ct_emit_formats[i]->load;
+                loads_p[n] = ct_emit_formats[i]->load_for ? ct_emit_formats[i]->load_for(r)
+                                                          : &ct_emit_formats[i]->load;
             n++;
         }
     return n;

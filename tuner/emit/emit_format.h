@@ -40,6 +40,10 @@ typedef struct {
      * nothing the site sets can outrank the file (it is sourced last). */
     const char *(*outranked)(const ct_tune_result_t *r, const ct_tune_choice_t *c, char *buf,
                              size_t len);
+    /* How the A/B makes the library read it for this result, when that
+     * depends on the result (nccl.env is sourced when the site outranks
+     * nccl.conf); NULL: load. */
+    const ct_emit_load_t *(*load_for)(const ct_tune_result_t *r);
 } ct_emit_format_t;
 
 /* The formats (emit_<format>.c). */
@@ -63,6 +67,12 @@ extern const ct_emit_format_t ct_emit_mpich_csel;
 /* emit_mpich_csel.c: whether that file carries c (an MPIR algorithm CVAR
  * over a size range, with MPICH's own tree known). */
 int ct_emit_mpich_csel_carries(const ct_tune_result_t *r, const ct_tune_choice_t *c);
+/* The site setting (its algorithm CVAR forced in the environment) that
+ * the file overrides for c, a choice it carries: mpich.env then sets that
+ * variable to auto, and the file keeps the site's algorithm outside c's
+ * sizes; NULL when the site does not outrank it. */
+const ct_site_setting_t *ct_emit_mpich_csel_overrides(const ct_tune_result_t *r,
+                                                      const ct_tune_choice_t *c);
 /* Whether c is a setting such a choice needs over its range (ch4's own
  * selection off: MPIR_CVAR_<COLL>_DEVICE_COLLECTIVE, or
  * MPIR_CVAR_DEVICE_COLLECTIVES), which mpich.env then carries for every
@@ -171,6 +181,33 @@ const char *ct_emit_nccl_cannot_carry(const ct_tune_result_t *r, const ct_tune_c
  * collectives and sizes each written setting covers, and through which
  * file, then a blank line. */
 ct_status_t ct_emit_nccl_coverage(const ct_emit_ctx_t *ctx, FILE *fp);
+
+/* --- emit_nccl_site.c: the NCCL files against a site's NCCL_ALGO / NCCL_PROTO --- */
+
+/* The site's setting of kind's variable (any source), or NULL. */
+const ct_site_setting_t *ct_emit_nccl_site_var(const ct_tune_result_t *r, ct_nccl_list_kind_t kind);
+/* For coll: the one element of kind the site's list leaves it when that
+ * list disables what a usable plugin rule of coll names (nccl.env then
+ * re-enables it, *mask_p: the site's set and the rules' elements, and
+ * nccl_tuner.conf keeps this element at every other size); -1 when
+ * nothing is re-enabled.  mask_p may be NULL. */
+int ct_emit_nccl_site_keep(const ct_tune_result_t *r, int coll, ct_nccl_list_kind_t kind,
+                           unsigned *mask_p);
+/* Whether any collective is re-enabled so (nccl.env is then wanted). */
+int ct_emit_nccl_site_reenables(const ct_tune_result_t *r);
+/* nccl_tuner.conf's outranked hook: why the site's list disables c's
+ * rule with no form that wins (the site's value is refused by NCCL, or
+ * leaves the collective several elements), or NULL. */
+const char *ct_emit_nccl_site_outranked(const ct_tune_result_t *r, const ct_tune_choice_t *c,
+                                        char *buf, size_t len);
+/* Whether the site's environment outranks nccl.conf for one of vars
+ * (nccl.conf is then not written: nccl.env carries them). */
+int ct_emit_nccl_site_outranks_conf(const ct_tune_result_t *r, const ct_emit_vars_t *vars);
+/* The header lines naming the site settings the NCCL files override
+ * (nothing for a clean site); ct_emit_nccl_coverage writes them. */
+ct_status_t ct_emit_nccl_site_lines(const ct_emit_ctx_t *ctx, FILE *fp);
+/* nccl.conf: wanted when nccl.env is and the site outranks none of it. */
+int ct_emit_nccl_conf_wanted(const ct_tune_result_t *r);
 
 /* --- emit_tuned_rules.c: which MCA choices the rules file carries --- */
 

@@ -122,6 +122,22 @@ static void ct_intel_range(const ct_tune_choice_t *c, char *buf, size_t n)
     snprintf(buf, n, ":%lld-%lld", lo, hi);
 }
 
+/* Sourced after the site's environment, the line wins over an
+ * I_MPI_ADJUST_<op> the site sets: said above it. */
+static void ct_intel_overrides(const ct_tune_result_t *r, const char *op, FILE *fp)
+{
+    char name[96];
+    snprintf(name, sizeof name, "I_MPI_ADJUST_%s", op);
+    const ct_site_setting_t *e = r->site ? ct_site_find(r->site, name, 0) : NULL;
+    if (e == NULL)
+        return;
+    fprintf(fp, "# Overrides the site's %s=", name);
+    ct_printable_put(fp, e->value, (size_t)-1);
+    fputs(" (", fp);
+    ct_printable_put(fp, e->origin, (size_t)-1);
+    fputs(").\n", fp);
+}
+
 static ct_status_t ct_intel_write(const ct_emit_ctx_t *ctx, FILE *fp, char *err, size_t errlen)
 {
     const ct_tune_result_t *r = ctx->r;
@@ -182,9 +198,11 @@ static ct_status_t ct_intel_write(const ct_emit_ctx_t *ctx, FILE *fp, char *err,
                 break;
             char range[64];
             ct_intel_range(next, range, sizeof range);
-            if (!any)
-                fprintf(fp, "\n# %s, from %s\nexport I_MPI_ADJUST_%s=\"", ct_coll_name(want->coll),
-                        want->cvar, want->op);
+            if (!any) {
+                fprintf(fp, "\n# %s, from %s\n", ct_coll_name(want->coll), want->cvar);
+                ct_intel_overrides(r, want->op, fp);
+                fprintf(fp, "export I_MPI_ADJUST_%s=\"", want->op);
+            }
             fprintf(fp, "%s%d%s", any ? ";" : "", next_id, range);
             any = 1;
             last = next->min_bytes;

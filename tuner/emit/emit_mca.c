@@ -13,6 +13,8 @@
 
 #include <string.h>
 
+#include "ct_printable.h"
+
 #define CT_USE_DYNAMIC "coll_tuned_use_dynamic_rules"
 #define CT_RULES_FILENAME "coll_tuned_dynamic_rules_filename"
 
@@ -96,9 +98,42 @@ static ct_status_t ct_mca_write(const ct_emit_ctx_t *ctx, FILE *fp, char *err, s
                   "# $HOME/.openmpi/mca-params.conf); without InfiniBand pml ucx also needs\n"
                   "# pml_ucx_tls = any and pml_ucx_devices = any (below).\n",
                   fp);
+        /* A site file's value of the same parameter: this file, first in
+         * mca_base_param_files, overrides it (site.h). */
+        const ct_site_setting_t *e = ct_site_find(r->site, c->name, 1);
+        if (e != NULL && e->source == CT_SITE_FILE && strcmp(e->value, c->value) != 0) {
+            fprintf(fp, "# Overrides the site's %s = ", c->name);
+            ct_printable_put(fp, e->value, strlen(e->value));
+            fputs(" (", fp);
+            ct_printable_put(fp, e->origin, strlen(e->origin));
+            fputs("): this file comes first in mca_base_param_files.\n", fp);
+        }
         fprintf(fp, "%s = %s\n", c->name, c->value);
     }
     return CT_OK;
+}
+
+/* A choice this file would carry with a stronger source setting it (or
+ * turning coll/tuned's dynamic rules off): OMPI_MCA_, --mca or the
+ * override file.  A forced algorithm goes to the rules file instead
+ * (emit_tuned_rules.c), so no hook answers for it here. */
+static const char *ct_mca_outranked(const ct_tune_result_t *r, const ct_tune_choice_t *c, char *buf,
+                                    size_t len)
+{
+    if (c->via != CT_VIA_MCA || ct_emit_tuned_in_rules(r, c) ||
+        strcmp(c->name, CT_USE_DYNAMIC) == 0 || strcmp(c->name, CT_RULES_FILENAME) == 0)
+        return NULL;
+    const char *why = NULL;
+    const ct_site_setting_t *e =
+        ct_site_outranks(r->site, "mca-params.conf", c->name, c->value, c->scope, &why);
+    if (e == NULL)
+        return NULL;
+    snprintf(buf, len,
+             "outranked by the site's MCA parameter %s = %s (%s): %s; no file colltune writes "
+             "can undo it: set %s = %s there instead",
+             e->name, e->value, e->origin, why ? why : "it is read before mca-params.conf", c->name,
+             c->value);
+    return buf;
 }
 
 /* Setting mca_base_param_files replaces Open MPI's own list (the user's
@@ -108,5 +143,6 @@ const ct_emit_format_t ct_emit_mca_params = {
     .wanted = ct_mca_wanted,
     .write = ct_mca_write,
     .install = ct_emit_mca_install,
+    .outranked = ct_mca_outranked,
     .load = {.var = "mca_base_param_files", .via = CT_VIA_MCA, .keeps_defaults = 1},
 };

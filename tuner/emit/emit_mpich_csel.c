@@ -39,19 +39,23 @@ typedef struct {
     const char *fn;   /* MPIR function stem: fn + "_intra_" + algorithm */
     const char *key;  /* the size test CSEL defines for it (csel.c) */
     int per_peer;     /* avg_msg_size of alltoall: collbench's size / ranks */
+    /* The CVAR's forcing values in MPICH 4.0 (mpivars; csel.c names each
+     * as fn + "_intra_" + it, nb as fn + "_allcomm_nb"), space-separated. */
+    const char *algs;
 } ct_csel_coll_t;
 
 static const ct_csel_coll_t ct_csel_colls[] = {
     {CT_COLL_ALLREDUCE, "MPIR_CVAR_ALLREDUCE_INTRA_ALGORITHM", "allreduce", "MPIR_Allreduce",
-     "avg_msg_size", 0},
+     "avg_msg_size", 0, "nb smp recursive_doubling reduce_scatter_allgather"},
     {CT_COLL_ALLGATHER, "MPIR_CVAR_ALLGATHER_INTRA_ALGORITHM", "allgather", "MPIR_Allgather",
-     "total_msg_size", 0},
+     "total_msg_size", 0, "brucks nb recursive_doubling ring"},
     {CT_COLL_ALLTOALL, "MPIR_CVAR_ALLTOALL_INTRA_ALGORITHM", "alltoall", "MPIR_Alltoall",
-     "avg_msg_size", 1},
-    {CT_COLL_BROADCAST, "MPIR_CVAR_BCAST_INTRA_ALGORITHM", "bcast", "MPIR_Bcast", "avg_msg_size",
-     0},
+     "avg_msg_size", 1, "brucks nb pairwise pairwise_sendrecv_replace scattered"},
+    {CT_COLL_BROADCAST, "MPIR_CVAR_BCAST_INTRA_ALGORITHM", "bcast", "MPIR_Bcast", "avg_msg_size", 0,
+     "binomial nb smp scatter_recursive_doubling_allgather scatter_ring_allgather"},
     {CT_COLL_REDUCE_SCATTER, "MPIR_CVAR_REDUCE_SCATTER_BLOCK_INTRA_ALGORITHM",
-     "reduce_scatter_block", "MPIR_Reduce_scatter_block", "total_msg_size", 0},
+     "reduce_scatter_block", "MPIR_Reduce_scatter_block", "total_msg_size", 0,
+     "noncommutative recursive_doubling pairwise recursive_halving nb"},
 };
 #define CT_CSEL_NCOLLS (sizeof ct_csel_colls / sizeof ct_csel_colls[0])
 
@@ -157,6 +161,54 @@ static const ct_csel_coll_t *ct_csel_range_choice(const ct_tune_choice_t *c)
     return ct_emit_usable(c) ? ct_csel_coll_of(c) : NULL;
 }
 
+/* The leaf that runs algorithm alg of k, in CSEL's words, into buf; 0
+ * when the file cannot name it: not one of MPICH 4.0's values for k's CVAR
+ * nor a leaf the installed tree already uses (a newer MPICH's name). */
+static int ct_csel_leaf(const ct_csel_coll_t *k, const char *alg, const char *tree, char *buf,
+                        size_t len)
+{
+    size_t n = strlen(alg);
+    if (n == 0 || strspn(alg, "abcdefghijklmnopqrstuvwxyz0123456789_") != n)
+        return 0;
+    if (strcmp(alg, "nb") == 0)
+        snprintf(buf, len, "algorithm=%s_allcomm_nb", k->fn);
+    else
+        snprintf(buf, len, "algorithm=%s_intra_%s", k->fn, alg);
+    for (const char *p = strstr(k->algs, alg); p != NULL; p = strstr(p + 1, alg))
+        if ((p == k->algs || p[-1] == ' ') && (p[n] == ' ' || p[n] == '\0'))
+            return 1;
+    char quoted[200];
+    snprintf(quoted, sizeof quoted, "\"%s\"", buf);
+    return tree != NULL && strstr(tree, quoted) != NULL;
+}
+
+/* The site's setting that outranks this file for choice c (its algorithm
+ * CVAR forced in the environment: ct_site_outranks), or NULL. */
+static const ct_site_setting_t *ct_csel_site_of(const ct_tune_result_t *r,
+                                                const ct_tune_choice_t *c)
+{
+    return ct_site_outranks(r->site, CT_EMIT_MPICH_CSEL_NAME, c->name, c->value, c->scope, NULL);
+}
+
+/* The site setting this file overrides for collective k (through
+ * mpich.env's =auto), or NULL: the first of k's choices it outranks. */
+static const ct_site_setting_t *ct_csel_site_for(const ct_tune_result_t *r, const ct_csel_coll_t *k)
+{
+    for (size_t i = 0; i < r->nchoices; i++)
+        if (ct_csel_range_choice(&r->choices[i]) == k) {
+            const ct_site_setting_t *e = ct_csel_site_of(r, &r->choices[i]);
+            if (e != NULL)
+                return e;
+        }
+    return NULL;
+}
+
+const ct_site_setting_t *ct_emit_mpich_csel_overrides(const ct_tune_result_t *r,
+                                                      const ct_tune_choice_t *c)
+{
+    return r->mpich_tree != NULL && ct_csel_range_choice(c) != NULL ? ct_csel_site_of(r, c) : NULL;
+}
+
 int ct_emit_mpich_csel_carries(const ct_tune_result_t *r, const ct_tune_choice_t *c)
 {
     return r->mpich_tree != NULL && ct_csel_coll_of(c) != NULL;
@@ -200,9 +252,10 @@ static long long ct_csel_bytes(const ct_csel_coll_t *k, long long b, long nranks
 
 /* The subtree for the measured communicator size: each range of k's
  * choices (in size order) its algorithm, the gaps and what lies beyond
- * the library's own subtree orig. */
+ * base (the library's own subtree orig, or the site's forced algorithm);
+ * an "auto" choice and a leaf's failed restriction take orig. */
 static json_t *ct_csel_sizes(const ct_tune_result_t *r, const ct_csel_coll_t *k, json_t *orig,
-                             char *err, size_t errlen)
+                             json_t *base, char *err, size_t errlen)
 {
     json_t *o = json_object();
     /* The first size not yet covered, in collbench's bytes (to pick the
@@ -225,7 +278,7 @@ static json_t *ct_csel_sizes(const ct_tune_result_t *r, const ct_csel_coll_t *k,
         long long lo = ct_csel_bytes(k, c->min_bytes < 0 ? 0 : c->min_bytes, r->nranks, 1);
         if (lo > next_key) {
             snprintf(key, sizeof key, "%s<=%lld", k->key, lo - 1);
-            bad |= ct_csel_set(o, key, json_deep_copy(orig));
+            bad |= ct_csel_set(o, key, json_deep_copy(base));
         }
         if (strcmp(c->value, "auto") == 0)
             snprintf(leaf, sizeof leaf, "%s", "");
@@ -256,7 +309,7 @@ static json_t *ct_csel_sizes(const ct_tune_result_t *r, const ct_csel_coll_t *k,
     if (!open && !bad) {
         char key[96];
         snprintf(key, sizeof key, "%s=any", k->key);
-        bad |= ct_csel_set(o, key, json_deep_copy(orig));
+        bad |= ct_csel_set(o, key, json_deep_copy(base));
     }
     if (bad) {
         json_decref(o);
@@ -287,18 +340,43 @@ static ct_status_t ct_csel_splice(const ct_tune_result_t *r, json_t *tree, const
         return CT_ERR_USAGE;
     }
     json_incref(orig);
-    json_t *sizes = ct_csel_sizes(r, k, orig, err, errlen);
+    /* A site that forces k's algorithm in the environment keeps it
+     * wherever the tune chose nothing: mpich.env sets the CVAR to auto so
+     * that MPICH reads this file, which then holds the site's decision
+     * (behind its restrictions, as the CVAR path checks them). */
+    json_t *base = orig;
+    const ct_site_setting_t *e = ct_csel_site_for(r, k);
+    char leaf[160];
+    if (e != NULL && !ct_csel_leaf(k, e->value, r->mpich_tree, leaf, sizeof leaf)) {
+        snprintf(err, errlen,
+                 "mpich-coll-selection.json: the site's %s=%s (%s) names no algorithm this "
+                 "file can hold",
+                 e->name, e->value, e->origin);
+        json_decref(orig);
+        return CT_ERR_USAGE;
+    }
+    if (e != NULL) {
+        json_t *l = json_object();
+        if (l != NULL && ct_csel_set(l, leaf, json_object()) != 0) {
+            json_decref(l);
+            l = NULL;
+        }
+        base = l != NULL ? ct_csel_guard(k->id, e->value, l, orig) : NULL;
+    } else
+        json_incref(base);
+    json_t *sizes = base ? ct_csel_sizes(r, k, orig, base, err, errlen) : NULL;
     json_t *intra = json_object();
     int bad = sizes == NULL || intra == NULL;
     if (!bad) {
         /* CSEL has no "comm_size=N": below it, N itself, above it. */
         snprintf(key, sizeof key, "comm_size<=%ld", r->nranks - 1);
-        bad |= ct_csel_set(intra, key, json_deep_copy(orig));
+        bad |= ct_csel_set(intra, key, json_deep_copy(base));
         snprintf(key, sizeof key, "comm_size<=%ld", r->nranks);
         bad |= ct_csel_set(intra, key, sizes);
         sizes = NULL;
-        bad |= ct_csel_set(intra, "comm_size=any", json_deep_copy(orig));
+        bad |= ct_csel_set(intra, "comm_size=any", json_deep_copy(base));
     }
+    json_decref(base);
     /* Replacing the value keeps the key's place (jansson keeps insertion
      * order), so the collectives stay in the library's order. */
     if (!bad)
@@ -380,11 +458,41 @@ ct_status_t ct_emit_mpich_tree_read(const char *lib, char **tree_p, char *err, s
     return CT_ERR_USAGE;
 }
 
-/* MPICH reads it through its CVAR at MPI_Init, on every rank. */
+/* A range choice of c's collective goes here; a site that forces the
+ * algorithm is overridden (mpich.env: =auto, this file: the site's
+ * algorithm elsewhere) unless the file cannot name the site's algorithm:
+ * then =auto would change what runs at every other size, and the choice
+ * is dropped with the setting named. */
+static const char *ct_csel_outranked(const ct_tune_result_t *r, const ct_tune_choice_t *c,
+                                     char *buf, size_t len)
+{
+    const ct_csel_coll_t *k = r->mpich_tree != NULL ? ct_csel_coll_of(c) : NULL;
+    const char *why = NULL;
+    const ct_site_setting_t *e =
+        k ? ct_site_outranks(r->site, CT_EMIT_MPICH_CSEL_NAME, c->name, c->value, c->scope, &why)
+          : NULL;
+    char leaf[160];
+    if (e == NULL || ct_csel_leaf(k, e->value, r->mpich_tree, leaf, sizeof leaf))
+        return NULL;
+    snprintf(
+        buf, len,
+        "outranked by the site's %s=%s (%s): %s; setting it to auto beside " CT_EMIT_MPICH_CSEL_NAME
+        " would lose the site's '%s' at every other size, which "
+        "the file cannot name (not one of MPICH 4.0's %s algorithms nor in the installed "
+        "tree); unset it in the job, or tune with --extend-ranges (mpich.env, every size)",
+        e->name, e->value, e->origin, why ? why : "MPICH reads the file only for auto", e->value,
+        k->csel);
+    return buf;
+}
+
+/* MPICH reads it through its CVAR at MPI_Init, on every rank.  JSON has
+ * no comments and CSEL takes every key as a test: mpich.env's header
+ * names what this file overrides. */
 const ct_emit_format_t ct_emit_mpich_csel = {
     .name = CT_EMIT_MPICH_CSEL_NAME,
     .wanted = ct_csel_wanted,
     .write = ct_csel_write,
     .install = NULL,
+    .outranked = ct_csel_outranked,
     .load = {.var = "MPIR_CVAR_COLL_SELECTION_TUNING_JSON_FILE", .via = CT_VIA_ENV},
 };

@@ -13,10 +13,18 @@
  * (MPIR_CVAR_COLLECTIVE_FALLBACK=error) is not written: in an
  * application it would turn a communicator the algorithm cannot serve
  * into an error instead of MPICH's own choice.
+ *
+ * A site that forces a collective's algorithm in the environment outranks
+ * mpich-coll-selection.json (MPICH reads it only for auto): for a range
+ * choice this file then sets that CVAR to auto, and the selection file
+ * keeps the site's algorithm outside the tuned sizes.  A line that sets a
+ * variable the site sets otherwise says so ("Overrides the site's ...").
  */
 #include "emit_format.h"
 
 #include <string.h>
+
+#include "ct_printable.h"
 
 static int ct_is_mpich(const ct_tune_choice_t *c)
 {
@@ -43,10 +51,26 @@ static int ct_mpich_line(const ct_tune_result_t *r, const ct_tune_choice_t *c)
            (ct_emit_full_range(c) || ct_emit_mpich_csel_needs(r, c));
 }
 
+/* The site's forced algorithm CVAR that this file sets to auto for c, so
+ * that MPICH reads mpich-coll-selection.json (which keeps the site's
+ * algorithm outside c's sizes); NULL for none, or when a line of the file
+ * sets that variable already, or an earlier choice made it the auto line. */
+static const ct_site_setting_t *ct_mpich_auto(const ct_tune_result_t *r, size_t i)
+{
+    const ct_site_setting_t *e = ct_emit_mpich_csel_overrides(r, &r->choices[i]);
+    for (size_t k = 0; e != NULL && k < r->nchoices; k++) {
+        const ct_tune_choice_t *d = &r->choices[k];
+        if ((ct_mpich_line(r, d) && strcmp(d->name, e->name) == 0) ||
+            (k < i && ct_emit_mpich_csel_overrides(r, d) == e))
+            return NULL;
+    }
+    return e;
+}
+
 static int ct_mpich_wanted(const ct_tune_result_t *r)
 {
     for (size_t i = 0; i < r->nchoices; i++)
-        if (ct_mpich_line(r, &r->choices[i]))
+        if (ct_mpich_line(r, &r->choices[i]) || ct_mpich_auto(r, i) != NULL)
             return 1;
     return 0;
 }
@@ -84,6 +108,23 @@ static void ct_mpich_why(const ct_tune_result_t *r, const ct_tune_choice_t *c, F
                 "# %s, %s: chosen by the tune (median %.1f us with MPICH's default, %.1f us "
                 "with this)\n",
                 coll, "every size", c->default_us, c->tuned_us);
+}
+
+/* "Overrides the site's NAME=X (source)" above a line setting name to
+ * value, when the site sets it otherwise. */
+static void ct_mpich_overrides(const ct_tune_result_t *r, const char *name, const char *value,
+                               FILE *fp)
+{
+    const ct_site_setting_t *e = r->site ? ct_site_find(r->site, name, 0) : NULL;
+    if (e == NULL || strcmp(e->value, value) == 0)
+        return;
+    fputs("# Overrides the site's ", fp);
+    ct_printable_put(fp, e->name, strlen(e->name));
+    fputc('=', fp);
+    ct_printable_put(fp, e->value, strlen(e->value));
+    fputs(" (", fp);
+    ct_printable_put(fp, e->origin, strlen(e->origin));
+    fputs(").\n", fp);
 }
 
 static ct_status_t ct_mpich_write(const ct_emit_ctx_t *ctx, FILE *fp, char *err, size_t errlen)
@@ -133,9 +174,15 @@ static ct_status_t ct_mpich_write(const ct_emit_ctx_t *ctx, FILE *fp, char *err,
                     c->min_bytes < 0 ? 0 : c->min_bytes);
             if (c->max_bytes >= 0)
                 fprintf(fp, " to %lld B", c->max_bytes);
-            fputs(csel ? " (at this rank count; MPICH's own choice elsewhere).\n"
-                       : " only (MPICH reads it for every size).\n",
-                  fp);
+            const ct_site_setting_t *e = csel ? ct_emit_mpich_csel_overrides(r, c) : NULL;
+            if (e != NULL) {
+                fputs(" (at this rank count; the site's ", fp);
+                ct_printable_put(fp, e->value, strlen(e->value));
+                fputs(" elsewhere).\n", fp);
+            } else
+                fputs(csel ? " (at this rank count; MPICH's own choice elsewhere).\n"
+                           : " only (MPICH reads it for every size).\n",
+                      fp);
         }
     }
     for (size_t i = 0; i < r->nchoices; i++) {
@@ -147,7 +194,21 @@ static ct_status_t ct_mpich_write(const ct_emit_ctx_t *ctx, FILE *fp, char *err,
             continue;
         fputc('\n', fp);
         ct_mpich_why(r, c, fp);
+        ct_mpich_overrides(r, c->name, c->value, fp);
         fprintf(fp, "export %s=%s\n", c->name, c->value);
+    }
+    for (size_t i = 0; i < r->nchoices; i++) {
+        const ct_site_setting_t *e = ct_mpich_auto(r, i);
+        if (e == NULL)
+            continue;
+        fputc('\n', fp);
+        ct_mpich_overrides(r, e->name, "auto", fp);
+        fprintf(fp,
+                "# MPICH reads " CT_EMIT_MPICH_CSEL_NAME " only when this is auto; that file\n"
+                "# runs the tuned algorithm at the tuned sizes and keeps the site's %s\n"
+                "# everywhere else (other sizes, other communicator sizes).\n"
+                "export %s=auto\n",
+                e->value, e->name);
     }
     return CT_OK;
 }

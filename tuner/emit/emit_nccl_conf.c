@@ -42,9 +42,25 @@ static ct_status_t ct_nccl_conf_write(const ct_emit_ctx_t *ctx, FILE *fp, char *
     return st;
 }
 
+/* Not written when the site's environment outranks one of its settings
+ * (emit_nccl_site.c): nccl.env, sourced after it, carries them all, and
+ * a nccl.conf beside it would read as if it worked. */
+int ct_emit_nccl_conf_wanted(const ct_tune_result_t *r)
+{
+    ct_emit_vars_t vars;
+    char err[512];
+    if (!ct_emit_nccl_vars_wanted(r))
+        return 0;
+    if (r->site == NULL || ct_emit_nccl_vars(r, &vars, err, sizeof err) != CT_OK)
+        return 1; /* the writer reports an error */
+    int outranked = ct_emit_nccl_site_outranks_conf(r, &vars);
+    ct_emit_vars_free(&vars);
+    return !outranked;
+}
+
 const ct_emit_format_t ct_emit_nccl_conf = {
     .name = "nccl.conf",
-    .wanted = ct_emit_nccl_vars_wanted,
+    .wanted = ct_emit_nccl_conf_wanted,
     .write = ct_nccl_conf_write,
     .install = ct_emit_nccl_conf_install,
     .load = {.var = "NCCL_CONF_FILE", .via = CT_VIA_ENV},

@@ -29,6 +29,7 @@ typedef struct {
     const ct_coll_name_t *cn;
     long long lo, hi; /* inclusive; hi LLONG_MAX: no top */
     int algo, proto;  /* NCCL's ids, or -1: the plugin's "any" */
+    int any_shape;    /* nNodes and nRanks -1: the site's decision, kept */
 } ct_nccl_rule_t;
 
 /* One range choice, resolved. */
@@ -140,8 +141,26 @@ static ct_status_t ct_coll_rules(const ct_tune_result_t *r, int coll, ct_nccl_ru
             st = ct_cover(spans, ns, CT_NCCL_LIST_PROTO, cuts[i], &proto, err, errlen);
         if (st != CT_OK || (algo < 0 && proto < 0))
             continue; /* a gap between spans: NCCL's */
-        ct_nccl_rule_t rule = {ct_coll_name_find(ct_coll_name((ct_coll_id_t)coll)), cuts[i],
-                               cuts[i + 1] == LLONG_MAX ? LLONG_MAX : cuts[i + 1] - 1, algo, proto};
+        ct_nccl_rule_t rule = {ct_coll_name_find(ct_coll_name((ct_coll_id_t)coll)),
+                               cuts[i],
+                               cuts[i + 1] == LLONG_MAX ? LLONG_MAX : cuts[i + 1] - 1,
+                               algo,
+                               proto,
+                               0};
+        st = CT_VEC_PUSH(*rules_p, *n_p, *cap_p, &rule);
+    }
+    /* Where nccl.env re-enables what the site's NCCL_ALGO / NCCL_PROTO
+     * disabled (emit_nccl_site.c), the site's one element at every other
+     * size and shape: the plugin takes the first rule that matches. */
+    int keep_algo = ct_emit_nccl_site_keep(r, coll, CT_NCCL_LIST_ALGO, NULL);
+    int keep_proto = ct_emit_nccl_site_keep(r, coll, CT_NCCL_LIST_PROTO, NULL);
+    if (st == CT_OK && ns > 0 && (keep_algo >= 0 || keep_proto >= 0)) {
+        ct_nccl_rule_t rule = {ct_coll_name_find(ct_coll_name((ct_coll_id_t)coll)),
+                               0,
+                               LLONG_MAX,
+                               keep_algo,
+                               keep_proto,
+                               1};
         st = CT_VEC_PUSH(*rules_p, *n_p, *cap_p, &rule);
     }
     free(spans);
@@ -181,8 +200,12 @@ static ct_status_t ct_nccl_tuner_write(const ct_emit_ctx_t *ctx, FILE *fp, char 
         const ct_nccl_rule_t *u = &rules[i];
         const char *algo = u->algo < 0 ? "-1" : ct_name_of(&ct_nccl_algo_names, u->algo);
         const char *proto = u->proto < 0 ? "-1" : ct_name_of(&ct_nccl_proto_names, u->proto);
-        fprintf(fp, "%s,%lld,%lld,%s,%s,-1,%ld,%ld\n", u->cn->name, u->lo,
-                u->hi == LLONG_MAX ? -1 : u->hi, algo, proto, r->nnodes, r->nranks);
+        if (u->any_shape)
+            fprintf(fp, "%s,%lld,-1,%s,%s,-1,-1,-1   # the site's, everywhere else\n", u->cn->name,
+                    u->lo, algo, proto);
+        else
+            fprintf(fp, "%s,%lld,%lld,%s,%s,-1,%ld,%ld\n", u->cn->name, u->lo,
+                    u->hi == LLONG_MAX ? -1 : u->hi, algo, proto, r->nnodes, r->nranks);
     }
     free(rules);
     return st;
@@ -200,4 +223,5 @@ const ct_emit_format_t ct_emit_nccl_tuner = {
              .via = CT_VIA_ENV,
              .also = "NCCL_TUNER_PLUGIN",
              .also_value = "colltune"},
+    .outranked = ct_emit_nccl_site_outranked,
 };

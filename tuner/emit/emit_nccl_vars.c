@@ -156,7 +156,7 @@ int ct_emit_nccl_vars_wanted(const ct_tune_result_t *r)
         if (ct_emit_usable(c) && ct_is_nccl(c) && !ct_emit_nccl_is_rule(r, c))
             return 1;
     }
-    return 0;
+    return ct_emit_nccl_site_reenables(r);
 }
 
 void ct_emit_vars_free(ct_emit_vars_t *vars)
@@ -192,6 +192,32 @@ static ct_status_t ct_append(char **buf_p, size_t *len_p, const char *text, size
     return CT_OK;
 }
 
+/* coll's entry that re-enables what a plugin rule needs beside the site's
+ * set ("AllReduce:Ring,Tree", emit_nccl_site.c), appended; nothing when
+ * the site disables nothing a rule of coll names. */
+static ct_status_t ct_reenable_entry(const ct_tune_result_t *r, ct_nccl_list_kind_t kind, int coll,
+                                     char **buf_p, size_t *len_p)
+{
+    unsigned mask;
+    const ct_coll_name_t *cn = ct_coll_name_find(ct_scope_name(coll));
+    if (cn == NULL || ct_emit_nccl_site_keep(r, coll, kind, &mask) < 0)
+        return CT_OK;
+    ct_status_t st = *len_p > 0 ? ct_append(buf_p, len_p, ";", 1) : CT_OK;
+    if (st == CT_OK)
+        st = ct_append(buf_p, len_p, cn->nccl_name, strlen(cn->nccl_name));
+    const char *sep = ":";
+    for (int e = 0; e < ct_nccl_list_nelems(kind) && st == CT_OK; e++) {
+        if (!(mask & (1u << e)))
+            continue;
+        const char *name = ct_nccl_list_elem_name(kind, e);
+        st = ct_append(buf_p, len_p, sep, 1);
+        if (st == CT_OK)
+            st = ct_append(buf_p, len_p, name, strlen(name));
+        sep = ",";
+    }
+    return st;
+}
+
 /* kind's per-collective list from the whole-range choices, in collective
  * order ("AllReduce:tree;Broadcast:ring"); *buf_p stays NULL when there
  * is none. */
@@ -217,8 +243,12 @@ static ct_status_t ct_per_coll(const ct_tune_result_t *r, ct_nccl_list_kind_t ki
             }
             found = c;
         }
-        if (found == NULL || st != CT_OK)
+        if (st != CT_OK)
             continue;
+        if (found == NULL) { /* a site's list re-opened for a plugin rule, or nothing */
+            st = ct_reenable_entry(r, kind, coll, &buf, &len);
+            continue;
+        }
         const ct_coll_name_t *cn;
         ct_nccl_list_func_t proj;
         st = ct_emit_nccl_project(found, kind, &cn, &proj, err, errlen);
@@ -249,6 +279,36 @@ static ct_status_t ct_check_list(ct_nccl_list_kind_t kind, const char *value, ch
         return CT_OK;
     snprintf(err, errlen, "%s=%s: %s", ct_nccl_list_var(kind), value, why);
     return CT_ERR_USAGE;
+}
+
+/* The site's own value of kind's variable before the per-collective
+ * entries (*per_p, replaced), so that every collective they do not name
+ * keeps the site's decision: nccl.env outranks the site's setting, and
+ * NCCL reads the variable once for every collective.  A site value NCCL
+ * refuses is not kept (nothing ran under it). */
+static ct_status_t ct_site_first(const ct_tune_result_t *r, ct_nccl_list_kind_t kind, char **per_p)
+{
+    const ct_site_setting_t *s = ct_emit_nccl_site_var(r, kind);
+    ct_nccl_list_t list;
+    char why[512];
+    if (s == NULL || s->value[0] == '\0' ||
+        ct_nccl_list_parse(kind, s->value, &list, why, sizeof why) != CT_OK)
+        return CT_OK;
+    size_t len = strlen(s->value);
+    char *buf = malloc(len + 1);
+    if (buf == NULL)
+        return CT_ERR_NOMEM;
+    memcpy(buf, s->value, len + 1);
+    ct_status_t st = ct_append(&buf, &len, ";", 1);
+    if (st == CT_OK)
+        st = ct_append(&buf, &len, *per_p, strlen(*per_p));
+    if (st != CT_OK) {
+        free(buf);
+        return st;
+    }
+    free(*per_p);
+    *per_p = buf;
+    return CT_OK;
 }
 
 ct_status_t ct_emit_nccl_vars(const ct_tune_result_t *r, ct_emit_vars_t *vars_p, char *err,
@@ -312,7 +372,11 @@ ct_status_t ct_emit_nccl_vars(const ct_tune_result_t *r, ct_emit_vars_t *vars_p,
             if (strcmp(vars.vars[j].name, ct_nccl_list_var(kind)) == 0)
                 global = &vars.vars[j];
         if (global == NULL) {
-            st = ct_vars_add(&vars, ct_nccl_list_var(kind), per);
+            st = ct_site_first(r, kind, &per);
+            if (st == CT_OK)
+                st = ct_vars_add(&vars, ct_nccl_list_var(kind), per);
+            if (st == CT_OK)
+                st = ct_check_list(kind, vars.vars[vars.count - 1].value, err, errlen);
             continue;
         }
         size_t len = strlen(global->value);
@@ -425,11 +489,21 @@ ct_status_t ct_emit_nccl_coverage(const ct_emit_ctx_t *ctx, FILE *fp)
         ct_vec_sort(ranged, n, sizeof(*ranged), ct_by_scope_then_min);
         for (size_t i = 0; i < n; i++)
             ct_put_coll_line(fp, ranged[i], kind, "nccl_tuner.conf");
-        if (any && !global)
+        const ct_site_setting_t *s = ct_emit_nccl_site_var(r, kind);
+        if (any && !global && s == NULL)
             fprintf(fp, "#   %s: every other collective and size: NCCL's own choice\n",
                     ct_nccl_list_var(kind));
+        else if (any && !global) {
+            fprintf(fp, "#   %s: every other collective and size: the site's ",
+                    ct_nccl_list_var(kind));
+            ct_printable_put(fp, s->value, (size_t)-1);
+            fputs(" (", fp);
+            ct_printable_put(fp, s->origin, (size_t)-1);
+            fputs(")\n", fp);
+        }
     }
-    fputc('\n', fp);
     free(ranged);
-    return CT_OK;
+    ct_status_t st = ct_emit_nccl_site_lines(ctx, fp);
+    fputc('\n', fp);
+    return st;
 }

@@ -34,6 +34,7 @@
  * JSON file, whose comm_size_min/max say N..N outright.
  */
 #include "emit_format.h"
+#include "ct_printable.h"
 #include "ct_vec.h"
 
 #include <errno.h>
@@ -72,21 +73,58 @@ static const ct_tuned_coll_t *ct_alg_var(const char *name)
     return t != NULL && strcmp(t->tuned.alg, name) == 0 ? t : NULL;
 }
 
+/* The site's forced algorithm for t from a source stronger than
+ * mca-params.conf (OMPI_MCA_, --mca, the override file), or NULL: then
+ * only the rules file, which 4.1 consults before a forced algorithm,
+ * carries a choice of t's algorithm (site_rank.c). */
+static const ct_site_setting_t *ct_site_forced(const ct_tune_result_t *r, const ct_tuned_coll_t *t)
+{
+    const ct_site_setting_t *e = ct_site_find(r->site, t->tuned.alg, 1);
+    return e != NULL && e->source != CT_SITE_FILE ? e : NULL;
+}
+
+/* Whether algorithm choice c needs the rules file by itself: a size range
+ * only, or an algorithm the site forces above mca-params.conf. */
+static int ct_alg_needs_rules(const ct_tune_result_t *r, const ct_tune_choice_t *c)
+{
+    const ct_tuned_coll_t *t = c->via == CT_VIA_MCA ? ct_alg_var(c->name) : NULL;
+    return t != NULL && (!ct_emit_full_range(c) || ct_site_forced(r, t) != NULL);
+}
+
 int ct_emit_tuned_rules_wanted(const ct_tune_result_t *r)
 {
     for (size_t i = 0; i < r->nchoices; i++) {
         const ct_tune_choice_t *c = &r->choices[i];
-        if (ct_is_mca(c) && ct_alg_var(c->name) != NULL && !ct_emit_full_range(c))
+        if (ct_is_mca(c) && ct_alg_needs_rules(r, c))
             return 1;
     }
     return 0;
 }
 
+/* c itself need not be usable yet: the outranked hooks ask before the
+ * A/B where c would go (its own need, or the other choices'). */
 int ct_emit_tuned_in_rules(const ct_tune_result_t *r, const ct_tune_choice_t *c)
 {
-    if (!ct_is_mca(c) || !ct_emit_tuned_rules_wanted(r))
+    if (c->via != CT_VIA_MCA)
         return 0;
+    if (ct_alg_needs_rules(r, c))
+        return 1;
     const ct_tuned_coll_t *t;
+    /* A segment size or fan-out goes with its algorithm choice over the
+     * same range when that one needs the rules (usable or not yet). */
+    for (size_t i = 0; i < r->nchoices; i++) {
+        const ct_tune_choice_t *o = &r->choices[i];
+        t = o->significant && o->unwritable == NULL && o->scope == c->scope &&
+                    o->min_bytes == c->min_bytes && o->max_bytes == c->max_bytes &&
+                    ct_alg_needs_rules(r, o)
+                ? ct_alg_var(o->name)
+                : NULL;
+        if (t != NULL && (strcmp(c->name, t->tuned.seg) == 0 ||
+                          (t->tuned.fanout && strcmp(c->name, t->tuned.fanout) == 0)))
+            return 1;
+    }
+    if (!ct_emit_tuned_rules_wanted(r))
+        return 0;
     for (size_t i = 0; (t = ct_emit_tuned_coll_at(i)) != NULL; i++) {
         if (strcmp(c->name, t->tuned.alg) == 0 || strcmp(c->name, t->tuned.seg) == 0 ||
             (t->tuned.fanout && strcmp(c->name, t->tuned.fanout) == 0))
@@ -228,6 +266,18 @@ static ct_status_t ct_tuned_rules_write(const ct_emit_ctx_t *ctx, FILE *fp, char
         if (st != CT_OK)
             return st;
         int below = r->nranks > 1;
+        const ct_site_setting_t *e = ct_site_forced(r, t);
+        if (e != NULL) {
+            fputs("\n# Overrides the site's ", fp);
+            ct_printable_put(fp, e->name, strlen(e->name));
+            fputs(" = ", fp);
+            ct_printable_put(fp, e->value, strlen(e->value));
+            fputs(" (", fp);
+            ct_printable_put(fp, e->origin, strlen(e->origin));
+            fputs(") at the tuned sizes:\n# Open MPI 4.1 consults this file before a forced "
+                  "algorithm (5.x the other\n# way round); other sizes keep the site's.\n",
+                  fp);
+        }
         fprintf(fp, "\n%d # %s (%s)\n%d # comm sizes\n", t->tuned.id,
                 t->tuned.alg + strlen("coll_tuned_"), t->name, below + 2);
         if (below)
@@ -245,11 +295,33 @@ static ct_status_t ct_tuned_rules_write(const ct_emit_ctx_t *ctx, FILE *fp, char
     return CT_OK;
 }
 
+/* A choice the rules file would carry, with the file kept from being
+ * read: the site names another rules file or turns the rules off above
+ * mca-params.conf.  No form wins then (a forced algorithm in
+ * mca-params.conf needs the same switch). */
+static const char *ct_tuned_rules_outranked(const ct_tune_result_t *r, const ct_tune_choice_t *c,
+                                            char *buf, size_t len)
+{
+    const char *why = NULL;
+    const ct_site_setting_t *e =
+        ct_emit_tuned_in_rules(r, c)
+            ? ct_site_outranks(r->site, CT_EMIT_TUNED_RULES_NAME, c->name, c->value, c->scope, &why)
+            : NULL;
+    if (e == NULL)
+        return NULL;
+    snprintf(buf, len,
+             "outranked by the site's MCA parameter %s = %s (%s): %s; no file colltune writes "
+             "can undo it: unset it in the job",
+             e->name, e->value, e->origin, why ? why : "coll/tuned does not read the rules file");
+    return buf;
+}
+
 /* Loaded through mca-params.conf, which names it. */
 const ct_emit_format_t ct_emit_tuned_rules = {
     .name = CT_EMIT_TUNED_RULES_NAME,
     .wanted = ct_emit_tuned_rules_wanted,
     .write = ct_tuned_rules_write,
     .install = ct_emit_tuned_rules_install,
+    .outranked = ct_tuned_rules_outranked,
     .load = {.var = NULL},
 };

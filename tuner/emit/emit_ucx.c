@@ -66,11 +66,33 @@ static ct_status_t ct_ucx_write(const ct_emit_ctx_t *ctx, FILE *fp, char *err, s
     return CT_OK;
 }
 
+/* A UCX variable the site sets in the environment (or in ./ucx.conf,
+ * read after $UCX_CONFIG_DIR's): UCX takes that over this file, and no
+ * file can beat the environment. */
+static const char *ct_ucx_outranked(const ct_tune_result_t *r, const ct_tune_choice_t *c, char *buf,
+                                    size_t len)
+{
+    if (c->via != CT_VIA_ENV || !ct_setting_is(c->name, c->via, CT_LIB_UCX))
+        return NULL;
+    const char *why = NULL;
+    const ct_site_setting_t *e =
+        ct_site_outranks(r->site, "ucx.conf", c->name, c->value, c->scope, &why);
+    if (e == NULL)
+        return NULL;
+    snprintf(buf, len,
+             "outranked by the site's %s=%s (%s): %s; no ucx.conf can undo it: set %s=%s in "
+             "the job's environment instead",
+             e->name, e->value, e->origin, why ? why : "UCX reads the environment first", c->name,
+             c->value);
+    return buf;
+}
+
 /* UCX looks for ucx.conf in a directory, not at a path. */
 const ct_emit_format_t ct_emit_ucx_conf = {
     .name = "ucx.conf",
     .wanted = ct_ucx_wanted,
     .write = ct_ucx_write,
     .install = ct_emit_ucx_install,
+    .outranked = ct_ucx_outranked,
     .load = {.var = "UCX_CONFIG_DIR", .via = CT_VIA_ENV, .names_dir = 1},
 };

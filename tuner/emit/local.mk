@@ -8,7 +8,7 @@ TUNER_EMIT_CPPFLAGS = $(TUNER_SPACE_CPPFLAGS) -I$(top_srcdir)/tuner/emit
 noinst_LTLIBRARIES += tuner/emit/libctemit.la
 tuner_emit_libctemit_la_SOURCES = \
 	tuner/emit/emit.c tuner/emit/emit.h tuner/emit/emit_format.h tuner/emit/tune_result.h \
-	tuner/emit/emit_common.c tuner/emit/emit_nccl_vars.c \
+	tuner/emit/emit_common.c tuner/emit/emit_nccl_vars.c tuner/emit/emit_nccl_site.c \
 	tuner/emit/emit_nccl_env.c tuner/emit/emit_nccl_conf.c tuner/emit/emit_nccl_tuner.c \
 	tuner/emit/emit_ucx.c tuner/emit/emit_mca.c tuner/emit/emit_tuned_rules.c \
 	tuner/emit/emit_tuned_rules_json.c tuner/emit/emit_mpich_env.c tuner/emit/emit_intel_mpi_env.c \
@@ -24,14 +24,21 @@ tests_unit_test_emit_CPPFLAGS = $(TUNER_EMIT_CPPFLAGS) -I$(top_srcdir)/tests/uni
 	-I$(top_srcdir)/tuner/plugin \
 	-DEMIT_GOLDEN_DIR='"$(abs_top_srcdir)/tests/unit/emit_golden"'
 tests_unit_test_emit_LDADD = tuner/emit/libctemit.la tuner/space/libctspace.la tuner/plugin/libctrules.la \
-	src/lib/libcolltune.la
+	tuner/core/libctcore.la src/lib/libcolltune.la
 # intel-mpi.env's "Left out" comment with hostile values (issue 38, M9).
 check_PROGRAMS += tests/unit/test_emit_intel_safe
 TESTS += tests/unit/test_emit_intel_safe
 tests_unit_test_emit_intel_safe_SOURCES = tests/unit/test_emit_intel_safe.c tests/unit/ct_test.h
 tests_unit_test_emit_intel_safe_CPPFLAGS = $(TUNER_EMIT_CPPFLAGS) -I$(top_srcdir)/tests/unit
 tests_unit_test_emit_intel_safe_LDADD = tuner/emit/libctemit.la tuner/space/libctspace.la \
-	tuner/plugin/libctrules.la src/lib/libcolltune.la
+	tuner/plugin/libctrules.la tuner/core/libctcore.la src/lib/libcolltune.la
+# The NCCL files against a site's NCCL_ALGO (issue 35): the form that wins.
+check_PROGRAMS += tests/unit/test_emit_nccl_site
+TESTS += tests/unit/test_emit_nccl_site
+tests_unit_test_emit_nccl_site_SOURCES = tests/unit/test_emit_nccl_site.c tests/unit/ct_test.h
+tests_unit_test_emit_nccl_site_CPPFLAGS = $(TUNER_EMIT_CPPFLAGS) -I$(top_srcdir)/tests/unit
+tests_unit_test_emit_nccl_site_LDADD = tuner/emit/libctemit.la tuner/space/libctspace.la \
+	tuner/plugin/libctrules.la tuner/core/libctcore.la src/lib/libcolltune.la
 EMIT_GOLDEN = \
 	tests/unit/emit_golden/full/nccl.env \
 	tests/unit/emit_golden/full/nccl.conf \
@@ -56,4 +63,4 @@ check_PROGRAMS += tests/mpi/mpich_csel_emit
 tests_mpi_mpich_csel_emit_SOURCES = tests/mpi/mpich_csel_emit.c
 tests_mpi_mpich_csel_emit_CPPFLAGS = $(TUNER_EMIT_CPPFLAGS)
 tests_mpi_mpich_csel_emit_LDADD = tuner/emit/libctemit.la tuner/space/libctspace.la \
-	tuner/plugin/libctrules.la src/lib/libcolltune.la
+	tuner/plugin/libctrules.la tuner/core/libctcore.la src/lib/libcolltune.la

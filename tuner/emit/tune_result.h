@@ -37,6 +37,11 @@ typedef struct {
      * (ct_emit_outranked), in words, malloc'ed, or NULL; unwritable then
      * points at it. */
     char *outranked;
+    /* Why the search's own evidence says it adds nothing to the rest of
+     * its configuration (tune_choices.c), malloc'ed, or NULL: such a
+     * choice is reported, not significant, never verified or written;
+     * unwritable then points at it. */
+    char *idle;
 } ct_tune_choice_t;
 
 typedef struct {

@@ -24,6 +24,7 @@
 #include "command.h"
 #include "ct_status.h"
 #include "ct_input.h"
+#include "ct_printable.h"
 #include "ct_outfile.h"
 #include "ct_outfile_set.h"
 #include "ct_tmpname.h"
@@ -504,6 +505,48 @@ static void ct_install_put_sh(FILE *f, const char *s)
     fputc('\'', f);
 }
 
+/* Whether a job sources file (its settings reach MPI only that way). */
+static int ct_install_sourced(const char *file)
+{
+    return strcmp(file, "nccl.env") == 0 || strcmp(file, "mpich.env") == 0 ||
+           strcmp(file, "intel-mpi.env") == 0;
+}
+
+/* A value a Tcl word in braces holds as itself. */
+static int ct_install_tcl_plain(const char *v)
+{
+    for (const char *p = v; *p; p++)
+        if (strchr("{}\\", *p) != NULL || (unsigned char)*p < ' ' || *p == 0x7f)
+            return 0;
+    return 1;
+}
+
+/* A sourced file's settings as module setenv lines: a module loads no
+ * file, so it carries every variable sourcing would set (read from the
+ * installed copy, as sh reads it). */
+static void ct_install_print_module_vars(const char *to, const char *file)
+{
+    char path[PATH_MAX + 64], err[PATH_MAX + 300];
+    ct_install_settings_t st;
+    snprintf(path, sizeof path, "%s/%s", to, file);
+    if (ct_install_read_settings(path, CT_SETTINGS_SH, &st, err, sizeof err) != CT_OK) {
+        printf("  # %s: not read (", file);
+        ct_printable_put(stdout, err, (size_t)-1);
+        printf("): source it instead\n");
+        return;
+    }
+    printf("  # %s%s\n", file,
+           strcmp(file, "intel-mpi.env") == 0 ? " (Intel MPI; not run here)" : "");
+    for (size_t k = 0; k < st.n; k++) {
+        if (ct_install_tcl_plain(st.value[k]))
+            printf("  setenv %s {%s}\n", st.name[k], st.value[k]);
+        else
+            printf("  # %s: its value cannot be written as a Tcl word; set it by hand\n",
+                   st.name[k]);
+    }
+    ct_install_settings_free(&st);
+}
+
 /* The lines a site adds: shell, then an Environment Modules / Lmod file. */
 static void ct_install_print(const char *to, const int *present)
 {
@@ -559,6 +602,9 @@ static void ct_install_print(const char *to, const int *present)
             printf(",}$env(HOME){/.openmpi/mca-params.conf,/etc/openmpi/openmpi-mca-params.conf");
         printf("}\n");
     }
+    for (size_t i = 0; t[i].name != NULL; i++)
+        if (present[i] && t[i].var == NULL && ct_install_sourced(t[i].name))
+            ct_install_print_module_vars(to, t[i].name);
     printf("\nCheck with: colltune verify-install ");
     ct_install_put_sh(stdout, to);
     printf(" --np 2\n");

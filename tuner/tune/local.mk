@@ -19,6 +19,7 @@ tuner_tune_libcttune_la_SOURCES = \
 	tuner/tune/tune_trial.c tuner/tune/tune_trial.h \
 	tuner/tune/tune_ucx_names.c tuner/tune/tune_ucx_names.h \
 	tuner/tune/tune_mpich_names.c tuner/tune/tune_mpich_names.h \
+	tuner/tune/tune_neighbours.c tuner/tune/tune_neighbours.h \
 	tuner/tune/tune_verify.c tuner/tune/tune_verify.h \
 	tuner/tune/tune_weights.c tuner/tune/tune_weights.h
 tuner_tune_libcttune_la_CPPFLAGS = $(TUNER_TUNE_CPPFLAGS)
@@ -64,6 +65,11 @@ EXTRA_DIST += tests/mpi/colltune_tune.sh tests/mpi/colltune_tune_resume.sh tests
 	tests/mpi/colltune_tune_sigint.sh tests/mpi/colltune_tune_random.sh \
 	tests/mpi/colltune_tune_nccl.sh tests/mpi/tune_nccl_algo.ini tests/mpi/colltune_no_harm.sh \
 	tests/mpi/colltune_nccl_no_harm.sh
+
+# A site whose NCCL_ALGO excludes the faster algorithm (issue 35): the
+# tune writes the form that wins, and the installed files beat the site.
+TESTS += tests/mpi/colltune_site_nccl.sh
+EXTRA_DIST += tests/mpi/colltune_site_nccl.sh
 
 # Open MPI 4.1 really reads the emitted rules file (directly, and through
 # the emitted mca-params.conf), and UCX the emitted ucx.conf: a forced slow
@@ -116,3 +122,8 @@ EXTRA_DIST += tests/unit/colltune_children.sh
 # force when run by hand (the JSON's "transport").
 TESTS += tests/mpi/colltune_tune_transport.sh
 EXTRA_DIST += tests/mpi/colltune_tune_transport.sh tests/mpi/tune_transport.ini
+
+# A site file forcing an Open MPI algorithm (issue 35): the tune writes
+# rules, which 4.1 reads before a forced algorithm; installed, they win.
+TESTS += tests/mpi/colltune_site_ompi.sh
+EXTRA_DIST += tests/mpi/colltune_site_ompi.sh

@@ -15,6 +15,7 @@
  * as an uninterrupted one would.  The search strategies are
  * tune_search.c.
  */
+#define _XOPEN_SOURCE 700
 #include <errno.h>
 #include <limits.h>
 #include <signal.h>
@@ -39,6 +40,7 @@
 #include "tune_choices.h"
 #include "tune_decide.h"
 #include "tune_inproc.h"
+#include "tune_neighbours.h"
 #include "tune_report.h"
 #include "tune_search.h"
 #include "tune_trial.h"
@@ -522,8 +524,8 @@ static ct_status_t ct_tune_searched(const ct_tune_state_t *s, const ct_tune_scop
  * A/B on scopes of its own, and the verdicts into v.  *stop 130:
  * interrupted during the A/B (v then judges nothing). */
 static ct_status_t ct_tune_verify_run(ct_tune_ctx_t *x, const ct_tune_result_t *result,
-                                      const ct_tune_scope_decision_t *decs, ct_tune_verify_t *v,
-                                      int *stop, char *err, size_t errlen)
+                                      const ct_tune_scope_decision_t *decs, size_t round,
+                                      ct_tune_verify_t *v, int *stop, char *err, size_t errlen)
 {
     ct_tune_state_t *s = x->s;
     ct_tune_scope_t vsc[CT_TUNE_VERIFY_MAX_SCOPES];
@@ -538,15 +540,20 @@ static ct_status_t ct_tune_verify_run(ct_tune_ctx_t *x, const ct_tune_result_t *
                               (size_t)x->a->verify_pairs,
                               ct_tune_backend_nccl(x->a),
                               searched,
-                              nsearched};
+                              nsearched,
+                              round};
     if (st == CT_OK)
         st = ct_tune_verify_setup(result, &in, vsc, &nvsc, v, err, errlen);
     if (st == CT_OK) {
+        size_t cands = 0;
+        for (size_t i = 0; i < result->nchoices; i++)
+            cands += (size_t)(result->choices[i].significant && !result->choices[i].unwritable);
         fprintf(stderr,
-                "colltune tune: verifying %zu choices: %zu A/B pairs x %zu kinds of launch "
+                "colltune tune: %s %zu choices: %zu A/B pairs x %zu kinds of launch "
                 "(every collective at %s B%s%s), the tuned side with %s\n",
-                result->nchoices, v->pairs, nvsc, v->sizes,
-                nvsc > 1 ? "; int8 and bfloat16 at " : "", nvsc > 1 ? v->check_sizes : "", v->how);
+                round > 1 ? "verifying the final files again," : "verifying", cands, v->pairs, nvsc,
+                v->sizes, nvsc > 1 ? "; int8 and bfloat16 at " : "", nvsc > 1 ? v->check_sizes : "",
+                v->how);
         if (v->note[0])
             fprintf(stderr, "colltune tune: note: %s\n", v->note);
         st = ct_tune_verify_pairs(x, vsc, nvsc, v->pairs, stop);
@@ -623,8 +630,8 @@ static ct_status_t ct_tune_mark_outranked(ct_tune_result_t *result)
     for (size_t i = 0; i < result->nchoices; i++) {
         ct_tune_choice_t *c = &result->choices[i];
         char buf[512];
-        const char *why = c->unwritable == NULL ? ct_emit_outranked(result, c, buf, sizeof buf)
-                                                : NULL;
+        const char *why =
+            c->unwritable == NULL ? ct_emit_outranked(result, c, buf, sizeof buf) : NULL;
         if (why == NULL)
             continue;
         free(c->outranked);
@@ -650,10 +657,184 @@ static void ct_tune_done_line(const ct_tune_ctx_t *x, const ct_tune_result_t *re
             verified ? "" : " (nothing to verify)", nf, s->wall_s, x->a->out);
 }
 
+/* What the emitters write (emit_format.h's rule, for the rounds). */
+static int ct_tune_usable(const ct_tune_choice_t *c)
+{
+    return c->significant && c->verified && c->unwritable == NULL;
+}
+
+/* The final files, emitted from result's verdicts into a scratch
+ * directory beside the A/B's and hashed into *h (nothing is left there):
+ * *same says whether they are the files v's A/B ran, byte for byte but
+ * for the directory's own path (mca-params.conf names the rules file). */
+static ct_status_t ct_tune_final_files(const ct_tune_ctx_t *x, const ct_tune_result_t *result,
+                                       const ct_tune_verify_t *v, ct_tune_round_t *h, int *same,
+                                       char *err, size_t errlen)
+{
+    char dir[PATH_MAX], abs[PATH_MAX];
+    *same = 0;
+    h->nfiles = 0;
+    if (ct_outdir_path(x->a->out, "verify-final", dir, sizeof dir) != CT_OK) {
+        snprintf(err, errlen, "--out %s: path too long", x->a->out);
+        return CT_ERR_USAGE;
+    }
+    ct_status_t st = ct_outdir_prepare(dir, err, errlen);
+    if (st == CT_OK && realpath(dir, abs) == NULL) {
+        snprintf(err, errlen, "%.400s: %s", dir, strerror(errno));
+        st = CT_ERR_IO;
+    }
+    const char *names[CT_TUNE_VERIFY_MAX_FILES];
+    size_t n = 0;
+    if (st == CT_OK)
+        st = ct_emit_all(result, abs, err, errlen);
+    if (st == CT_OK) {
+        n = ct_emit_files(result, names, CT_TUNE_VERIFY_MAX_FILES);
+        st = ct_tune_files_hash(abs, names, n, h->files, &h->nfiles, err, errlen);
+    }
+    for (size_t f = 0; f < n; f++) {
+        char path[PATH_MAX + 64];
+        snprintf(path, sizeof path, "%s/%s", abs, names[f]);
+        (void)unlink(path);
+    }
+    (void)rmdir(dir);
+    if (st != CT_OK)
+        return st;
+    *same = h->nfiles == v->nfiles;
+    for (size_t f = 0; f < h->nfiles && *same; f++)
+        *same = strcmp(h->files[f].name, v->files[f].name) == 0 &&
+                strcmp(h->files[f].sha256_rel, v->files[f].sha256_rel) == 0;
+    return CT_OK;
+}
+
+/* Round's verdicts into result: the choices that were its candidates take
+ * their verdict, range and reason; the others keep the round that
+ * dropped them.  A range cut to where it held may be one no file can
+ * carry, or one the site's settings outrank: not written, and said. */
+static ct_status_t ct_tune_apply_round(ct_tune_result_t *result, const int *cand,
+                                       ct_tune_verify_t *v, char (*why)[CT_TUNE_WHY_LEN])
+{
+    for (size_t i = 0; i < result->nchoices && i < v->nchoices; i++) {
+        if (!cand[i])
+            continue;
+        ct_tune_choice_t *c = &result->choices[i];
+        c->verified = v->verified[i];
+        c->min_bytes = v->min_bytes[i];
+        c->max_bytes = v->max_bytes[i];
+        if (v->round == 1)
+            snprintf(why[i], CT_TUNE_WHY_LEN, "%s", v->why[i]);
+        else {
+            size_t wl = strlen(why[i]);
+            snprintf(why[i] + wl, CT_TUNE_WHY_LEN - wl, "; the files as written, A/B %zu: %s",
+                     v->round, v->why[i]);
+        }
+        if (c->unwritable != NULL || (c->unwritable = ct_emit_cannot_carry(result, c)) == NULL)
+            continue;
+        size_t wl = strlen(why[i]);
+        snprintf(why[i] + wl, CT_TUNE_WHY_LEN - wl, "; %s over what stays", c->unwritable);
+        c->verified = 0;
+    }
+    ct_status_t st = ct_tune_mark_outranked(result);
+    for (size_t i = 0; st == CT_OK && i < result->nchoices; i++)
+        if (cand[i] && result->choices[i].outranked != NULL && result->choices[i].verified) {
+            size_t wl = strlen(why[i]);
+            snprintf(why[i] + wl, CT_TUNE_WHY_LEN - wl, "; over what stays: %s",
+                     result->choices[i].outranked);
+            result->choices[i].verified = 0;
+        }
+    return st;
+}
+
+/*
+ * The A/B, again until the files it ran are the files to be written: a
+ * cut, a drop or a change of form after an A/B makes files no A/B ran,
+ * so those final files get an A/B of their own (all its cells: the no-harm
+ * check covers every cell they reach), at most CT_TUNE_MAX_ROUNDS times;
+ * if they still differ, nothing is written.  Each round's files and
+ * their digests go to the report.
+ */
+static ct_status_t ct_tune_verify_rounds(ct_tune_ctx_t *x, ct_tune_result_t *result,
+                                         const ct_tune_scope_decision_t *decs, ct_tune_verify_t *v,
+                                         ct_tune_rounds_t *rounds, char (*why)[CT_TUNE_WHY_LEN],
+                                         int *stop, char *err, size_t errlen)
+{
+    size_t n = result->nchoices ? result->nchoices : 1;
+    int *cand = calloc(n, sizeof *cand);
+    ct_tune_choice_t *copy = calloc(n, sizeof *copy);
+    ct_status_t st = cand && copy ? CT_OK : CT_ERR_NOMEM;
+    for (size_t i = 0; i < result->nchoices; i++)
+        cand[i] = result->choices[i].significant && result->choices[i].unwritable == NULL;
+    for (size_t round = 1; st == CT_OK && *stop == 0; round++) {
+        /* This round's candidates alone, as significant: the A/B writes
+         * and loads exactly them. */
+        ct_tune_result_t next = *result;
+        next.choices = copy;
+        for (size_t i = 0; i < result->nchoices; i++) {
+            copy[i] = result->choices[i];
+            copy[i].significant = cand[i];
+        }
+        /* An earlier round's A/B stays for the report. */
+        if (rounds->n > 0) {
+            ct_tune_verify_t *keep = malloc(sizeof *keep);
+            if (keep == NULL) {
+                st = CT_ERR_NOMEM;
+                break;
+            }
+            *keep = *v;
+            memset(v, 0, sizeof *v);
+            rounds->round[rounds->n - 1].v = keep;
+        }
+        st = ct_tune_verify_run(x, &next, decs, round, v, stop, err, errlen);
+        if (st != CT_OK || *stop != 0)
+            break;
+        ct_tune_round_t *r = &rounds->round[rounds->n++];
+        r->round = round;
+        snprintf(r->dir, sizeof r->dir, "%s", v->dir);
+        memcpy(r->files, v->files, sizeof r->files);
+        r->nfiles = v->nfiles;
+        r->candidates = 0;
+        for (size_t i = 0; i < result->nchoices; i++)
+            r->candidates += (size_t)cand[i];
+        st = ct_tune_apply_round(result, cand, v, why);
+        size_t usable = 0;
+        for (size_t i = 0; i < result->nchoices; i++)
+            usable += (size_t)ct_tune_usable(&result->choices[i]);
+        r->held = usable;
+        int same = 0;
+        if (st == CT_OK && usable > 0)
+            st = ct_tune_final_files(x, result, v, &rounds->written, &same, err, errlen);
+        if (st != CT_OK || usable == 0 || same) {
+            rounds->as_written = st == CT_OK && usable > 0;
+            break;
+        }
+        if (rounds->n == CT_TUNE_MAX_ROUNDS) {
+            for (size_t i = 0; i < result->nchoices; i++) {
+                if (!ct_tune_usable(&result->choices[i]))
+                    continue;
+                result->choices[i].verified = 0;
+                size_t wl = strlen(why[i]);
+                snprintf(why[i] + wl, CT_TUNE_WHY_LEN - wl,
+                         "; not written: the files changed again after the %zu A/Bs, and no A/B "
+                         "ran the ones that would be written",
+                         rounds->n);
+            }
+            break;
+        }
+        fprintf(stderr, "colltune tune: the verdicts changed the files (a range cut, a choice "
+                        "dropped or written in another form): an A/B of the files as they would be "
+                        "written\n");
+        for (size_t i = 0; i < result->nchoices; i++)
+            cand[i] = ct_tune_usable(&result->choices[i]);
+    }
+    free(cand);
+    free(copy);
+    return st;
+}
+
 /* After the search, the straight line: evidence -> decision -> report ->
- * verify -> report with the verdicts -> emit the verified files.  *stop
- * 130: interrupted during the A/B (the report then says what the search
- * decided, unverified). */
+ * verify (again until the files verified are the files written) ->
+ * report with the verdicts -> emit the verified files -> the report with
+ * their digests.  *stop 130: interrupted during the A/B (the report then
+ * says what the search decided, unverified). */
 static ct_status_t ct_tune_finish(ct_tune_ctx_t *x, const ct_space_t *space, int *stop)
 {
     ct_tune_state_t *s = x->s;
@@ -672,7 +853,12 @@ static ct_status_t ct_tune_finish(ct_tune_ctx_t *x, const ct_space_t *space, int
     ct_status_t st = decs ? ct_tune_decide_scopes(s, decs, &result) : CT_ERR_NOMEM;
     if (st == CT_OK)
         st = ct_tune_mark_outranked(&result);
-    ct_tune_report_in_t rep = {s, decs, &result, NULL, 0};
+    ct_tune_rounds_t rounds;
+    memset(&rounds, 0, sizeof rounds);
+    char(*why)[CT_TUNE_WHY_LEN] = calloc(result.nchoices ? result.nchoices : 1, sizeof *why);
+    if (st == CT_OK && why == NULL)
+        st = CT_ERR_NOMEM;
+    ct_tune_report_in_t rep = {s, decs, &result, NULL, 0, NULL, NULL};
     if (st == CT_OK)
         st = ct_tune_report(&rep, err, sizeof err);
     ct_tune_verify_t v;
@@ -681,31 +867,15 @@ static ct_status_t ct_tune_finish(ct_tune_ctx_t *x, const ct_space_t *space, int
     *stop = 0;
     size_t writable = 0;
     for (size_t i = 0; i < result.nchoices; i++)
-        writable += result.choices[i].unwritable == NULL;
+        writable += result.choices[i].unwritable == NULL && result.choices[i].significant;
     if (st == CT_OK && writable > 0 && x->a->verify_pairs > 0) {
-        st = ct_tune_verify_run(x, &result, decs, &v, stop, err, sizeof err);
+        st = ct_tune_verify_rounds(x, &result, decs, &v, &rounds, why, stop, err, sizeof err);
         if (st == CT_OK && *stop == 0) {
             verified = 1;
-            /* The verdicts, and each range cut to the part that held. */
-            for (size_t i = 0; i < result.nchoices && i < v.nchoices; i++) {
-                result.choices[i].verified = v.verified[i];
-                result.choices[i].min_bytes = v.min_bytes[i];
-                result.choices[i].max_bytes = v.max_bytes[i];
-            }
-            /* A range cut to where it held may be one no file can carry
-             * (mpich.env: every size or nothing): not written, and said. */
-            for (size_t i = 0; i < result.nchoices && i < v.nchoices; i++) {
-                ct_tune_choice_t *c = &result.choices[i];
-                if (c->unwritable != NULL ||
-                    (c->unwritable = ct_emit_cannot_carry(&result, c)) == NULL)
-                    continue;
-                size_t wl = strlen(v.why[i]);
-                snprintf(v.why[i] + wl, sizeof v.why[i] - wl, "; %s over what stays",
-                         c->unwritable);
-                c->verified = 0;
-            }
             s->wall_s = ct_tune_now() - s->start;
             rep.v = &v;
+            rep.why = why;
+            rep.rounds = &rounds;
             st = ct_tune_report(&rep, err, sizeof err);
         }
     }
@@ -713,6 +883,19 @@ static ct_status_t ct_tune_finish(ct_tune_ctx_t *x, const ct_space_t *space, int
      * nothing is installed unproven. */
     if (st == CT_OK && *stop == 0)
         st = ct_emit_all(&result, x->a->out, err, sizeof err);
+    /* The digests of the files as written, beside the A/B's. */
+    if (st == CT_OK && *stop == 0 && verified) {
+        const char *names[CT_TUNE_VERIFY_MAX_FILES];
+        size_t n = ct_emit_files(&result, names, CT_TUNE_VERIFY_MAX_FILES);
+        char abs[PATH_MAX];
+        if (realpath(x->a->out, abs) == NULL)
+            snprintf(abs, sizeof abs, "%s", x->a->out);
+        st = ct_tune_files_hash(abs, names, n, rounds.written.files, &rounds.written.nfiles, err,
+                                sizeof err);
+        snprintf(rounds.written.dir, sizeof rounds.written.dir, "%s", abs);
+        if (st == CT_OK)
+            st = ct_tune_report(&rep, err, sizeof err);
+    }
     if (st == CT_ERR_NOMEM)
         fprintf(stderr, "colltune tune: out of memory\n");
     else if (st != CT_OK)
@@ -721,7 +904,13 @@ static ct_status_t ct_tune_finish(ct_tune_ctx_t *x, const ct_space_t *space, int
         ct_tune_done_line(x, &result, verified);
     ct_tune_result_free(&result);
     free(mpich_tree);
+    free(why);
     ct_tune_verify_free(&v);
+    for (size_t k = 0; k < rounds.n; k++)
+        if (rounds.round[k].v != NULL) {
+            ct_tune_verify_free((ct_tune_verify_t *)rounds.round[k].v);
+            free((ct_tune_verify_t *)rounds.round[k].v);
+        }
     ct_tune_scope_decisions_free(decs, s->nscopes);
     free(decs);
     return st;
@@ -866,6 +1055,13 @@ static ct_status_t ct_tune_loop(ct_tune_ctx_t *x, const ct_space_t *space, const
             stop = 130;
     }
     x->run.npending = 0;
+    /* Each winner without each of its variables, where the space never
+     * had that configuration (tune_neighbours.h); not after a stop. */
+    if (st == CT_OK && stop == 0 && x->a->verify_pairs > 0)
+        st = ct_tune_neighbours(x->s,
+                                x->a->plan.launches < CT_TUNE_MIN_LAUNCHES ? CT_TUNE_MIN_LAUNCHES
+                                                                           : x->a->plan.launches,
+                                ct_tune_run_one, ct_tune_flush, &x->run, &stop);
     if (x->run.tty)
         fputc('\n', stderr);
     if (st == CT_OK && stop == 130) {

@@ -5,12 +5,14 @@
  */
 #include "tune_choices.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "ct_library.h"
 #include "ct_nccl_list.h"
 #include "emit.h"
+#include "tune_decide.h"
 
 static ct_status_t ct_tune_add_choice(ct_tune_result_t *r, const ct_space_setting_t *set, int scope,
                                       const ct_tune_dpick_t *p)
@@ -40,24 +42,123 @@ static ct_status_t ct_tune_add_choice(ct_tune_result_t *r, const ct_space_settin
     return CT_OK;
 }
 
+/* The configuration of sc that is c with its i-th setting back at the
+ * baseline's (the baseline's value, or unset), or 0 when the space has
+ * none (a required partner, or a combination not enumerated). */
+size_t ct_tune_without(const ct_tune_scope_t *sc, const ct_space_config_t *c, size_t i)
+{
+    const ct_space_config_t *base = &sc->configs.configs[0];
+    for (size_t k = 1; k < sc->configs.n; k++) {
+        const ct_space_config_t *o = &sc->configs.configs[k];
+        if (o == c || o->skip != NULL)
+            continue;
+        int same = 1;
+        /* Every setting of c but the i-th, alike in o ... */
+        for (size_t j = 0; j < c->n && same; j++) {
+            if (j == i)
+                continue;
+            int found = 0;
+            for (size_t m = 0; m < o->n && !found; m++)
+                found = strcmp(o->settings[m].name, c->settings[j].name) == 0 &&
+                        strcmp(o->settings[m].value, c->settings[j].value) == 0;
+            same = found;
+        }
+        /* ... and nothing else of o away from the baseline. */
+        for (size_t m = 0; m < o->n && same; m++) {
+            int in_c = 0;
+            for (size_t j = 0; j < c->n && !in_c; j++)
+                in_c = j != i && strcmp(o->settings[m].name, c->settings[j].name) == 0;
+            same = in_c || ct_tune_in_base(base, &o->settings[m]);
+        }
+        if (same)
+            return k;
+    }
+    return 0;
+}
+
+/*
+ * Whether the pick's i-th setting earns its place: the search measured
+ * the same configuration without it, and the configuration with it is
+ * significantly faster (tune_decide.h's rule) at some size of the pick's
+ * range.  A setting that rides on its partners' gain (NCCL_PROTO=LL
+ * beside NCCL_ALGO=tree where protocols cost the same) is not written.
+ * Returns 1 to keep, 0 with why filled to drop; a setting whose
+ * neighbour the search never measured is kept (the A/B still runs it).
+ */
+static int ct_tune_contributes(const ct_tune_evidence_t *ev, const ct_tune_scope_t *sc,
+                               const ct_tune_dpick_t *p, size_t i, char *why, size_t len)
+{
+    const ct_space_config_t *c = &sc->configs.configs[p->config];
+    size_t w = ct_tune_without(sc, c, i);
+    if (w == 0 || w >= ev->nconfigs || ev->excluded[w])
+        return 1;
+    const char *coll = p->coll != CT_SCOPE_GLOBAL ? ct_space_scope_name(p->coll) : NULL;
+    size_t cells = 0;
+    for (size_t k = 0; k < ev->ncells; k++) {
+        const ct_tune_ev_cell_t *e = &ev->cells[k];
+        if ((coll != NULL && strcmp(e->coll, coll) != 0) ||
+            (p->min_bytes >= 0 && e->bytes < p->min_bytes) ||
+            (p->max_bytes >= 0 && e->bytes > p->max_bytes))
+            continue;
+        const ct_tune_launches_t *with = &e->cfg[p->config], *without = &e->cfg[w];
+        if (with->n == 0 || without->n == 0)
+            continue;
+        cells++;
+        if (ct_tune_significant(with->us, with->n, without->us, without->n))
+            return 1;
+    }
+    if (cells == 0)
+        return 1;
+    snprintf(why, len,
+             "adds nothing: the search measured its configuration without it (%s back to the "
+             "default) and it was not significantly slower at any of %zu sizes of the range",
+             c->settings[i].name, cells);
+    return 0;
+}
+
 /* One choice per setting the pick's configuration changes, for the
  * pick's collective (a global scope decided per collective) or the
- * scope's. */
-static ct_status_t ct_tune_add_pick(ct_tune_result_t *r, const ct_tune_scope_t *sc,
+ * scope's; a setting that adds nothing to the others is reported, not
+ * written (ct_tune_contributes). */
+static ct_status_t ct_tune_add_pick(ct_tune_result_t *r, const ct_space_t *space,
+                                    const ct_tune_evidence_t *ev, const ct_tune_scope_t *sc,
                                     const ct_tune_dpick_t *p)
 {
     const ct_space_config_t *base = &sc->configs.configs[0], *c = &sc->configs.configs[p->config];
     int scope = p->coll != CT_SCOPE_GLOBAL ? p->coll : sc->scope;
+    /* Only the space's searched variables can ride along: a requires=
+     * partner comes with its variable.  If every searched one looks idle,
+     * each alone seemed enough: keep them all and let the A/B judge. */
+    char(*why)[256] = calloc(c->n ? c->n : 1, sizeof *why);
+    if (why == NULL)
+        return CT_ERR_NOMEM;
+    size_t searched = 0, idle = 0;
     for (size_t i = 0; i < c->n; i++) {
+        if (ct_tune_in_base(base, &c->settings[i]) || space == NULL ||
+            ct_space_find(space, c->settings[i].name) < 0)
+            continue;
+        searched++;
+        idle += !ct_tune_contributes(ev, sc, p, i, why[i], sizeof why[i]);
+    }
+    if (idle == searched)
+        for (size_t i = 0; i < c->n; i++)
+            why[i][0] = '\0';
+    ct_status_t st = CT_OK;
+    for (size_t i = 0; i < c->n && st == CT_OK; i++) {
         /* A guard set only while measuring (MPICH's FALLBACK=error) is
          * not what made the configuration faster, and no file carries it. */
         if (ct_tune_in_base(base, &c->settings[i]) || ct_library_measure_only(c->settings[i].name))
             continue;
-        ct_status_t st = ct_tune_add_choice(r, &c->settings[i], scope, p);
-        if (st != CT_OK)
-            return st;
+        st = ct_tune_add_choice(r, &c->settings[i], scope, p);
+        if (st != CT_OK || why[i][0] == '\0')
+            continue;
+        ct_tune_choice_t *ch = &r->choices[r->nchoices - 1];
+        if ((ch->idle = strdup(why[i])) == NULL)
+            st = CT_ERR_NOMEM;
+        ch->significant = 0;
     }
-    return CT_OK;
+    free(why);
+    return st;
 }
 
 /* Variables the files can set for one collective and size range:
@@ -97,12 +198,14 @@ ct_status_t ct_tune_decide_scopes(const ct_tune_state_t *s, ct_tune_scope_decisi
         if (st == CT_OK)
             st = ct_tune_decide(&decs[si].ev, &reach, &decs[si].d);
         for (size_t k = 0; k < decs[si].d.npicks && st == CT_OK; k++)
-            st = ct_tune_add_pick(result, sc, &decs[si].d.picks[k]);
+            st = ct_tune_add_pick(result, s->space, &decs[si].ev, sc, &decs[si].d.picks[k]);
     }
     /* Once every choice is in: whether a file can carry each over its
      * range depends on its partners (NCCL_ALGO with NCCL_PROTO). */
     for (size_t i = 0; i < result->nchoices && st == CT_OK; i++)
-        result->choices[i].unwritable = ct_emit_cannot_carry(result, &result->choices[i]);
+        result->choices[i].unwritable = result->choices[i].idle
+                                            ? result->choices[i].idle
+                                            : ct_emit_cannot_carry(result, &result->choices[i]);
     return st;
 }
 
@@ -120,6 +223,7 @@ void ct_tune_result_free(ct_tune_result_t *result)
         free(result->choices[i].name);
         free(result->choices[i].value);
         free(result->choices[i].outranked);
+        free(result->choices[i].idle);
     }
     free(result->choices);
     result->choices = NULL;

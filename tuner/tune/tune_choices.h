@@ -32,4 +32,8 @@ void ct_tune_result_free(ct_tune_result_t *result);
  * NCCL_PROTO): then it is decided per collective (ct_tune_reach_t). */
 int ct_tune_scope_per_coll(const ct_tune_scope_t *sc);
 
+/* The configuration of sc that is c with its i-th setting back at the
+ * baseline's (its value there, or unset), or 0 when the space has none. */
+size_t ct_tune_without(const ct_tune_scope_t *sc, const ct_space_config_t *c, size_t i);
+
 #endif

@@ -48,6 +48,10 @@ int ct_tune_significant(const double *cand, size_t ncand, const double *base, si
  * (src/lib/ct_stats.h) over an interleaved A/B of fresh launches, so the
  * two samples are independent launch medians. */
 #define CT_TUNE_VERIFY_ALPHA 0.05
+/* The A/B's false-discovery rate across the cells that can verify a
+ * choice (Benjamini-Hochberg; tune_verify.h gives the arithmetic): with
+ * no real difference, at most one A/B in 20 holds a cell. */
+#define CT_TUNE_VERIFY_FDR 0.05
 /* A loss the do-no-harm check calls harm (tune_verify.h): significant and
  * at least this large.  The A/B measures dozens of cells, and some pass
  * the one-sided test by chance: against the NCCL test double, 0 to 6 of

@@ -212,12 +212,14 @@ static ct_status_t ct_tune_report_verify(const ct_tune_report_in_t *in, ct_tune_
                     "Interleaved A/B, %zu pairs of fresh launches (order alternating), against "
                     "the defaults. The tuned side read the emitted files themselves: %s.%s%s\n\n"
                     "Test per collective x size: one-sided exact Mann-Whitney over the launch "
-                    "medians at p <= %.2f, and a median gain >= %.0f%%.\n\n",
+                    "medians at p <= %.2f, and a median gain >= %.0f%%. Across the %zu measured "
+                    "cells a choice reaches, Benjamini-Hochberg at q = %.2f: a cell holds only "
+                    "where its adjusted p (p adj) is <= %.2f too.\n\n",
                     v->pairs, v->how, v->note[0] ? " Note: " : "", v->note, CT_TUNE_VERIFY_ALPHA,
-                    CT_TUNE_MARGIN * 100);
+                    CT_TUNE_MARGIN * 100, v->nfamily, CT_TUNE_VERIFY_FDR, CT_TUNE_VERIFY_FDR);
     ct_tune_bprintf(md, "| collective | size | default us [range] | default busbw | tuned us "
-                        "[range] | tuned busbw | speedup | p | launches | holds |\n"
-                        "|---|---|---|---|---|---|---|---|---|---|\n");
+                        "[range] | tuned busbw | speedup | p | p adj | launches | holds |\n"
+                        "|---|---|---|---|---|---|---|---|---|---|---|\n");
     json_t *cells = json_array(), *vj = json_object();
     int bad = cells == NULL || vj == NULL;
     for (size_t i = 0; i < v->ncells && !bad; i++) {
@@ -229,11 +231,13 @@ static ct_status_t ct_tune_report_verify(const ct_tune_report_in_t *in, ct_tune_
         double speedup = c->tun_us > 0 ? c->def_us / c->tun_us : 0;
         ct_tune_bprintf(md,
                         "| %s | %s | %.2f [%.2f, %.2f] | %.3f | %.2f [%.2f, %.2f] | %.3f | %.2fx | "
-                        "%.3g | %zu/%zu | %s |\n",
+                        "%.3g | %.3g | %zu/%zu | %s |\n",
                         c->coll, sz, c->def_us, c->def_lo, c->def_hi, c->def_bw, c->tun_us,
-                        c->tun_lo, c->tun_hi, c->tun_bw, speedup, c->p_faster, c->ndef, c->ntun,
+                        c->tun_lo, c->tun_hi, c->tun_bw, speedup, c->p_faster, c->p_adj, c->ndef,
+                        c->ntun,
                         c->holds         ? "yes"
                         : c->contradicts ? "SLOWER"
+                        : c->holds_alone ? (c->family ? "alone only (BH)" : "no choice reaches it")
                                          : "no");
         json_t *j = json_object();
         bad |= j == NULL;
@@ -245,6 +249,11 @@ static ct_status_t ct_tune_report_verify(const ct_tune_report_in_t *in, ct_tune_
         bad |= ct_json_set(j, "p_faster", ct_json_real(c->p_faster));
         bad |= ct_json_set(j, "p_slower", ct_json_real(c->p_slower));
         bad |= ct_json_set(j, "holds", json_boolean(c->holds));
+        bad |= ct_json_set(j, "holds_alone", json_boolean(c->holds_alone));
+        bad |= ct_json_set(j, "bh",
+                           c->family ? json_pack("{s:I, s:f, s:f}", "rank", (json_int_t)c->rank,
+                                                 "level", c->level, "p_adjusted", c->p_adj)
+                                     : json_null());
         bad |= ct_json_set(j, "slower", json_boolean(c->contradicts));
         bad |= ct_json_append(cells, j);
     }
@@ -264,10 +273,12 @@ static ct_status_t ct_tune_report_verify(const ct_tune_report_in_t *in, ct_tune_
     bad |= ct_json_set(vj, "files_dir", ct_json_str(v->dir));
     bad |= ct_json_set(vj, "note", v->note[0] ? ct_json_str(v->note) : json_null());
     bad |= ct_json_set(vj, "test",
-                       json_pack("{s:s, s:f, s:f}", "name",
+                       json_pack("{s:s, s:f, s:f, s:s, s:f, s:I}", "name",
                                  "one-sided exact Mann-Whitney over "
                                  "launch medians",
-                                 "alpha", CT_TUNE_VERIFY_ALPHA, "margin", CT_TUNE_MARGIN));
+                                 "alpha", CT_TUNE_VERIFY_ALPHA, "margin", CT_TUNE_MARGIN,
+                                 "across_cells", "Benjamini-Hochberg", "fdr", CT_TUNE_VERIFY_FDR,
+                                 "family", (json_int_t)v->nfamily));
     bad |= ct_json_set(vj, "cells", cells);
     bad |= ct_json_set(vj, "no_harm", ct_tune_report_no_harm(v, md));
     bad |= ct_json_set(doc, "verification", vj);
@@ -383,6 +394,106 @@ static ct_status_t ct_tune_report_scope(const ct_tune_scope_t *sc,
     return st;
 }
 
+/* What the site already set before the tune (site.h), as report.json's
+ * "site"; NULL without memory. */
+static json_t *ct_tune_report_site(const ct_site_t *site)
+{
+    json_t *arr = json_array();
+    for (size_t i = 0; arr != NULL && i < site->n; i++) {
+        const ct_site_setting_t *e = &site->v[i];
+        json_t *j = json_object();
+        int bad = j == NULL;
+        bad |= ct_json_set(j, "name", ct_json_str(e->name));
+        bad |= ct_json_set(j, "value", ct_json_str(e->value));
+        bad |= ct_json_set(j, "origin", ct_json_str(e->origin));
+        bad |= ct_json_set(j, "mca", json_boolean(e->mca));
+        if (bad)
+            json_decref(j);
+        if (bad || ct_json_append(arr, j)) {
+            json_decref(arr);
+            return NULL;
+        }
+    }
+    return arr;
+}
+
+/* Choice i's verdict in words: over every round of the A/B, else the
+ * one A/B's, else (no A/B) why no file carries it. */
+static const char *ct_tune_report_why(const ct_tune_report_in_t *in, size_t i)
+{
+    const ct_tune_choice_t *c = &in->result->choices[i];
+    /* Dropped before any A/B: its own reason, not the A/B's account. */
+    if (c->idle != NULL)
+        return c->idle;
+    if (c->outranked != NULL && !c->verified)
+        return c->outranked;
+    if (in->why != NULL && in->why[i][0] != '\0')
+        return in->why[i];
+    if (in->v != NULL && i < in->v->nchoices && in->v->why[i][0] != '\0')
+        return in->v->why[i];
+    return c->unwritable;
+}
+
+/* The files of one A/B (or those written) with their digests; NULL
+ * without memory. */
+static json_t *ct_tune_report_files_json(const ct_tune_round_t *r)
+{
+    json_t *files = json_array();
+    for (size_t f = 0; files != NULL && f < r->nfiles; f++) {
+        json_t *j = json_pack("{s:s, s:s, s:s}", "name", r->files[f].name, "sha256",
+                              r->files[f].sha256, "sha256_rel", r->files[f].sha256_rel);
+        if (j == NULL || ct_json_append(files, j)) {
+            json_decref(files);
+            return NULL;
+        }
+    }
+    return files;
+}
+
+/* report.md's and report.json's account of the A/Bs as rounds: which
+ * files each ran, and whether the last ran the files written. */
+static int ct_tune_report_rounds(const ct_tune_rounds_t *rs, ct_tune_buf_t *md, json_t *doc)
+{
+    json_t *arr = json_array(), *o = json_object();
+    int bad = arr == NULL || o == NULL;
+    ct_tune_bprintf(md, "## the files verified are the files written\n\n");
+    for (size_t k = 0; k < rs->n && !bad; k++) {
+        const ct_tune_round_t *r = &rs->round[k];
+        ct_tune_bprintf(md, "- A/B %zu (`%s`): %zu choices tested, %zu held; files:", r->round,
+                        r->dir, r->candidates, r->held);
+        for (size_t f = 0; f < r->nfiles; f++)
+            ct_tune_bprintf(md, " %s (sha256 %.16s..., as @DIR@ %.16s...)", r->files[f].name,
+                            r->files[f].sha256, r->files[f].sha256_rel);
+        ct_tune_bprintf(md, "\n");
+        /* An earlier round's cells: what cut or dropped a choice. */
+        json_t *nh = NULL;
+        if (r->v != NULL && k + 1 < rs->n) {
+            ct_tune_bprintf(md, "\n### A/B %zu, whose verdicts changed the files\n\n", r->round);
+            nh = ct_tune_report_no_harm(r->v, md);
+            bad |= nh == NULL;
+        }
+        json_t *j =
+            json_pack("{s:I, s:s, s:I, s:I, s:o*, s:o*}", "round", (json_int_t)r->round, "dir",
+                      r->dir, "choices_tested", (json_int_t)r->candidates, "held",
+                      (json_int_t)r->held, "files", ct_tune_report_files_json(r), "no_harm", nh);
+        bad |= j == NULL || ct_json_append(arr, j);
+    }
+    ct_tune_bprintf(md, "- written (`%s`):", rs->written.dir[0] ? rs->written.dir : "-");
+    for (size_t f = 0; f < rs->written.nfiles; f++)
+        ct_tune_bprintf(md, " %s (sha256 %.16s..., as @DIR@ %.16s...)", rs->written.files[f].name,
+                        rs->written.files[f].sha256, rs->written.files[f].sha256_rel);
+    ct_tune_bprintf(md, "%s\n\n%s\n\n", rs->written.nfiles ? "" : " none",
+                    rs->as_written ? "The last A/B ran these files, byte for byte (with the "
+                                     "directory's own path as @DIR@)."
+                                   : "No verified file is written.");
+    bad |= ct_json_set(o, "rounds", arr);
+    arr = NULL;
+    bad |= ct_json_set(o, "written", ct_tune_report_files_json(&rs->written));
+    bad |= ct_json_set(o, "as_written", json_boolean(rs->as_written));
+    bad |= ct_json_set(doc, "verified_as_written", o);
+    return bad;
+}
+
 /* report.md's choices list and report.json's choices. */
 static ct_status_t ct_tune_report_choices(const ct_tune_report_in_t *in, ct_tune_buf_t *md,
                                           json_t *choices)
@@ -402,7 +513,7 @@ static ct_status_t ct_tune_report_choices(const ct_tune_report_in_t *in, ct_tune
                               : c->verified ? "verified, written"
                                             : "DROPPED, not written";
         /* Without an A/B an unwritable choice still says why. */
-        const char *why = v && i < v->nchoices ? v->why[i] : c->unwritable;
+        const char *why = ct_tune_report_why(in, i);
         /* The shape it was measured at: the rules files apply it there only
          * (colltune merge joins tunes of other shapes). */
         long nodes = result->nnodes > 0 ? result->nnodes : 1;
@@ -429,10 +540,14 @@ static ct_status_t ct_tune_report_choices(const ct_tune_report_in_t *in, ct_tune
         bad |= ct_json_set(j, "significant", json_boolean(c->significant));
         bad |= ct_json_set(j, "verified", json_boolean(c->verified));
         bad |= ct_json_set(j, "written", json_boolean(c->verified && c->unwritable == NULL));
-        bad |= ct_json_set(j, "verdict",
-                           v && i < v->nchoices ? ct_json_str(v->why[i])
-                           : c->unwritable      ? ct_json_str(c->unwritable)
-                                                : json_null());
+        bad |= ct_json_set(j, "verdict", why ? ct_json_str(why) : json_null());
+        /* The reason in words, for a choice not written; the site
+         * setting by name when one outranks every form. */
+        bad |= ct_json_set(j, "reason",
+                           why && !(c->verified && c->unwritable == NULL) ? ct_json_str(why)
+                                                                          : json_null());
+        bad |=
+            ct_json_set(j, "outranked_by", c->outranked ? ct_json_str(c->outranked) : json_null());
         bad |= ct_json_append(choices, j);
         if (bad)
             return CT_ERR_NOMEM;
@@ -582,6 +697,7 @@ static int ct_tune_report_doc(const ct_tune_report_in_t *in, json_t *doc, json_t
     bad |= ct_json_set(doc, "wall_s", ct_json_real(s->wall_s));
     bad |= ct_json_set(doc, "nnodes", json_integer(result->nnodes));
     bad |= ct_json_set(doc, "verified", json_boolean(in->v != NULL));
+    bad |= ct_json_set(doc, "site", ct_tune_report_site(&s->site));
     bad |= ct_json_set(doc, "cells", cells);
     bad |= ct_json_set(doc, "choices", choices);
     bad |= ct_json_set(doc, "trials", trials);
@@ -622,6 +738,8 @@ ct_status_t ct_tune_report(const ct_tune_report_in_t *in, char *err, size_t errl
         st = ct_tune_report_choices(in, &md, choices);
     if (st == CT_OK)
         st = ct_tune_report_verify(in, &md, doc);
+    if (st == CT_OK && in->rounds != NULL && ct_tune_report_rounds(in->rounds, &md, doc))
+        st = CT_ERR_NOMEM;
     if (st == CT_OK)
         ct_tune_report_files(in->result, &md);
     if (st == CT_OK) {

@@ -64,11 +64,17 @@ int ct_tune_journaled(const ct_tune_state_t *s, const ct_tune_scope_t *sc, size_
     return ct_tune_find(s, sc, ci, launch) != NULL;
 }
 
+/* Whether sc is one of the A/B's scopes (tune_verify.h: "verify...").
+ * Its own name, not tune_verify.h's: the trial code sits below it. */
+static int ct_tune_is_ab(const ct_tune_scope_t *sc) { return strncmp(sc->name, "verify", 6) == 0; }
+
 /* After a trial: the best gain over the baseline seen so far, for the
  * progress line (one launch each: a hint, not a decision). */
 static void ct_tune_track_best(ct_tune_runner_t *x, const ct_tune_scope_t *sc, size_t ci)
 {
-    if (ci == 0)
+    /* An A/B's tuned side is not a search result: a "best" there may be a
+     * cell no choice reaches, and would read as a gain found. */
+    if (ci == 0 || ct_tune_is_ab(sc))
         return;
     const ct_trial_t *t = &x->s->trials[x->s->ntrials - 1];
     for (size_t r = 0; r < t->nrows; r++) {
@@ -316,11 +322,21 @@ static void ct_tune_trial_progress(const ct_tune_runner_t *x, const ct_tune_scop
     const ct_trial_t *k = &s->trials[s->ntrials - 1];
     size_t left = total > done + 1 ? total - done - 1 : 0;
     double eta = s->ran ? x->trial_time / (double)s->ran * (double)left : 0;
-    fprintf(stderr,
-            "%scolltune tune: trial %zu/%zu %s %s#%ld %s%s %.1fs, ETA %.0fs, best so far: %s%s",
-            x->tty ? "\r\033[K" : "", done + 1, total, sc->name, cfg->key, launch,
-            ct_journal_status_name(k->status), short_run ? " (short)" : "", wall_s, eta,
-            x->best[0] ? x->best : "-", k->status != CT_JOURNAL_OK ? " [excluded]" : "");
+    if (ct_tune_is_ab(sc))
+        fprintf(stderr,
+                "%scolltune tune: A/B launch %zu/%zu %s pair %ld, %s side (%s) %s %.1fs, ETA "
+                "%.0fs: the files' side against the defaults, judged at the end%s",
+                x->tty ? "\r\033[K" : "", done + 1, total, sc->name, launch,
+                cfg == &sc->configs.configs[0] ? "default" : "tuned", cfg->key,
+                ct_journal_status_name(k->status), wall_s, eta,
+                k->status != CT_JOURNAL_OK ? " [failed]" : "");
+    else
+        fprintf(stderr,
+                "%scolltune tune: trial %zu/%zu %s %s#%ld %s%s %.1fs, ETA %.0fs, best so far: "
+                "%s%s",
+                x->tty ? "\r\033[K" : "", done + 1, total, sc->name, cfg->key, launch,
+                ct_journal_status_name(k->status), short_run ? " (short)" : "", wall_s, eta,
+                x->best[0] ? x->best : "-", k->status != CT_JOURNAL_OK ? " [excluded]" : "");
     fputs(x->tty ? "" : "\n", stderr);
     if (k->status != CT_JOURNAL_OK)
         fprintf(stderr, "%scolltune tune: %s %s excluded: %s\n", x->tty ? "\n" : "", sc->name,

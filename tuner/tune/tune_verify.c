@@ -12,8 +12,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "ct_hash.h"
+#include "ct_sha256.h"
 #include "ct_size.h"
 #include "ct_stats.h"
 #include "emit.h"
@@ -103,6 +105,30 @@ static int ct_tune_verify_user_has(const ct_launch_opts_t *lo, const char *name)
     return has;
 }
 
+/* v as sh reads it when it opens with a single quote (nccl.env's quoting:
+ * '...' with ' as '\'', emit_nccl_env.c), in place; else left as is. */
+static void ct_tune_verify_unquote(char *v)
+{
+    char *out = v;
+    const char *p = v;
+    if (*p != '\'')
+        return;
+    while (*p) {
+        const char *end = *p == '\'' ? strchr(p + 1, '\'') : NULL;
+        if (end != NULL) {
+            memmove(out, p + 1, (size_t)(end - p - 1));
+            out += end - p - 1;
+            p = end + 1;
+        } else if (p[0] == '\\' && p[1] != '\0') {
+            *out++ = p[1];
+            p += 2;
+        } else {
+            *out++ = *p++;
+        }
+    }
+    *out = '\0';
+}
+
 /* A sourced file (mpich.env): each `export NAME=VALUE` line into tuned's
  * environment, as `set -a; . FILE` would set it (the emitter writes values
  * unquoted, file_values.c's rule), and "sourced FILE" into v->how. */
@@ -124,6 +150,7 @@ static ct_status_t ct_tune_verify_source(const char *dir, const char *name,
         if (eq == NULL)
             continue;
         *eq = '\0';
+        ct_tune_verify_unquote(eq + 1);
         st = ct_tune_verify_add(tuned, line + 7, eq + 1, CT_VIA_ENV);
     }
     fclose(f);
@@ -274,6 +301,34 @@ static ct_status_t ct_tune_verify_scope(const char *name, const char *colls,
     return st;
 }
 
+ct_status_t ct_tune_files_hash(const char *dir, const char *const *names, size_t n,
+                               ct_tune_file_hash_t *out, size_t *nout, char *err, size_t errlen)
+{
+    *nout = 0;
+    for (size_t f = 0; f < n && f < CT_TUNE_VERIFY_MAX_FILES; f++) {
+        char path[PATH_MAX + 64];
+        snprintf(path, sizeof path, "%s/%s", dir, names[f]);
+        ct_tune_file_hash_t *h = &out[(*nout)++];
+        snprintf(h->name, sizeof h->name, "%s", names[f]);
+        ct_status_t st = ct_sha256_file(path, dir, h->sha256, h->sha256_rel, err, errlen);
+        if (st != CT_OK)
+            return st;
+    }
+    return CT_OK;
+}
+
+/* Removes what an earlier A/B of other choices left in dir (a resumed
+ * tune, or a round that dropped a format): the A/B loads and hashes the
+ * files this round writes, and no stale file may sit beside them. */
+static void ct_tune_verify_clear_dir(const char *dir)
+{
+    for (size_t i = 0; ct_emit_format_name(i) != NULL; i++) {
+        char path[PATH_MAX + 64];
+        snprintf(path, sizeof path, "%s/%s", dir, ct_emit_format_name(i));
+        (void)unlink(path);
+    }
+}
+
 ct_status_t ct_tune_verify_setup(const ct_tune_result_t *r, const ct_tune_verify_in_t *in,
                                  ct_tune_scope_t *scopes, size_t *nscopes_p, ct_tune_verify_t *v,
                                  char *err, size_t errlen)
@@ -282,7 +337,16 @@ ct_status_t ct_tune_verify_setup(const ct_tune_result_t *r, const ct_tune_verify
     *nscopes_p = 0;
     memset(v, 0, sizeof *v);
     v->pairs = in->pairs;
-    if (ct_outdir_path(in->out, CT_TUNE_VERIFY_NAME, dir, sizeof dir) != CT_OK) {
+    v->round = in->round > 0 ? in->round : 1;
+    /* Round 1 keeps the names every earlier tune's journal has. */
+    const char *base_names[CT_TUNE_VERIFY_MAX_SCOPES] = {
+        CT_TUNE_VERIFY_NAME, CT_TUNE_VERIFY_DTYPES_NAME, CT_TUNE_VERIFY_CONFIRM_NAME};
+    for (size_t k = 0; k < CT_TUNE_VERIFY_MAX_SCOPES; k++)
+        if (v->round == 1)
+            snprintf(v->names[k], sizeof v->names[k], "%s", base_names[k]);
+        else
+            snprintf(v->names[k], sizeof v->names[k], "%s-%zu", base_names[k], v->round);
+    if (ct_outdir_path(in->out, v->names[0], dir, sizeof dir) != CT_OK) {
         snprintf(err, errlen, "--out %s: path too long", in->out);
         return CT_ERR_USAGE;
     }
@@ -305,11 +369,14 @@ ct_status_t ct_tune_verify_setup(const ct_tune_result_t *r, const ct_tune_verify
         cand.choices[i] = r->choices[i];
         cand.choices[i].verified = cand.choices[i].significant;
     }
+    ct_tune_verify_clear_dir(abs);
     st = ct_emit_all(&cand, abs, err, errlen);
-    const char *names[16];
-    const ct_emit_load_t *loads[16];
-    size_t nfiles = st == CT_OK ? ct_emit_loads(&cand, names, loads, 16) : 0;
+    const char *names[CT_TUNE_VERIFY_MAX_FILES];
+    const ct_emit_load_t *loads[CT_TUNE_VERIFY_MAX_FILES];
+    size_t nfiles = st == CT_OK ? ct_emit_loads(&cand, names, loads, CT_TUNE_VERIFY_MAX_FILES) : 0;
     free(cand.choices);
+    if (st == CT_OK)
+        st = ct_tune_files_hash(abs, names, nfiles, v->files, &v->nfiles, err, errlen);
     if (st != CT_OK)
         return st;
 
@@ -321,7 +388,7 @@ ct_status_t ct_tune_verify_setup(const ct_tune_result_t *r, const ct_tune_verify
             st = ct_tune_verify_add(&sides[side], in->base->settings[i].name,
                                     in->base->settings[i].value, in->base->settings[i].via);
     size_t used = 0;
-    for (size_t f = 0; f < nfiles && f < 16 && st == CT_OK; f++)
+    for (size_t f = 0; f < nfiles && f < CT_TUNE_VERIFY_MAX_FILES && st == CT_OK; f++)
         st = ct_tune_verify_load(in->lo, abs, names[f], loads[f], &sides[1], v, &used);
     /* The tuned side's id covers the choices too, through a variable the
      * libraries ignore (its journal key is that of its settings): a
@@ -362,12 +429,12 @@ ct_status_t ct_tune_verify_setup(const ct_tune_result_t *r, const ct_tune_verify
     memcpy(v->args[0], main_args, sizeof main_args);
     memcpy(v->args[1], dtype_args, sizeof dtype_args);
     if (st == CT_OK)
-        st = ct_tune_verify_scope(CT_TUNE_VERIFY_NAME, "all", v->args[0], sides, &scopes[0]);
+        st = ct_tune_verify_scope(v->names[0], "all", v->args[0], sides, &scopes[0]);
     if (st == CT_OK)
         *nscopes_p = 1;
     if (st == CT_OK && in->nccl) {
-        st = ct_tune_verify_scope(CT_TUNE_VERIFY_DTYPES_NAME, "allreduce,broadcast,allgather",
-                                  v->args[1], sides, &scopes[1]);
+        st = ct_tune_verify_scope(v->names[1], "allreduce,broadcast,allgather", v->args[1], sides,
+                                  &scopes[1]);
         *nscopes_p = 2;
         v->dtypes = 1;
     }
@@ -410,8 +477,11 @@ static void ct_tune_verify_cell(const ct_tune_ev_cell_t *e, ct_tune_vcell_t *c)
     c->p_faster = ct_stats_mw_p_less(t->us, c->ntun, d->us, c->ndef);
     c->p_slower = ct_stats_mw_p_less(d->us, c->ndef, t->us, c->ntun);
     int both = c->ntun > 0 && c->ndef > 0;
-    c->holds = both && c->p_faster <= CT_TUNE_VERIFY_ALPHA &&
-               c->tun_us <= (1.0 - CT_TUNE_MARGIN) * c->def_us;
+    /* What the cell alone says; whether it holds is the family's call
+     * (ct_tune_verify_bh). */
+    c->holds_alone = both && c->p_faster <= CT_TUNE_VERIFY_ALPHA &&
+                     c->tun_us <= (1.0 - CT_TUNE_MARGIN) * c->def_us;
+    c->p_adj = 1;
     /* A loss the test sees and that is larger than what chance gives one
      * of many cells (CT_TUNE_HARM_MARGIN); harm once confirmed. */
     c->suspect = both && c->p_slower <= CT_TUNE_VERIFY_ALPHA &&
@@ -462,6 +532,114 @@ static int ct_tune_reaches(const ct_tune_choice_t *ch, long long lo, long long h
         return 1;
     return strcmp(c->coll, ct_space_scope_name(ch->scope)) == 0 && c->bytes >= lo &&
            (hi < 0 || c->bytes <= hi);
+}
+
+/* A family cell's p_faster and its index in v->cells, for ranking. */
+typedef struct {
+    double p;
+    size_t k;
+} ct_tune_pk_t;
+
+static int ct_tune_pk_cmp(const void *a, const void *b)
+{
+    const ct_tune_pk_t *x = a, *y = b;
+    if (x->p != y->p)
+        return x->p < y->p ? -1 : 1;
+    return x->k < y->k ? -1 : x->k > y->k;
+}
+
+/* Marks the family (measured cells of the first kind of launch that a
+ * writable choice reaches: reach is set) and runs Benjamini-Hochberg over
+ * it: the adjusted p of rank j is the least m p(i) / i over i >= j, and
+ * a cell holds when it holds alone and that is <= q (tune_verify.h). */
+static ct_status_t ct_tune_verify_bh(ct_tune_verify_t *v, size_t nmain)
+{
+    size_t m = 0;
+    for (size_t k = 0; k < nmain; k++) {
+        ct_tune_vcell_t *c = &v->cells[k];
+        c->family = c->tuned && c->reach > 0;
+        m += (size_t)c->family;
+    }
+    v->nfamily = m;
+    v->bh_cutoff = 0;
+    if (m == 0)
+        return CT_OK;
+    ct_tune_pk_t *pk = malloc(m * sizeof *pk);
+    if (pk == NULL)
+        return CT_ERR_NOMEM;
+    size_t n = 0;
+    for (size_t k = 0; k < nmain; k++)
+        if (v->cells[k].family)
+            pk[n++] = (ct_tune_pk_t){v->cells[k].p_faster, k};
+    ct_vec_sort(pk, m, sizeof *pk, ct_tune_pk_cmp);
+    double adj = 1;
+    for (size_t j = m; j-- > 0;) {
+        ct_tune_vcell_t *c = &v->cells[pk[j].k];
+        double a = (double)m * pk[j].p / (double)(j + 1);
+        adj = a < adj ? a : adj;
+        c->rank = j + 1;
+        c->level = (double)(j + 1) * CT_TUNE_VERIFY_FDR / (double)m;
+        c->p_adj = adj;
+        c->holds = c->holds_alone && adj <= CT_TUNE_VERIFY_FDR;
+        if (adj <= CT_TUNE_VERIFY_FDR && pk[j].p > v->bh_cutoff)
+            v->bh_cutoff = pk[j].p;
+    }
+    free(pk);
+    return CT_OK;
+}
+
+/* C(a + b, a): the orderings an exact Mann-Whitney of a against b counts;
+ * 1 / it is the smallest p it can give. */
+static double ct_tune_orderings(size_t a, size_t b)
+{
+    double c = 1;
+    for (size_t i = 1; i <= a; i++)
+        c = c * (double)(b + i) / (double)i;
+    return c;
+}
+
+/*
+ * Appends to why what the family did to choice ch (reaching cells over
+ * its range as searched): cells that held alone but not over the family,
+ * and, where its own t family cells cannot pass even each at the
+ * smallest p their launch counts give (1/C(na+nb, na) > t q / m), the
+ * pairs whose smallest p could.
+ */
+static void ct_tune_verify_family_note(const ct_tune_verify_t *v, const ct_tune_choice_t *ch,
+                                       char *why, size_t why_len)
+{
+    size_t t = 0, alone = 0, pairs = 0;
+    double pmin = 1;
+    for (size_t k = 0; k < v->ncells; k++) {
+        const ct_tune_vcell_t *c = &v->cells[k];
+        if (!c->family || !ct_tune_reaches(ch, ch->min_bytes, ch->max_bytes, c))
+            continue;
+        t++;
+        alone += (size_t)(c->holds_alone && !c->holds);
+        double p = 1.0 / ct_tune_orderings(c->ndef, c->ntun);
+        pmin = p < pmin ? p : pmin;
+        size_t n = c->ndef < c->ntun ? c->ndef : c->ntun;
+        pairs = n > pairs ? n : pairs;
+    }
+    size_t used = strlen(why);
+    if (alone > 0) {
+        int w = snprintf(why + used, why_len - used,
+                         "; %zu more faster alone (p <= %.2f), not over the %zu cells tested "
+                         "(Benjamini-Hochberg, q = %.2f)",
+                         alone, CT_TUNE_VERIFY_ALPHA, v->nfamily, CT_TUNE_VERIFY_FDR);
+        used += w > 0 && (size_t)w < why_len - used ? (size_t)w : 0;
+    }
+    double level = (double)t * CT_TUNE_VERIFY_FDR / (double)v->nfamily;
+    if (t == 0 || pmin <= level)
+        return;
+    size_t could = pairs + 1;
+    while (could < CT_STATS_MW_MAX && 1.0 / ct_tune_orderings(could, could) > level)
+        could++;
+    snprintf(why + used, why_len - used,
+             "; at %zu pairs its %zu measured cell%s cannot pass over %zu (least p %.2g > "
+             "%zu x %.2f / %zu): --verify-pairs %zu could",
+             pairs, t, t == 1 ? "" : "s", v->nfamily, pmin, t, CT_TUNE_VERIFY_FDR, v->nfamily,
+             could);
 }
 
 /* A global choice reaches every cell: verified when none is slower. */
@@ -613,8 +791,8 @@ ct_status_t ct_tune_verify_confirm_scope(const ct_tune_scope_t *first, ct_tune_v
 {
     const char *const args[] = {"--sizes", v->confirm_sizes, "-d", v->confirm_dtypes, NULL};
     memcpy(v->args[2], args, sizeof args);
-    return ct_tune_verify_scope(CT_TUNE_VERIFY_CONFIRM_NAME, v->confirm_colls, v->args[2],
-                                first->configs.configs, sc);
+    return ct_tune_verify_scope(v->names[2], v->confirm_colls, v->args[2], first->configs.configs,
+                                sc);
 }
 
 ct_status_t ct_tune_verify_judge(const ct_tune_evidence_t *ev, size_t nev,
@@ -652,6 +830,16 @@ ct_status_t ct_tune_verify_judge(const ct_tune_evidence_t *ev, size_t nev,
                 c->contradicts = c2.suspect;
             }
         }
+    /* What the candidate files reached in each cell (the ranges as
+     * searched): a slower cell none reaches is noise, not harm; a
+     * measured cell one reaches is one of the family BH corrects over. */
+    for (size_t k = 0; k < v->ncells; k++)
+        for (size_t i = 0; i < r->nchoices; i++)
+            v->cells[k].reach += r->choices[i].unwritable == NULL &&
+                                 ct_tune_reaches(&r->choices[i], r->choices[i].min_bytes,
+                                                 r->choices[i].max_bytes, &v->cells[k]);
+    if (ct_tune_verify_bh(v, nmain) != CT_OK)
+        return CT_ERR_NOMEM;
     int weighted = nev > 0 && ev[0].weighted;
     if (weighted) {
         const ct_tune_launches_t *d = &ev[0].weighted_us[0], *t = &ev[0].weighted_us[1];
@@ -673,13 +861,9 @@ ct_status_t ct_tune_verify_judge(const ct_tune_evidence_t *ev, size_t nev,
             ct_tune_verify_global(v, weighted, &v->verified[i], v->why[i], sizeof v->why[i]);
         else
             ct_tune_verify_coll(v, i, ch, nmain, v->why[i], sizeof v->why[i]);
+        if (!v->verified[i] && !ch->unwritable && !v->failed[0] &&
+            !(ch->scope == CT_SCOPE_GLOBAL && weighted))
+            ct_tune_verify_family_note(v, ch, v->why[i], sizeof v->why[i]);
     }
-    /* What the candidate files reached in each cell (the ranges as
-     * searched): a slower cell none reaches is noise, not harm. */
-    for (size_t k = 0; k < v->ncells; k++)
-        for (size_t i = 0; i < r->nchoices; i++)
-            v->cells[k].reach += r->choices[i].unwritable == NULL &&
-                                 ct_tune_reaches(&r->choices[i], r->choices[i].min_bytes,
-                                                 r->choices[i].max_bytes, &v->cells[k]);
     return CT_OK;
 }

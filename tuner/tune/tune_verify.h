@@ -24,9 +24,42 @@
  *
  * The test, per collective x datatype x size: one-sided exact
  * Mann-Whitney over the launch medians (CT_TUNE_VERIFY_ALPHA).  A cell
- * "holds" where the tuned side is faster (p <= alpha) by at least
+ * "holds alone" where the tuned side is faster (p <= alpha) by at least
  * CT_TUNE_MARGIN; it is "slower" (harm) where the default is faster
  * (p <= alpha) by at least CT_TUNE_HARM_MARGIN (tune_decide.h says why).
+ *
+ * Across cells, Benjamini-Hochberg at q = CT_TUNE_VERIFY_FDR (0.05).
+ * One A/B tests dozens of cells, and at p <= 0.05 one in 20 holds by
+ * chance (47 cells: two or three a run).  The family is the cells that
+ * can verify a choice: the measured ones ("tuned") of the first kind of
+ * launch that a writable choice reaches over its range as searched, m of
+ * them.  Their p_faster, ascending, p(1) <= ... <= p(m); every cell up to
+ * the largest k with p(k) <= k q / m passes (its adjusted p <= q), and a
+ * cell "holds" when it passes and holds alone.  The arithmetic:
+ *   - At 5 pairs (CT_TUNE_VERIFY_MIN_PAIRS) the smallest one-sided exact
+ *     p is 1/C(10,5) = 1/252 = 0.0040, and the next 2/252, 4/252, 7/252,
+ *     12/252 = 0.048.  Holm (or Bonferroni) needs the best cell at q/m,
+ *     below 1/252 from m = 13: no A/B of 13 cells or more could verify
+ *     anything at the default pairs, however large the gain.  BH passes k
+ *     cells at 1/252 together once k q/m >= 1/252, k >= m/12.6: one cell
+ *     of up to 12, two of 25, four of 50 (47 cells: 4 x 0.05/47 = 0.0043).
+ *     A gain that holds at several sizes still verifies; one strong cell
+ *     among many does not verify alone.
+ *   - With no difference anywhere, BH passes any cell with probability at
+ *     most q (Benjamini and Hochberg 1995, independent tests; Benjamini
+ *     and Yekutieli 2001, positively dependent ones): at most one A/B in
+ *     20 holds a cell.  When it does it may hold two, but the levels
+ *     k q/m round down to p's 5 pairs can give: m = 1 holds 12/252 =
+ *     0.048 cells an A/B, m = 2 2 x 4/252 x 240/252 + 2 x (12/252)^2 =
+ *     0.035, and larger families less.  tests/unit/test_tune_verify.c
+ *     measures it on simulated A/Bs (m from 1 to 47: 14 cells held in
+ *     800, where the per-cell rule held 544), bench/ab-null on real ones.
+ *   - Where a choice's own t cells cannot pass even if each reads the
+ *     smallest p its launch counts give (p_min > t q / m), its verdict
+ *     says so and names the --verify-pairs whose p_min could.
+ * Cells of the datatype launches, unmeasured cells and the confirmation
+ * verify no choice, so they are outside the family; the weighted time
+ * (--weights) is one test and takes alpha as it is.
  *   - Any launch of either side that fails, gives wrong results or has a
  *     collective refused (NCCL's invalid usage) verifies nothing.
  *   - A per-collective choice: its range shrinks to the part between
@@ -75,11 +108,33 @@ typedef struct {
     size_t ndef, ntun;
     double p_faster; /* tuned faster than default */
     double p_slower; /* default faster than tuned */
-    int holds;       /* p_faster <= alpha and a median gain >= the margin */
+    int holds_alone; /* p_faster <= alpha and a median gain >= the margin */
+    int family;      /* one of the A/B's tests: measured, and a writable choice reaches it */
+    size_t rank;     /* in the family: p_faster's rank, 1 the smallest (ties by order); else 0 */
+    double level;    /* in the family: BH's level at its rank, rank * q / m; else 0 */
+    double p_adj;    /* in the family: BH-adjusted p_faster (passes at <= q); else 1 */
+    int holds;       /* holds alone, in the family and p_adj <= CT_TUNE_VERIFY_FDR */
     int suspect;     /* the first A/B: p_slower <= alpha and a loss >= CT_TUNE_HARM_MARGIN */
     int contradicts; /* slower (harm): a suspect the confirmation found slower too, or one
                         no confirmation ran for */
 } ct_tune_vcell_t;
+
+/* Most files one A/B loads: one per emitted format. */
+#define CT_TUNE_VERIFY_MAX_FILES 16
+
+/* One file and its digests: of its bytes, and with its directory's path
+ * written as @DIR@ (so a file that names its own directory compares
+ * across the A/B's directory and the output directory). */
+typedef struct {
+    char name[64];
+    char sha256[65];
+    char sha256_rel[65];
+} ct_tune_file_hash_t;
+
+/* The digests of the files names[0..n) in dir, into out (room for
+ * CT_TUNE_VERIFY_MAX_FILES); returns how many, or 0 with err. */
+ct_status_t ct_tune_files_hash(const char *dir, const char *const *names, size_t n,
+                               ct_tune_file_hash_t *out, size_t *nout, char *err, size_t errlen);
 
 /* The sizes the search measured: what "tuned" cells are. */
 typedef struct {
@@ -100,14 +155,25 @@ typedef struct ct_tune_verify_s {
     size_t nsuspects;       /* suspects a choice reaches: confirmed by a second A/B */
     ct_tune_vcell_t *cells; /* after ct_tune_verify_judge: every scope's, in scope order */
     size_t ncells;
+    size_t nfamily;                   /* cells in the family BH corrects over (m) */
+    double bh_cutoff;                 /* the largest p_faster that passed BH; 0: none */
     int *verified;                    /* per choice of the result */
-    char (*why)[192];                 /* per choice: the verdict, in words */
+    char (*why)[320];                 /* per choice: the verdict, in words */
     long long *min_bytes, *max_bytes; /* per choice: its range after shrinking */
     size_t nchoices;
     double w_def, w_tun, w_p; /* --weights: medians of the weighted time, p */
     size_t w_n;               /* launches with a weighted time, per side (min) */
     /* The scopes' collbench arguments (point into the strings above). */
     const char *args[CT_TUNE_VERIFY_MAX_SCOPES][8];
+    /* Which A/B of the tune this is (1: the first; a later one runs the
+     * final files again after a cut or drop changed them), and its
+     * scopes' names ("verify", "verify-2", ...: a round's launches never
+     * mix with another's in the journal). */
+    size_t round;
+    char names[CT_TUNE_VERIFY_MAX_SCOPES][32];
+    /* The files the tuned side ran, with their SHA-256 (ct_sha256.h). */
+    ct_tune_file_hash_t files[CT_TUNE_VERIFY_MAX_FILES];
+    size_t nfiles;
 } ct_tune_verify_t;
 
 /* What the A/B needs besides the result. */
@@ -119,10 +185,11 @@ typedef struct {
     int nccl;                        /* the backend is NCCL: also the datatype launches */
     const ct_tune_vsize_t *searched; /* what the search measured */
     size_t nsearched;
+    size_t round; /* 1, 2, ...: the directory verify[-N] and the scopes' names */
 } ct_tune_verify_in_t;
 
 /* Writes r's choices (all significant) as candidate files into
- * DIR/verify/, and fills scopes[0..*nscopes_p) (their two configurations
+ * DIR/verify/ (round 1) or DIR/verify-N/ (round N), and fills scopes[0..*nscopes_p) (their two configurations
  * each, their collectives and collbench arguments) and v->dir, v->how,
  * v->note, v->sizes.  An error with err. */
 ct_status_t ct_tune_verify_setup(const ct_tune_result_t *r, const ct_tune_verify_in_t *in,
