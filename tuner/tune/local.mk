@@ -19,6 +19,7 @@ tuner_tune_libcttune_la_SOURCES = \
 	tuner/tune/tune_trial.c tuner/tune/tune_trial.h \
 	tuner/tune/tune_ucx_names.c tuner/tune/tune_ucx_names.h \
 	tuner/tune/tune_mpich_names.c tuner/tune/tune_mpich_names.h \
+	tuner/tune/tune_ab.c tuner/tune/tune_ab.h \
 	tuner/tune/tune_neighbours.c tuner/tune/tune_neighbours.h \
 	tuner/tune/tune_verify.c tuner/tune/tune_verify.h \
 	tuner/tune/tune_weights.c tuner/tune/tune_weights.h

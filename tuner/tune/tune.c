@@ -37,6 +37,7 @@
 #include "evidence.h"
 #include "trial.h"
 #include "tune.h"
+#include "tune_ab.h"
 #include "tune_choices.h"
 #include "tune_decide.h"
 #include "tune_inproc.h"
@@ -443,23 +444,6 @@ static ct_status_t ct_tune_scopes(ct_tune_args_t *a, ct_tune_state_t *s, const c
     return CT_OK;
 }
 
-/* The A/B pairs on the verification's own scopes, alternating which
- * side goes first; outside the search's budget. */
-static ct_status_t ct_tune_verify_pairs(ct_tune_ctx_t *x, ct_tune_scope_t *vsc, size_t nvsc,
-                                        size_t pairs, int *stop)
-{
-    ct_status_t st = CT_OK;
-    size_t total = 2 * pairs * nvsc, done = 0;
-    for (size_t p = 0; p < pairs && st == CT_OK && *stop == 0; p++)
-        for (size_t v = 0; v < nvsc && st == CT_OK && *stop == 0; v++)
-            for (size_t k = 0; k < 2 && st == CT_OK && *stop == 0; k++, done++)
-                st = ct_tune_trial(&x->run, &vsc[v], p % 2 ? 1 - k : k, (long)p, 0, 0, done, total,
-                                   stop);
-    if (x->run.tty)
-        fputc('\n', stderr);
-    return st;
-}
-
 /* Whether collbench runs the NCCL backend (--backend nccl in its
  * arguments): the A/B then also runs the framework datatypes. */
 static int ct_tune_backend_nccl(const ct_tune_args_t *a)
@@ -472,124 +456,6 @@ static int ct_tune_backend_nccl(const ct_tune_args_t *a)
             return 1;
     }
     return 0;
-}
-
-/* What failed or was refused in the A/B's launches, into buf ("" when
- * every launch of both sides ran whole). */
-static void ct_tune_verify_failures(const ct_tune_state_t *s, const ct_tune_scope_t *vsc,
-                                    size_t nvsc, char *buf, size_t len)
-{
-    buf[0] = '\0';
-    for (size_t i = 0; i < s->ntrials && buf[0] == '\0'; i++) {
-        const ct_trial_t *t = &s->trials[i];
-        for (size_t v = 0; v < nvsc && buf[0] == '\0'; v++) {
-            /* Only this A/B's two sides: a resumed journal may hold the
-             * tuned side of an A/B of other choices. */
-            int tuned = strcmp(t->key, vsc[v].configs.configs[1].key) == 0;
-            if (strcmp(t->scope, vsc[v].name) != 0 ||
-                (!tuned && strcmp(t->key, vsc[v].configs.configs[0].key) != 0))
-                continue;
-            const char *side = tuned ? "tuned" : "default";
-            if (t->status != CT_JOURNAL_OK)
-                snprintf(buf, len, "a %s launch of the A/B failed (%s: %s; see the journal)", side,
-                         ct_journal_status_name(t->status), t->reason ? t->reason : "-");
-            else if (t->nrefused > 0)
-                snprintf(buf, len, "the library refused the %s side's %s %s: %.300s", side,
-                         t->refused[0].collective, t->refused[0].dtype, t->refused[0].reason);
-        }
-    }
-}
-
-/* The collectives and sizes the search measured, from its decisions
- * (malloc'ed into *sizes_p). */
-static ct_status_t ct_tune_searched(const ct_tune_state_t *s, const ct_tune_scope_decision_t *decs,
-                                    ct_tune_vsize_t **sizes_p, size_t *n_p)
-{
-    size_t n = 0;
-    for (size_t si = 0; si < s->nscopes; si++)
-        n += decs[si].ev.ncells;
-    ct_tune_vsize_t *v = calloc(n ? n : 1, sizeof *v);
-    if (v == NULL)
-        return CT_ERR_NOMEM;
-    n = 0;
-    for (size_t si = 0; si < s->nscopes; si++)
-        for (size_t k = 0; k < decs[si].ev.ncells; k++)
-            v[n++] = (ct_tune_vsize_t){decs[si].ev.cells[k].coll, decs[si].ev.cells[k].bytes};
-    *sizes_p = v;
-    *n_p = n;
-    return CT_OK;
-}
-
-/* Verifies result's choices (tune_verify.h): the candidate files, the
- * A/B on scopes of its own, and the verdicts into v.  *stop 130:
- * interrupted during the A/B (v then judges nothing). */
-static ct_status_t ct_tune_verify_run(ct_tune_ctx_t *x, const ct_tune_result_t *result,
-                                      const ct_tune_scope_decision_t *decs, size_t round,
-                                      ct_tune_verify_t *v, int *stop, char *err, size_t errlen)
-{
-    ct_tune_state_t *s = x->s;
-    ct_tune_scope_t vsc[CT_TUNE_VERIFY_MAX_SCOPES];
-    size_t nvsc = 0;
-    memset(vsc, 0, sizeof vsc);
-    ct_tune_vsize_t *searched = NULL;
-    size_t nsearched = 0;
-    ct_status_t st = ct_tune_searched(s, decs, &searched, &nsearched);
-    ct_tune_verify_in_t in = {x->a->out,
-                              &x->a->lo,
-                              &s->scopes[0].configs.configs[0],
-                              (size_t)x->a->verify_pairs,
-                              ct_tune_backend_nccl(x->a),
-                              searched,
-                              nsearched,
-                              round};
-    if (st == CT_OK)
-        st = ct_tune_verify_setup(result, &in, vsc, &nvsc, v, err, errlen);
-    if (st == CT_OK) {
-        size_t cands = 0;
-        for (size_t i = 0; i < result->nchoices; i++)
-            cands += (size_t)(result->choices[i].significant && !result->choices[i].unwritable);
-        fprintf(stderr,
-                "colltune tune: %s %zu choices: %zu A/B pairs x %zu kinds of launch "
-                "(every collective at %s B%s%s), the tuned side with %s\n",
-                round > 1 ? "verifying the final files again," : "verifying", cands, v->pairs, nvsc,
-                v->sizes, nvsc > 1 ? "; int8 and bfloat16 at " : "", nvsc > 1 ? v->check_sizes : "",
-                v->how);
-        if (v->note[0])
-            fprintf(stderr, "colltune tune: note: %s\n", v->note);
-        st = ct_tune_verify_pairs(x, vsc, nvsc, v->pairs, stop);
-    }
-    ct_tune_evidence_t ev[CT_TUNE_VERIFY_MAX_SCOPES];
-    size_t nev = 0, nfirst = nvsc;
-    for (; st == CT_OK && *stop == 0 && nev < nfirst; nev++)
-        st = ct_tune_evidence_build(s, &vsc[nev], &ev[nev]);
-    /* Suspects a choice reaches: a second A/B of their cells alone. */
-    if (st == CT_OK && *stop == 0 && ct_tune_verify_suspects(ev, nev, result, v) > 0) {
-        fprintf(stderr,
-                "colltune tune: %zu cells read slower with the files: confirming with %zu more "
-                "pairs (%s at %s B, %s)\n",
-                v->nsuspects, v->pairs, v->confirm_colls, v->confirm_sizes, v->confirm_dtypes);
-        st = ct_tune_verify_confirm_scope(&vsc[0], v, &vsc[nvsc]);
-        nvsc++;
-        if (st == CT_OK)
-            st = ct_tune_verify_pairs(x, &vsc[nvsc - 1], 1, v->pairs, stop);
-        if (st == CT_OK && *stop == 0)
-            st = ct_tune_evidence_build(s, &vsc[nvsc - 1], &ev[nev++]);
-    }
-    if (st == CT_OK && *stop == 0) {
-        char failed[512];
-        ct_tune_verify_failures(s, vsc, nvsc, failed, sizeof failed);
-        st = ct_tune_verify_judge(ev, nfirst, nev > nfirst ? &ev[nfirst] : NULL, result, searched,
-                                  nsearched, failed, v);
-    }
-    for (size_t e = 0; e < nev; e++)
-        ct_tune_evidence_free(&ev[e]);
-    for (size_t k = 0; k < nvsc; k++) {
-        ct_space_configs_free(&vsc[k].configs);
-        free(vsc[k].excluded);
-        free(vsc[k].alive);
-    }
-    free(searched);
-    return st;
 }
 
 /* The result's run facts; run_id and date are the caller's buffers. */
@@ -621,27 +487,6 @@ static void ct_tune_result_init(const ct_tune_ctx_t *x, const ct_space_t *space,
         }
 }
 
-/* A choice the site's settings would outrank in every form a file can
- * carry it in: reported with the setting named, never verified or
- * written (ct_emit_outranked).  Run again after a range is cut: the form
- * can change with the range. */
-static ct_status_t ct_tune_mark_outranked(ct_tune_result_t *result)
-{
-    for (size_t i = 0; i < result->nchoices; i++) {
-        ct_tune_choice_t *c = &result->choices[i];
-        char buf[512];
-        const char *why =
-            c->unwritable == NULL ? ct_emit_outranked(result, c, buf, sizeof buf) : NULL;
-        if (why == NULL)
-            continue;
-        free(c->outranked);
-        if ((c->outranked = strdup(why)) == NULL)
-            return CT_ERR_NOMEM;
-        c->unwritable = c->outranked;
-    }
-    return CT_OK;
-}
-
 static void ct_tune_done_line(const ct_tune_ctx_t *x, const ct_tune_result_t *result, int verified)
 {
     const ct_tune_state_t *s = x->s;
@@ -655,179 +500,6 @@ static void ct_tune_done_line(const ct_tune_ctx_t *x, const ct_tune_result_t *re
             "%zu choices, %zu verified%s; %zu files; %.1f s; %s/report.md\n",
             s->ran, s->resumed, s->skipped, s->failed, result->nchoices, kept,
             verified ? "" : " (nothing to verify)", nf, s->wall_s, x->a->out);
-}
-
-/* What the emitters write (emit_format.h's rule, for the rounds). */
-static int ct_tune_usable(const ct_tune_choice_t *c)
-{
-    return c->significant && c->verified && c->unwritable == NULL;
-}
-
-/* The final files, emitted from result's verdicts into a scratch
- * directory beside the A/B's and hashed into *h (nothing is left there):
- * *same says whether they are the files v's A/B ran, byte for byte but
- * for the directory's own path (mca-params.conf names the rules file). */
-static ct_status_t ct_tune_final_files(const ct_tune_ctx_t *x, const ct_tune_result_t *result,
-                                       const ct_tune_verify_t *v, ct_tune_round_t *h, int *same,
-                                       char *err, size_t errlen)
-{
-    char dir[PATH_MAX], abs[PATH_MAX];
-    *same = 0;
-    h->nfiles = 0;
-    if (ct_outdir_path(x->a->out, "verify-final", dir, sizeof dir) != CT_OK) {
-        snprintf(err, errlen, "--out %s: path too long", x->a->out);
-        return CT_ERR_USAGE;
-    }
-    ct_status_t st = ct_outdir_prepare(dir, err, errlen);
-    if (st == CT_OK && realpath(dir, abs) == NULL) {
-        snprintf(err, errlen, "%.400s: %s", dir, strerror(errno));
-        st = CT_ERR_IO;
-    }
-    const char *names[CT_TUNE_VERIFY_MAX_FILES];
-    size_t n = 0;
-    if (st == CT_OK)
-        st = ct_emit_all(result, abs, err, errlen);
-    if (st == CT_OK) {
-        n = ct_emit_files(result, names, CT_TUNE_VERIFY_MAX_FILES);
-        st = ct_tune_files_hash(abs, names, n, h->files, &h->nfiles, err, errlen);
-    }
-    for (size_t f = 0; f < n; f++) {
-        char path[PATH_MAX + 64];
-        snprintf(path, sizeof path, "%s/%s", abs, names[f]);
-        (void)unlink(path);
-    }
-    (void)rmdir(dir);
-    if (st != CT_OK)
-        return st;
-    *same = h->nfiles == v->nfiles;
-    for (size_t f = 0; f < h->nfiles && *same; f++)
-        *same = strcmp(h->files[f].name, v->files[f].name) == 0 &&
-                strcmp(h->files[f].sha256_rel, v->files[f].sha256_rel) == 0;
-    return CT_OK;
-}
-
-/* Round's verdicts into result: the choices that were its candidates take
- * their verdict, range and reason; the others keep the round that
- * dropped them.  A range cut to where it held may be one no file can
- * carry, or one the site's settings outrank: not written, and said. */
-static ct_status_t ct_tune_apply_round(ct_tune_result_t *result, const int *cand,
-                                       ct_tune_verify_t *v, char (*why)[CT_TUNE_WHY_LEN])
-{
-    for (size_t i = 0; i < result->nchoices && i < v->nchoices; i++) {
-        if (!cand[i])
-            continue;
-        ct_tune_choice_t *c = &result->choices[i];
-        c->verified = v->verified[i];
-        c->min_bytes = v->min_bytes[i];
-        c->max_bytes = v->max_bytes[i];
-        if (v->round == 1)
-            snprintf(why[i], CT_TUNE_WHY_LEN, "%s", v->why[i]);
-        else {
-            size_t wl = strlen(why[i]);
-            snprintf(why[i] + wl, CT_TUNE_WHY_LEN - wl, "; the files as written, A/B %zu: %s",
-                     v->round, v->why[i]);
-        }
-        if (c->unwritable != NULL || (c->unwritable = ct_emit_cannot_carry(result, c)) == NULL)
-            continue;
-        size_t wl = strlen(why[i]);
-        snprintf(why[i] + wl, CT_TUNE_WHY_LEN - wl, "; %s over what stays", c->unwritable);
-        c->verified = 0;
-    }
-    ct_status_t st = ct_tune_mark_outranked(result);
-    for (size_t i = 0; st == CT_OK && i < result->nchoices; i++)
-        if (cand[i] && result->choices[i].outranked != NULL && result->choices[i].verified) {
-            size_t wl = strlen(why[i]);
-            snprintf(why[i] + wl, CT_TUNE_WHY_LEN - wl, "; over what stays: %s",
-                     result->choices[i].outranked);
-            result->choices[i].verified = 0;
-        }
-    return st;
-}
-
-/*
- * The A/B, again until the files it ran are the files to be written: a
- * cut, a drop or a change of form after an A/B makes files no A/B ran,
- * so those final files get an A/B of their own (all its cells: the no-harm
- * check covers every cell they reach), at most CT_TUNE_MAX_ROUNDS times;
- * if they still differ, nothing is written.  Each round's files and
- * their digests go to the report.
- */
-static ct_status_t ct_tune_verify_rounds(ct_tune_ctx_t *x, ct_tune_result_t *result,
-                                         const ct_tune_scope_decision_t *decs, ct_tune_verify_t *v,
-                                         ct_tune_rounds_t *rounds, char (*why)[CT_TUNE_WHY_LEN],
-                                         int *stop, char *err, size_t errlen)
-{
-    size_t n = result->nchoices ? result->nchoices : 1;
-    int *cand = calloc(n, sizeof *cand);
-    ct_tune_choice_t *copy = calloc(n, sizeof *copy);
-    ct_status_t st = cand && copy ? CT_OK : CT_ERR_NOMEM;
-    for (size_t i = 0; i < result->nchoices; i++)
-        cand[i] = result->choices[i].significant && result->choices[i].unwritable == NULL;
-    for (size_t round = 1; st == CT_OK && *stop == 0; round++) {
-        /* This round's candidates alone, as significant: the A/B writes
-         * and loads exactly them. */
-        ct_tune_result_t next = *result;
-        next.choices = copy;
-        for (size_t i = 0; i < result->nchoices; i++) {
-            copy[i] = result->choices[i];
-            copy[i].significant = cand[i];
-        }
-        /* An earlier round's A/B stays for the report. */
-        if (rounds->n > 0) {
-            ct_tune_verify_t *keep = malloc(sizeof *keep);
-            if (keep == NULL) {
-                st = CT_ERR_NOMEM;
-                break;
-            }
-            *keep = *v;
-            memset(v, 0, sizeof *v);
-            rounds->round[rounds->n - 1].v = keep;
-        }
-        st = ct_tune_verify_run(x, &next, decs, round, v, stop, err, errlen);
-        if (st != CT_OK || *stop != 0)
-            break;
-        ct_tune_round_t *r = &rounds->round[rounds->n++];
-        r->round = round;
-        snprintf(r->dir, sizeof r->dir, "%s", v->dir);
-        memcpy(r->files, v->files, sizeof r->files);
-        r->nfiles = v->nfiles;
-        r->candidates = 0;
-        for (size_t i = 0; i < result->nchoices; i++)
-            r->candidates += (size_t)cand[i];
-        st = ct_tune_apply_round(result, cand, v, why);
-        size_t usable = 0;
-        for (size_t i = 0; i < result->nchoices; i++)
-            usable += (size_t)ct_tune_usable(&result->choices[i]);
-        r->held = usable;
-        int same = 0;
-        if (st == CT_OK && usable > 0)
-            st = ct_tune_final_files(x, result, v, &rounds->written, &same, err, errlen);
-        if (st != CT_OK || usable == 0 || same) {
-            rounds->as_written = st == CT_OK && usable > 0;
-            break;
-        }
-        if (rounds->n == CT_TUNE_MAX_ROUNDS) {
-            for (size_t i = 0; i < result->nchoices; i++) {
-                if (!ct_tune_usable(&result->choices[i]))
-                    continue;
-                result->choices[i].verified = 0;
-                size_t wl = strlen(why[i]);
-                snprintf(why[i] + wl, CT_TUNE_WHY_LEN - wl,
-                         "; not written: the files changed again after the %zu A/Bs, and no A/B "
-                         "ran the ones that would be written",
-                         rounds->n);
-            }
-            break;
-        }
-        fprintf(stderr, "colltune tune: the verdicts changed the files (a range cut, a choice "
-                        "dropped or written in another form): an A/B of the files as they would be "
-                        "written\n");
-        for (size_t i = 0; i < result->nchoices; i++)
-            cand[i] = ct_tune_usable(&result->choices[i]);
-    }
-    free(cand);
-    free(copy);
-    return st;
 }
 
 /* After the search, the straight line: evidence -> decision -> report ->
@@ -869,7 +541,13 @@ static ct_status_t ct_tune_finish(ct_tune_ctx_t *x, const ct_space_t *space, int
     for (size_t i = 0; i < result.nchoices; i++)
         writable += result.choices[i].unwritable == NULL && result.choices[i].significant;
     if (st == CT_OK && writable > 0 && x->a->verify_pairs > 0) {
-        st = ct_tune_verify_rounds(x, &result, decs, &v, &rounds, why, stop, err, sizeof err);
+        ct_tune_ab_t ab = {&x->run,
+                           s,
+                           x->a->out,
+                           &x->a->lo,
+                           (size_t)x->a->verify_pairs,
+                           ct_tune_backend_nccl(x->a)};
+        st = ct_tune_ab_rounds(&ab, &result, decs, &v, &rounds, why, stop, err, sizeof err);
         if (st == CT_OK && *stop == 0) {
             verified = 1;
             s->wall_s = ct_tune_now() - s->start;

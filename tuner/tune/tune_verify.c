@@ -338,6 +338,22 @@ ct_status_t ct_tune_verify_setup(const ct_tune_result_t *r, const ct_tune_verify
     memset(v, 0, sizeof *v);
     v->pairs = in->pairs;
     v->round = in->round > 0 ? in->round : 1;
+    /* The launches' collectives: every one, or a later round's; the
+     * datatype launches those of the frameworks' among them. */
+    snprintf(v->colls[0], sizeof v->colls[0], "%s", in->colls ? in->colls : "all");
+    static const char *const dtype_colls[] = {"allreduce", "broadcast", "allgather"};
+    for (size_t k = 0; k < 3; k++) {
+        int in_list = in->colls == NULL;
+        for (const char *p = in->colls; p != NULL && *p && !in_list;) {
+            size_t m = strcspn(p, ",");
+            in_list = m == strlen(dtype_colls[k]) && strncmp(p, dtype_colls[k], m) == 0;
+            p += m + (p[m] == ',');
+        }
+        size_t used = strlen(v->colls[1]);
+        if (in_list)
+            snprintf(v->colls[1] + used, sizeof v->colls[1] - used, "%s%s", used ? "," : "",
+                     dtype_colls[k]);
+    }
     /* Round 1 keeps the names every earlier tune's journal has. */
     const char *base_names[CT_TUNE_VERIFY_MAX_SCOPES] = {
         CT_TUNE_VERIFY_NAME, CT_TUNE_VERIFY_DTYPES_NAME, CT_TUNE_VERIFY_CONFIRM_NAME};
@@ -429,12 +445,11 @@ ct_status_t ct_tune_verify_setup(const ct_tune_result_t *r, const ct_tune_verify
     memcpy(v->args[0], main_args, sizeof main_args);
     memcpy(v->args[1], dtype_args, sizeof dtype_args);
     if (st == CT_OK)
-        st = ct_tune_verify_scope(v->names[0], "all", v->args[0], sides, &scopes[0]);
+        st = ct_tune_verify_scope(v->names[0], v->colls[0], v->args[0], sides, &scopes[0]);
     if (st == CT_OK)
         *nscopes_p = 1;
-    if (st == CT_OK && in->nccl) {
-        st = ct_tune_verify_scope(v->names[1], "allreduce,broadcast,allgather", v->args[1], sides,
-                                  &scopes[1]);
+    if (st == CT_OK && in->nccl && v->colls[1][0] != '\0') {
+        st = ct_tune_verify_scope(v->names[1], v->colls[1], v->args[1], sides, &scopes[1]);
         *nscopes_p = 2;
         v->dtypes = 1;
     }

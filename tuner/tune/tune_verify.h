@@ -171,6 +171,7 @@ typedef struct ct_tune_verify_s {
      * mix with another's in the journal). */
     size_t round;
     char names[CT_TUNE_VERIFY_MAX_SCOPES][32];
+    char colls[2][256]; /* the first two scopes' collbench -C */
     /* The files the tuned side ran, with their SHA-256 (ct_sha256.h). */
     ct_tune_file_hash_t files[CT_TUNE_VERIFY_MAX_FILES];
     size_t nfiles;
@@ -186,6 +187,9 @@ typedef struct {
     const ct_tune_vsize_t *searched; /* what the search measured */
     size_t nsearched;
     size_t round; /* 1, 2, ...: the directory verify[-N] and the scopes' names */
+    /* The collectives the launches run (collbench -C), comma-separated;
+     * NULL: every one.  A later round runs only where the files changed. */
+    const char *colls;
 } ct_tune_verify_in_t;
 
 /* Writes r's choices (all significant) as candidate files into
