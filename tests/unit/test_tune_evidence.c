@@ -525,8 +525,42 @@ static void ablate_case(ct_test_tally_t *t, double with_proto, int want_kept)
     ct_space_free(&space);
 }
 
+/* Which settings may be judged alone: a searched variable another one
+ * depends on (when=) may not, nor a requires= partner. */
+static void test_ablatable(ct_test_tally_t *t)
+{
+    char ini[] = "/tmp/ct-ablatable.XXXXXX";
+    int fd = mkstemp(ini);
+    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+    if (f != NULL) {
+        fputs("[space]\nname = a\n[var pml]\nvia = mca\nvalues = ob1, ucx\n"
+              "requires = pml_ucx_tls=any\n[var UCX_TLS]\nvia = env\nwhen = pml=ucx\n"
+              "values = all, sm\n",
+              f);
+        fclose(f);
+    }
+    ct_space_t space;
+    char err[256];
+    CT_CHECK(t, ct_space_load(ini, &space, err, sizeof err) == CT_OK);
+    unlink(ini);
+    ct_space_setting_t set[] = {
+        {"UCX_TLS", "all", 0}, {"pml", "ucx", 0}, {"pml_ucx_tls", "any", 0}};
+    ct_space_config_t c = {0};
+    c.settings = set;
+    c.n = 3;
+    CT_CHECK(t, ct_tune_ablatable(&space, &c, 0));  /* UCX_TLS: nothing depends on it */
+    CT_CHECK(t, !ct_tune_ablatable(&space, &c, 1)); /* pml: UCX_TLS varies under it */
+    CT_CHECK(t, !ct_tune_ablatable(&space, &c, 2)); /* a requires= partner */
+    c.settings = &set[1];
+    c.n = 2;
+    CT_CHECK(t, ct_tune_ablatable(&space, &c, 0)); /* pml alone: nothing under it */
+    CT_CHECK(t, !ct_tune_ablatable(NULL, &c, 0));
+    ct_space_free(&space);
+}
+
 static void test_ablation(ct_test_tally_t *t)
 {
+    test_ablatable(t);
     ablate_case(t, 48, 0); /* 4% under tree alone: below the margin */
     ablate_case(t, 40, 1); /* 20% under it: PROTO=LL earns its place */
 }

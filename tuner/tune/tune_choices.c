@@ -76,6 +76,25 @@ size_t ct_tune_without(const ct_tune_scope_t *sc, const ct_space_config_t *c, si
     return 0;
 }
 
+int ct_tune_ablatable(const ct_space_t *space, const ct_space_config_t *c, size_t i)
+{
+    long v = space != NULL ? ct_space_find(space, c->settings[i].name) : -1;
+    if (v < 0)
+        return 0;
+    /* Another variable of c that varies only under this one's value. */
+    for (size_t j = 0; j < c->n; j++) {
+        long w = j != i ? ct_space_find(space, c->settings[j].name) : -1;
+        if (w >= 0 && space->vars[w].nwhen > 0 && space->vars[w].when_var == (size_t)v)
+            return 0;
+    }
+    /* A constraint's product or sum holds over values, not over unset. */
+    for (size_t k = 0; k < space->nconstraints; k++)
+        for (size_t m = 0; m < space->constraints[k].nvars; m++)
+            if (space->constraints[k].vars[m] == (size_t)v)
+                return 0;
+    return 1;
+}
+
 /*
  * Whether the pick's i-th setting earns its place: the search measured
  * the same configuration without it, and the configuration with it is
@@ -134,8 +153,7 @@ static ct_status_t ct_tune_add_pick(ct_tune_result_t *r, const ct_space_t *space
         return CT_ERR_NOMEM;
     size_t searched = 0, idle = 0;
     for (size_t i = 0; i < c->n; i++) {
-        if (ct_tune_in_base(base, &c->settings[i]) || space == NULL ||
-            ct_space_find(space, c->settings[i].name) < 0)
+        if (ct_tune_in_base(base, &c->settings[i]) || !ct_tune_ablatable(space, c, i))
             continue;
         searched++;
         idle += !ct_tune_contributes(ev, sc, p, i, why[i], sizeof why[i]);

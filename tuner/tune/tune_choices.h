@@ -36,4 +36,10 @@ int ct_tune_scope_per_coll(const ct_tune_scope_t *sc);
  * baseline's (its value there, or unset), or 0 when the space has none. */
 size_t ct_tune_without(const ct_tune_scope_t *sc, const ct_space_config_t *c, size_t i);
 
+/* Whether c's i-th setting may be judged without the others: one of the
+ * space's searched variables, on which no other variable of c depends
+ * (when=) and which no constraint holds (a requires= partner comes with
+ * its variable).  space NULL: none may. */
+int ct_tune_ablatable(const ct_space_t *space, const ct_space_config_t *c, size_t i);
+
 #endif

@@ -128,8 +128,8 @@ ct_status_t ct_tune_neighbours(ct_tune_state_t *s, long launches, ct_tune_trial_
                 /* Only searched variables: a requires= partner comes
                  * with its variable, never alone. */
                 if (ct_tune_in_base(&sc->configs.configs[0], set) ||
-                    ct_library_measure_only(set->name) || s->space == NULL ||
-                    ct_space_find(s->space, set->name) < 0 ||
+                    ct_library_measure_only(set->name) ||
+                    !ct_tune_ablatable(s->space, &sc->configs.configs[ci], i) ||
                     ct_tune_without(sc, &sc->configs.configs[ci], i) != 0)
                     continue;
                 st = ct_tune_append_without(sc, ci, i);
