@@ -9,7 +9,8 @@
 #    to the source tree's, with the built colltune and collbench first on
 #    PATH.  What this machine needs for mpirun as root on 2 cores
 #    (DESIGN.md, lib.sh's ct_mpirun) comes from the environment only.
-#    A block must finish in 20 s.
+#    A block must finish in 20 s, or in N s where its mark says so
+#    ("<!-- runnable N -->": a tune with its A/B).
 # 2. In every fenced block, runnable or not, each colltune SUB and collbench
 #    command line uses only options its --help lists, and none of the
 #    collbench arguments colltune tune or sweep keep for themselves
@@ -129,19 +130,22 @@ for f in $docs; do
     ln -s "$top_srcdir/tuner" "$d/tuner"
     ln -s "$top_srcdir/contrib" "$d/contrib"
     awk -v D="$d/blocks" '
-        mark && /^```/ { n++; out = sprintf("%s/%03d.%d", D, n, NR); inb = 1; mark = 0; next }
+        mark && /^```/ { n++; out = sprintf("%s/%03d.%d.%d", D, n, NR, limit); inb = 1; mark = 0; next }
         inb && /^```/ { inb = 0; close(out); next }
         inb { print > out; next }
-        { mark = ($0 == "<!-- runnable -->") }' "$f"
+        { mark = 0 }
+        /^<!-- runnable( [0-9]+)? -->$/ { mark = 1; limit = ($3 ~ /^[0-9]+$/) ? $3 : 20 }' "$f"
     for b in "$d"/blocks/*; do
         [ -f "$b" ] || continue
         nblocks=$((nblocks + 1))
-        line=${b##*.}
+        limit=${b##*.}
+        line=${b%.*}
+        line=${line##*.}
         t0=$(date +%s)
-        (cd "$d" && timeout 20 sh -e "$b") >"$b.out" 2>"$b.err"
+        (cd "$d" && timeout "$limit" sh -e "$b") >"$b.out" 2>"$b.err"
         rc=$?
         echo "$rel:$line: exit $rc, $(($(date +%s) - t0)) s"
-        [ "$rc" -eq 0 ] || fail "$rel: the runnable block at line $line exits $rc$([ "$rc" -eq 124 ] && echo ' (over 20 s)'):
+        [ "$rc" -eq 0 ] || fail "$rel: the runnable block at line $line exits $rc$([ "$rc" -eq 124 ] && echo " (over $limit s)"):
 $(cat "$b")
 --- stderr:
 $(tail -20 "$b.err")"
