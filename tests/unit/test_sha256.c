@@ -57,6 +57,19 @@ int main(void)
     CT_CHECK(&t, ct_sha256_file(b, "/x/out", hex2, rel2, err, sizeof err) == CT_OK);
     CT_CHECK(&t, strcmp(rel, rel2) != 0);
 
+    /* More than one read's worth (the buffer grows past 8 KiB). */
+    FILE *f = fopen(a, "w");
+    for (int i = 0; f != NULL && i < 20000; i++)
+        fputc('a', f);
+    if (f != NULL)
+        fclose(f);
+    CT_CHECK(&t, ct_sha256_file(a, NULL, hex, NULL, err, sizeof err) == CT_OK);
+    CT_CHECK_STR(&t, hex, "cc17faaad36649c4603dda4d8ff97cb149722af0bcac0746305a2134ad2d0b97");
+    /* The directory at the file's very start and very end. */
+    put(b, "/x/out/r.conf\nend /x/out");
+    CT_CHECK(&t, ct_sha256_file(b, "/x/out", hex2, rel2, err, sizeof err) == CT_OK);
+    CT_CHECK_STR(&t, rel2, "f03c27893d1a31833ba59bdb56ef30230b2035affef31665cf59e86c4e4b4472");
+
     /* A missing file names itself. */
     CT_CHECK(&t, ct_sha256_file("/nonexistent/x", NULL, hex, NULL, err, sizeof err) == CT_ERR_IO);
     CT_CHECK(&t, strstr(err, "/nonexistent/x") != NULL);

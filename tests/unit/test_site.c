@@ -169,6 +169,55 @@ static void test_parsing(ct_test_tally_t *t, const ct_tmp_t *tmp)
     ct_site_free(&s);
 }
 
+/* Names: the first one read wins even when it is the very first entry;
+ * a name that is a prefix of another is a setting of its own; a bare
+ * OMPI_MCA_ names nothing; a path of one character in the MCA list. */
+static void test_names(ct_test_tally_t *t, const ct_tmp_t *tmp)
+{
+    char *env[] = {
+        "NCCL_ALGO=ring", "NCCL_ALGO=tree",       "NCCL_AL=x", "OMPI_MCA_=y", "OMPI_MCA_a=1",
+        "HOME_NCCL_X=no", "OMPI_MCA_NCCL_ALGO=m", NULL};
+    ct_site_t s;
+    char err[256];
+    CT_CHECK(t, ct_read(&s, env, NULL, err, sizeof err) == CT_OK);
+    CT_CHECK_STR(t, ct_value(&s, "NCCL_ALGO", 0), "ring");
+    CT_CHECK_STR(t, ct_value(&s, "NCCL_AL", 0), "x");
+    CT_CHECK_STR(t, ct_value(&s, "a", 1), "1");
+    CT_CHECK(t, ct_value(&s, "", 1) == NULL);
+    CT_CHECK(t, ct_value(&s, "HOME_NCCL_X", 0) == NULL);
+    /* An MCA parameter and a variable of one name are two settings. */
+    CT_CHECK_STR(t, ct_value(&s, "NCCL_ALGO", 1), "m");
+    CT_CHECK(t, s.n == 5); /* NCCL_ALGO once, NCCL_AL, OMPI_MCA_, a, NCCL_ALGO (MCA) */
+    ct_site_free(&s);
+
+    /* The default files, from an environment: NCCL_CONF_FILE (not a
+     * longer name that starts with it), UCX_CONFIG_DIR and HOME's
+     * ucx.conf, the working directory's first. */
+    char *denv[] = {"NCCL_CONF_FILEX=/no", "NCCL_CONF_FILE=/site/nccl.conf", "UCX_CONFIG_DIR=/u",
+                    "HOME=/h", NULL};
+    char buf[8192];
+    ct_site_files_t d;
+    ct_site_files_default(&d, denv, buf, sizeof buf);
+    CT_CHECK_STR(t, d.nccl_user, "/site/nccl.conf");
+    CT_CHECK_STR(t, d.nccl_sys, "/etc/nccl.conf");
+    CT_CHECK_STR(t, d.ucx_confs[1], "/u/ucx.conf");
+    CT_CHECK_STR(t, d.ucx_confs[2], "/h/ucx.conf");
+    CT_CHECK(t, d.ucx_confs[0] != NULL && strstr(d.ucx_confs[0], "/ucx.conf") != NULL);
+    char *none[] = {"UCX_CONFIG_DIR=", NULL};
+    ct_site_files_default(&d, none, buf, sizeof buf);
+    CT_CHECK(t, d.ucx_confs[1] == NULL && d.ucx_confs[2] == NULL);
+    /* "a" in the working directory: Open MPI's list may name it so. */
+    char here[512], path[128];
+    ct_put(tmp, "a", "x = 1\n", path, sizeof path);
+    if (getcwd(here, sizeof here) != NULL && chdir(tmp->dir) == 0) {
+        ct_site_files_t files = {.mca_files = "a", .mca_override = ""};
+        CT_CHECK(t, ct_read(&s, NULL, &files, err, sizeof err) == CT_OK);
+        CT_CHECK_STR(t, ct_value(&s, "x", 1), "1");
+        ct_site_free(&s);
+        CT_CHECK(t, chdir(here) == 0);
+    }
+}
+
 /* ct_site_outranks on a site of env, returning the setting's value. */
 static const char *ct_rank(char *const *env, const char *file, const char *name, const char *value,
                            int coll, const char **why)
@@ -282,6 +331,7 @@ int main(void)
     test_read_order(&t, &tmp);
     test_override_and_ucx(&t, &tmp);
     test_parsing(&t, &tmp);
+    test_names(&t, &tmp);
     test_outranks(&t, &tmp);
     char *rm[] = {"rm", "-rf", tmp.dir, NULL};
     pid_t pid = fork();

@@ -556,6 +556,32 @@ static void test_ablatable(ct_test_tally_t *t)
     CT_CHECK(t, ct_tune_ablatable(&space, &c, 0)); /* pml alone: nothing under it */
     CT_CHECK(t, !ct_tune_ablatable(NULL, &c, 0));
     ct_space_free(&space);
+
+    /* The first variable beside one with no when=: nothing depends on it.
+     * A constraint's variable may not be judged alone. */
+    char ini2[] = "/tmp/ct-ablatable2.XXXXXX";
+    fd = mkstemp(ini2);
+    f = fd >= 0 ? fdopen(fd, "w") : NULL;
+    if (f != NULL) {
+        fputs("[space]\nname = b\nvia = env\n[var NCCL_MIN_CTAS]\nvalues = 2, 4\n"
+              "[var NCCL_BUFFSIZE]\nvalues = 1048576\n[var NCCL_SOCKET_NTHREADS]\n"
+              "values = 2, 4\n[var NCCL_NSOCKS_PERTHREAD]\nvalues = 2, 4\n"
+              "[constraint sockets]\nproduct = NCCL_SOCKET_NTHREADS, NCCL_NSOCKS_PERTHREAD\n"
+              "max = 64\n",
+              f);
+        fclose(f);
+    }
+    CT_CHECK(t, ct_space_load(ini2, &space, err, sizeof err) == CT_OK);
+    unlink(ini2);
+    ct_space_setting_t set2[] = {{"NCCL_BUFFSIZE", "1048576", 0},
+                                 {"NCCL_MIN_CTAS", "2", 0},
+                                 {"NCCL_NSOCKS_PERTHREAD", "2", 0}};
+    c.settings = set2;
+    c.n = 3;
+    CT_CHECK(t, ct_tune_ablatable(&space, &c, 1));  /* var 0, beside var 1 with no when= */
+    CT_CHECK(t, ct_tune_ablatable(&space, &c, 0));  /* var 1 */
+    CT_CHECK(t, !ct_tune_ablatable(&space, &c, 2)); /* in the constraint */
+    ct_space_free(&space);
 }
 
 static void test_ablation(ct_test_tally_t *t)
