@@ -106,6 +106,10 @@ ct_status_t ct_emit_mpich_tree_read(const char *lib, char **tree_p, char *err, s
  * nccl.conf's list disables for that collective.  A static string. */
 const char *ct_emit_cannot_carry(const ct_tune_result_t *r, const ct_tune_choice_t *c);
 
+/* A choice the files carry: significant, verified and writable (the A/B
+ * rounds compare the files of exactly these). */
+int ct_emit_usable(const ct_tune_choice_t *c);
+
 /* Why the site's own settings (r->site, site.h) would outrank c in every
  * form a file could carry it in, into buf, or NULL when the files win (or
  * the site sets nothing that matters).  Such a choice is reported with the

@@ -103,8 +103,6 @@ ct_status_t ct_emit_tuned_coll_rules(const ct_tune_result_t *r, const ct_emit_tu
 
 /* --- emit_common.c --- */
 
-/* A choice the files may carry: significant and verified. */
-int ct_emit_usable(const ct_tune_choice_t *c);
 /* Covers every size: neither bound set (-1), or from 0 with no top. */
 int ct_emit_full_range(const ct_tune_choice_t *c);
 

@@ -171,12 +171,6 @@ ct_status_t ct_tune_mark_outranked(ct_tune_result_t *result)
     return CT_OK;
 }
 
-/* What the emitters write (emit_format.h's rule, for the rounds). */
-static int ct_tune_usable(const ct_tune_choice_t *c)
-{
-    return c->significant && c->verified && c->unwritable == NULL;
-}
-
 /* The final files, emitted from result's verdicts into a scratch
  * directory beside the A/B's and hashed into *h (nothing is left there):
  * *same says whether they are the files v's A/B ran, byte for byte but
@@ -258,35 +252,14 @@ static ct_status_t ct_tune_apply_round(ct_tune_result_t *result, const int *cand
     return st;
 }
 
-/* Whether the comma-separated list buf names c's collective. */
-static int ct_tune_colls_has(const char *buf, const ct_tune_choice_t *c)
+/* Choice c's collective into the list colls (collbench -C); a global
+ * choice reaches every collective: *all. */
+static void ct_tune_colls_add(char *colls, size_t len, const ct_tune_choice_t *c, int *all)
 {
     if (c->scope == CT_SCOPE_GLOBAL)
-        return 0;
-    const char *name = ct_space_scope_name(c->scope);
-    size_t n = strlen(name);
-    for (const char *p = buf; *p;) {
-        size_t m = strcspn(p, ",");
-        if (m == n && strncmp(p, name, n) == 0)
-            return 1;
-        p += m + (p[m] == ',');
-    }
-    return 0;
-}
-
-/* Choice c's collective into the comma-separated list buf; "" (every
- * collective) for a global one, which reaches everything. */
-static void ct_tune_colls_add(char *buf, size_t len, const ct_tune_choice_t *c, int *all)
-{
-    if (c->scope == CT_SCOPE_GLOBAL) {
         *all = 1;
-        return;
-    }
-    if (ct_tune_colls_has(buf, c))
-        return;
-    const char *name = ct_space_scope_name(c->scope);
-    size_t used = strlen(buf);
-    snprintf(buf + used, len - used, "%s%s", used ? "," : "", name);
+    else
+        ct_tune_list_add(colls, len, ct_space_scope_name(c->scope));
 }
 
 ct_status_t ct_tune_ab_rounds(const ct_tune_ab_t *x, ct_tune_result_t *result,
@@ -339,7 +312,7 @@ ct_status_t ct_tune_ab_rounds(const ct_tune_ab_t *x, ct_tune_result_t *result,
         st = ct_tune_apply_round(result, judged, v, why);
         size_t usable = 0;
         for (size_t i = 0; i < result->nchoices; i++)
-            usable += (size_t)ct_tune_usable(&result->choices[i]);
+            usable += (size_t)ct_emit_usable(&result->choices[i]);
         r->held = usable;
         int same = 0;
         if (st == CT_OK && usable > 0)
@@ -350,7 +323,7 @@ ct_status_t ct_tune_ab_rounds(const ct_tune_ab_t *x, ct_tune_result_t *result,
         }
         if (rounds->n == CT_TUNE_MAX_ROUNDS) {
             for (size_t i = 0; i < result->nchoices; i++) {
-                if (!ct_tune_usable(&result->choices[i]))
+                if (!ct_emit_usable(&result->choices[i]))
                     continue;
                 result->choices[i].verified = 0;
                 size_t wl = strlen(why[i]);
@@ -369,12 +342,15 @@ ct_status_t ct_tune_ab_rounds(const ct_tune_ab_t *x, ct_tune_result_t *result,
         all = 0;
         for (size_t i = 0; i < result->nchoices; i++) {
             const ct_tune_choice_t *c = &result->choices[i];
-            if (cand[i] && (!ct_tune_usable(c) || c->min_bytes != lo[i] || c->max_bytes != hi[i]))
+            if (cand[i] && (!ct_emit_usable(c) || c->min_bytes != lo[i] || c->max_bytes != hi[i]))
                 ct_tune_colls_add(colls, sizeof colls, c, &all);
         }
         for (size_t i = 0; i < result->nchoices; i++) {
-            cand[i] = ct_tune_usable(&result->choices[i]);
-            judged[i] = cand[i] && (all || ct_tune_colls_has(colls, &result->choices[i]));
+            cand[i] = ct_emit_usable(&result->choices[i]);
+            judged[i] =
+                cand[i] &&
+                (all || (result->choices[i].scope != CT_SCOPE_GLOBAL &&
+                         ct_tune_list_has(colls, ct_space_scope_name(result->choices[i].scope))));
         }
         fprintf(stderr,
                 "colltune tune: the verdicts changed the files at %s (a range cut, a choice "

@@ -342,18 +342,9 @@ ct_status_t ct_tune_verify_setup(const ct_tune_result_t *r, const ct_tune_verify
      * datatype launches those of the frameworks' among them. */
     snprintf(v->colls[0], sizeof v->colls[0], "%s", in->colls ? in->colls : "all");
     static const char *const dtype_colls[] = {"allreduce", "broadcast", "allgather"};
-    for (size_t k = 0; k < 3; k++) {
-        int in_list = in->colls == NULL;
-        for (const char *p = in->colls; p != NULL && *p && !in_list;) {
-            size_t m = strcspn(p, ",");
-            in_list = m == strlen(dtype_colls[k]) && strncmp(p, dtype_colls[k], m) == 0;
-            p += m + (p[m] == ',');
-        }
-        size_t used = strlen(v->colls[1]);
-        if (in_list)
-            snprintf(v->colls[1] + used, sizeof v->colls[1] - used, "%s%s", used ? "," : "",
-                     dtype_colls[k]);
-    }
+    for (size_t k = 0; k < 3; k++)
+        if (in->colls == NULL || ct_tune_list_has(in->colls, dtype_colls[k]))
+            ct_tune_list_add(v->colls[1], sizeof v->colls[1], dtype_colls[k]);
     /* Round 1 keeps the names every earlier tune's journal has. */
     const char *base_names[CT_TUNE_VERIFY_MAX_SCOPES] = {
         CT_TUNE_VERIFY_NAME, CT_TUNE_VERIFY_DTYPES_NAME, CT_TUNE_VERIFY_CONFIRM_NAME};
@@ -516,16 +507,22 @@ static const ct_tune_ev_cell_t *ct_tune_ev_find(const ct_tune_evidence_t *ev, co
     return NULL;
 }
 
-/* Adds word to the comma-separated list buf unless it is there. */
-static void ct_tune_list_add(char *buf, size_t len, const char *word)
+int ct_tune_list_has(const char *list, const char *word)
 {
     size_t n = strlen(word);
-    for (const char *p = buf; *p;) {
+    for (const char *p = list; p != NULL && *p;) {
         size_t m = strcspn(p, ",");
         if (m == n && strncmp(p, word, n) == 0)
-            return;
+            return 1;
         p += m + (p[m] == ',');
     }
+    return 0;
+}
+
+void ct_tune_list_add(char *buf, size_t len, const char *word)
+{
+    if (ct_tune_list_has(buf, word))
+        return;
     size_t used = strlen(buf);
     snprintf(buf + used, len - used, "%s%s", used ? "," : "", word);
 }

@@ -238,6 +238,11 @@ ct_status_t ct_tune_verify_judge(const struct ct_tune_evidence_s *ev, size_t nev
 
 void ct_tune_verify_free(ct_tune_verify_t *v);
 
+/* Whether the comma-separated list (collbench -C, -d) names word; adds
+ * word to buf (room for len) unless it does. */
+int ct_tune_list_has(const char *list, const char *word);
+void ct_tune_list_add(char *buf, size_t len, const char *word);
+
 /* The MCA files Open MPI reads when mca_base_param_files is not set, as
  * a comma-separated list into tail: the user's --mca mca_base_param_files,
  * else ompi_info's (bounded: helper_run.h).  Setting the parameter
