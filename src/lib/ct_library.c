@@ -10,32 +10,21 @@
 
 #define CT_N(a) (sizeof(a) / sizeof((a)[0]))
 
-static const char *const ct_emit_none[] = {NULL};
-static const char *const ct_emit_ompi[] = {"mca-params.conf", "coll-tuned-rules.conf",
-                                           "coll-tuned-rules.json", NULL};
-static const char *const ct_emit_ucx[] = {"ucx.conf", NULL};
-static const char *const ct_emit_nccl[] = {"nccl.env", "nccl.conf", "nccl_tuner.conf", NULL};
-/* intel-mpi.env carries MPICH's choices translated to Intel MPI's ids: an
- * MPICH tune is what writes it (Intel MPI does not run here). */
-static const char *const ct_emit_mpich[] = {"mpich.env", "intel-mpi.env",
-                                            "mpich-coll-selection.json", NULL};
-
 /* Open MPI: a parameter x given as --mca x v (or in mca-params.conf), or
  * as OMPI_MCA_x in the environment; collbench writes the coll/tuned ones
  * through MPI_T, and --cvars reads any back under the name x. */
 static const ct_library_family_t ct_fam_ompi[] = {
-    {"", 1, CT_APPLY_MCA_FILE | CT_APPLY_ENV | CT_APPLY_MPIT, CT_READBACK_MPIT, ct_emit_ompi,
-     "--mca"},
-    {CT_LIBRARY_MCA_ENV_PREFIX, 0, CT_APPLY_ENV, CT_READBACK_MPIT, ct_emit_none, "--env"},
+    {"", 1, CT_APPLY_MCA_FILE | CT_APPLY_ENV | CT_APPLY_MPIT, CT_READBACK_MPIT, 1, "--mca"},
+    {CT_LIBRARY_MCA_ENV_PREFIX, 0, CT_APPLY_ENV, CT_READBACK_MPIT, 0, "--env"},
 };
 /* UCX reads its variables once, at its init: a launch per value. */
 static const ct_library_family_t ct_fam_ucx[] = {
-    {"UCX_", 0, CT_APPLY_ENV, CT_READBACK_TRANSPORT, ct_emit_ucx, "--env"},
+    {"UCX_", 0, CT_APPLY_ENV, CT_READBACK_TRANSPORT, 1, "--env"},
 };
 /* NCCL reads NCCL_ALGO/NCCL_PROTO (and the plugin's file) per
  * communicator: collbench --config sets them around one init. */
 static const ct_library_family_t ct_fam_nccl[] = {
-    {"NCCL_", 0, CT_APPLY_ENV | CT_APPLY_COMM, CT_READBACK_NCCL, ct_emit_nccl, "--env"},
+    {"NCCL_", 0, CT_APPLY_ENV | CT_APPLY_COMM, CT_READBACK_NCCL, 1, "--env"},
 };
 /* MPICH 4 accepts a CVAR X as MPIR_CVAR_X, MPIR_PARAM_X or MPICH_X
  * (highest priority first); MPI_T names it MPIR_CVAR_X, so only that
@@ -45,18 +34,18 @@ static const ct_library_family_t ct_fam_nccl[] = {
  * (space_known.c says which names; the others are read at MPI_Init).
  * mpich.env and intel-mpi.env carry them. */
 static const ct_library_family_t ct_fam_mpich[] = {
-    {"MPIR_CVAR_", 0, CT_APPLY_ENV | CT_APPLY_MPIT, CT_READBACK_MPIT, ct_emit_mpich, "--env"},
-    {"MPIR_PARAM_", 0, CT_APPLY_ENV, CT_READBACK_MPIT, ct_emit_mpich, "--env"},
-    {"MPICH_", 0, CT_APPLY_ENV, CT_READBACK_MPIT, ct_emit_mpich, "--env"},
+    {"MPIR_CVAR_", 0, CT_APPLY_ENV | CT_APPLY_MPIT, CT_READBACK_MPIT, 1, "--env"},
+    {"MPIR_PARAM_", 0, CT_APPLY_ENV, CT_READBACK_MPIT, 1, "--env"},
+    {"MPICH_", 0, CT_APPLY_ENV, CT_READBACK_MPIT, 1, "--env"},
 };
 /* Intel MPI (MPICH ABI): I_MPI_ADJUST_<OP> and the rest.  Not run here. */
 static const ct_library_family_t ct_fam_intel[] = {
-    {"I_MPI_", 0, CT_APPLY_ENV, CT_READBACK_NONE, ct_emit_none, "--env"},
+    {"I_MPI_", 0, CT_APPLY_ENV, CT_READBACK_NONE, 0, "--env"},
 };
 /* MVAPICH2 (MV2_*) and MVAPICH 3 (MVP_*).  Not run here. */
 static const ct_library_family_t ct_fam_mvapich[] = {
-    {"MV2_", 0, CT_APPLY_ENV, CT_READBACK_NONE, ct_emit_none, "--env"},
-    {"MVP_", 0, CT_APPLY_ENV, CT_READBACK_NONE, ct_emit_none, "--env"},
+    {"MV2_", 0, CT_APPLY_ENV, CT_READBACK_NONE, 0, "--env"},
+    {"MVP_", 0, CT_APPLY_ENV, CT_READBACK_NONE, 0, "--env"},
 };
 
 /* A forced algorithm's guard while measuring (ct_library_measure_only). */
@@ -114,12 +103,13 @@ int ct_library_env_is(ct_library_id_t id, const char *name)
     return lib != NULL && lib->id == id;
 }
 
-int ct_library_family_carries(const ct_library_family_t *f, const char *format)
+int ct_library_family_carries(const ct_library_family_t *f, const char *file)
 {
-    for (size_t i = 0; f != NULL && f->emitters[i] != NULL; i++)
-        if (strcmp(f->emitters[i], format) == 0)
-            return 1;
-    return 0;
+    const ct_library_file_t *row = ct_library_file_named(file);
+    if (f == NULL || !f->emitted || row == NULL)
+        return 0;
+    const ct_library_t *lib = ct_library_get(row->carries);
+    return lib != NULL && f >= lib->families && f < lib->families + lib->nfamilies;
 }
 
 const char *ct_library_mca_param_of_env(const char *name)

@@ -45,12 +45,13 @@ typedef enum {
 
 /* A family of variables: one name form of one library. */
 typedef struct {
-    const char *prefix;          /* "UCX_"; "" with mca: every MCA parameter */
-    int mca;                     /* 1: an Open MPI MCA parameter name, 0: an env name */
-    unsigned apply;              /* CT_APPLY_* */
-    ct_readback_t readback;      /* how a value is read back */
-    const char *const *emitters; /* tuner/emit format names, NULL-terminated */
-    const char *launch_opt;      /* the colltune option that reaches it */
+    const char *prefix;     /* "UCX_"; "" with mca: every MCA parameter */
+    int mca;                /* 1: an Open MPI MCA parameter name, 0: an env name */
+    unsigned apply;         /* CT_APPLY_* */
+    ct_readback_t readback; /* how a value is read back */
+    int emitted;            /* its choices go into its library's files (the rows below
+                                    whose carries is its library) */
+    const char *launch_opt; /* the colltune option that reaches it */
 } ct_library_family_t;
 
 typedef struct {
@@ -82,8 +83,9 @@ const ct_library_t *ct_library_of(const char *name, int mca);
 /* Whether name (or "NAME=value") is in library id's environment families. */
 int ct_library_env_is(ct_library_id_t id, const char *name);
 
-/* Whether the family's settings go into emitter format (its file name). */
-int ct_library_family_carries(const ct_library_family_t *f, const char *format);
+/* Whether the family's settings go into the emitted file named file (a
+ * row below): the family is emitted and the row carries its library. */
+int ct_library_family_carries(const ct_library_family_t *f, const char *file);
 
 /* The MCA parameter an environment name stands for (OMPI_MCA_x -> x),
  * NULL when it is not that form. */
@@ -102,5 +104,71 @@ int ct_library_cvar_name(const char *name, int mca, char *buf, size_t buflen);
 int ct_library_measure_only(const char *name);
 /* Whether name is one of library id's collective-algorithm controls. */
 int ct_library_is_coll_var(ct_library_id_t id, const char *name);
+
+/*
+ * The files colltune writes, one row each (ct_library_files.c): every
+ * fact about a file that is not how its bytes are written.  The emitters
+ * (tuner/emit: the bytes) pair each row with a writer by name; install,
+ * verify-install, merge, `tune --help`, the A/B's loading and the value
+ * rules iterate the rows and name no file.  Adding a file is one row here
+ * and one emitter.
+ */
+
+/* How the library is pointed at the file. */
+typedef enum {
+    CT_FILE_LOAD_VAR,      /* load.var names the file (or its directory: names_dir) */
+    CT_FILE_LOAD_NAMED_BY, /* another row's file names it (named_by) */
+    CT_FILE_LOAD_SOURCED,  /* a job script sources it (export lines) */
+    CT_FILE_LOAD_NONE,     /* read by a library that does not run here */
+} ct_file_load_kind_t;
+
+/* What the file's entries are keyed by: which job shapes it tells apart. */
+typedef enum {
+    CT_FILE_KEY_NONE,        /* one value for every job */
+    CT_FILE_KEY_COMM_SIZE,   /* communicator size (coll/tuned, MPICH's selection tree) */
+    CT_FILE_KEY_NODES_RANKS, /* nodes and ranks (NCCL's tuner plugin) */
+    CT_FILE_KEY_PROCS,       /* process-count ranges (Intel MPI's <l>-<m>@<p>-<q>) */
+} ct_file_key_t;
+
+/* How its settings are written: how a value is refused (tuner/space's
+ * file_values.c) and read back (verify-install). */
+typedef enum {
+    CT_FILE_SYNTAX_SH,        /* export NAME=VALUE, sourced by sh */
+    CT_FILE_SYNTAX_MCA,       /* NAME = VALUE lines, '#' comments (mca-params.conf) */
+    CT_FILE_SYNTAX_NCCL_CONF, /* NAME=VALUE lines, '#' comments (nccl.conf) */
+    CT_FILE_SYNTAX_UCX_INI,   /* [global] then NAME=VALUE (ucx.conf) */
+    CT_FILE_SYNTAX_RULES,     /* coll/tuned's rules, text or JSON */
+    CT_FILE_SYNTAX_PLUGIN,    /* nccl_tuner.conf's CSV rules */
+    CT_FILE_SYNTAX_JSON_TREE, /* MPICH's selection tree */
+} ct_file_syntax_t;
+
+/* How the A/B and install make the library read the file. */
+typedef struct {
+    ct_file_load_kind_t kind;
+    const char *var;    /* CT_FILE_LOAD_VAR: e.g. NCCL_CONF_FILE */
+    int mca;            /* var is an Open MPI MCA parameter (its env form OMPI_MCA_var) */
+    int names_dir;      /* var names the file's directory (UCX_CONFIG_DIR), not the file */
+    int keeps_defaults; /* var replaces the library's default list of files (Open MPI's
+                           mca_base_param_files): the A/B appends that list after ours */
+    const char *also;   /* a variable set too unless the user's environment or --env has it */
+    const char *also_value;
+    const char *named_by; /* CT_FILE_LOAD_NAMED_BY: the row that names it */
+} ct_file_load_t;
+
+typedef struct {
+    const char *name;        /* in the tune's directory */
+    ct_library_id_t reader;  /* the library that reads it */
+    ct_library_id_t carries; /* whose choices it carries (Intel MPI's file: MPICH's) */
+    ct_file_load_t load;
+    ct_file_key_t keyed;
+    ct_file_syntax_t syntax;
+    const char *what; /* a few words for help and install ("NCCL's tuner-plugin rules") */
+} ct_library_file_t;
+
+/* The i-th row, in install order (a file another names before it), NULL
+ * past the last. */
+const ct_library_file_t *ct_library_file_at(size_t i);
+/* The row named name, NULL when none. */
+const ct_library_file_t *ct_library_file_named(const char *name);
 
 #endif

@@ -130,4 +130,24 @@ const char *ct_emit_format_name(size_t i);
 size_t ct_emit_loads(const ct_tune_result_t *r, const char **names_p,
                      const ct_emit_load_t **loads_p, size_t max);
 
+/* --- emit_shape.c: the job shapes a result's choices were measured at --- */
+
+typedef struct {
+    long nnodes, nranks;
+} ct_emit_shape_t;
+
+/* c's shape: its own, else the result's (nnodes at least 1). */
+ct_emit_shape_t ct_emit_choice_shape(const ct_tune_result_t *r, const ct_tune_choice_t *c);
+/* The distinct shapes of r's usable choices (ct_emit_usable; r's own
+ * shape when it has none), by ranks then nodes, into shapes (room for
+ * max; may be NULL); returns how many there are. */
+size_t ct_emit_shapes(const ct_tune_result_t *r, ct_emit_shape_t *shapes, size_t max);
+/* r seen at one shape: *view is r with nnodes/nranks = s and only the
+ * choices of shape s (shallow copies in a malloc'ed array, each with its
+ * shape set), so a writer for one shape writes every shape in turn.
+ * CT_ERR_NOMEM; ct_emit_shape_view_free frees the array only. */
+ct_status_t ct_emit_shape_view(const ct_tune_result_t *r, ct_emit_shape_t s,
+                               ct_tune_result_t *view);
+void ct_emit_shape_view_free(ct_tune_result_t *view);
+
 #endif

@@ -12,7 +12,7 @@ tuner_emit_libctemit_la_SOURCES = \
 	tuner/emit/emit_nccl_env.c tuner/emit/emit_nccl_conf.c tuner/emit/emit_nccl_tuner.c \
 	tuner/emit/emit_ucx.c tuner/emit/emit_mca.c tuner/emit/emit_tuned_rules.c \
 	tuner/emit/emit_tuned_rules_json.c tuner/emit/emit_mpich_env.c tuner/emit/emit_intel_mpi_env.c \
-	tuner/emit/emit_mpich_csel.c
+	tuner/emit/emit_mpich_csel.c tuner/emit/emit_shape.c
 tuner_emit_libctemit_la_CPPFLAGS = $(TUNER_EMIT_CPPFLAGS)
 
 # The emitters against golden files; nccl_tuner.conf is read back with the

@@ -24,10 +24,10 @@ typedef struct {
     int scope;           /* CT_SCOPE_GLOBAL or a ct_coll_id_t */
     long long min_bytes; /* size range (collbench's size convention, */
     long long max_bytes; /* inclusive); -1 for "any" */
-    double default_us;   /* median time with the defaults, at verification */
-    double tuned_us;     /* median time with this choice */
-    int significant;     /* the gain beats the noise (the stated test) */
-    int verified;        /* held in the interleaved A/B with the files */
+    double default_us; /* median time with the defaults, at verification */
+    double tuned_us;   /* median time with this choice */
+    int significant;   /* the gain beats the noise (the stated test) */
+    int verified;      /* held in the interleaved A/B with the files */
     /* Why no file can carry it over its size range (an MCA parameter or
      * an NCCL variable holds for every size, and the tune measured only
      * some), or NULL: ct_emit_cannot_carry.  Such a choice is reported,
@@ -42,6 +42,12 @@ typedef struct {
      * choice is reported, not significant, never verified or written;
      * unwritable then points at it. */
     char *idle;
+    /* The job shape it was measured at (ranks per node = nranks /
+     * nnodes); 0: the result's own (ct_emit_choice_shape).  A choice holds
+     * for jobs of its shape only: a file keyed by shape (ct_library.h's
+     * rows) writes a block per shape, and the library's own decision
+     * stays at every other. */
+    long nnodes, nranks;
 } ct_tune_choice_t;
 
 typedef struct {

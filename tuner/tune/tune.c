@@ -156,10 +156,10 @@ static void ct_tune_usage(FILE *f)
                "measured size is the smallest the collective takes (8 B, 8 B per rank for\n"
                "allgather, alltoall, reduce_scatter) or --extend-ranges is given.\n\n"
                "outputs in DIR: journal.jsonl, trials/, verify/, report.json, report.md,\n"
-               "and the verified files: mca-params.conf, coll-tuned-rules.conf, ucx.conf,\n"
-               "nccl.env, nccl.conf, nccl_tuner.conf (each only when it has a choice),\n"
-               "coll-tuned-rules.json with --rules-json\n"
-               "exit codes: 0 done, 2 bad input (file:line), 3 failure, 130 interrupted\n"
+               "and the verified files, each only when it has a choice:\n");
+    for (size_t i = 0; ct_library_file_at(i) != NULL; i++)
+        fprintf(f, "  %-26s %s\n", ct_library_file_at(i)->name, ct_library_file_at(i)->what);
+    fprintf(f, "exit codes: 0 done, 2 bad input (file:line), 3 failure, 130 interrupted\n"
                "(the journal is intact; --resume continues).\n");
 }
 

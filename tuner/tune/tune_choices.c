@@ -34,6 +34,8 @@ static ct_status_t ct_tune_add_choice(ct_tune_result_t *r, const ct_space_settin
     c->scope = scope;
     c->min_bytes = p->min_bytes;
     c->max_bytes = p->max_bytes;
+    c->nnodes = r->nnodes;
+    c->nranks = r->nranks;
     c->default_us = p->default_us;
     c->tuned_us = p->tuned_us;
     c->significant = 1;

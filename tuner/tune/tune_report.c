@@ -516,8 +516,9 @@ static ct_status_t ct_tune_report_choices(const ct_tune_report_in_t *in, ct_tune
         const char *why = ct_tune_report_why(in, i);
         /* The shape it was measured at: the rules files apply it there only
          * (colltune merge joins tunes of other shapes). */
-        long nodes = result->nnodes > 0 ? result->nnodes : 1;
-        long ppn = result->nranks / nodes;
+        ct_emit_shape_t shape = ct_emit_choice_shape(result, c);
+        long nodes = shape.nnodes;
+        long ppn = shape.nranks / nodes;
         ct_tune_bprintf(md,
                         "- %s %s=%s (%s), sizes %s..%s, at %ld node%s x %ld ranks: search %.2f -> "
                         "%.2f us; %s%s%s%s\n",
@@ -534,7 +535,7 @@ static ct_status_t ct_tune_report_choices(const ct_tune_report_in_t *in, ct_tune
         bad |= ct_json_set(j, "max_bytes", json_integer(c->max_bytes));
         bad |= ct_json_set(j, "nodes", json_integer(nodes));
         bad |= ct_json_set(j, "ranks_per_node", json_integer(ppn));
-        bad |= ct_json_set(j, "nranks", json_integer(result->nranks));
+        bad |= ct_json_set(j, "nranks", json_integer(shape.nranks));
         bad |= ct_json_set(j, "default_us", ct_json_real(c->default_us));
         bad |= ct_json_set(j, "tuned_us", ct_json_real(c->tuned_us));
         bad |= ct_json_set(j, "significant", json_boolean(c->significant));
