@@ -127,11 +127,13 @@ void ct_options_usage(FILE *fp, const char *prog)
             ct_coll_name_list(",", colls, sizeof colls);
         fprintf(fp, "  %-28s %s%s\n", left, colls, o->help);
     }
+    char backends[128];
+    ct_backend_names(backends, sizeof backends);
     fprintf(fp,
             "\nBackends: %s.  Exit: 0 ok, 1 wrong results, 2 usage, 3 failure,\n"
             "4 a collective refused by the library (the others measured),\n"
             "77 backend unavailable, 124 timeout.\n",
-            ct_backend_names());
+            backends);
 }
 
 const char *ct_options_rank_agg_name(ct_rank_agg_t agg)
@@ -492,6 +494,18 @@ static void ct_options_defaults(ct_options_t *o)
     o->sync = CT_SYNC_DEFAULT;
 }
 
+/* --backend NAME: one of the backend table's. */
+static ct_status_t ct_options_backend(const char *arg, ct_options_t *o, char *err, size_t errlen)
+{
+    char names[128];
+    if (ct_backend_find(arg) == NULL) {
+        ct_backend_names(names, sizeof names);
+        return ct_options_fail(err, errlen, "--backend: unknown backend '%s' (%s)", arg, names);
+    }
+    o->backend = arg;
+    return CT_OK;
+}
+
 static ct_status_t ct_options_apply(ct_options_t *o, int id, const char *arg, char *err,
                                     size_t errlen)
 {
@@ -541,12 +555,7 @@ static ct_status_t ct_options_apply(ct_options_t *o, int id, const char *arg, ch
         o->rank_agg = (ct_rank_agg_t)v;
         return CT_OK;
     case 'T': return ct_options_int("-T", arg, 0, 1 << 24, &o->timeout_s, err, errlen);
-    case CT_OPT_BACKEND:
-        if (ct_backend_find(arg) == NULL)
-            return ct_options_fail(err, errlen, "--backend: unknown backend '%s' (%s)", arg,
-                                   ct_backend_names());
-        o->backend = arg;
-        return CT_OK;
+    case CT_OPT_BACKEND: return ct_options_backend(arg, o, err, errlen);
     case CT_OPT_CSV: o->csv_path = arg; return CT_OK;
     case CT_OPT_JSON: o->json_path = arg; return CT_OK;
     case CT_OPT_RUN_ID:

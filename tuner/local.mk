@@ -41,5 +41,5 @@ TESTS += tests/unit/colltune_cli.sh tests/unit/colltune_trial.sh tests/unit/coll
 EXTRA_DIST += tests/unit/colltune_cli.sh tests/unit/colltune_trial.sh tests/unit/colltune_relay.sh
 
 # No tuner folder includes a header of a folder above it.
-TESTS += tests/unit/tuner_layers.sh
-EXTRA_DIST += tests/unit/tuner_layers.sh
+TESTS += tests/unit/tuner_layers.sh tests/unit/file_names_guard.sh
+EXTRA_DIST += tests/unit/tuner_layers.sh tests/unit/file_names_guard.sh

@@ -112,7 +112,8 @@ const ct_backend_ops_t *ct_backend_find(const char *name);
 /* The node count the run reports: the backend's own (ops->nnodes, once
  * ctx is open), else MPI's distinct hostnames. */
 int ct_backend_nnodes(const ct_backend_ops_t *ops, void *ctx, const ct_world_t *world);
-/* Comma-separated names, for usage text. */
-const char *ct_backend_names(void);
+/* The table's names, ", "-separated, into buf (truncated to buflen), for
+ * usage text and errors: a backend added to the table is listed. */
+void ct_backend_names(char *buf, size_t buflen);
 
 #endif

@@ -2,16 +2,14 @@
 /*
  * ct_fingerprint_env.c - which environment variables a fingerprint keeps.
  *
- * Two tables, both documented in doc/formats.md ("fingerprint"): the
- * families that steer the loader, MPI, its runtimes, the network stacks,
- * NCCL/CUDA and OpenMP, and the volatile names among them that change on
- * every launch (job ids, URIs, ports, session directories), or between
- * ranks and hosts (ranks, local ranks, host names), whatever the machine
- * runs.  A volatile name would make every run's digest new, and hosts or
- * ranks differ for no reason; what they describe is in the JSON elsewhere
- * (command_line, ranks, hosts).
+ * The families that steer the loader, MPI, its runtimes, the network
+ * stacks, NCCL/CUDA and OpenMP, less the volatile names among them, the
+ * launchers' (ct_launcher_env.c: job ids, URIs, ports, session
+ * directories, ranks, host names); doc/formats.md ("fingerprint") lists
+ * both.
  */
 #include "ct_fingerprint.h"
+#include "ct_launcher_env.h"
 #include "ct_library.h"
 
 #include <stdlib.h>
@@ -36,70 +34,6 @@ static const char *const ct_fp_env_kept[] = {
     "HWLOC_*",    "OMP_*",           "GOMP_*",      "SLURM_*",
 };
 
-/* Volatile: set anew by the launcher on every launch, or different on
- * every rank or host. */
-static const char *const ct_fp_env_volatile[] = {
-    /* Open MPI: ranks, placement, the program's arguments (command_line
-     * has them, output paths included), session files; and ORTE's runtime
-     * wiring (orte_*: URIs, session dirs, node lists, random keys; ess*:
-     * job ids, vpids; plm*, routed*), which also differs between mpirun's
-     * host and the hosts an orted launched. */
-    "OMPI_COMM_WORLD_RANK",
-    "OMPI_COMM_WORLD_LOCAL_RANK",
-    "OMPI_COMM_WORLD_NODE_RANK",
-    "OMPI_COMM_WORLD_LOCAL_SIZE",
-    "OMPI_ARGV",
-    "OMPI_FILE_LOCATION",
-    "OMPI_MCA_initial_wdir",
-    "OMPI_MCA_orte_*",
-    "OMPI_MCA_ess*",
-    "OMPI_MCA_plm*",
-    "OMPI_MCA_routed*",
-    /* PMIx (mpirun and srun --mpi=pmix): rank, namespace, server URIs and
-     * directories, the shared-memory store's session paths, host name. */
-    "PMIX_RANK",
-    "PMIX_ID",
-    "PMIX_NAMESPACE",
-    "PMIX_HOSTNAME",
-    "PMIX_SERVER_*",
-    "PMIX_SYSTEM_TMPDIR",
-    "PMIX_DSTORE_*",
-    /* Hydra (MPICH, Intel MPI): the rank's place on its host. */
-    "MPI_LOCALRANKID",
-    "MPI_LOCALNRANKS",
-    /* Slurm: job and step ids, ranks, node ids and lists, ports, times,
-     * submit host and directory, per-task CPU masks. */
-    "SLURM_JOB_ID",
-    "SLURM_JOBID",
-    "SLURM_STEP_ID",
-    "SLURM_STEPID",
-    "SLURM_ARRAY_JOB_ID",
-    "SLURM_ARRAY_TASK_ID",
-    "SLURM_PROCID",
-    "SLURM_LOCALID",
-    "SLURM_NODEID",
-    "SLURM_TASK_PID",
-    "SLURM_GTIDS",
-    "SLURM_TOPOLOGY_ADDR",
-    "SLURM_JOB_START_TIME",
-    "SLURM_JOB_END_TIME",
-    "SLURM_SRUN_COMM_HOST",
-    "SLURM_SRUN_COMM_PORT",
-    "SLURM_STEP_LAUNCHER_PORT",
-    "SLURM_STEP_RESV_PORTS",
-    "SLURM_RESV_PORTS",
-    "SLURM_PMIXP_ABORT_AGENT_PORT",
-    "SLURM_LAUNCH_NODE_IPADDR",
-    "SLURM_SUBMIT_HOST",
-    "SLURM_SUBMIT_DIR",
-    "SLURM_JOB_NODELIST",
-    "SLURM_NODELIST",
-    "SLURM_STEP_NODELIST",
-    "SLURM_NODE_ALIASES",
-    "SLURM_CPU_BIND",
-    "SLURM_CPU_BIND_LIST",
-};
-
 static int ct_fp_env_in(const char *const *table, size_t n, const char *name)
 {
     for (size_t i = 0; i < n; i++)
@@ -108,12 +42,13 @@ static int ct_fp_env_in(const char *const *table, size_t n, const char *name)
     return 0;
 }
 
+/* Volatile names (set anew by the launcher on every launch, or different
+ * on every rank or host) are the launchers' table's (ct_launcher_env.c). */
 int ct_fingerprint_env_keep(const char *name)
 {
     return (ct_library_of(name, 0) != NULL ||
             ct_fp_env_in(ct_fp_env_kept, sizeof ct_fp_env_kept / sizeof ct_fp_env_kept[0], name)) &&
-           !ct_fp_env_in(ct_fp_env_volatile,
-                         sizeof ct_fp_env_volatile / sizeof ct_fp_env_volatile[0], name);
+           !ct_launcher_env_sets(name, CT_LAUNCHER_VOLATILE);
 }
 
 /* A search path with repeated directories removed, in place: a repeat

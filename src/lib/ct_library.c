@@ -42,22 +42,42 @@ static const ct_library_family_t ct_fam_mpich[] = {
 static const ct_library_family_t ct_fam_intel[] = {
     {"I_MPI_", 0, CT_APPLY_ENV, CT_READBACK_NONE, 0, "--env"},
 };
-/* MVAPICH2 (MV2_*) and MVAPICH 3 (MVP_*).  Not run here. */
+/* MVAPICH2 (MV2_*) and MVAPICH 3 (MVP_*).  Not run here.  MVAPICH 3 is
+ * MPICH-based: a collective CVAR is MPIR_CVAR_X, with aliases MVP_X and
+ * MPICH_X (its CVAR list, https://mvapich-docs.readthedocs.io/en/
+ * mvapich-open/cvar.html), and MPI_T names it MPIR_CVAR_X.  So a space
+ * names MPICH's spelling (MPICH's family, which collbench writes through
+ * MPI_T), and whose setting it is comes from the library that ran
+ * (ran_as): mvapich.env writes it as MVP_X.  MVP_ itself is recorded (the
+ * fingerprint, config_id), never a choice. */
 static const ct_library_family_t ct_fam_mvapich[] = {
     {"MV2_", 0, CT_APPLY_ENV, CT_READBACK_NONE, 0, "--env"},
     {"MVP_", 0, CT_APPLY_ENV, CT_READBACK_NONE, 0, "--env"},
+};
+/* Intel oneCCL: CCL_<COLL> selects an algorithm per size range (oneCCL
+ * developer guide, "Collective algorithms selection"); read at its init.
+ * Not run here (collbench has no oneCCL backend); oneccl.env carries it. */
+static const ct_library_family_t ct_fam_oneccl[] = {
+    {"CCL_", 0, CT_APPLY_ENV, CT_READBACK_NONE, 1, "--env"},
 };
 
 /* A forced algorithm's guard while measuring (ct_library_measure_only). */
 static const char *const ct_measure_only_mpich[] = {"MPIR_CVAR_COLLECTIVE_FALLBACK", NULL};
 
+/* ran_as: MPI_Get_library_version's first words, as mpi4py's
+ * PyMPI_Get_vendor reads them ("MVAPICH Version:" is MVAPICH 3's;
+ * MVAPICH2's "MVAPICH2 Version:" has no MVP_ aliases). */
 static const ct_library_t ct_libraries[CT_LIB_COUNT] = {
-    {CT_LIB_OMPI, "Open MPI", 1, "coll_tuned_", ct_fam_ompi, CT_N(ct_fam_ompi), NULL},
-    {CT_LIB_UCX, "UCX", 1, NULL, ct_fam_ucx, CT_N(ct_fam_ucx), NULL},
-    {CT_LIB_NCCL, "NCCL", 1, NULL, ct_fam_nccl, CT_N(ct_fam_nccl), NULL},
-    {CT_LIB_MPICH, "MPICH", 0, NULL, ct_fam_mpich, CT_N(ct_fam_mpich), ct_measure_only_mpich},
-    {CT_LIB_INTEL_MPI, "Intel MPI", 0, NULL, ct_fam_intel, CT_N(ct_fam_intel), NULL},
-    {CT_LIB_MVAPICH, "MVAPICH", 0, NULL, ct_fam_mvapich, CT_N(ct_fam_mvapich), NULL},
+    {CT_LIB_OMPI, "Open MPI", 1, "coll_tuned_", ct_fam_ompi, CT_N(ct_fam_ompi), NULL, "Open MPI v"},
+    {CT_LIB_UCX, "UCX", 1, NULL, ct_fam_ucx, CT_N(ct_fam_ucx), NULL, NULL},
+    {CT_LIB_NCCL, "NCCL", 1, NULL, ct_fam_nccl, CT_N(ct_fam_nccl), NULL, NULL},
+    {CT_LIB_MPICH, "MPICH", 0, NULL, ct_fam_mpich, CT_N(ct_fam_mpich), ct_measure_only_mpich,
+     "MPICH Version:"},
+    {CT_LIB_INTEL_MPI, "Intel MPI", 0, NULL, ct_fam_intel, CT_N(ct_fam_intel), NULL,
+     "Intel(R) MPI Library"},
+    {CT_LIB_MVAPICH, "MVAPICH", 0, NULL, ct_fam_mvapich, CT_N(ct_fam_mvapich), NULL,
+     "MVAPICH Version:"},
+    {CT_LIB_ONECCL, "oneCCL", 0, NULL, ct_fam_oneccl, CT_N(ct_fam_oneccl), NULL, NULL},
 };
 
 const ct_library_t *ct_library_get(ct_library_id_t id)
@@ -88,6 +108,16 @@ const ct_library_family_t *ct_library_family_of(const char *name, int mca,
     if (lib_p != NULL)
         *lib_p = best_lib;
     return best;
+}
+
+const ct_library_t *ct_library_ran(const char *version)
+{
+    for (size_t i = 0; version != NULL && i < CT_LIB_COUNT; i++) {
+        const char *w = ct_libraries[i].ran_as;
+        if (w != NULL && strncmp(version, w, strlen(w)) == 0)
+            return &ct_libraries[i];
+    }
+    return NULL;
 }
 
 const ct_library_t *ct_library_of(const char *name, int mca)
@@ -150,4 +180,18 @@ int ct_library_measure_only(const char *name)
         if (strcmp(*m, cvar) == 0)
             return 1;
     return 0;
+}
+
+int ct_library_file_env(const ct_library_file_t *row, char *buf, size_t buflen)
+{
+    if (row == NULL || row->load.kind != CT_FILE_LOAD_VAR || row->load.var == NULL)
+        return 0;
+    int n = snprintf(buf, buflen, "%s%s", row->load.mca ? CT_LIBRARY_MCA_ENV_PREFIX : "",
+                     row->load.var);
+    return n > 0 && (size_t)n < buflen;
+}
+
+int ct_library_syntax_sh(ct_file_syntax_t s)
+{
+    return s == CT_FILE_SYNTAX_SH || s == CT_FILE_SYNTAX_SH_QUOTED;
 }

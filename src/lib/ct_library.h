@@ -26,6 +26,7 @@ typedef enum {
     CT_LIB_MPICH,
     CT_LIB_INTEL_MPI,
     CT_LIB_MVAPICH,
+    CT_LIB_ONECCL,
     CT_LIB_COUNT,
 } ct_library_id_t;
 
@@ -66,6 +67,11 @@ typedef struct {
     /* Settings colltune sets only while it measures (MPI_T names, NULL
      * terminated; NULL for none): never a choice, never written. */
     const char *const *measure_only;
+    /* How the first line of MPI_Get_library_version starts when this
+     * library ran (collbench's "mpi_library_version"), NULL when not told
+     * apart so: what names a family shared with another library
+     * (MVAPICH 3 takes MPICH's MPIR_CVAR_ names) as this one's. */
+    const char *ran_as;
 } ct_library_t;
 
 /* The entry of id; NULL out of range. */
@@ -76,6 +82,10 @@ const ct_library_t *ct_library_get(ct_library_id_t id);
  * library claims it.  The longest matching prefix wins. */
 const ct_library_family_t *ct_library_family_of(const char *name, int mca,
                                                 const ct_library_t **lib_p);
+
+/* The library whose ran_as starts version (MPI_Get_library_version's
+ * text), NULL when none does or version is NULL. */
+const ct_library_t *ct_library_ran(const char *version);
 
 /* The library of a setting, as above; NULL when none. */
 const ct_library_t *ct_library_of(const char *name, int mca);
@@ -133,7 +143,8 @@ typedef enum {
 /* How its settings are written: how a value is refused (tuner/space's
  * file_values.c) and read back (verify-install). */
 typedef enum {
-    CT_FILE_SYNTAX_SH,        /* export NAME=VALUE, sourced by sh */
+    CT_FILE_SYNTAX_SH,        /* export NAME=VALUE, sourced by sh; VALUE one unquoted word */
+    CT_FILE_SYNTAX_SH_QUOTED, /* export NAME='VALUE' (any text), sourced by sh (nccl.env) */
     CT_FILE_SYNTAX_MCA,       /* NAME = VALUE lines, '#' comments (mca-params.conf) */
     CT_FILE_SYNTAX_NCCL_CONF, /* NAME=VALUE lines, '#' comments (nccl.conf) */
     CT_FILE_SYNTAX_UCX_INI,   /* [global] then NAME=VALUE (ucx.conf) */
@@ -153,6 +164,12 @@ typedef struct {
     const char *also;   /* a variable set too unless the user's environment or --env has it */
     const char *also_value;
     const char *named_by; /* CT_FILE_LOAD_NAMED_BY: the row that names it */
+    /* keeps_defaults: the library's default list, as a site writes it after
+     * ours (NULL-terminated; "$HOME/" for the home directory), and how a
+     * person sees that list or keeps it instead. */
+    const char *const *defaults;
+    const char *defaults_how;
+    const char *also_install; /* also's value as a site sets it (a path, not a name) */
 } ct_file_load_t;
 
 typedef struct {
@@ -165,10 +182,17 @@ typedef struct {
     const char *what; /* a few words for help and install ("NCCL's tuner-plugin rules") */
 } ct_library_file_t;
 
+/* Whether s is sh's (the file is sourced: export lines). */
+int ct_library_syntax_sh(ct_file_syntax_t s);
+
 /* The i-th row, in install order (a file another names before it), NULL
  * past the last. */
 const ct_library_file_t *ct_library_file_at(size_t i);
 /* The row named name, NULL when none. */
 const ct_library_file_t *ct_library_file_named(const char *name);
+/* The environment variable that points the row's reader at its file
+ * (load.var, or OMPI_MCA_var for an MCA parameter) into buf; 0 when the
+ * row has none (named by another, sourced, not loaded) or buf is short. */
+int ct_library_file_env(const ct_library_file_t *row, char *buf, size_t buflen);
 
 #endif

@@ -8,6 +8,10 @@
 
 #include <string.h>
 
+/* Open MPI's mca_base_param_files when unset (4.1's opal/mca/base). */
+static const char *const ct_ompi_default_files[] = {"$HOME/.openmpi/mca-params.conf",
+                                                    "/etc/openmpi/openmpi-mca-params.conf", NULL};
+
 static const ct_library_file_t ct_library_files[] = {
     {"coll-tuned-rules.conf",
      CT_LIB_OMPI,
@@ -26,7 +30,13 @@ static const ct_library_file_t ct_library_files[] = {
     {"mca-params.conf",
      CT_LIB_OMPI,
      CT_LIB_OMPI,
-     {.kind = CT_FILE_LOAD_VAR, .var = "mca_base_param_files", .mca = 1, .keeps_defaults = 1},
+     {.kind = CT_FILE_LOAD_VAR,
+      .var = "mca_base_param_files",
+      .mca = 1,
+      .keeps_defaults = 1,
+      .defaults = ct_ompi_default_files,
+      .defaults_how = "Open MPI's default list, as `ompi_info --level 9 --param mca base`\n"
+                      "    shows it; or copy its lines into PREFIX/etc/openmpi-mca-params.conf"},
      CT_FILE_KEY_NONE,
      CT_FILE_SYNTAX_MCA,
      "Open MPI's MCA parameters"},
@@ -51,7 +61,7 @@ static const ct_library_file_t ct_library_files[] = {
      CT_LIB_NCCL,
      {.kind = CT_FILE_LOAD_SOURCED},
      CT_FILE_KEY_NONE,
-     CT_FILE_SYNTAX_SH,
+     CT_FILE_SYNTAX_SH_QUOTED,
      "NCCL's variables to source before a job"},
     {"nccl_tuner.conf",
      CT_LIB_NCCL,
@@ -59,7 +69,8 @@ static const ct_library_file_t ct_library_files[] = {
      {.kind = CT_FILE_LOAD_VAR,
       .var = "NCCL_TUNER_CONFIG_FILE",
       .also = "NCCL_TUNER_PLUGIN",
-      .also_value = "colltune"},
+      .also_value = "colltune",
+      .also_install = "/path/to/lib/libnccl-tuner-colltune.so"},
      CT_FILE_KEY_NODES_RANKS,
      CT_FILE_SYNTAX_PLUGIN,
      "NCCL tuner-plugin rules by nodes, ranks and size"},
@@ -87,6 +98,24 @@ static const ct_library_file_t ct_library_files[] = {
      CT_FILE_KEY_COMM_SIZE,
      CT_FILE_SYNTAX_JSON_TREE,
      "MPICH's collective selection tree"},
+    /* MPICH's choices as MVAPICH 3's MVP_ aliases, written when the MPI
+     * library that ran is MVAPICH (ct_library_ran); not run here. */
+    {"mvapich.env",
+     CT_LIB_MVAPICH,
+     CT_LIB_MPICH,
+     {.kind = CT_FILE_LOAD_SOURCED},
+     CT_FILE_KEY_NONE,
+     CT_FILE_SYNTAX_SH,
+     "MVAPICH 3's MVP_ CVARs to source before a job"},
+    /* oneCCL reads no file; the sizes go inside CCL_<COLL>'s value, so
+     * the file is keyed by nothing else.  Not run here. */
+    {"oneccl.env",
+     CT_LIB_ONECCL,
+     CT_LIB_ONECCL,
+     {.kind = CT_FILE_LOAD_SOURCED},
+     CT_FILE_KEY_NONE,
+     CT_FILE_SYNTAX_SH_QUOTED,
+     "oneCCL's CCL_<COLL> algorithms by size, to source before a job"},
 };
 #define CT_NFILES (sizeof ct_library_files / sizeof ct_library_files[0])
 

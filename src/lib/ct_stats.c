@@ -95,6 +95,11 @@ double ct_stats_median(const double *v, size_t n)
     return m;
 }
 
+double ct_stats_median_or(const double *v, size_t n, double none)
+{
+    return n ? ct_stats_median(v, n) : none;
+}
+
 double ct_stats_mw_p_less(const double *a, size_t na, const double *b, size_t nb)
 {
     if (na == 0 || nb == 0 || na > CT_STATS_MW_MAX || nb > CT_STATS_MW_MAX)

@@ -53,6 +53,9 @@ double ct_stats_ci_relative(const ct_stats_t *stats);
  */
 double ct_stats_median(const double *v, size_t n);
 double ct_stats_median_inplace(double *v, size_t n);
+/* ct_stats_median, but none for the empty set: where a caller has a
+ * meaning for "no launches" (a report's 0, a ranking's worst). */
+double ct_stats_median_or(const double *v, size_t n, double none);
 
 /*
  * The one-sided exact Mann-Whitney test, for two independent samples of

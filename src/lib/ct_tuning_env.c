@@ -7,33 +7,17 @@
 #include <string.h>
 
 #include "ct_hash.h"
+#include "ct_launcher_env.h"
 #include "ct_library.h"
 #include "ct_vec.h"
-
-static int ct_starts_with(const char *s, const char *prefix)
-{
-    return strncmp(s, prefix, strlen(prefix)) == 0;
-}
 
 /* A variable of any library's environment families (ct_library.h). */
 int ct_tuning_env_is_tuning(const char *entry) { return ct_library_of(entry, 0) != NULL; }
 
+/* The launchers' bookkeeping (ct_launcher_env.c's wiring names). */
 int ct_tuning_env_is_launcher(const char *entry)
 {
-    static const char *const launcher[] = {
-        "OMPI_MCA_orte_",
-        "OMPI_MCA_ess",
-        "OMPI_MCA_pmix",
-        "OMPI_MCA_initial_wdir=",
-        "OMPI_MCA_shmem_RUNTIME_QUERY_hint=",
-        "OMPI_MCA_mpi_oversubscribe=",
-        "OMPI_MCA_plm_",
-        "OMPI_MCA_rmaps_",
-    };
-    for (size_t i = 0; i < sizeof launcher / sizeof launcher[0]; i++)
-        if (ct_starts_with(entry, launcher[i]))
-            return 1;
-    return 0;
+    return ct_launcher_env_sets(entry, CT_LAUNCHER_WIRING);
 }
 
 /* By name: "NCCL_A=1" sorts before "NCCL_A0=1". */

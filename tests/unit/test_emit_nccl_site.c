@@ -113,8 +113,8 @@ static void test_whole_range(const char *dir)
     const char *names[8];
     const ct_emit_load_t *loads[8];
     CT_CHECK(&tally, ct_emit_loads(&r, names, loads, 8) == 1);
-    CT_CHECK(&tally,
-             strcmp(names[0], "nccl.env") == 0 && loads[0]->sourced == 1 && loads[0]->var == NULL);
+    CT_CHECK(&tally, strcmp(names[0], "nccl.env") == 0 && loads[0]->kind == CT_FILE_LOAD_SOURCED &&
+                         loads[0]->var == NULL);
     CT_CHECK(&tally, emit(&r, dir));
     char *env = slurp(dir, "nccl.env");
     CT_CHECK(&tally, has(env, "\nexport NCCL_ALGO='ring;AllReduce:tree'\n"));
@@ -126,7 +126,7 @@ static void test_whole_range(const char *dir)
     /* A clean site: nccl.conf and nccl.env as before, nccl.conf loaded. */
     r.site = NULL;
     CT_CHECK(&tally, ct_emit_loads(&r, names, loads, 8) == 2);
-    CT_CHECK(&tally, loads[0]->sourced == 0 && strcmp(names[1], "nccl.conf") == 0);
+    CT_CHECK(&tally, loads[0]->kind != CT_FILE_LOAD_SOURCED && strcmp(names[1], "nccl.conf") == 0);
     CT_CHECK(&tally, emit(&r, dir));
     env = slurp(dir, "nccl.env");
     CT_CHECK(&tally, has(env, "\nexport NCCL_ALGO='AllReduce:tree'\n"));
@@ -148,7 +148,7 @@ static void test_range(const char *dir)
     const char *names[8];
     const ct_emit_load_t *loads[8];
     CT_CHECK(&tally, ct_emit_loads(&r, names, loads, 8) == 2);
-    CT_CHECK(&tally, strcmp(names[0], "nccl.env") == 0 && loads[0]->sourced == 1);
+    CT_CHECK(&tally, strcmp(names[0], "nccl.env") == 0 && loads[0]->kind == CT_FILE_LOAD_SOURCED);
     CT_CHECK(&tally, strcmp(names[1], "nccl_tuner.conf") == 0);
     CT_CHECK(&tally, emit(&r, dir));
     char *env = slurp(dir, "nccl.env"), *rules = slurp(dir, "nccl_tuner.conf");
@@ -170,7 +170,7 @@ static void test_range(const char *dir)
      * carries the list (and is what the A/B loads). */
     site = site_of(&one, "ring", CT_SITE_FILE, "/etc/nccl.conf");
     CT_CHECK(&tally, ct_emit_loads(&r, names, loads, 8) == 3);
-    CT_CHECK(&tally, loads[0]->sourced == 0 && strcmp(names[1], "nccl.conf") == 0 &&
+    CT_CHECK(&tally, loads[0]->kind != CT_FILE_LOAD_SOURCED && strcmp(names[1], "nccl.conf") == 0 &&
                          strcmp(loads[1]->var, "NCCL_CONF_FILE") == 0);
     CT_CHECK(&tally, emit(&r, dir));
     char *conf = slurp(dir, "nccl.conf");
@@ -214,14 +214,16 @@ static void test_other_var(const char *dir)
     ct_tune_result_t r = result_of(ch, 2, &site);
     const char *names[8];
     const ct_emit_load_t *loads[8];
-    CT_CHECK(&tally, ct_emit_loads(&r, names, loads, 8) == 1 && loads[0]->sourced == 1);
+    CT_CHECK(&tally,
+             ct_emit_loads(&r, names, loads, 8) == 1 && loads[0]->kind == CT_FILE_LOAD_SOURCED);
     CT_CHECK(&tally, emit(&r, dir));
     char *env = slurp(dir, "nccl.env");
     CT_CHECK(&tally, has(env, "export NCCL_MIN_CTAS='8'\nexport NCCL_BUFFSIZE='8388608'\n"));
     free(env);
     /* The site sets something else: nccl.conf as usual. */
     one.name = (char *)"NCCL_DEBUG";
-    CT_CHECK(&tally, ct_emit_loads(&r, names, loads, 8) == 2 && loads[0]->sourced == 0);
+    CT_CHECK(&tally,
+             ct_emit_loads(&r, names, loads, 8) == 2 && loads[0]->kind != CT_FILE_LOAD_SOURCED);
 }
 
 int main(void)

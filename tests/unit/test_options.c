@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "ct_test.h"
+#include "backend/backend.h"
 #include "options.h"
 
 static ct_test_tally_t tally;
@@ -262,6 +263,20 @@ int main(void)
     EXPECT_USAGE("--target-ci", "abc", "--target-ci", "abc");
     EXPECT_USAGE("--target-ci", "-1", "--target-ci", "-1%");
     EXPECT_USAGE("--backend", "bogus", "--backend", "bogus");
+    /* The names come from the backend table: each is found by name. */
+    EXPECT_USAGE("unknown backend 'bogus'", "(mpi, nccl)", "--backend", "bogus");
+    {
+        char names[128], *save = NULL;
+        ct_backend_names(names, sizeof names);
+        size_t n = 0;
+        for (char *w = strtok_r(names, ", ", &save); w != NULL;
+             w = strtok_r(NULL, ", ", &save), n++)
+            CT_CHECK(&tally, ct_backend_find(w) != NULL);
+        CT_CHECK(&tally, n == 2);
+        char tiny[5];
+        ct_backend_names(tiny, sizeof tiny); /* truncated, terminated */
+        CT_CHECK_STR(&tally, tiny, "mpi,");
+    }
     EXPECT_USAGE("--min-samples", "100", "--min-samples", "100", "--max-samples", "10");
     EXPECT_USAGE("--max-samples", "10", "--min-samples", "100", "--max-samples", "10");
     EXPECT_USAGE("--min-samples", "0", "--min-samples", "0");

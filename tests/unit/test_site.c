@@ -20,6 +20,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "ct_library.h"
 #include "ct_names.h"
 #include "ct_test.h"
 #include "setting.h"
@@ -319,6 +320,20 @@ static void test_outranks(ct_test_tally_t *t, const ct_tmp_t *tmp)
     CT_CHECK(t, ct_rank(mca_env, "report.json", alg, "6", bc, NULL) == NULL);
 }
 
+/* Every row of the library table (ct_library_files.c) has a precedence
+ * rule: a new row without one would never be found outranked. */
+static void test_every_row_ranked(ct_test_tally_t *t)
+{
+    const ct_library_file_t *row;
+    size_t n = 0;
+    for (size_t i = 0; (row = ct_library_file_at(i)) != NULL; i++, n++)
+        if (!ct_site_rank_has(row->name)) {
+            fprintf(stderr, "row %s has no rule in site_rank.c\n", row->name);
+            CT_CHECK(t, 0);
+        }
+    CT_CHECK(t, n >= 10 && !ct_site_rank_has("no-such-file.conf") && !ct_site_rank_has(NULL));
+}
+
 int main(void)
 {
     ct_test_tally_t t = {0};
@@ -333,6 +348,7 @@ int main(void)
     test_parsing(&t, &tmp);
     test_names(&t, &tmp);
     test_outranks(&t, &tmp);
+    test_every_row_ranked(&t);
     char *rm[] = {"rm", "-rf", tmp.dir, NULL};
     pid_t pid = fork();
     if (pid == 0) {

@@ -221,6 +221,11 @@ int main(void)
         CT_CHECK(&tally, isnan(ct_stats_median_inplace(none, 0)));
         CT_CHECK(&tally, isnan(ct_stats_quantile(none, 0, 0.5)));
         CT_CHECK(&tally, none[0] == 7);
+        /* The caller's meaning for "no launches" instead, and the median
+         * itself otherwise. */
+        CT_CHECK(&tally, ct_stats_median_or(none, 0, 0) == 0);
+        CT_CHECK(&tally, isinf(ct_stats_median_or(none, 0, INFINITY)));
+        CT_CHECK(&tally, ct_stats_median_or(none, 1, 0) == 7);
     }
 
     /* Odd and even n; ct_stats_median leaves its input alone, the in-place

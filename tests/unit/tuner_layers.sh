@@ -1,20 +1,25 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause
 # Layering of tuner/: each folder is a link unit, and a folder includes its
-# own headers and those of the folders below it, never one above (the
-# order is tuner/local.mk's).  The build enforces it through each folder's
-# include path; this test reads the sources, so that a wrong include is
-# named even where a header of the same name would be found elsewhere.
-# It also proves it can fail: a planted upward include must be caught.
+# own headers and those of the folders below it, never one above.  The
+# order is tuner/local.mk's own: the order of its folders' includes, read
+# here, so that a folder added there is checked with no edit to this test.
+# The build enforces it through each folder's include path; this test
+# reads the sources, so that a wrong include is named even where a header
+# of the same name would be found elsewhere.  It also proves it can fail:
+# a planted upward include must be caught.
 set -u
 : "${top_srcdir:?run through make check}"
-
-order="core space emit tune import plot regress sweep health sbatch install"
 
 fail() {
     echo "FAIL: $*" >&2
     exit 1
 }
+
+order=$(sed -n 's|^include \$(srcdir)/tuner/\([a-z_]*\)/local\.mk$|\1|p' \
+    "$top_srcdir/tuner/local.mk" | tr '\n' ' ')
+order=${order% }
+[ "$(echo "$order" | wc -w)" -ge 2 ] || fail "no layer order in tuner/local.mk ('$order')"
 
 rank_of() { # folder -> its place in $order (1-based), 0 when not a layer
     i=1
@@ -43,7 +48,9 @@ for d in $order; do
     [ -d "$top_srcdir/tuner/$d" ] || fail "no folder tuner/$d"
     for f in "$top_srcdir/tuner/$d"/*.c "$top_srcdir/tuner/$d"/*.h; do
         [ -f "$f" ] || continue
-        bad="$bad$(check "$f" "$d")"
+        out=$(check "$f" "$d")
+        [ -z "$out" ] || bad="$bad
+$out"
     done
 done
 [ -z "$bad" ] || fail "$bad"
@@ -56,9 +63,15 @@ for f in "$top_srcdir"/tuner/*.c; do
     esac
 done
 
-# The check itself can fail: core including a tune header is named.
+# The check itself can fail: the lowest layer including a header of the
+# highest is named.
+low=${order%% *}
+high=${order##* }
+planted=$(cd "$top_srcdir/tuner/$high" && ls -- *.h | head -n 1)
+[ -n "$planted" ] || fail "tuner/$high has no header to plant"
 tmp=$(mktemp -d) || fail "mktemp"
 trap 'rm -rf "$tmp"' EXIT
-printf '#include "tune.h"\n' >"$tmp/planted.c"
-[ -n "$(check "$tmp/planted.c" core)" ] || fail "a planted upward include (core -> tune) went unnoticed"
+printf '#include "%s"\n' "$planted" >"$tmp/planted.c"
+[ -n "$(check "$tmp/planted.c" "$low")" ] ||
+    fail "a planted upward include ($low -> $high/$planted) went unnoticed"
 echo "tuner layers: $order, no upward include"

@@ -105,4 +105,8 @@ void ct_site_free(ct_site_t *s);
 const ct_site_setting_t *ct_site_outranks(const ct_site_t *s, const char *file, const char *name,
                                           const char *value, int coll, const char **why_p);
 
+/* Whether site_rank.c has a precedence rule for the emitted file file
+ * (every row of the library table must: test_site). */
+int ct_site_rank_has(const char *file);
+
 #endif

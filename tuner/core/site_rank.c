@@ -202,6 +202,8 @@ static const struct {
      "coll_tuned_use_dynamic_rules say (ompi/mca/coll/tuned/coll_tuned_decision_dynamic.c)"},
     {"mpich.env", NULL, "a job sources mpich.env after its environment is set"},
     {"intel-mpi.env", NULL, "a job sources intel-mpi.env after its environment is set"},
+    {"mvapich.env", NULL, "a job sources mvapich.env after its environment is set"},
+    {"oneccl.env", NULL, "a job sources oneccl.env after its environment is set"},
     {"mpich-coll-selection.json", ct_site_rule_mpich_csel,
      "MPICH consults the selection file only when the algorithm variable is auto "
      "(src/mpi/coll/<coll>/<coll>.c)"},
@@ -222,4 +224,12 @@ const ct_site_setting_t *ct_site_outranks(const ct_site_t *s, const char *file, 
         return e;
     }
     return NULL;
+}
+
+int ct_site_rank_has(const char *file)
+{
+    for (size_t i = 0; file != NULL && i < sizeof ct_site_ranks / sizeof ct_site_ranks[0]; i++)
+        if (strcmp(ct_site_ranks[i].file, file) == 0)
+            return 1;
+    return 0;
 }

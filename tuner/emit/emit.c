@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * emit.c - the table of config-file formats and the all-or-nothing write
- * (see emit.h).  A new format is one emit_<format>.c and one line here.
+ * (see emit.h).  A new format is one emit_<format>.c, one line here and
+ * its row in the library table (ct_library_files.c).  Which file carries
+ * a choice is asked of the formats by emit_carry.c, through this table.
  */
 #define _XOPEN_SOURCE 700
 
@@ -25,11 +27,20 @@
 /* In write order; the rules file is written before the mca-params.conf
  * that names it only for tidiness: nothing is renamed until all are. */
 static const ct_emit_format_t *const ct_emit_formats[] = {
-    &ct_emit_nccl_env,      &ct_emit_nccl_conf,        &ct_emit_nccl_tuner, &ct_emit_ucx_conf,
-    &ct_emit_tuned_rules,   &ct_emit_tuned_rules_json, &ct_emit_mca_params, &ct_emit_mpich_env,
-    &ct_emit_intel_mpi_env, &ct_emit_mpich_csel,
+    &ct_emit_nccl_env,      &ct_emit_nccl_conf,        &ct_emit_nccl_tuner,  &ct_emit_ucx_conf,
+    &ct_emit_tuned_rules,   &ct_emit_tuned_rules_json, &ct_emit_mca_params,  &ct_emit_mpich_env,
+    &ct_emit_intel_mpi_env, &ct_emit_mpich_csel,       &ct_emit_mvapich_env, &ct_emit_oneccl_env,
 };
 #define CT_EMIT_NFORMATS (sizeof ct_emit_formats / sizeof ct_emit_formats[0])
+
+/* What a format's row says of loading it (no row: not loaded; test_emit
+ * holds every format to a row). */
+static const ct_emit_load_t *ct_emit_row_load(const ct_emit_format_t *f)
+{
+    static const ct_emit_load_t none = {.kind = CT_FILE_LOAD_NONE};
+    const ct_library_file_t *row = ct_library_file_named(f->name);
+    return row != NULL ? &row->load : &none;
+}
 
 size_t ct_emit_loads(const ct_tune_result_t *r, const char **names_p,
                      const ct_emit_load_t **loads_p, size_t max)
@@ -37,11 +48,12 @@ size_t ct_emit_loads(const ct_tune_result_t *r, const char **names_p,
     size_t n = 0;
     for (size_t i = 0; i < CT_EMIT_NFORMATS; i++)
         if (ct_emit_formats[i]->wanted(r)) {
+            const ct_emit_format_t *f = ct_emit_formats[i];
+            const ct_emit_load_t *ld = f->load_for ? f->load_for(r) : NULL;
             if (n < max && names_p != NULL)
-                names_p[n] = ct_emit_formats[i]->name;
+                names_p[n] = f->name;
             if (n < max && loads_p != NULL)
-                loads_p[n] = ct_emit_formats[i]->load_for ? ct_emit_formats[i]->load_for(r)
-                                                          : &ct_emit_formats[i]->load;
+                loads_p[n] = ld != NULL ? ld : ct_emit_row_load(f);
             n++;
         }
     return n;
@@ -59,6 +71,11 @@ const char *ct_emit_outranked(const ct_tune_result_t *r, const ct_tune_choice_t 
             return why;
     }
     return NULL;
+}
+
+const ct_emit_format_t *ct_emit_format_at(size_t i)
+{
+    return i < CT_EMIT_NFORMATS ? ct_emit_formats[i] : NULL;
 }
 
 const char *ct_emit_format_name(size_t i)
@@ -94,7 +111,8 @@ static ct_status_t ct_emit_one(const ct_emit_ctx_t *ctx, const ct_emit_format_t 
 static int ct_emit_any_mca(const ct_tune_result_t *r)
 {
     for (size_t i = 0; i < CT_EMIT_NFORMATS; i++)
-        if ((r == NULL || ct_emit_formats[i]->wanted(r)) && ct_emit_formats[i]->load.keeps_defaults)
+        if ((r == NULL || ct_emit_formats[i]->wanted(r)) &&
+            ct_emit_row_load(ct_emit_formats[i])->keeps_defaults)
             return 1;
     return 0;
 }

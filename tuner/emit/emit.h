@@ -26,35 +26,23 @@
 
 /*
  * To add an output format: write one tuner/emit/emit_<format>.c that
- * defines a const ct_emit_format_t (emit_format.h: its file name, when the
- * result wants it, its writer, the install text its header prints, and
- * how its library is made to read it), and add that entry to the table in
- * emit.c.  Nothing else: the A/B verification (tuner/tune/tune_verify.c)
- * loads every file by its entry's ct_emit_load_t, and the report lists
- * the files from the same table.
+ * defines a const ct_emit_format_t (emit_format.h: its file name, which
+ * is its row's in the library table, when the result wants it, its
+ * writer, which choices it carries and the install text its header
+ * prints), add that entry to the table in emit.c, and its row to
+ * src/lib/ct_library_files.c.  Nothing else: the A/B verification
+ * (tuner/tune/tune_verify.c) loads every file by its row's load
+ * (ct_emit_loads), the report lists the files from the same table, and
+ * ct_emit_cannot_carry asks every format's carries hook.
  */
 
 /*
- * How the A/B makes a library read one emitted file: the setting that
- * points the library at it.  var NULL: the library reads it through
- * another emitted file (coll-tuned-rules.* is named inside
- * mca-params.conf), or a person sources it (nccl.env holds what nccl.conf
- * holds, and nccl.conf is loaded), so the A/B sets nothing for it;
- * unless sourced is set (below).
+ * How the A/B makes a library read one emitted file: its row's load in
+ * the library table (ct_library.h's ct_file_load_t: the variable that
+ * points the library at it, or named by another file, sourced, or not
+ * loaded), or what the emitter's load_for says for this result.
  */
-typedef struct {
-    const char *var;    /* e.g. NCCL_CONF_FILE, or NULL */
-    ct_via_t via;       /* an environment variable or an MCA parameter */
-    int names_dir;      /* var names the file's directory (UCX_CONFIG_DIR), not the file */
-    int keeps_defaults; /* var replaces the library's default list of files (Open MPI's
-                            mca_base_param_files): the A/B appends that list after ours */
-    const char *also;   /* a variable set too unless the user's environment or --env has it */
-    /* var NULL, and the file is a sourceable list of `export NAME=VALUE`
-     * lines (mpich.env: MPICH has no variable naming a file): the A/B sets
-     * each in the tuned side's environment. */
-    int sourced;
-    const char *also_value;
-} ct_emit_load_t;
+typedef ct_file_load_t ct_emit_load_t;
 
 /*
  * Writes every file r calls for into outdir (which must exist).  The
@@ -94,17 +82,37 @@ ct_status_t ct_emit_all_as(const ct_tune_result_t *r, const char *outdir, const 
 ct_status_t ct_emit_mpich_tree_read(const char *lib, char **tree_p, char *err, size_t errlen);
 
 /* Why no file ct_emit_all writes can carry c over its size range, or
- * NULL when one can: any choice that holds for every size; a coll/tuned
+ * NULL when one can.  Each format's carries hook is asked (emit_carry.c):
+ * a choice some format refuses is refused with its reason, one a format
+ * carries is checked against the other job shapes (ct_emit_shape_conflict),
+ * and one no format claims is carried only over every size ("the library
+ * reads it for every size").  Over a range the formats carry a coll/tuned
  * algorithm, segment size or fan-out (the rules file has per-size rules);
- * NCCL_ALGO or NCCL_PROTO for one collective, over every size (nccl.conf's
- * per-collective list) or over a range where its value leaves the
- * collective one algorithm or protocol (a tuner-plugin rule).  Anything
- * else over a part of the sizes would be set for sizes never measured.
+ * an MPIR algorithm CVAR, with MPICH's own tree known (its selection
+ * file), and the setting it needs; oneCCL's CCL_<COLL> (its value holds
+ * ranges); NCCL_ALGO or NCCL_PROTO for one collective where its value
+ * leaves the collective one algorithm or protocol (a tuner-plugin rule).
  * NCCL_ALGO / NCCL_PROTO are also refused, over any range, for alltoall
  * (send/recv to NCCL), for a value NCCL would refuse or that has no entry
- * for the collective, and for a rule whose algorithm or protocol
- * nccl.conf's list disables for that collective.  A static string. */
+ * for the collective, for a global choice over a range, and for a rule
+ * whose algorithm or protocol nccl.conf's list disables for that
+ * collective.  A static string. */
 const char *ct_emit_cannot_carry(const ct_tune_result_t *r, const ct_tune_choice_t *c);
+
+/* Why c's value cannot be written because of another job shape's choice,
+ * or NULL, keyed as the rows (ct_library.h's keyed) of the files whose
+ * carries hooks take c say (the least any of them tells apart): a file
+ * keyed by nothing (mca-params.conf, nccl.env, oneccl.env, ...) where
+ * another shape chose another value of the same variable for the same
+ * scope (for c over a range, or another range: the value holds it); or
+ * keyed by rank count (coll/tuned's rules, MPICH's tree, Intel MPI's
+ * @p-q) where a shape with as many ranks on other nodes chose otherwise
+ * over overlapping sizes.  A value chosen at one shape and not at another
+ * is no conflict.  The reason, naming both shapes, both values and the
+ * files, goes into buf; with buf NULL a static reason is returned
+ * (ct_emit_cannot_carry's). */
+const char *ct_emit_shape_conflict(const ct_tune_result_t *r, const ct_tune_choice_t *c, char *buf,
+                                   size_t len);
 
 /* A choice the files carry: significant, verified and writable (the A/B
  * rounds compare the files of exactly these). */
@@ -125,8 +133,8 @@ size_t ct_emit_files(const ct_tune_result_t *r, const char **names_p, size_t max
  * last: what ct_library.h's emitter lists name. */
 const char *ct_emit_format_name(size_t i);
 
-/* As ct_emit_files, with each file's load facts into loads_p (room for
- * max) beside its name. */
+/* As ct_emit_files, with each file's load into loads_p (room for max)
+ * beside its name: its emitter's load_for for r, else its row's. */
 size_t ct_emit_loads(const ct_tune_result_t *r, const char **names_p,
                      const ct_emit_load_t **loads_p, size_t max);
 

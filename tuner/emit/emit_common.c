@@ -1,48 +1,14 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * emit_common.c - the header every emitted file opens with, and the
- * checks the formats share (see emit_format.h).
+ * value check the formats share (see emit_format.h).
  */
 #include "emit_format.h"
 
+#include "ct_library.h"
 #include "ct_printable.h"
 
 #include <string.h>
-
-int ct_emit_usable(const ct_tune_choice_t *c)
-{
-    return c->significant && c->verified && c->unwritable == NULL;
-}
-
-const char *ct_emit_cannot_carry(const ct_tune_result_t *r, const ct_tune_choice_t *c)
-{
-    ct_nccl_list_kind_t kind;
-    /* Per collective even over every size: its value's entry for the
-     * collective is what gets written (emit_nccl_vars.c). */
-    if (ct_emit_nccl_list_kind(c, &kind))
-        return ct_emit_nccl_cannot_carry(r, c);
-    if (ct_emit_full_range(c))
-        return NULL;
-    /* An MPICH algorithm over a range: a subtree of MPICH's own tree. */
-    if (ct_emit_mpich_csel_carries(r, c) || ct_emit_mpich_csel_needs(r, c))
-        return NULL;
-    /* Written whenever a coll/tuned choice is, and alone it changes no
-     * decision (without rules or a forced algorithm 4.1 decides as before). */
-    if (c->via == CT_VIA_MCA && strcmp(c->name, "coll_tuned_use_dynamic_rules") == 0)
-        return NULL;
-    if (c->via == CT_VIA_MCA) {
-        const ct_coll_name_t *cn = ct_coll_name_of_tuned_var(c->name);
-        if (cn != NULL && cn->tuned.alg != NULL &&
-            (strcmp(c->name, cn->tuned.alg) == 0 || strcmp(c->name, cn->tuned.seg) == 0 ||
-             (cn->tuned.fanout && strcmp(c->name, cn->tuned.fanout) == 0)))
-            return NULL;
-        return "an MCA parameter holds for every size; only coll/tuned algorithms, segment "
-               "sizes and fan-outs have per-size rules";
-    }
-    return "the library reads it for every size";
-}
-
-int ct_emit_full_range(const ct_tune_choice_t *c) { return c->min_bytes <= 0 && c->max_bytes < 0; }
 
 /* Text from the result, with anything that could end a comment line
  * (newline, CR, any control character) shown as '?'. */
@@ -66,6 +32,20 @@ void ct_emit_put_dir(const ct_emit_ctx_t *ctx, FILE *fp, const char *text)
     fputs(text, fp);
 }
 
+/* r's job shapes, "1x2, 1x4" (ct_emit_shapes' order). */
+static void ct_emit_put_shapes(const ct_tune_result_t *r, FILE *fp)
+{
+    ct_emit_shape_t shapes[16];
+    size_t n = ct_emit_shapes(r, shapes, 16);
+    for (size_t i = 0; i < n && i < 16; i++) {
+        char name[64];
+        ct_emit_shape_name(shapes[i], name, sizeof name);
+        fprintf(fp, "%s%s", i ? ", " : "", name);
+    }
+    if (n > 16)
+        fprintf(fp, " and %zu more", n - 16);
+}
+
 void ct_emit_header(const ct_emit_ctx_t *ctx, FILE *fp, const char *file, const char *what,
                     const char *const *install)
 {
@@ -83,13 +63,31 @@ void ct_emit_header(const ct_emit_ctx_t *ctx, FILE *fp, const char *file, const 
     ct_emit_put_safe(fp, r->space_name);
     fputs(" (", fp);
     ct_emit_put_safe(fp, r->space_path);
-    fprintf(fp, "), %ld ranks on %ld node%s, ", r->nranks, r->nnodes, r->nnodes == 1 ? "" : "s");
+    int multi = ct_emit_multi_shape(r);
+    if (multi) {
+        fputs("), job shapes ", fp);
+        ct_emit_put_shapes(r, fp);
+        fputs(" (nodes x ranks per node), ", fp);
+    } else
+        fprintf(fp, "), %ld ranks on %ld node%s, ", r->nranks, r->nnodes,
+                r->nnodes == 1 ? "" : "s");
     ct_emit_put_safe(fp, r->source);
     fputs(" results.\n", fp);
     /* A choice made at one shape is not applied at another: the rules
      * files say where they hold; the others cannot, so they say so. */
     long nodes = r->nnodes > 0 ? r->nnodes : 1;
-    if (strcmp(file, CT_EMIT_TUNED_RULES_NAME) == 0 || strcmp(file, CT_EMIT_NCCL_TUNER_NAME) == 0)
+    const ct_library_file_t *row = ct_library_file_named(file);
+    if (multi && row != NULL && row->keyed != CT_FILE_KEY_NONE)
+        fputs("# Keyed by shape: each block holds only at the job shape or rank count it\n"
+              "# names; the library's own decision stays at every other.\n",
+              fp);
+    else if (multi)
+        fputs("# Measured at the job shapes above; not keyed by shape: each value here was\n"
+              "# the same at every shape that chose it (one that differed is left out, and\n"
+              "# reported); install it only for jobs of those shapes.\n",
+              fp);
+    else if (row != NULL && (row->keyed == CT_FILE_KEY_COMM_SIZE ||
+                             row->keyed == CT_FILE_KEY_NODES_RANKS)) /* @p-q: several only */
         fprintf(fp, "# Keyed by shape: its rules hold at %ld ranks (%ld node%s x %ld) only.\n",
                 r->nranks, nodes, nodes == 1 ? "" : "s", r->nranks / nodes);
     else
@@ -113,21 +111,6 @@ void ct_emit_header(const ct_emit_ctx_t *ctx, FILE *fp, const char *file, const 
         fputc('\n', fp);
     }
     fputc('\n', fp);
-}
-
-ct_status_t ct_emit_check_name(const ct_tune_choice_t *c, const char *file, char *err,
-                               size_t errlen)
-{
-    const char *p = c->name;
-    int ok = p != NULL && (*p == '_' || (*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z'));
-    for (; ok && *p; p++)
-        ok = *p == '_' || (*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z') ||
-             (*p >= '0' && *p <= '9');
-    if (ok)
-        return CT_OK;
-    snprintf(err, errlen, "%s: variable name \"%s\" is not a name (letters, digits, _)", file,
-             c->name ? c->name : "(null)");
-    return CT_ERR_USAGE;
 }
 
 ct_status_t ct_emit_check_value(ct_emit_value_ok_t *ok, const char *file, const char *name,

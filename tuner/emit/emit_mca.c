@@ -7,7 +7,10 @@
  * a coll/tuned algorithm needs coll_tuned_use_dynamic_rules = 1, so that
  * is written whenever a coll_tuned_ choice is; with a rules file it also
  * names the file by its absolute path, so the config works from any
- * directory.  A size range only the rules file can carry.
+ * directory.  A size range only the rules file can carry, and so are
+ * algorithms measured at several job shapes.  Keyed by nothing: another
+ * shape's same setting is written once, a differing one refused
+ * (ct_emit_shape_conflict).
  */
 #include "emit_format.h"
 
@@ -18,11 +21,13 @@
 #define CT_USE_DYNAMIC "coll_tuned_use_dynamic_rules"
 #define CT_RULES_FILENAME "coll_tuned_dynamic_rules_filename"
 
-/* The lines below the header: choices, minus those colltune writes itself. */
+/* The lines below the header: choices, minus those colltune writes itself
+ * and another shape's same setting (written once). */
 static int ct_mca_line(const ct_tune_result_t *r, const ct_tune_choice_t *c)
 {
     return ct_emit_usable(c) && c->via == CT_VIA_MCA && !ct_emit_tuned_in_rules(r, c) &&
-           strcmp(c->name, CT_USE_DYNAMIC) != 0 && strcmp(c->name, CT_RULES_FILENAME) != 0;
+           strcmp(c->name, CT_USE_DYNAMIC) != 0 && strcmp(c->name, CT_RULES_FILENAME) != 0 &&
+           !ct_emit_shape_repeat(r, c);
 }
 
 static int ct_mca_wanted(const ct_tune_result_t *r)
@@ -66,6 +71,8 @@ static ct_status_t ct_mca_write(const ct_emit_ctx_t *ctx, FILE *fp, char *err, s
                      c->name, c->value, c->min_bytes, c->max_bytes);
             st = CT_ERR_USAGE;
         }
+        if (st == CT_OK && ct_emit_shape_conflict_in(r, c, "mca-params.conf", err, errlen) != NULL)
+            st = CT_ERR_USAGE; /* one value for every job shape */
         if (st != CT_OK)
             return st;
     }
@@ -113,6 +120,22 @@ static ct_status_t ct_mca_write(const ct_emit_ctx_t *ctx, FILE *fp, char *err, s
     return CT_OK;
 }
 
+/* Every MCA parameter the rules file does not carry, over every size;
+ * coll_tuned_use_dynamic_rules over any (written whenever a coll/tuned
+ * choice is, and alone it changes no decision: without rules or a forced
+ * algorithm 4.1 decides as before). */
+static ct_emit_carry_t ct_mca_carries(const ct_tune_result_t *r, const ct_tune_choice_t *c,
+                                      const char **why_p)
+{
+    if (c->via != CT_VIA_MCA || ct_emit_tuned_rules_carries(r, c, why_p) == CT_EMIT_CARRIES)
+        return CT_EMIT_NOT_MINE;
+    if (ct_emit_full_range(c) || strcmp(c->name, CT_USE_DYNAMIC) == 0)
+        return CT_EMIT_CARRIES;
+    *why_p = "an MCA parameter holds for every size; only coll/tuned algorithms, segment "
+             "sizes and fan-outs have per-size rules";
+    return CT_EMIT_REFUSES;
+}
+
 /* A choice this file would carry with a stronger source setting it (or
  * turning coll/tuned's dynamic rules off): OMPI_MCA_, --mca or the
  * override file.  A forced algorithm goes to the rules file instead
@@ -144,5 +167,5 @@ const ct_emit_format_t ct_emit_mca_params = {
     .write = ct_mca_write,
     .install = ct_emit_mca_install,
     .outranked = ct_mca_outranked,
-    .load = {.var = "mca_base_param_files", .via = CT_VIA_MCA, .keeps_defaults = 1},
+    .carries = ct_mca_carries,
 };

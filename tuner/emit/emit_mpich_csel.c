@@ -8,9 +8,11 @@
  * tree does not cover asserts (MPIR_Assert(cnt)) on its first call.  So
  * the file is the installed library's own tree (r->mpich_tree, read out of
  * libmpich by ct_emit_mpich_tree_read) with one subtree per tuned
- * collective replaced: at the measured communicator size, each verified
- * size range selects the chosen algorithm; other sizes and other
- * communicator sizes keep the library's subtree, and every other
+ * collective replaced: at each measured communicator size (one per rank
+ * count the choices were measured at; two shapes of one count must agree,
+ * ct_emit_shape_conflict), each verified size range selects the chosen
+ * algorithm; other sizes and other communicator sizes keep the library's
+ * subtree, and every other
  * collective keeps its tree byte for byte (compact, in key order, which
  * CSEL follows: the first matching key wins).  Written only where a
  * choice holds over a size range: a choice for every size is a CVAR in
@@ -319,12 +321,65 @@ static json_t *ct_csel_sizes(const ct_tune_result_t *r, const ct_csel_coll_t *k,
     return o;
 }
 
-/* Replaces k's intra subtree in tree: the measured communicator size
- * gets the tuned sizes, smaller and larger ones the library's subtree. */
+/* Whether r (a view at one rank count) has a choice of k's. */
+static int ct_csel_has(const ct_tune_result_t *r, const ct_csel_coll_t *k)
+{
+    for (size_t i = 0; i < r->nchoices; i++)
+        if (ct_csel_range_choice(&r->choices[i]) == k)
+            return 1;
+    return 0;
+}
+
+/* k's intra subtree into *intra_p: each communicator size measured its
+ * tuned sizes (CSEL has no "comm_size=N": below it, N itself), every size
+ * below, between and above them base. */
+static ct_status_t ct_csel_intra(const ct_tune_result_t *r, const ct_csel_coll_t *k, json_t *orig,
+                                 json_t *base, json_t **intra_p, char *err, size_t errlen)
+{
+    long *counts;
+    size_t n;
+    if (ct_emit_rank_counts(r, &counts, &n) != CT_OK)
+        return CT_ERR_NOMEM;
+    json_t *intra = json_object();
+    int bad = intra == NULL, one = 0;
+    long prev = 0; /* the largest communicator size a key covers so far */
+    for (size_t v = 0; v < n && !bad && !one; v++) {
+        ct_tune_result_t view;
+        char key[64];
+        if (ct_emit_ranks_view(r, counts[v], &view) != CT_OK) {
+            bad = 1;
+            break;
+        }
+        if (ct_csel_has(&view, k) && view.nranks < 2) {
+            snprintf(err, errlen, "mpich-coll-selection.json: measured at %ld ranks", view.nranks);
+            one = 1;
+        } else if (ct_csel_has(&view, k)) {
+            snprintf(key, sizeof key, "comm_size<=%ld", view.nranks - 1);
+            if (view.nranks - 1 > prev)
+                bad |= ct_csel_set(intra, key, json_deep_copy(base));
+            snprintf(key, sizeof key, "comm_size<=%ld", view.nranks);
+            bad |= ct_csel_set(intra, key, ct_csel_sizes(&view, k, orig, base, err, errlen));
+            prev = view.nranks;
+        }
+        ct_emit_shape_view_free(&view);
+    }
+    free(counts);
+    if (!bad && !one)
+        bad |= ct_csel_set(intra, "comm_size=any", json_deep_copy(base));
+    if (bad || one) {
+        json_decref(intra);
+        return one ? CT_ERR_USAGE : CT_ERR_NOMEM;
+    }
+    *intra_p = intra;
+    return CT_OK;
+}
+
+/* Replaces k's intra subtree in tree: each measured communicator size
+ * gets its tuned sizes, the others the library's subtree. */
 static ct_status_t ct_csel_splice(const ct_tune_result_t *r, json_t *tree, const ct_csel_coll_t *k,
                                   char *err, size_t errlen)
 {
-    char ckey[64], key[64];
+    char ckey[64];
     snprintf(ckey, sizeof ckey, CT_CSEL_COLL_KEY "%s", k->csel);
     json_t *coll = json_object_get(tree, ckey);
     json_t *orig = coll ? json_object_get(coll, "comm_type=intra") : NULL;
@@ -333,10 +388,6 @@ static ct_status_t ct_csel_splice(const ct_tune_result_t *r, json_t *tree, const
                  "mpich-coll-selection.json: the installed MPICH's selection tree has no "
                  "\"%s\" / \"comm_type=intra\" to put %s's choices in",
                  ckey, ct_coll_name((ct_coll_id_t)k->id));
-        return CT_ERR_USAGE;
-    }
-    if (r->nranks < 2) {
-        snprintf(err, errlen, "mpich-coll-selection.json: measured at %ld ranks", r->nranks);
         return CT_ERR_USAGE;
     }
     json_incref(orig);
@@ -364,30 +415,17 @@ static ct_status_t ct_csel_splice(const ct_tune_result_t *r, json_t *tree, const
         base = l != NULL ? ct_csel_guard(k->id, e->value, l, orig) : NULL;
     } else
         json_incref(base);
-    json_t *sizes = base ? ct_csel_sizes(r, k, orig, base, err, errlen) : NULL;
-    json_t *intra = json_object();
-    int bad = sizes == NULL || intra == NULL;
-    if (!bad) {
-        /* CSEL has no "comm_size=N": below it, N itself, above it. */
-        snprintf(key, sizeof key, "comm_size<=%ld", r->nranks - 1);
-        bad |= ct_csel_set(intra, key, json_deep_copy(base));
-        snprintf(key, sizeof key, "comm_size<=%ld", r->nranks);
-        bad |= ct_csel_set(intra, key, sizes);
-        sizes = NULL;
-        bad |= ct_csel_set(intra, "comm_size=any", json_deep_copy(base));
-    }
+    json_t *intra = NULL;
+    ct_status_t st = base ? ct_csel_intra(r, k, orig, base, &intra, err, errlen) : CT_ERR_NOMEM;
     json_decref(base);
     /* Replacing the value keeps the key's place (jansson keeps insertion
      * order), so the collectives stay in the library's order. */
-    if (!bad)
-        bad |= json_object_set_new(coll, "comm_type=intra", intra) != 0;
-    else
-        json_decref(intra);
-    json_decref(sizes);
+    if (st == CT_OK && json_object_set_new(coll, "comm_type=intra", intra) != 0)
+        st = CT_ERR_NOMEM;
     json_decref(orig);
-    if (bad && err[0] == '\0')
+    if (st == CT_ERR_NOMEM && err[0] == '\0')
         snprintf(err, errlen, "mpich-coll-selection.json: out of memory");
-    return bad ? CT_ERR_NOMEM : CT_OK;
+    return st;
 }
 
 static ct_status_t ct_csel_write(const ct_emit_ctx_t *ctx, FILE *fp, char *err, size_t errlen)
@@ -402,6 +440,12 @@ static ct_status_t ct_csel_write(const ct_emit_ctx_t *ctx, FILE *fp, char *err, 
         return CT_ERR_USAGE;
     }
     ct_status_t st = CT_OK;
+    /* A communicator size has one subtree: its shapes must agree. */
+    for (size_t i = 0; i < r->nchoices && st == CT_OK; i++)
+        if (ct_csel_range_choice(&r->choices[i]) != NULL &&
+            ct_emit_shape_conflict_in(r, &r->choices[i], CT_EMIT_MPICH_CSEL_NAME, err, errlen) !=
+                NULL)
+            st = CT_ERR_USAGE;
     for (size_t i = 0; i < CT_CSEL_NCOLLS && st == CT_OK; i++) {
         int has = 0;
         for (size_t j = 0; j < r->nchoices; j++)
@@ -485,6 +529,17 @@ static const char *ct_csel_outranked(const ct_tune_result_t *r, const ct_tune_ch
     return buf;
 }
 
+/* An MPIR algorithm CVAR over a size range, with MPICH's own tree known,
+ * and a setting such a choice needs (mpich.env writes that one for every
+ * size; it is keyed with the range it serves). */
+static ct_emit_carry_t ct_csel_carries(const ct_tune_result_t *r, const ct_tune_choice_t *c,
+                                       const char **why_p)
+{
+    (void)why_p;
+    return ct_emit_mpich_csel_carries(r, c) || ct_emit_mpich_csel_needs(r, c) ? CT_EMIT_CARRIES
+                                                                              : CT_EMIT_NOT_MINE;
+}
+
 /* MPICH reads it through its CVAR at MPI_Init, on every rank.  JSON has
  * no comments and CSEL takes every key as a test: mpich.env's header
  * names what this file overrides. */
@@ -494,5 +549,5 @@ const ct_emit_format_t ct_emit_mpich_csel = {
     .write = ct_csel_write,
     .install = NULL,
     .outranked = ct_csel_outranked,
-    .load = {.var = "MPIR_CVAR_COLL_SELECTION_TUNING_JSON_FILE", .via = CT_VIA_ENV},
+    .carries = ct_csel_carries,
 };

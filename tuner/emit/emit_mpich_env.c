@@ -19,6 +19,8 @@
  * choice this file then sets that CVAR to auto, and the selection file
  * keeps the site's algorithm outside the tuned sizes.  A line that sets a
  * variable the site sets otherwise says so ("Overrides the site's ...").
+ * Keyed by nothing: a value another job shape chose otherwise is refused
+ * (ct_emit_shape_conflict); the same one is one line.
  */
 #include "emit_format.h"
 
@@ -140,6 +142,13 @@ static ct_status_t ct_mpich_write(const ct_emit_ctx_t *ctx, FILE *fp, char *err,
         if (st == CT_OK)
             st = ct_emit_check_value(ct_emit_mpich_env_value_ok, "mpich.env", c->name, c->value,
                                      "set it in the environment instead", err, errlen);
+        /* One value for every job shape: another shape's must agree.  A
+         * setting the tree's range needs is keyed with that range (the
+         * selection file's carries hook claims it). */
+        const char *home = ct_emit_full_range(c) ? "mpich.env" : CT_EMIT_MPICH_CSEL_NAME;
+        if (st == CT_OK && ct_mpich_line(r, c) &&
+            ct_emit_shape_conflict_in(r, c, home, err, errlen))
+            st = CT_ERR_USAGE;
         /* The same setting may come from several collectives' requires=;
          * two values of one variable cannot both be in force. */
         for (size_t k = 0; st == CT_OK && k < i; k++)
@@ -156,19 +165,25 @@ static ct_status_t ct_mpich_write(const ct_emit_ctx_t *ctx, FILE *fp, char *err,
     }
     ct_emit_header(ctx, fp, "mpich.env", "MPICH 4 control variables (CVARs), sourceable by sh",
                    ct_emit_mpich_env.install);
-    fprintf(fp,
-            "# Measured at %ld ranks on %ld node%s: a choice made at one shape is not\n"
-            "# known to hold at another; tune again before using it at another one.\n",
-            r->nranks, r->nnodes, r->nnodes == 1 ? "" : "s");
+    if (!ct_emit_multi_shape(r))
+        fprintf(fp,
+                "# Measured at %ld ranks on %ld node%s: a choice made at one shape is not\n"
+                "# known to hold at another; tune again before using it at another one.\n",
+                r->nranks, r->nnodes, r->nnodes == 1 ? "" : "s");
     if (fallback)
         fputs("# Not written: MPIR_CVAR_COLLECTIVE_FALLBACK=error, set while tuning so that a\n"
               "# forced algorithm that cannot run failed its trial; here MPICH's default\n"
               "# (fall back to its own choice) is kept.\n",
               fp);
+    /* With several shapes, which rank count each range holds at. */
+    char count[48] = "this rank count";
+    int multi = ct_emit_multi_shape(r);
     for (size_t i = 0; i < r->nchoices; i++) {
         const ct_tune_choice_t *c = &r->choices[i];
         if (ct_is_mpich(c) && !ct_emit_full_range(c) && !ct_mpich_line(r, c)) {
             int csel = ct_emit_mpich_csel_carries(r, c);
+            if (multi)
+                snprintf(count, sizeof count, "%ld ranks", ct_emit_choice_shape(r, c).nranks);
             fprintf(fp, "# %s: %s=%s from %lld B",
                     csel ? "In " CT_EMIT_MPICH_CSEL_NAME : "Not written", c->name, c->value,
                     c->min_bytes < 0 ? 0 : c->min_bytes);
@@ -176,13 +191,13 @@ static ct_status_t ct_mpich_write(const ct_emit_ctx_t *ctx, FILE *fp, char *err,
                 fprintf(fp, " to %lld B", c->max_bytes);
             const ct_site_setting_t *e = csel ? ct_emit_mpich_csel_overrides(r, c) : NULL;
             if (e != NULL) {
-                fputs(" (at this rank count; the site's ", fp);
+                fprintf(fp, " (at %s; the site's ", count);
                 ct_printable_put(fp, e->value, strlen(e->value));
                 fputs(" elsewhere).\n", fp);
-            } else
-                fputs(csel ? " (at this rank count; MPICH's own choice elsewhere).\n"
-                           : " only (MPICH reads it for every size).\n",
-                      fp);
+            } else if (csel)
+                fprintf(fp, " (at %s; MPICH's own choice elsewhere).\n", count);
+            else
+                fputs(" only (MPICH reads it for every size).\n", fp);
         }
     }
     for (size_t i = 0; i < r->nchoices; i++) {
@@ -213,6 +228,19 @@ static ct_status_t ct_mpich_write(const ct_emit_ctx_t *ctx, FILE *fp, char *err,
     return CT_OK;
 }
 
+/* An MPICH CVAR over every size (MPICH reads a CVAR for every size; a
+ * setting a range of the selection tree needs is that file's to claim). */
+static ct_emit_carry_t ct_mpich_carries(const ct_tune_result_t *r, const ct_tune_choice_t *c,
+                                        const char **why_p)
+{
+    (void)r;
+    (void)why_p;
+    return c->via == CT_VIA_ENV && ct_setting_is(c->name, c->via, CT_LIB_MPICH) &&
+                   ct_emit_full_range(c)
+               ? CT_EMIT_CARRIES
+               : CT_EMIT_NOT_MINE;
+}
+
 /* Sourced: MPICH has no variable naming a file of CVARs, so the A/B
  * reads this file's export lines into the tuned side's environment. */
 const ct_emit_format_t ct_emit_mpich_env = {
@@ -220,5 +248,5 @@ const ct_emit_format_t ct_emit_mpich_env = {
     .wanted = ct_mpich_wanted,
     .write = ct_mpich_write,
     .install = ct_emit_mpich_install,
-    .load = {.var = NULL, .sourced = 1},
+    .carries = ct_mpich_carries,
 };

@@ -63,5 +63,5 @@ const ct_emit_format_t ct_emit_nccl_conf = {
     .wanted = ct_emit_nccl_conf_wanted,
     .write = ct_nccl_conf_write,
     .install = ct_emit_nccl_conf_install,
-    .load = {.var = "NCCL_CONF_FILE", .via = CT_VIA_ENV},
+    .carries = ct_emit_nccl_vars_carries,
 };

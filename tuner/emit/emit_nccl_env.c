@@ -44,14 +44,15 @@ static ct_status_t ct_nccl_env_write(const ct_emit_ctx_t *ctx, FILE *fp, char *e
     return st;
 }
 
-/* The A/B sources it when nccl.conf is not written (the site's
- * environment outranks it, emit_nccl_site.c): then it is the file that
- * carries the settings, and it must be what runs. */
-static const ct_emit_load_t ct_nccl_env_sourced = {.var = NULL, .sourced = 1};
+/* The A/B sources it (its row's load, NULL here) when nccl.conf is not
+ * written (the site's environment outranks it, emit_nccl_site.c): then it
+ * is the file that carries the settings, and it must be what runs;
+ * otherwise it loads nccl.conf, which holds the same, and not this. */
+static const ct_emit_load_t ct_nccl_env_unloaded = {.kind = CT_FILE_LOAD_NONE};
 
 static const ct_emit_load_t *ct_nccl_env_load(const ct_tune_result_t *r)
 {
-    return ct_emit_nccl_conf_wanted(r) ? &ct_emit_nccl_env.load : &ct_nccl_env_sourced;
+    return ct_emit_nccl_conf_wanted(r) ? &ct_nccl_env_unloaded : NULL;
 }
 
 /* Sourced by a person, not loaded by a library: it holds what nccl.conf
@@ -62,6 +63,6 @@ const ct_emit_format_t ct_emit_nccl_env = {
     .wanted = ct_emit_nccl_vars_wanted,
     .write = ct_nccl_env_write,
     .install = ct_emit_nccl_env_install,
-    .load = {.var = NULL},
     .load_for = ct_nccl_env_load,
+    .carries = ct_emit_nccl_vars_carries,
 };

@@ -19,6 +19,9 @@
  *     a site that leaves the collective several cannot be kept, and the
  *     choice is dropped with the setting named (the tuner's outranked
  *     hook).
+ * Which choices are lists, and their entries, are emit_nccl_list.c's;
+ * the variables nccl.env writes come from emit_nccl_vars.c, which asks
+ * here (the header lines take them as given).
  */
 #include "emit_format.h"
 
@@ -199,28 +202,19 @@ static void ct_site_kind_lines(const ct_tune_result_t *r, FILE *fp, ct_nccl_list
     }
 }
 
-ct_status_t ct_emit_nccl_site_lines(const ct_emit_ctx_t *ctx, FILE *fp)
+void ct_emit_nccl_site_lines(const ct_tune_result_t *r, FILE *fp, const ct_emit_vars_t *vars)
 {
-    const ct_tune_result_t *r = ctx->r;
-    if (r->site == NULL)
-        return CT_OK;
-    ct_emit_vars_t vars;
-    char err[512];
-    if (ct_emit_nccl_vars(r, &vars, err, sizeof err) != CT_OK)
-        return CT_OK; /* the writers report it */
     int any = 0;
-    for (int k = 0; k < 2; k++)
+    for (int k = 0; r->site != NULL && k < 2; k++)
         any |= ct_emit_nccl_site_var(r, k == 0 ? CT_NCCL_LIST_ALGO : CT_NCCL_LIST_PROTO) != NULL;
-    if (any && vars.count > 0) {
-        fputs("# Site settings (read before the tune; its baseline):\n", fp);
-        for (int k = 0; k < 2; k++)
-            ct_site_kind_lines(r, fp, k == 0 ? CT_NCCL_LIST_ALGO : CT_NCCL_LIST_PROTO, &vars);
-        if (ct_emit_nccl_site_outranks_conf(r, &vars))
-            fputs("#   nccl.conf is not written: the site's environment outranks it (NCCL takes\n"
-                  "#   a variable from the environment first); nccl.env, sourced after the\n"
-                  "#   site's environment, carries every setting\n",
-                  fp);
-    }
-    ct_emit_vars_free(&vars);
-    return CT_OK;
+    if (!any || vars->count == 0)
+        return;
+    fputs("# Site settings (read before the tune; its baseline):\n", fp);
+    for (int k = 0; k < 2; k++)
+        ct_site_kind_lines(r, fp, k == 0 ? CT_NCCL_LIST_ALGO : CT_NCCL_LIST_PROTO, vars);
+    if (ct_emit_nccl_site_outranks_conf(r, vars))
+        fputs("#   nccl.conf is not written: the site's environment outranks it (NCCL takes\n"
+              "#   a variable from the environment first); nccl.env, sourced after the\n"
+              "#   site's environment, carries every setting\n",
+              fp);
 }

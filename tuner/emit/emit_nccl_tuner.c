@@ -14,7 +14,11 @@
  * A value is the choice's entry for the collective (ct_nccl_list.h), which
  * must hold exactly one algorithm or protocol.  Names are ct_names'
  * canonical spellings, which the plugin reads.  A rule holds only at the
- * shape it was measured at (nNodes, nRanks); channels stay NCCL's (-1).
+ * shape it was measured at (nNodes, nRanks: the choice's own, so a result
+ * of several shapes writes each collective's rules at every one, and a
+ * shape never measured matches none); channels stay NCCL's (-1).  A rule
+ * for the site's element everywhere else (nNodes -1) comes after its
+ * collective's rules at every shape.
  * Sizes are collbench's, which are NCCL's nBytes: the total for allgather
  * and reduce_scatter.
  */
@@ -27,9 +31,10 @@
 
 typedef struct {
     const ct_coll_name_t *cn;
-    long long lo, hi; /* inclusive; hi LLONG_MAX: no top */
-    int algo, proto;  /* NCCL's ids, or -1: the plugin's "any" */
-    int any_shape;    /* nNodes and nRanks -1: the site's decision, kept */
+    long long lo, hi;    /* inclusive; hi LLONG_MAX: no top */
+    int algo, proto;     /* NCCL's ids, or -1: the plugin's "any" */
+    int any_shape;       /* nNodes and nRanks -1: the site's decision, kept */
+    long nnodes, nranks; /* the shape it holds at */
 } ct_nccl_rule_t;
 
 /* One range choice, resolved. */
@@ -111,9 +116,10 @@ static ct_status_t ct_cover(const ct_span_t *spans, size_t n, ct_nccl_list_kind_
     return CT_OK;
 }
 
-/* One collective's rules, in size order, appended to *rules_p. */
+/* One collective's rules at one shape (r: the result seen there), in size
+ * order, appended to *rules_p; *ns_p: how many choices gave them. */
 static ct_status_t ct_coll_rules(const ct_tune_result_t *r, int coll, ct_nccl_rule_t **rules_p,
-                                 size_t *n_p, size_t *cap_p, char *err, size_t errlen)
+                                 size_t *n_p, size_t *cap_p, size_t *ns_p, char *err, size_t errlen)
 {
     ct_span_t *spans = calloc(r->nchoices ? r->nchoices : 1, sizeof(*spans));
     long long *cuts = calloc(2 * (r->nchoices ? r->nchoices : 1), sizeof(*cuts));
@@ -146,25 +152,65 @@ static ct_status_t ct_coll_rules(const ct_tune_result_t *r, int coll, ct_nccl_ru
                                cuts[i + 1] == LLONG_MAX ? LLONG_MAX : cuts[i + 1] - 1,
                                algo,
                                proto,
-                               0};
-        st = CT_VEC_PUSH(*rules_p, *n_p, *cap_p, &rule);
-    }
-    /* Where nccl.env re-enables what the site's NCCL_ALGO / NCCL_PROTO
-     * disabled (emit_nccl_site.c), the site's one element at every other
-     * size and shape: the plugin takes the first rule that matches. */
-    int keep_algo = ct_emit_nccl_site_keep(r, coll, CT_NCCL_LIST_ALGO, NULL);
-    int keep_proto = ct_emit_nccl_site_keep(r, coll, CT_NCCL_LIST_PROTO, NULL);
-    if (st == CT_OK && ns > 0 && (keep_algo >= 0 || keep_proto >= 0)) {
-        ct_nccl_rule_t rule = {ct_coll_name_find(ct_coll_name((ct_coll_id_t)coll)),
                                0,
-                               LLONG_MAX,
-                               keep_algo,
-                               keep_proto,
-                               1};
+                               r->nnodes,
+                               r->nranks};
         st = CT_VEC_PUSH(*rules_p, *n_p, *cap_p, &rule);
     }
+    *ns_p += ns;
     free(spans);
     free(cuts);
+    return st;
+}
+
+/* Where nccl.env re-enables what the site's NCCL_ALGO / NCCL_PROTO
+ * disabled (emit_nccl_site.c), the site's one element at every other size
+ * and shape, after coll's rules at every shape: the plugin takes the
+ * first rule that matches, and this one names coll only. */
+static ct_status_t ct_site_rule(const ct_tune_result_t *r, int coll, ct_nccl_rule_t **rules_p,
+                                size_t *n_p, size_t *cap_p)
+{
+    int keep_algo = ct_emit_nccl_site_keep(r, coll, CT_NCCL_LIST_ALGO, NULL);
+    int keep_proto = ct_emit_nccl_site_keep(r, coll, CT_NCCL_LIST_PROTO, NULL);
+    if (keep_algo < 0 && keep_proto < 0)
+        return CT_OK;
+    ct_nccl_rule_t rule = {ct_coll_name_find(ct_coll_name((ct_coll_id_t)coll)),
+                           0,
+                           LLONG_MAX,
+                           keep_algo,
+                           keep_proto,
+                           1,
+                           -1,
+                           -1};
+    return CT_VEC_PUSH(*rules_p, *n_p, *cap_p, &rule);
+}
+
+/* Every collective's rules: at each shape measured (ct_emit_shapes, in
+ * its order), then the site's. */
+static ct_status_t ct_all_rules(const ct_tune_result_t *r, ct_nccl_rule_t **rules_p, size_t *n_p,
+                                char *err, size_t errlen)
+{
+    size_t nshapes = ct_emit_shapes(r, NULL, 0), cap = 0;
+    ct_emit_shape_t *shapes = malloc((nshapes ? nshapes : 1) * sizeof *shapes);
+    ct_tune_result_t *views = calloc(nshapes ? nshapes : 1, sizeof *views);
+    ct_status_t st = shapes && views && nshapes ? CT_OK : CT_ERR_NOMEM;
+    if (st == CT_OK)
+        nshapes = ct_emit_shapes(r, shapes, nshapes);
+    for (size_t v = 0; v < nshapes && st == CT_OK; v++)
+        st = ct_emit_shape_view(r, shapes[v], &views[v]);
+    for (int coll = 0; coll < CT_COLL_COUNT && st == CT_OK; coll++) {
+        size_t ns = 0;
+        for (size_t v = 0; v < nshapes && st == CT_OK; v++)
+            st = ct_coll_rules(&views[v], coll, rules_p, n_p, &cap, &ns, err, errlen);
+        if (st == CT_OK && ns > 0)
+            st = ct_site_rule(r, coll, rules_p, n_p, &cap);
+    }
+    for (size_t v = 0; views != NULL && v < nshapes; v++)
+        ct_emit_shape_view_free(&views[v]);
+    free(views);
+    free(shapes);
+    if (st == CT_ERR_NOMEM)
+        snprintf(err, errlen, "nccl_tuner.conf: out of memory");
     return st;
 }
 
@@ -183,11 +229,8 @@ static ct_status_t ct_nccl_tuner_write(const ct_emit_ctx_t *ctx, FILE *fp, char 
 {
     const ct_tune_result_t *r = ctx->r;
     ct_nccl_rule_t *rules = NULL;
-    size_t n = 0, cap = 0;
-    ct_status_t st = CT_OK;
-
-    for (int coll = 0; coll < CT_COLL_COUNT && st == CT_OK; coll++)
-        st = ct_coll_rules(r, coll, &rules, &n, &cap, err, errlen);
+    size_t n = 0;
+    ct_status_t st = ct_all_rules(r, &rules, &n, err, errlen);
     if (st == CT_OK) {
         ct_emit_header(ctx, fp, CT_EMIT_NCCL_TUNER_NAME,
                        "rules for colltune's NCCL tuner plugin (NVIDIA's example-plugin CSV)",
@@ -205,10 +248,23 @@ static ct_status_t ct_nccl_tuner_write(const ct_emit_ctx_t *ctx, FILE *fp, char 
                     u->lo, algo, proto);
         else
             fprintf(fp, "%s,%lld,%lld,%s,%s,-1,%ld,%ld\n", u->cn->name, u->lo,
-                    u->hi == LLONG_MAX ? -1 : u->hi, algo, proto, r->nnodes, r->nranks);
+                    u->hi == LLONG_MAX ? -1 : u->hi, algo, proto, u->nnodes, u->nranks);
     }
     free(rules);
     return st;
+}
+
+/* One collective's NCCL_ALGO / NCCL_PROTO over a size range, when its
+ * value leaves the collective one element that nccl.conf's list does not
+ * disable (ct_emit_nccl_cannot_carry says why not). */
+static ct_emit_carry_t ct_nccl_tuner_carries(const ct_tune_result_t *r, const ct_tune_choice_t *c,
+                                             const char **why_p)
+{
+    ct_nccl_list_kind_t kind;
+    if (c->scope == CT_SCOPE_GLOBAL || !ct_emit_nccl_list_kind(c, &kind) || ct_emit_full_range(c))
+        return CT_EMIT_NOT_MINE;
+    *why_p = ct_emit_nccl_cannot_carry(r, c);
+    return *why_p != NULL ? CT_EMIT_REFUSES : CT_EMIT_CARRIES;
 }
 
 /* NCCL reads the rules only through a tuner plugin: the A/B names ours
@@ -219,9 +275,6 @@ const ct_emit_format_t ct_emit_nccl_tuner = {
     .wanted = ct_nccl_tuner_wanted,
     .write = ct_nccl_tuner_write,
     .install = ct_emit_nccl_tuner_install,
-    .load = {.var = "NCCL_TUNER_CONFIG_FILE",
-             .via = CT_VIA_ENV,
-             .also = "NCCL_TUNER_PLUGIN",
-             .also_value = "colltune"},
     .outranked = ct_emit_nccl_site_outranked,
+    .carries = ct_nccl_tuner_carries,
 };

@@ -17,7 +17,11 @@
  * A choice's value is the space's, which may itself be a list; what is
  * written for a collective is that value's entry for it (its projection),
  * so "allreduce:tree;broadcast:ring" chosen for broadcast writes
- * "Broadcast:ring".
+ * "Broadcast:ring".  nccl.env and nccl.conf are keyed by nothing: another
+ * job shape's same setting is written once, a differing one refused
+ * (ct_emit_shape_conflict); the plugin's rules name their shape.  What
+ * the lists allow is emit_nccl_list.c's; the site's lists,
+ * emit_nccl_site.c's.
  */
 #include "emit_format.h"
 
@@ -33,120 +37,18 @@ static int ct_is_nccl(const ct_tune_choice_t *c)
     return c->via == CT_VIA_ENV && ct_setting_is(c->name, c->via, CT_LIB_NCCL);
 }
 
-int ct_emit_nccl_list_kind(const ct_tune_choice_t *c, ct_nccl_list_kind_t *kind_p)
-{
-    return c->via == CT_VIA_ENV && ct_nccl_list_kind_of(c->name, kind_p) == 0;
-}
-
-int ct_emit_nccl_is_rule(const ct_tune_result_t *r, const ct_tune_choice_t *c)
+ct_emit_carry_t ct_emit_nccl_vars_carries(const ct_tune_result_t *r, const ct_tune_choice_t *c,
+                                          const char **why_p)
 {
     ct_nccl_list_kind_t kind;
-    (void)r;
-    return ct_emit_usable(c) && c->scope != CT_SCOPE_GLOBAL && ct_emit_nccl_list_kind(c, &kind) &&
-           !ct_emit_full_range(c);
-}
-
-static const char *ct_scope_name(int scope)
-{
-    const char *n = ct_coll_name((ct_coll_id_t)scope);
-    return n ? n : "?";
-}
-
-static const char *ct_kind_word(ct_nccl_list_kind_t kind)
-{
-    return kind == CT_NCCL_LIST_ALGO ? "algorithm" : "protocol";
-}
-
-ct_status_t ct_emit_nccl_project(const ct_tune_choice_t *c, ct_nccl_list_kind_t kind,
-                                 const ct_coll_name_t **cn_p, ct_nccl_list_func_t *proj_p,
-                                 char *err, size_t errlen)
-{
-    const ct_coll_name_t *cn = ct_coll_name_find(ct_scope_name(c->scope));
-    char why[512];
-
-    if (cn == NULL || cn->nccl_func < 0) {
-        snprintf(err, errlen, "%s for %s: NCCL runs it as send/recv and has no %s to choose",
-                 c->name, ct_scope_name(c->scope), ct_kind_word(kind));
-        return CT_ERR_USAGE;
+    if (ct_emit_nccl_list_kind(c, &kind)) {
+        if (c->scope != CT_SCOPE_GLOBAL && !ct_emit_full_range(c))
+            return CT_EMIT_NOT_MINE; /* a plugin rule's */
+        *why_p = ct_emit_nccl_cannot_carry(r, c);
+        return *why_p != NULL ? CT_EMIT_REFUSES : CT_EMIT_CARRIES;
     }
-    if (ct_nccl_list_project(kind, c->value, cn->nccl_func, proj_p, why, sizeof why) != CT_OK) {
-        snprintf(err, errlen, "%s=%s for %s: %s", c->name, c->value, cn->name, why);
-        return CT_ERR_USAGE;
-    }
-    if (!proj_p->named) {
-        snprintf(err, errlen,
-                 "%s=%s for %s: the value has no entry for %s, which keeps NCCL's own choice",
-                 c->name, c->value, cn->name, cn->nccl_name);
-        return CT_ERR_USAGE;
-    }
-    *cn_p = cn;
-    return CT_OK;
-}
-
-/* The elements of kind that the nccl.conf lines (a global choice, then
- * scope's whole-range choice) leave func; every one when neither names
- * it.  At decision time nothing is verified yet, so choices count when
- * significant. */
-static unsigned ct_conf_allows(const ct_tune_result_t *r, ct_nccl_list_kind_t kind, int scope,
-                               int func)
-{
-    unsigned mask = (1u << ct_nccl_list_nelems(kind)) - 1u;
-    char err[512];
-    for (int pass = 0; pass < 2; pass++) {
-        for (size_t i = 0; i < r->nchoices; i++) {
-            const ct_tune_choice_t *o = &r->choices[i];
-            ct_nccl_list_kind_t k;
-            ct_nccl_list_func_t f;
-            if (!o->significant || !ct_emit_nccl_list_kind(o, &k) || k != kind ||
-                !ct_emit_full_range(o) || o->scope != (pass == 0 ? CT_SCOPE_GLOBAL : scope))
-                continue;
-            if (ct_nccl_list_project(kind, o->value, func, &f, err, sizeof err) == CT_OK && f.named)
-                mask = f.mask;
-        }
-    }
-    return mask;
-}
-
-const char *ct_emit_nccl_cannot_carry(const ct_tune_result_t *r, const ct_tune_choice_t *c)
-{
-    ct_nccl_list_kind_t kind;
-    ct_nccl_list_t list;
-    ct_nccl_list_func_t proj;
-    char err[512];
-
-    if (!ct_emit_nccl_list_kind(c, &kind))
-        return NULL;
-    int algo = kind == CT_NCCL_LIST_ALGO;
-    if (c->scope == CT_SCOPE_GLOBAL) {
-        if (ct_nccl_list_parse(kind, c->value, &list, err, sizeof err) != CT_OK)
-            return "NCCL would refuse the value (NCCL's list syntax, src/lib/ct_nccl_list.h)";
-        if (ct_emit_full_range(c))
-            return NULL;
-        return "NCCL reads NCCL_ALGO and NCCL_PROTO for every size; over a size range only one "
-               "collective's choice can be written (a tuner-plugin rule)";
-    }
-    const ct_coll_name_t *cn = ct_coll_name_find(ct_scope_name(c->scope));
-    if (cn == NULL || cn->nccl_func < 0)
-        return algo ? "NCCL runs this collective as send/recv and has no algorithm to choose"
-                    : "NCCL runs this collective as send/recv and has no protocol to choose";
-    if (ct_nccl_list_project(kind, c->value, cn->nccl_func, &proj, err, sizeof err) != CT_OK)
-        return "NCCL would refuse the value (NCCL's list syntax, src/lib/ct_nccl_list.h)";
-    if (!proj.named)
-        return "the value has no entry for this collective, which keeps NCCL's own choice: "
-               "nothing to write";
-    if (ct_emit_full_range(c))
-        return NULL;
-    if (ct_nccl_list_count(proj.mask) != 1)
-        return algo ? "the value leaves this collective several algorithms; over a size range "
-                      "only a tuner-plugin rule can carry it, and a rule names one"
-                    : "the value leaves this collective several protocols; over a size range "
-                      "only a tuner-plugin rule can carry it, and a rule names one";
-    if ((ct_conf_allows(r, kind, c->scope, cn->nccl_func) & proj.mask) == 0)
-        return algo ? "nccl.conf's NCCL_ALGO (a global or whole-range choice) disables this "
-                      "algorithm for the collective, so the plugin's rule could never apply"
-                    : "nccl.conf's NCCL_PROTO (a global or whole-range choice) disables this "
-                      "protocol for the collective, so the plugin's rule could never apply";
-    return NULL;
+    /* Any other NCCL variable: NCCL reads it for every size. */
+    return ct_is_nccl(c) && ct_emit_full_range(c) ? CT_EMIT_CARRIES : CT_EMIT_NOT_MINE;
 }
 
 int ct_emit_nccl_vars_wanted(const ct_tune_result_t *r)
@@ -199,7 +101,7 @@ static ct_status_t ct_reenable_entry(const ct_tune_result_t *r, ct_nccl_list_kin
                                      char **buf_p, size_t *len_p)
 {
     unsigned mask;
-    const ct_coll_name_t *cn = ct_coll_name_find(ct_scope_name(coll));
+    const ct_coll_name_t *cn = ct_coll_name_find(ct_emit_nccl_scope_name(coll));
     if (cn == NULL || ct_emit_nccl_site_keep(r, coll, kind, &mask) < 0)
         return CT_OK;
     ct_status_t st = *len_p > 0 ? ct_append(buf_p, len_p, ";", 1) : CT_OK;
@@ -234,11 +136,11 @@ static ct_status_t ct_per_coll(const ct_tune_result_t *r, ct_nccl_list_kind_t ki
         for (size_t i = 0; i < r->nchoices && st == CT_OK; i++) {
             const ct_tune_choice_t *c = &r->choices[i];
             if (!ct_emit_usable(c) || c->scope != coll || !ct_emit_nccl_list_kind(c, &k) ||
-                k != kind || !ct_emit_full_range(c))
+                k != kind || !ct_emit_full_range(c) || ct_emit_shape_repeat(r, c))
                 continue;
             if (found != NULL) {
                 snprintf(err, errlen, "%s is chosen twice for %s (%s and %s)", c->name,
-                         ct_scope_name(coll), found->value, c->value);
+                         ct_emit_nccl_scope_name(coll), found->value, c->value);
                 st = CT_ERR_USAGE;
             }
             found = c;
@@ -320,8 +222,15 @@ ct_status_t ct_emit_nccl_vars(const ct_tune_result_t *r, ct_emit_vars_t *vars_p,
     for (size_t i = 0; i < r->nchoices && st == CT_OK; i++) {
         const ct_tune_choice_t *c = &r->choices[i];
         ct_nccl_list_kind_t kind;
-        if (!ct_emit_usable(c) || !ct_is_nccl(c) || ct_emit_nccl_is_rule(r, c))
+        if (!ct_emit_usable(c) || !ct_is_nccl(c) || ct_emit_nccl_is_rule(r, c) ||
+            ct_emit_shape_repeat(r, c))
             continue;
+        /* One value for every job shape: another shape's must agree. */
+        if (ct_emit_full_range(c) &&
+            ct_emit_shape_conflict_in(r, c, "nccl.env", err, errlen) != NULL) {
+            st = CT_ERR_USAGE;
+            break;
+        }
         st = ct_emit_check_name(c, "nccl.env", err, errlen);
         if (st != CT_OK)
             break;
@@ -332,7 +241,8 @@ ct_status_t ct_emit_nccl_vars(const ct_tune_result_t *r, ct_emit_vars_t *vars_p,
             snprintf(err, errlen,
                      "%s=%s for %s over %lld..%lld bytes: NCCL reads it for every collective "
                      "and size; only NCCL_ALGO and NCCL_PROTO have a per-collective form",
-                     c->name, c->value, ct_scope_name(c->scope), c->min_bytes, c->max_bytes);
+                     c->name, c->value, ct_emit_nccl_scope_name(c->scope), c->min_bytes,
+                     c->max_bytes);
             st = CT_ERR_USAGE;
             break;
         }
@@ -408,9 +318,10 @@ static void ct_put_span(FILE *fp, const ct_tune_choice_t *c)
         fprintf(fp, " %lld..%lld B", lo, c->max_bytes);
 }
 
-/* "#   NCCL_ALGO: AllReduce 16384..262143 B: tree, via nccl_tuner.conf" */
+/* "#   NCCL_ALGO: AllReduce 16384..262143 B: tree, via nccl_tuner.conf",
+ * with " at 2x4" before ", via" when at is set. */
 static void ct_put_coll_line(FILE *fp, const ct_tune_choice_t *c, ct_nccl_list_kind_t kind,
-                             const char *via)
+                             const char *via, const char *at)
 {
     const ct_coll_name_t *cn;
     ct_nccl_list_func_t proj;
@@ -426,14 +337,15 @@ static void ct_put_coll_line(FILE *fp, const ct_tune_choice_t *c, ct_nccl_list_k
         else /* what the list entry says */
             ct_printable_put(fp, proj.elems, proj.elems_len);
     } else { /* the writers refuse it; said here only for completeness */
-        fputs(ct_scope_name(c->scope), fp);
+        fputs(ct_emit_nccl_scope_name(c->scope), fp);
         ct_put_span(fp, c);
         fputs(": ", fp);
         ct_printable_put(fp, c->value, strlen(c->value));
     }
-    fprintf(fp, ", via %s\n", via);
+    fprintf(fp, "%s%s, via %s\n", at ? " at " : "", at ? at : "", via);
 }
 
+/* By scope, then first byte, then shape. */
 static int ct_by_scope_then_min(const void *a, const void *b)
 {
     const ct_tune_choice_t *x = *(const ct_tune_choice_t *const *)a;
@@ -441,7 +353,11 @@ static int ct_by_scope_then_min(const void *a, const void *b)
     if (x->scope != y->scope)
         return x->scope < y->scope ? -1 : 1;
     long long mx = x->min_bytes < 0 ? 0 : x->min_bytes, my = y->min_bytes < 0 ? 0 : y->min_bytes;
-    return mx < my ? -1 : mx > my;
+    if (mx != my)
+        return mx < my ? -1 : 1;
+    if (x->nranks != y->nranks)
+        return x->nranks < y->nranks ? -1 : 1;
+    return x->nnodes < y->nnodes ? -1 : x->nnodes > y->nnodes;
 }
 
 static const char *const ct_via_vars = "nccl.env and nccl.conf";
@@ -453,11 +369,13 @@ ct_status_t ct_emit_nccl_coverage(const ct_emit_ctx_t *ctx, FILE *fp)
     if (ranged == NULL)
         return CT_ERR_NOMEM;
 
+    int multi = ct_emit_multi_shape(r);
     fputs("# What each setting covers (only what the tune measured and verified):\n", fp);
     for (size_t i = 0; i < r->nchoices; i++) {
         const ct_tune_choice_t *c = &r->choices[i];
         ct_nccl_list_kind_t kind;
-        if (!ct_emit_usable(c) || !ct_is_nccl(c) || c->scope != CT_SCOPE_GLOBAL)
+        if (!ct_emit_usable(c) || !ct_is_nccl(c) || c->scope != CT_SCOPE_GLOBAL ||
+            ct_emit_shape_repeat(r, c))
             continue;
         fputs("#   ", fp);
         ct_printable_put(fp, c->name, strlen(c->name));
@@ -481,14 +399,18 @@ ct_status_t ct_emit_nccl_coverage(const ct_emit_ctx_t *ctx, FILE *fp)
                 if (c->scope != coll)
                     continue;
                 any = 1;
-                if (ct_emit_full_range(c))
-                    ct_put_coll_line(fp, c, kind, ct_via_vars);
-                else
+                if (!ct_emit_full_range(c))
                     ranged[n++] = c;
+                else if (!ct_emit_shape_repeat(r, c))
+                    ct_put_coll_line(fp, c, kind, ct_via_vars, NULL);
             }
         ct_vec_sort(ranged, n, sizeof(*ranged), ct_by_scope_then_min);
-        for (size_t i = 0; i < n; i++)
-            ct_put_coll_line(fp, ranged[i], kind, "nccl_tuner.conf");
+        for (size_t i = 0; i < n; i++) {
+            char at[64];
+            /* A rule holds at its own shape: said when there are several. */
+            ct_emit_shape_name(ct_emit_choice_shape(r, ranged[i]), at, sizeof at);
+            ct_put_coll_line(fp, ranged[i], kind, "nccl_tuner.conf", multi ? at : NULL);
+        }
         const ct_site_setting_t *s = ct_emit_nccl_site_var(r, kind);
         if (any && !global && s == NULL)
             fprintf(fp, "#   %s: every other collective and size: NCCL's own choice\n",
@@ -503,7 +425,14 @@ ct_status_t ct_emit_nccl_coverage(const ct_emit_ctx_t *ctx, FILE *fp)
         }
     }
     free(ranged);
-    ct_status_t st = ct_emit_nccl_site_lines(ctx, fp);
+    /* The site's settings these variables override (the writers report a
+     * result they refuse). */
+    ct_emit_vars_t vars;
+    char err[512];
+    if (r->site != NULL && ct_emit_nccl_vars(r, &vars, err, sizeof err) == CT_OK) {
+        ct_emit_nccl_site_lines(r, fp, &vars);
+        ct_emit_vars_free(&vars);
+    }
     fputc('\n', fp);
-    return st;
+    return CT_OK;
 }

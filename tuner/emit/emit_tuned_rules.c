@@ -21,17 +21,21 @@
  * A rule's algorithm 0 hands the size back to 4.1's built-in decision,
  * which is what the sizes outside every tuned range get.
  *
- * Comm sizes: a tune's rules hold at the rank count it measured, N,
- * only.  4.1 (coll_tuned_dynamic_rules.c, ompi_coll_tuned_get_com_rule_ptr)
- * takes the last comm size entry not above the communicator's size, and
- * the first entry when every one is above it; so N's rules alone would
- * steer every communicator.  Hence an entry at N+1, and one at 1 when N >
- * 1, each a single rule "0 0 0 0": algorithm 0 falls through to a forced
- * algorithm or 4.1's fixed decision (coll_tuned_decision_dynamic.c).
- * colltune merge joins tunes at other sizes into one file the same way.
+ * Comm sizes: rules hold at the rank counts measured, N1 < N2 < ..., only
+ * (a choice carries its shape; a tune has one, a merge several).  4.1
+ * (coll_tuned_dynamic_rules.c, ompi_coll_tuned_get_com_rule_ptr) takes the
+ * last comm size entry not above the communicator's size, and the first
+ * entry when every one is above it; so N's rules alone would steer every
+ * communicator.  Hence an entry at 1 (when N1 > 1), at N_i+1 below every
+ * N_(i+1) not next to it, and at Nk+1, each a single rule "0 0 0 0":
+ * algorithm 0 falls through to a forced algorithm or 4.1's fixed decision
+ * (coll_tuned_decision_dynamic.c).  Two shapes of one rank count (2x4,
+ * 4x2) share its entry, so they must agree (ct_emit_shape_conflict); with
+ * algorithms measured at several shapes every one goes here, not into
+ * mca-params.conf, which holds one value for every shape.
  * Open MPI 6 (main) reads this classic file with shifted bounds (an entry
  * at C covers the sizes from the previous entry up to C-1): give it the
- * JSON file, whose comm_size_min/max say N..N outright.
+ * JSON file, whose comm_size_min/max say N..N outright for each N.
  */
 #include "emit_format.h"
 #include "ct_printable.h"
@@ -83,12 +87,33 @@ static const ct_site_setting_t *ct_site_forced(const ct_tune_result_t *r, const 
     return e != NULL && e->source != CT_SITE_FILE ? e : NULL;
 }
 
+/* Whether r's significant algorithm choices come from more than one job
+ * shape: mca-params.conf holds one value for every shape, the rules file a
+ * section per rank count, with 4.1's own decision at the others. */
+static int ct_algs_multi_shape(const ct_tune_result_t *r)
+{
+    const ct_tune_choice_t *first = NULL;
+    for (size_t i = 0; i < r->nchoices; i++) {
+        const ct_tune_choice_t *o = &r->choices[i];
+        if (!o->significant || o->via != CT_VIA_MCA || ct_alg_var(o->name) == NULL)
+            continue;
+        ct_emit_shape_t a = ct_emit_choice_shape(r, first ? first : o),
+                        b = ct_emit_choice_shape(r, o);
+        if (a.nranks != b.nranks || a.nnodes != b.nnodes)
+            return 1;
+        first = o;
+    }
+    return 0;
+}
+
 /* Whether algorithm choice c needs the rules file by itself: a size range
- * only, or an algorithm the site forces above mca-params.conf. */
+ * only, an algorithm the site forces above mca-params.conf, or algorithms
+ * measured at several shapes. */
 static int ct_alg_needs_rules(const ct_tune_result_t *r, const ct_tune_choice_t *c)
 {
     const ct_tuned_coll_t *t = c->via == CT_VIA_MCA ? ct_alg_var(c->name) : NULL;
-    return t != NULL && (!ct_emit_full_range(c) || ct_site_forced(r, t) != NULL);
+    return t != NULL &&
+           (!ct_emit_full_range(c) || ct_site_forced(r, t) != NULL || ct_algs_multi_shape(r));
 }
 
 int ct_emit_tuned_rules_wanted(const ct_tune_result_t *r)
@@ -131,6 +156,24 @@ int ct_emit_tuned_in_rules(const ct_tune_result_t *r, const ct_tune_choice_t *c)
             return 1;
     }
     return 0;
+}
+
+ct_emit_carry_t ct_emit_tuned_rules_carries(const ct_tune_result_t *r, const ct_tune_choice_t *c,
+                                            const char **why_p)
+{
+    (void)why_p;
+    if (c->via != CT_VIA_MCA)
+        return CT_EMIT_NOT_MINE;
+    if (ct_emit_tuned_in_rules(r, c))
+        return CT_EMIT_CARRIES;
+    /* Over a range, coll/tuned's algorithm, segment size and fan-out have
+     * per-size rules: this file's form for them. */
+    const ct_tuned_coll_t *t = ct_coll_name_of_tuned_var(c->name);
+    if (!ct_emit_full_range(c) && t != NULL && t->tuned.alg != NULL &&
+        (strcmp(c->name, t->tuned.alg) == 0 || strcmp(c->name, t->tuned.seg) == 0 ||
+         (t->tuned.fanout && strcmp(c->name, t->tuned.fanout) == 0)))
+        return CT_EMIT_CARRIES;
+    return CT_EMIT_NOT_MINE;
 }
 
 /* The choice named name for the same collective and size range as c. */
@@ -244,20 +287,41 @@ static const char *const ct_emit_tuned_rules_install[] = {
     "         --mca coll_tuned_dynamic_rules_filename @DIR@/" CT_EMIT_TUNED_RULES_NAME " ...",
     "Format: Open MPI 4.1's classic rules (msgsize = total bytes).", NULL};
 
-static ct_status_t ct_tuned_rules_write(const ct_emit_ctx_t *ctx, FILE *fp, char *err,
-                                        size_t errlen)
+/* The site's forced algorithm t overrides, said above t's entry. */
+static void ct_put_site_forced(const ct_tune_result_t *r, const ct_tuned_coll_t *t, FILE *fp)
 {
-    const ct_tune_result_t *r = ctx->r;
-    size_t ncolls = 0;
+    const ct_site_setting_t *e = ct_site_forced(r, t);
+    if (e == NULL)
+        return;
+    fputs("\n# Overrides the site's ", fp);
+    ct_printable_put(fp, e->name, strlen(e->name));
+    fputs(" = ", fp);
+    ct_printable_put(fp, e->value, strlen(e->value));
+    fputs(" (", fp);
+    ct_printable_put(fp, e->origin, strlen(e->origin));
+    fputs(") at the tuned sizes:\n# Open MPI 4.1 consults this file before a forced "
+          "algorithm (5.x the other\n# way round); other sizes keep the site's.\n",
+          fp);
+}
 
-    const ct_tuned_coll_t *t;
-    for (size_t i = 0; (t = ct_emit_tuned_coll_at(i)) != NULL; i++)
-        ncolls += (size_t)ct_emit_tuned_has_alg(r, t);
-    ct_emit_header(ctx, fp, CT_EMIT_TUNED_RULES_NAME,
-                   "Open MPI coll/tuned dynamic rules (4.1 classic format)",
-                   ct_emit_tuned_rules.install);
-    fprintf(fp, "%zu # collectives\n", ncolls);
-    for (size_t i = 0; (t = ct_emit_tuned_coll_at(i)) != NULL; i++) {
+/* t's entry: a comm size per rank count measured, with its rules, and
+ * one rule of algorithm 0 for the comm sizes below, between and above
+ * them (4.1 takes the last entry not above the communicator's size). */
+static ct_status_t ct_put_coll(const ct_tune_result_t *views, size_t nviews,
+                               const ct_tuned_coll_t *t, FILE *fp, char *err, size_t errlen)
+{
+    size_t nsizes = 0;
+    long prev = 0; /* the largest comm size an entry covers so far */
+    for (size_t v = 0; v < nviews; v++)
+        if (ct_emit_tuned_has_alg(&views[v], t)) {
+            nsizes += 1 + (size_t)(views[v].nranks - 1 > prev);
+            prev = views[v].nranks;
+        }
+    fprintf(fp, "\n%d # %s (%s)\n%zu # comm sizes\n", t->tuned.id,
+            t->tuned.alg + strlen("coll_tuned_"), t->name, nsizes + 1);
+    prev = 0;
+    for (size_t v = 0; v < nviews; v++) {
+        const ct_tune_result_t *r = &views[v];
         ct_rule_t *rules;
         size_t n;
         if (!ct_emit_tuned_has_alg(r, t))
@@ -265,34 +329,91 @@ static ct_status_t ct_tuned_rules_write(const ct_emit_ctx_t *ctx, FILE *fp, char
         ct_status_t st = ct_emit_tuned_coll_rules(r, t, &rules, &n, err, errlen);
         if (st != CT_OK)
             return st;
-        int below = r->nranks > 1;
-        const ct_site_setting_t *e = ct_site_forced(r, t);
-        if (e != NULL) {
-            fputs("\n# Overrides the site's ", fp);
-            ct_printable_put(fp, e->name, strlen(e->name));
-            fputs(" = ", fp);
-            ct_printable_put(fp, e->value, strlen(e->value));
-            fputs(" (", fp);
-            ct_printable_put(fp, e->origin, strlen(e->origin));
-            fputs(") at the tuned sizes:\n# Open MPI 4.1 consults this file before a forced "
-                  "algorithm (5.x the other\n# way round); other sizes keep the site's.\n",
-                  fp);
-        }
-        fprintf(fp, "\n%d # %s (%s)\n%d # comm sizes\n", t->tuned.id,
-                t->tuned.alg + strlen("coll_tuned_"), t->name, below + 2);
-        if (below)
-            fprintf(fp, "1 1 # comm sizes 1-%ld: Open MPI's own decision\n0 0 0 0\n",
-                    r->nranks - 1);
+        if (r->nranks - 1 > prev)
+            fprintf(fp, "%ld 1 # comm sizes %ld-%ld: Open MPI's own decision\n0 0 0 0\n", prev + 1,
+                    prev + 1, r->nranks - 1);
         fprintf(fp, "%ld %zu # comm size, rules\n", r->nranks, n);
         fputs("# msgsize algorithm faninout segsize\n", fp);
         for (size_t k = 0; k < n; k++)
             fprintf(fp, "%lld %ld %ld %ld\n", rules[k].msgsize, rules[k].alg, rules[k].fan,
                     rules[k].seg);
-        fprintf(fp, "%ld 1 # comm sizes %ld up: Open MPI's own decision\n0 0 0 0\n", r->nranks + 1,
-                r->nranks + 1);
         free(rules);
+        prev = r->nranks;
     }
+    fprintf(fp, "%ld 1 # comm sizes %ld up: Open MPI's own decision\n0 0 0 0\n", prev + 1,
+            prev + 1);
     return CT_OK;
+}
+
+/* Each collective's rules at every rank count measured (one view each). */
+static ct_status_t ct_tuned_rules_put(const ct_emit_ctx_t *ctx, const ct_tune_result_t *views,
+                                      size_t nviews, FILE *fp, char *err, size_t errlen)
+{
+    size_t ncolls = 0;
+    const ct_tuned_coll_t *t;
+    for (size_t i = 0; (t = ct_emit_tuned_coll_at(i)) != NULL; i++)
+        ncolls += (size_t)ct_emit_tuned_has_alg(ctx->r, t);
+    ct_emit_header(ctx, fp, CT_EMIT_TUNED_RULES_NAME,
+                   "Open MPI coll/tuned dynamic rules (4.1 classic format)",
+                   ct_emit_tuned_rules.install);
+    fprintf(fp, "%zu # collectives\n", ncolls);
+    ct_status_t st = CT_OK;
+    for (size_t i = 0; (t = ct_emit_tuned_coll_at(i)) != NULL && st == CT_OK; i++) {
+        if (!ct_emit_tuned_has_alg(ctx->r, t))
+            continue;
+        ct_put_site_forced(ctx->r, t, fp);
+        st = ct_put_coll(views, nviews, t, fp, err, errlen);
+    }
+    return st;
+}
+
+ct_status_t ct_emit_tuned_views(const ct_tune_result_t *r, ct_tune_result_t **views_p, size_t *n_p,
+                                char *err, size_t errlen)
+{
+    long *counts;
+    size_t n;
+    /* Two shapes of one rank count share its entry: they must agree. */
+    for (size_t i = 0; i < r->nchoices; i++) {
+        const ct_tune_choice_t *c = &r->choices[i];
+        if (ct_is_mca(c) && ct_emit_tuned_in_rules(r, c) &&
+            ct_emit_shape_conflict_in(r, c, CT_EMIT_TUNED_RULES_NAME, err, errlen) != NULL)
+            return CT_ERR_USAGE;
+    }
+    if (ct_emit_rank_counts(r, &counts, &n) != CT_OK)
+        return CT_ERR_NOMEM;
+    ct_tune_result_t *views = calloc(n ? n : 1, sizeof *views);
+    ct_status_t st = views ? CT_OK : CT_ERR_NOMEM;
+    for (size_t v = 0; v < n && st == CT_OK; v++)
+        st = ct_emit_ranks_view(r, counts[v], &views[v]);
+    free(counts);
+    if (st != CT_OK) {
+        ct_emit_tuned_views_free(views, n);
+        snprintf(err, errlen, "%s: out of memory", CT_EMIT_TUNED_RULES_NAME);
+        return st;
+    }
+    *views_p = views;
+    *n_p = n;
+    return CT_OK;
+}
+
+void ct_emit_tuned_views_free(ct_tune_result_t *views, size_t n)
+{
+    for (size_t v = 0; views != NULL && v < n; v++)
+        ct_emit_shape_view_free(&views[v]);
+    free(views);
+}
+
+static ct_status_t ct_tuned_rules_write(const ct_emit_ctx_t *ctx, FILE *fp, char *err,
+                                        size_t errlen)
+{
+    ct_tune_result_t *views;
+    size_t n;
+    ct_status_t st = ct_emit_tuned_views(ctx->r, &views, &n, err, errlen);
+    if (st != CT_OK)
+        return st;
+    st = ct_tuned_rules_put(ctx, views, n, fp, err, errlen);
+    ct_emit_tuned_views_free(views, n);
+    return st;
 }
 
 /* A choice the rules file would carry, with the file kept from being
@@ -323,5 +444,5 @@ const ct_emit_format_t ct_emit_tuned_rules = {
     .write = ct_tuned_rules_write,
     .install = ct_emit_tuned_rules_install,
     .outranked = ct_tuned_rules_outranked,
-    .load = {.var = NULL},
+    .carries = ct_emit_tuned_rules_carries,
 };

@@ -10,13 +10,21 @@
  * values stay); there is no variable naming the file itself.  Lines are
  * UCX_NAME=value; the environment wins over every file.
  * A value the INI reader would cut or misread (a newline, ';' or '#',
- * which start comments) is refused.
+ * which start comments) is refused.  Keyed by nothing: another job shape's
+ * same setting is written once, a differing one refused
+ * (ct_emit_shape_conflict).
  */
 #include "emit_format.h"
 
 static int ct_is_ucx(const ct_tune_choice_t *c)
 {
     return ct_emit_usable(c) && c->via == CT_VIA_ENV && ct_setting_is(c->name, c->via, CT_LIB_UCX);
+}
+
+/* A line of the file: another shape's same setting is written once. */
+static int ct_ucx_line(const ct_tune_result_t *r, const ct_tune_choice_t *c)
+{
+    return ct_is_ucx(c) && !ct_emit_shape_repeat(r, c);
 }
 
 static int ct_ucx_wanted(const ct_tune_result_t *r)
@@ -42,7 +50,7 @@ static ct_status_t ct_ucx_write(const ct_emit_ctx_t *ctx, FILE *fp, char *err, s
 
     for (size_t i = 0; i < r->nchoices; i++) {
         const ct_tune_choice_t *c = &r->choices[i];
-        if (!ct_is_ucx(c))
+        if (!ct_ucx_line(r, c))
             continue;
         ct_status_t st = ct_emit_check_name(c, "ucx.conf", err, errlen);
         if (st == CT_OK)
@@ -55,13 +63,15 @@ static ct_status_t ct_ucx_write(const ct_emit_ctx_t *ctx, FILE *fp, char *err, s
                      c->name, c->value);
             st = CT_ERR_USAGE;
         }
+        if (st == CT_OK && ct_emit_shape_conflict_in(r, c, "ucx.conf", err, errlen) != NULL)
+            st = CT_ERR_USAGE; /* one value for every job shape */
         if (st != CT_OK)
             return st;
     }
     ct_emit_header(ctx, fp, "ucx.conf", "UCX configuration (UCX 1.13 INI, UCX_NAME=value)",
                    ct_emit_ucx_conf.install);
     for (size_t i = 0; i < r->nchoices; i++)
-        if (ct_is_ucx(&r->choices[i]))
+        if (ct_ucx_line(r, &r->choices[i]))
             fprintf(fp, "%s=%s\n", r->choices[i].name, r->choices[i].value);
     return CT_OK;
 }
@@ -87,6 +97,18 @@ static const char *ct_ucx_outranked(const ct_tune_result_t *r, const ct_tune_cho
     return buf;
 }
 
+/* A UCX variable over every size (UCX reads it for every size). */
+static ct_emit_carry_t ct_ucx_carries(const ct_tune_result_t *r, const ct_tune_choice_t *c,
+                                      const char **why_p)
+{
+    (void)r;
+    (void)why_p;
+    return c->via == CT_VIA_ENV && ct_setting_is(c->name, c->via, CT_LIB_UCX) &&
+                   ct_emit_full_range(c)
+               ? CT_EMIT_CARRIES
+               : CT_EMIT_NOT_MINE;
+}
+
 /* UCX looks for ucx.conf in a directory, not at a path. */
 const ct_emit_format_t ct_emit_ucx_conf = {
     .name = "ucx.conf",
@@ -94,5 +116,5 @@ const ct_emit_format_t ct_emit_ucx_conf = {
     .write = ct_ucx_write,
     .install = ct_emit_ucx_install,
     .outranked = ct_ucx_outranked,
-    .load = {.var = "UCX_CONFIG_DIR", .via = CT_VIA_ENV, .names_dir = 1},
+    .carries = ct_ucx_carries,
 };

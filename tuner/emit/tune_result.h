@@ -24,10 +24,10 @@ typedef struct {
     int scope;           /* CT_SCOPE_GLOBAL or a ct_coll_id_t */
     long long min_bytes; /* size range (collbench's size convention, */
     long long max_bytes; /* inclusive); -1 for "any" */
-    double default_us; /* median time with the defaults, at verification */
-    double tuned_us;   /* median time with this choice */
-    int significant;   /* the gain beats the noise (the stated test) */
-    int verified;      /* held in the interleaved A/B with the files */
+    double default_us;   /* median time with the defaults, at verification */
+    double tuned_us;     /* median time with this choice */
+    int significant;     /* the gain beats the noise (the stated test) */
+    int verified;        /* held in the interleaved A/B with the files */
     /* Why no file can carry it over its size range (an MCA parameter or
      * an NCCL variable holds for every size, and the tune measured only
      * some), or NULL: ct_emit_cannot_carry.  Such a choice is reported,
@@ -70,6 +70,11 @@ typedef struct {
      * choice the site would outrank in its usual file is written in the
      * form that wins (ct_site_outranks), or not at all. */
     const ct_site_t *site;
+    /* What MPI_Get_library_version said in the run (collbench's JSON
+     * "mpi_library_version"), or NULL: a file read by one library of a
+     * shared family (mvapich.env: MPICH's names, MVAPICH's spelling) is
+     * written only when that library ran (ct_library_ran). */
+    const char *mpi_library;
 } ct_tune_result_t;
 
 #endif

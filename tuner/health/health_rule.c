@@ -129,11 +129,25 @@ static void ct_health_finish(ct_health_verdict_t *v, size_t nv, const ct_health_
     }
 }
 
-ct_status_t ct_health_judge(const ct_health_row_t *rows, size_t n, const ct_health_params_t *p,
-                            ct_health_report_t *out)
+/* The judgement's scratch: per subject (host or link) its tallies and
+ * per-cell ratios (ratios[subject * stride + k]), and per cell its rows
+ * and subjects. */
+typedef struct {
+    const ct_health_params_t *p;
+    int pairs;     /* the rows are pairs of hosts */
+    size_t stride; /* the cells: room for each subject's ratios */
+    ct_health_tally_t *th, *tl;
+    size_t nth, ntl, nlinks;
+    double *rh, *rl;
+    size_t *nrh, *nrl;
+    double *x, *z, *tmp, *rat;
+    size_t *subj, *idx;
+    char *done;
+} ct_health_work_t;
+
+/* The distinct cells (collective, placement, size) of rows[0..n). */
+static size_t ct_health_ncells(const ct_health_row_t *rows, size_t n)
 {
-    memset(out, 0, sizeof *out);
-    int pairs = n > 0 && rows[0].host_b[0] != '\0';
     size_t ncells = 0;
     for (size_t i = 0; i < n; i++) {
         size_t j = 0;
@@ -141,112 +155,157 @@ ct_status_t ct_health_judge(const ct_health_row_t *rows, size_t n, const ct_heal
             j++;
         ncells += j == i;
     }
-    /* Hosts and pairs are at most the rows; per cell, ratios at most n. */
-    size_t stride = ncells ? ncells : 1;
+    return ncells;
+}
+
+/* Hosts and pairs are at most the rows; per cell, ratios at most n. */
+static ct_status_t ct_health_work_alloc(ct_health_work_t *w, size_t n, size_t ncells,
+                                        ct_health_report_t *out)
+{
+    w->stride = ncells ? ncells : 1;
     out->hosts = calloc(n + 1, sizeof *out->hosts);
     out->links = calloc(n + 1, sizeof *out->links);
-    ct_health_tally_t *th = calloc(n + 1, sizeof *th), *tl = calloc(n + 1, sizeof *tl);
-    double *rh = calloc((n + 1) * stride, sizeof *rh), *rl = calloc((n + 1) * stride, sizeof *rl);
-    size_t *nrh = calloc(n + 1, sizeof *nrh), *nrl = calloc(n + 1, sizeof *nrl);
-    double *x = calloc(n + 1, sizeof *x), *z = calloc(n + 1, sizeof *z),
-           *tmp = calloc(n + 1, sizeof *tmp), *rat = calloc(n + 1, sizeof *rat);
-    size_t *subj = calloc(n + 1, sizeof *subj), *idx = calloc(n + 1, sizeof *idx);
-    char *done = calloc(n + 1, 1);
-    ct_status_t st = CT_ERR_NOMEM;
-    if (out->hosts == NULL || out->links == NULL || th == NULL || tl == NULL || rh == NULL ||
-        rl == NULL || nrh == NULL || nrl == NULL || x == NULL || z == NULL || tmp == NULL ||
-        rat == NULL || subj == NULL || idx == NULL || done == NULL)
-        goto fail;
-    size_t nth = 0, ntl = 0, nlinks = 0;
-    for (size_t c = 0; c < n; c++) {
-        if (done[c])
-            continue;
-        /* The rows of c's cell. */
-        size_t m = 0;
-        for (size_t i = c; i < n; i++)
-            if (!done[i] && ct_health_same_cell(&rows[i], &rows[c]) && rows[i].us > 0) {
-                idx[m++] = i;
-                done[i] = 1;
-            }
-        if (m < 2)
-            continue;
-        for (size_t k = 0; k < m; k++)
-            tmp[k] = rows[idx[k]].us;
-        double med = ct_stats_median_inplace(tmp, m);
-        /* The subjects' ratios in this cell: per host (its own time, or
-         * the median of its pairs' ratios), then per pair. */
-        size_t ns = 0;
-        for (size_t k = 0; k < m; k++) {
-            const ct_health_row_t *r = &rows[idx[k]];
-            for (int side = 0; side < 1 + pairs; side++) {
-                size_t s = ct_health_slot(out->hosts, &out->nhosts, side ? r->host_b : r->host, "");
-                size_t q = 0;
-                while (q < ns && subj[q] != s)
-                    q++;
-                if (q == ns)
-                    subj[ns++] = s;
-            }
-        }
-        for (size_t q = 0; q < ns; q++) {
-            size_t cnt = 0;
-            for (size_t k = 0; k < m; k++) {
-                const ct_health_row_t *r = &rows[idx[k]];
-                const char *h = out->hosts[subj[q]].host;
-                if (strcmp(r->host, h) == 0 || (pairs && strcmp(r->host_b, h) == 0))
-                    tmp[cnt++] = r->us / med;
-            }
-            /* pairs: the host's fastest pair; noise only adds time, so a
-             * host is slow when even its best pair is */
-            x[q] = tmp[0];
-            for (size_t k = 1; k < cnt; k++)
-                x[q] = tmp[k] < x[q] ? tmp[k] : x[q];
-        }
-        ct_health_zscores(x, ns, p->mad_floor, z, rat);
-        for (size_t q = 0; q < ns; q++)
-            x[q] = rat[q];
-        for (size_t q = 0; q < ns; q++) {
-            ct_health_verdict_t *v = &out->hosts[subj[q]];
-            int slow = z[q] > p->z_max && x[q] >= p->min_ratio;
-            v->cells++;
-            v->slow += slow;
-            rh[subj[q] * stride + nrh[subj[q]]++] = x[q];
-            if (x[q] > v->worst) {
-                v->worst = x[q];
-                snprintf(v->worst_collective, sizeof v->worst_collective, "%s", rows[c].collective);
-                v->worst_bytes = rows[c].bytes;
-            }
-            ct_health_count(th, &nth, subj[q], rows[c].collective, slow);
-        }
-        if (!pairs)
-            continue;
-        for (size_t k = 0; k < m; k++)
-            x[k] = rows[idx[k]].us / med;
-        ct_health_zscores(x, m, p->mad_floor, z, rat);
-        for (size_t k = 0; k < m; k++)
-            x[k] = rat[k];
-        for (size_t k = 0; k < m; k++) {
-            const ct_health_row_t *r = &rows[idx[k]];
-            /* a pair is the same pair whichever host the log names first */
-            int ab = strcmp(r->host, r->host_b) <= 0;
-            size_t s = ct_health_slot(out->links, &nlinks, ab ? r->host : r->host_b,
-                                      ab ? r->host_b : r->host);
-            ct_health_verdict_t *v = &out->links[s];
-            int slow = z[k] > p->z_max && x[k] >= p->min_ratio;
-            v->cells++;
-            v->slow += slow;
-            rl[s * stride + nrl[s]++] = x[k];
-            if (x[k] > v->worst) {
-                v->worst = x[k];
-                snprintf(v->worst_collective, sizeof v->worst_collective, "%s", r->collective);
-                v->worst_bytes = r->bytes;
-            }
-            ct_health_count(tl, &ntl, s, r->collective, slow);
+    w->th = calloc(n + 1, sizeof *w->th);
+    w->tl = calloc(n + 1, sizeof *w->tl);
+    w->rh = calloc((n + 1) * w->stride, sizeof *w->rh);
+    w->rl = calloc((n + 1) * w->stride, sizeof *w->rl);
+    w->nrh = calloc(n + 1, sizeof *w->nrh);
+    w->nrl = calloc(n + 1, sizeof *w->nrl);
+    w->x = calloc(n + 1, sizeof *w->x);
+    w->z = calloc(n + 1, sizeof *w->z);
+    w->tmp = calloc(n + 1, sizeof *w->tmp);
+    w->rat = calloc(n + 1, sizeof *w->rat);
+    w->subj = calloc(n + 1, sizeof *w->subj);
+    w->idx = calloc(n + 1, sizeof *w->idx);
+    w->done = calloc(n + 1, 1);
+    if (out->hosts == NULL || out->links == NULL || w->th == NULL || w->tl == NULL ||
+        w->rh == NULL || w->rl == NULL || w->nrh == NULL || w->nrl == NULL || w->x == NULL ||
+        w->z == NULL || w->tmp == NULL || w->rat == NULL || w->subj == NULL || w->idx == NULL ||
+        w->done == NULL)
+        return CT_ERR_NOMEM;
+    return CT_OK;
+}
+
+static void ct_health_work_free(ct_health_work_t *w)
+{
+    free(w->th);
+    free(w->tl);
+    free(w->rh);
+    free(w->rl);
+    free(w->nrh);
+    free(w->nrl);
+    free(w->x);
+    free(w->z);
+    free(w->tmp);
+    free(w->rat);
+    free(w->subj);
+    free(w->idx);
+    free(w->done);
+}
+
+/* One subject's ratio x in one cell: counted, slow or not, its ratio
+ * kept (ratios, *nratios) and its worst cell. */
+static int ct_health_record(ct_health_verdict_t *v, const ct_health_params_t *p, double z, double x,
+                            double *ratios, size_t *nratios, const char *coll, long long bytes)
+{
+    int slow = z > p->z_max && x >= p->min_ratio;
+    v->cells++;
+    v->slow += slow;
+    ratios[(*nratios)++] = x;
+    if (x > v->worst) {
+        v->worst = x;
+        snprintf(v->worst_collective, sizeof v->worst_collective, "%s", coll);
+        v->worst_bytes = bytes;
+    }
+    return slow;
+}
+
+/* The hosts of one cell, its m rows at w->idx with median time med
+ * (row c the first): per host its own time, or the fastest of its
+ * pairs' (noise only adds time, so a host is slow when even its best
+ * pair is), against the others. */
+static void ct_health_cell_hosts(ct_health_work_t *w, const ct_health_row_t *rows, size_t c,
+                                 size_t m, double med, ct_health_report_t *out)
+{
+    size_t ns = 0;
+    for (size_t k = 0; k < m; k++) {
+        const ct_health_row_t *r = &rows[w->idx[k]];
+        for (int side = 0; side < 1 + w->pairs; side++) {
+            size_t s = ct_health_slot(out->hosts, &out->nhosts, side ? r->host_b : r->host, "");
+            size_t q = 0;
+            while (q < ns && w->subj[q] != s)
+                q++;
+            if (q == ns)
+                w->subj[ns++] = s;
         }
     }
-    ct_health_finish(out->hosts, out->nhosts, th, nth, rh, nrh, stride);
-    ct_health_finish(out->links, nlinks, tl, ntl, rl, nrl, stride);
-    /* A slow host makes each of its pairs slow: only a slow pair of two
-     * hosts that are not named points at the link. */
+    for (size_t q = 0; q < ns; q++) {
+        size_t cnt = 0;
+        for (size_t k = 0; k < m; k++) {
+            const ct_health_row_t *r = &rows[w->idx[k]];
+            const char *h = out->hosts[w->subj[q]].host;
+            if (strcmp(r->host, h) == 0 || (w->pairs && strcmp(r->host_b, h) == 0))
+                w->tmp[cnt++] = r->us / med;
+        }
+        w->x[q] = w->tmp[0];
+        for (size_t k = 1; k < cnt; k++)
+            w->x[q] = w->tmp[k] < w->x[q] ? w->tmp[k] : w->x[q];
+    }
+    ct_health_zscores(w->x, ns, w->p->mad_floor, w->z, w->rat);
+    for (size_t q = 0; q < ns; q++) {
+        size_t s = w->subj[q];
+        int slow = ct_health_record(&out->hosts[s], w->p, w->z[q], w->rat[q], w->rh + s * w->stride,
+                                    &w->nrh[s], rows[c].collective, rows[c].bytes);
+        ct_health_count(w->th, &w->nth, s, rows[c].collective, slow);
+    }
+}
+
+/* The pairs of one cell (its m rows at w->idx, median time med), each
+ * against the others; a pair is the same pair whichever host the log
+ * names first. */
+static void ct_health_cell_links(ct_health_work_t *w, const ct_health_row_t *rows, size_t m,
+                                 double med, ct_health_report_t *out)
+{
+    for (size_t k = 0; k < m; k++)
+        w->x[k] = rows[w->idx[k]].us / med;
+    ct_health_zscores(w->x, m, w->p->mad_floor, w->z, w->rat);
+    for (size_t k = 0; k < m; k++) {
+        const ct_health_row_t *r = &rows[w->idx[k]];
+        int ab = strcmp(r->host, r->host_b) <= 0;
+        size_t s = ct_health_slot(out->links, &w->nlinks, ab ? r->host : r->host_b,
+                                  ab ? r->host_b : r->host);
+        int slow = ct_health_record(&out->links[s], w->p, w->z[k], w->rat[k], w->rl + s * w->stride,
+                                    &w->nrl[s], r->collective, r->bytes);
+        ct_health_count(w->tl, &w->ntl, s, r->collective, slow);
+    }
+}
+
+/* Row c's cell, unless judged already: its rows with a time (at least
+ * two), its hosts and, for pairs, its links. */
+static void ct_health_cell(ct_health_work_t *w, const ct_health_row_t *rows, size_t n, size_t c,
+                           ct_health_report_t *out)
+{
+    size_t m = 0;
+    for (size_t i = c; i < n; i++)
+        if (!w->done[i] && ct_health_same_cell(&rows[i], &rows[c]) && rows[i].us > 0) {
+            w->idx[m++] = i;
+            w->done[i] = 1;
+        }
+    if (m < 2)
+        return;
+    for (size_t k = 0; k < m; k++)
+        w->tmp[k] = rows[w->idx[k]].us;
+    double med = ct_stats_median_inplace(w->tmp, m);
+    ct_health_cell_hosts(w, rows, c, m, med, out);
+    if (w->pairs)
+        ct_health_cell_links(w, rows, m, med, out);
+}
+
+/* A slow host makes each of its pairs slow: only a slow pair of two
+ * hosts that are not named points at the link (out->links[0..nlinks)
+ * kept in place). */
+static void ct_health_keep_links(ct_health_report_t *out, size_t nlinks)
+{
     for (size_t i = 0; i < nlinks; i++) {
         int by_host = 0;
         for (size_t h = 0; h < out->nhosts; h++)
@@ -256,23 +315,28 @@ ct_status_t ct_health_judge(const ct_health_row_t *rows, size_t n, const ct_heal
         if (out->links[i].named && !by_host)
             out->links[out->nlinks++] = out->links[i];
     }
-    ct_vec_sort(out->hosts, out->nhosts, sizeof *out->hosts, ct_health_rank_cmp);
-    ct_vec_sort(out->links, out->nlinks, sizeof *out->links, ct_health_rank_cmp);
-    st = CT_OK;
-fail:
-    free(th);
-    free(tl);
-    free(rh);
-    free(rl);
-    free(nrh);
-    free(nrl);
-    free(x);
-    free(z);
-    free(tmp);
-    free(rat);
-    free(subj);
-    free(idx);
-    free(done);
+}
+
+ct_status_t ct_health_judge(const ct_health_row_t *rows, size_t n, const ct_health_params_t *p,
+                            ct_health_report_t *out)
+{
+    memset(out, 0, sizeof *out);
+    ct_health_work_t w;
+    memset(&w, 0, sizeof w);
+    w.p = p;
+    w.pairs = n > 0 && rows[0].host_b[0] != '\0';
+    ct_status_t st = ct_health_work_alloc(&w, n, ct_health_ncells(rows, n), out);
+    for (size_t c = 0; st == CT_OK && c < n; c++)
+        if (!w.done[c])
+            ct_health_cell(&w, rows, n, c, out);
+    if (st == CT_OK) {
+        ct_health_finish(out->hosts, out->nhosts, w.th, w.nth, w.rh, w.nrh, w.stride);
+        ct_health_finish(out->links, w.nlinks, w.tl, w.ntl, w.rl, w.nrl, w.stride);
+        ct_health_keep_links(out, w.nlinks);
+        ct_vec_sort(out->hosts, out->nhosts, sizeof *out->hosts, ct_health_rank_cmp);
+        ct_vec_sort(out->links, out->nlinks, sizeof *out->links, ct_health_rank_cmp);
+    }
+    ct_health_work_free(&w);
     if (st != CT_OK)
         ct_health_free(out);
     return st;

@@ -120,11 +120,14 @@ static ct_status_t ct_njson_half(ct_import_t *im, long idx, json_t *res, const c
     return ct_import_emit(im, 0, &row, ttext, btext);
 }
 
-ct_status_t ct_import_nccl_json(ct_import_t *im)
+/* im's text as a version 2 nccl-tests document (*doc, the caller's to
+ * free), with its "results" list and "config" object; CT_ERR_PARSE after
+ * a message otherwise. */
+static ct_status_t ct_njson_open(ct_import_t *im, json_t **doc, json_t **results, json_t **config)
 {
     json_error_t jerr;
-    json_t *doc = json_loadb(im->text, im->len, JSON_REJECT_DUPLICATES, &jerr); /* E24 */
-    if (doc == NULL) {
+    *doc = json_loadb(im->text, im->len, JSON_REJECT_DUPLICATES, &jerr); /* E24 */
+    if (*doc == NULL) {
         /* A cut document (a killed run) is not JSON at all: nothing to save. */
         /* jansson says line -1 when it cannot tell (E23: "FILE:-1:") */
         fprintf(stderr, "colltune import: %s:%d: not valid JSON: %s\n", im->path,
@@ -133,28 +136,30 @@ ct_status_t ct_import_nccl_json(ct_import_t *im)
     }
     /* The file version this reader was written from: a newer one may
      * mean other things by the same names, so it is refused (E24). */
-    json_t *version = json_object_get(doc, "version");
+    json_t *version = json_object_get(*doc, "version");
     if (!json_is_integer(version) || json_integer_value(version) != 2) {
         fprintf(stderr,
                 "colltune import: %s:1: nccl-tests JSON version %s: this colltune reads "
                 "version 2\n",
                 im->path, json_is_integer(version) ? "other than 2" : "missing");
-        json_decref(doc);
         return CT_ERR_PARSE;
     }
-    json_t *results = json_object_get(doc, "results"), *config = json_object_get(doc, "config");
-    json_t *args = json_object_get(doc, "args");
-    if (!json_is_array(results) || !json_is_object(config)) {
+    *results = json_object_get(*doc, "results");
+    *config = json_object_get(*doc, "config");
+    if (!json_is_array(*results) || !json_is_object(*config)) {
         fprintf(stderr,
                 "colltune import: %s:1: not nccl-tests JSON: no \"results\" list or "
                 "\"config\" object\n",
                 im->path);
-        json_decref(doc);
         return CT_ERR_PARSE;
     }
-    ct_result_t base;
-    ct_import_row_init(im, &base);
-    snprintf(base.backend, sizeof base.backend, "nccl");
+    return CT_OK;
+}
+
+/* The collective args[0] names (all_reduce_perf), else --collective's;
+ * NULL after ct_import_bad (*st its answer) when neither names one. */
+static const char *ct_njson_coll(ct_import_t *im, json_t *args, ct_status_t *st)
+{
     const char *bin = json_string_value(json_array_get(args, 0));
     char stem[64] = "";
     if (bin != NULL) {
@@ -167,29 +172,18 @@ ct_status_t ct_import_nccl_json(ct_import_t *im)
     const char *coll = stem[0] != '\0' ? ct_import_coll(stem) : NULL;
     if (coll == NULL && im->coll_flag != NULL)
         coll = ct_import_coll(im->coll_flag);
-    ct_status_t st = CT_OK;
-    if (coll == NULL) {
-        st = ct_import_bad(im, 0,
-                           "args[0] '%s' names no collective of the schema: give "
-                           "--collective",
-                           bin != NULL ? bin : "");
-        json_decref(doc);
-        return st == CT_OK ? CT_OK : st;
-    }
-    snprintf(base.collective, sizeof base.collective, "%s", coll);
-    json_t *devices = json_object_get(config, "devices");
-    long long nthreads, ngpus;
-    if (ct_njson_count(im, config, "nthreads", &nthreads) != 0 ||
-        ct_njson_count(im, config, "ngpus", &ngpus) != 0) {
-        json_decref(doc);
-        return CT_ERR_PARSE;
-    }
-    long long per_proc = nthreads * ngpus;
-    base.nranks = json_is_array(devices) ? (long long)json_array_size(devices) * per_proc : 0;
-    if (base.nranks == 0)
-        base.nranks = im->np;
-    /* Distinct hostnames. */
-    base.nnodes = 0;
+    if (coll == NULL)
+        *st = ct_import_bad(im, 0,
+                            "args[0] '%s' names no collective of the schema: give "
+                            "--collective",
+                            bin != NULL ? bin : "");
+    return coll;
+}
+
+/* The distinct hostnames of config.devices; -1 when none is named. */
+static long long ct_njson_nnodes(json_t *devices)
+{
+    long long nnodes = 0;
     for (size_t i = 0; json_is_array(devices) && i < json_array_size(devices); i++) {
         const char *h = json_string_value(json_object_get(json_array_get(devices, i), "hostname"));
         size_t k = 0;
@@ -199,56 +193,104 @@ ct_status_t ct_import_nccl_json(ct_import_t *im)
             if (o != NULL && strcmp(o, h) == 0)
                 break;
         }
-        base.nnodes += h != NULL && k == i;
+        nnodes += h != NULL && k == i;
     }
-    if (base.nnodes == 0)
-        base.nnodes = -1;
+    return nnodes == 0 ? -1 : nnodes;
+}
+
+/* What every row of the document shares besides the collective: ranks,
+ * nodes, iterations and the start time; CT_ERR_PARSE after a message. */
+static ct_status_t ct_njson_scale(ct_import_t *im, json_t *doc, json_t *config, ct_result_t *base)
+{
+    json_t *devices = json_object_get(config, "devices");
+    long long nthreads, ngpus;
+    if (ct_njson_count(im, config, "nthreads", &nthreads) != 0 ||
+        ct_njson_count(im, config, "ngpus", &ngpus) != 0)
+        return CT_ERR_PARSE;
+    long long per_proc = nthreads * ngpus;
+    base->nranks = json_is_array(devices) ? (long long)json_array_size(devices) * per_proc : 0;
+    if (base->nranks == 0)
+        base->nranks = im->np;
+    base->nnodes = ct_njson_nnodes(devices);
     long long iters = ct_json_ll(config, "iterations", -1);
     if (iters > 0)
-        base.iterations = iters * ct_json_ll(config, "aggregated_iterations", 1);
+        base->iterations = iters * ct_json_ll(config, "aggregated_iterations", 1);
     const char *start = json_string_value(json_object_get(doc, "start_time"));
     if (start != NULL) {
-        snprintf(base.time, sizeof base.time, "%s", start);
-        char *sp = strchr(base.time, ' ');
+        snprintf(base->time, sizeof base->time, "%s", start);
+        char *sp = strchr(base->time, ' ');
         if (sp != NULL)
             *sp = 'T';
     }
-    for (size_t i = 0; i < json_array_size(results) && st == CT_OK; i++) {
-        json_t *r = json_array_get(results, i);
-        ct_result_t row = base;
-        const char *type = json_string_value(json_object_get(r, "type"));
-        const char *redop = json_string_value(json_object_get(r, "redop"));
-        const char *root = json_string_value(json_object_get(r, "root"));
-        ct_dtype_t dt;
-        ct_op_t op;
-        if ((st = ct_njson_bytes(im, i, r, "size", "a byte count", &row.bytes)) != CT_OK ||
-            row.bytes < 0)
-            continue;
-        if ((st = ct_njson_bytes(im, i, r, "count", "an element count", &row.count)) != CT_OK ||
-            row.count < 0)
-            continue;
-        if (type == NULL || ct_dtype_parse(type, &dt) != CT_OK) {
-            char text[64], names[160] = "";
-            for (int k = 0; k < CT_DTYPE_COUNT; k++)
-                snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", k ? ", " : "",
-                         ct_dtype_name((ct_dtype_t)k));
-            st = ct_import_bad(im, 0, "results[%zu].type: %s is not a datatype (%s)", i,
-                               ct_njson_text(json_object_get(r, "type"), text, sizeof text), names);
-            continue;
-        }
-        snprintf(row.dtype, sizeof row.dtype, "%s", ct_dtype_name(dt));
-        if (redop != NULL && strcmp(redop, "none") != 0) {
-            if (ct_op_parse(redop, &op) != CT_OK) {
-                st = ct_import_bad(im, 0, "results[%zu]: redop '%s' unknown", i, redop);
-                continue;
-            }
-            snprintf(row.op, sizeof row.op, "%s", ct_op_name(op));
-        }
-        if (root != NULL)
-            row.root = strtoll(root, NULL, 10);
-        st = ct_njson_half(im, (long)i, r, "out_of_place", &row);
-        if (st == CT_OK)
-            st = ct_njson_half(im, (long)i, r, "in_place", &row);
+    return CT_OK;
+}
+
+/* results[i]'s datatype into row; else ct_import_bad's answer, the
+ * message listing the datatypes. */
+static ct_status_t ct_njson_dtype(ct_import_t *im, size_t i, json_t *r, ct_result_t *row, int *ok)
+{
+    const char *type = json_string_value(json_object_get(r, "type"));
+    ct_dtype_t dt;
+    *ok = type != NULL && ct_dtype_parse(type, &dt) == CT_OK;
+    if (*ok) {
+        snprintf(row->dtype, sizeof row->dtype, "%s", ct_dtype_name(dt));
+        return CT_OK;
+    }
+    char text[64], names[160] = "";
+    for (int k = 0; k < CT_DTYPE_COUNT; k++)
+        snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", k ? ", " : "",
+                 ct_dtype_name((ct_dtype_t)k));
+    return ct_import_bad(im, 0, "results[%zu].type: %s is not a datatype (%s)", i,
+                         ct_njson_text(json_object_get(r, "type"), text, sizeof text), names);
+}
+
+/* results[i]: its out-of-place and in-place rows; a bad member skips it
+ * (with ct_import_bad's answer). */
+static ct_status_t ct_njson_result(ct_import_t *im, size_t i, json_t *r, const ct_result_t *base)
+{
+    ct_result_t row = *base;
+    const char *redop = json_string_value(json_object_get(r, "redop"));
+    const char *root = json_string_value(json_object_get(r, "root"));
+    ct_op_t op;
+    ct_status_t st;
+    int ok;
+    if ((st = ct_njson_bytes(im, i, r, "size", "a byte count", &row.bytes)) != CT_OK ||
+        row.bytes < 0)
+        return st;
+    if ((st = ct_njson_bytes(im, i, r, "count", "an element count", &row.count)) != CT_OK ||
+        row.count < 0)
+        return st;
+    if ((st = ct_njson_dtype(im, i, r, &row, &ok)) != CT_OK || !ok)
+        return st;
+    if (redop != NULL && strcmp(redop, "none") != 0) {
+        if (ct_op_parse(redop, &op) != CT_OK)
+            return ct_import_bad(im, 0, "results[%zu]: redop '%s' unknown", i, redop);
+        snprintf(row.op, sizeof row.op, "%s", ct_op_name(op));
+    }
+    if (root != NULL)
+        row.root = strtoll(root, NULL, 10);
+    st = ct_njson_half(im, (long)i, r, "out_of_place", &row);
+    if (st == CT_OK)
+        st = ct_njson_half(im, (long)i, r, "in_place", &row);
+    return st;
+}
+
+ct_status_t ct_import_nccl_json(ct_import_t *im)
+{
+    json_t *doc = NULL, *results = NULL, *config = NULL;
+    ct_status_t st = ct_njson_open(im, &doc, &results, &config);
+    ct_result_t base;
+    const char *coll = NULL;
+    if (st == CT_OK) {
+        ct_import_row_init(im, &base);
+        snprintf(base.backend, sizeof base.backend, "nccl");
+        coll = ct_njson_coll(im, json_object_get(doc, "args"), &st);
+    }
+    if (st == CT_OK && coll != NULL) {
+        snprintf(base.collective, sizeof base.collective, "%s", coll);
+        st = ct_njson_scale(im, doc, config, &base);
+        for (size_t i = 0; i < json_array_size(results) && st == CT_OK; i++)
+            st = ct_njson_result(im, i, json_array_get(results, i), &base);
     }
     json_decref(doc);
     return st;

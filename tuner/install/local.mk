@@ -8,8 +8,12 @@ TUNER_INSTALL_CPPFLAGS = $(TUNER_SBATCH_CPPFLAGS) -I$(top_srcdir)/tuner/install
 
 noinst_LTLIBRARIES += tuner/install/libctinstall.la
 tuner_install_libctinstall_la_SOURCES = \
-	tuner/install/install.c tuner/install/install.h tuner/install/verify_install.c \
-	tuner/install/merge.c
+	tuner/install/install.c tuner/install/install.h tuner/install/install_guard.c \
+	tuner/install/install_print.c tuner/install/install_settings.c \
+	tuner/install/verify_install.c tuner/install/verify_install.h tuner/install/verify_install_launch.c \
+	tuner/install/merge.c tuner/install/merge.h tuner/install/merge_read.c \
+	tuner/install/merge_site.c tuner/install/merge_join.c tuner/install/merge_report.c \
+	tuner/install/merge_out.c
 tuner_install_libctinstall_la_CPPFLAGS = $(TUNER_INSTALL_CPPFLAGS)
 
 # install's guard, case by case, without MPI.
@@ -20,12 +24,20 @@ EXTRA_DIST += tests/unit/colltune_install_guard.sh
 # reads it), without MPI (issue 38).
 TESTS += tests/unit/colltune_install_inputs.sh tests/unit/colltune_install_verify.sh
 EXTRA_DIST += tests/unit/colltune_install_inputs.sh tests/unit/colltune_install_verify.sh
-# merge's inputs under hostile content (issue 38), without MPI.
+# Every row of the library table in install, verify-install and help
+# (issue 36), without MPI.
+TESTS += tests/unit/colltune_rows.sh
+EXTRA_DIST += tests/unit/colltune_rows.sh
+# merge's joins and refusals, and its inputs under hostile content (issue
+# 38), without MPI.
 TESTS += tests/unit/colltune_merge_inputs.sh
 EXTRA_DIST += tests/unit/colltune_merge_inputs.sh
 # install and verify-install end to end at np=2 with the real Open MPI.
 TESTS += tests/mpi/colltune_install.sh
 EXTRA_DIST += tests/mpi/colltune_install.sh
-# merge: tunes at 4 and 8 ranks joined, and the real Open MPI at np=2 and 3.
-TESTS += tests/mpi/colltune_merge.sh
-EXTRA_DIST += tests/mpi/colltune_merge.sh
+# merge: tunes at 2 and 4 ranks joined, read by the real Open MPI at np 2,
+# 3 and 4; NCCL tunes at 2 and 4 ranks on the test double.  (MPICH's:
+# Makefile.am's MPICH_TESTS.)
+TESTS += tests/mpi/colltune_merge.sh tests/mpi/colltune_merge_nccl.sh
+EXTRA_DIST += tests/mpi/colltune_merge.sh tests/mpi/colltune_merge_nccl.sh \
+	tests/unit/colltune_merge_lib.sh

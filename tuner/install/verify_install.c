@@ -1,40 +1,38 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * verify_install.c - colltune verify-install DIR: a short collbench launch
- * with DIR's files applied as `colltune install` says to (its environment
- * lines), which reads every MCA value of DIR/mca-params.conf back through
- * MPI_T (collbench --cvars) and compares it with the file's.  Open MPI
- * runs without a rules file it cannot open and says nothing, so the rules
- * file's existence is checked here too.  DIR/mpich.env is sourced as
- * install says (its export lines into the launch's environment) and each
- * of its CVARs read back the same way; an algorithm's name is compared
- * as its position in mpivars' list, the integer MPICH's MPI_T reports.
+ * (verify_install_launch.c) with DIR's files applied as `colltune install`
+ * says to (its environment lines), which reads every value of the file of
+ * the library the launcher runs (DIR/mca-params.conf through mpirun,
+ * DIR/mpich.env through mpiexec.hydra: the rows read back through MPI_T)
+ * back through MPI_T (collbench --cvars) and compares it with the file's.
+ * Open MPI runs without a rules file it cannot open and says nothing, so
+ * a file the checked one names is checked to exist too.  A sourced file
+ * is sourced as install says (its export lines into the launch's
+ * environment); MPICH's algorithm names are compared as their position in
+ * mpivars' list, the integer MPICH's MPI_T reports.
  */
 #define _XOPEN_SOURCE 700
 
 #include "install.h"
+#include "verify_install.h"
 
-#include <dirent.h>
 #include <errno.h>
-#include <jansson.h>
 #include <limits.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli.h"
-#include "helper_run.h"
 #include "command.h"
 #include "ct_input.h"
+#include "ct_launcher_env.h"
 #include "ct_status.h"
+#include "helper_run.h"
 #include "launch_opts.h"
-#include "run_once.h"
 #include "tune_mpich_names.h"
-#include "tune_verify.h"
 
 /* The most names collbench --cvars takes (src/cvars.h's CT_CVARS_MAX). */
 #define CT_CVARS_MAX_NAMES 64
@@ -48,96 +46,67 @@ static const ct_cli_opt_t ct_vinstall_opts[] = {
 };
 #define CT_VINSTALL_NOPTS (sizeof ct_vinstall_opts / sizeof ct_vinstall_opts[0])
 
+/* Whether row's file is read back through MPI_T: settings of its reader's
+ * own names (carries), which its reader loads, in a family MPI_T reads. */
+static int ct_vinstall_readback(const ct_library_file_t *row)
+{
+    const ct_library_t *lib = ct_library_get(row->reader);
+    int mpit = 0;
+    for (size_t k = 0; lib != NULL && k < lib->nfamilies; k++)
+        mpit |= lib->families[k].readback == CT_READBACK_MPIT;
+    return mpit && row->carries == row->reader && row->load.kind != CT_FILE_LOAD_NONE &&
+           ct_install_syntax_settings(row->syntax);
+}
+
+/* The rows' variables and read-back files, into the help's text. */
+static void ct_vinstall_help_text(char *buf, size_t len)
+{
+    const ct_library_file_t *row;
+    char var[256];
+    size_t n = (size_t)snprintf(
+        buf, len,
+        "Checks that what `colltune install` put in DIR is in force: one short collbench "
+        "launch (an 8-byte allreduce) with the settings install prints for the files present (");
+    for (size_t i = 0, k = 0; (row = ct_library_file_at(i)) != NULL && n < len; i++)
+        if (ct_library_file_env(row, var, sizeof var))
+            n += (size_t)snprintf(buf + n, len - n, "%s%s", k++ ? ", " : "", var);
+    if (n < len)
+        n += (size_t)snprintf(buf + n, len - n,
+                              "; a variable that replaces its library's default files followed "
+                              "by them) reads every setting of the file of the library the "
+                              "launcher runs (");
+    for (size_t i = 0, k = 0; (row = ct_library_file_at(i)) != NULL && n < len; i++)
+        if (ct_vinstall_readback(row)) {
+            const char *kind = ct_launcher_env_kind_of(row->reader);
+            n += (size_t)snprintf(buf + n, len - n, "%sDIR/%s through %s", k++ ? ", " : "",
+                                  row->name, kind ? kind : "?");
+        }
+    if (n < len)
+        snprintf(buf + n, len - n,
+                 ") back through MPI_T (collbench --cvars) and compares it with the file's "
+                 "value.  A file it names must be readable (its library runs without a "
+                 "missing one, without a word).  A file a job sources is sourced (its export "
+                 "lines into the launch's environment); MPICH's algorithm names are compared "
+                 "as their position in the list mpivars prints, the integer MPICH reports.  "
+                 "A DIR without such a file has nothing MPI_T can read back: its files are "
+                 "checked to be readable and nothing is launched.");
+}
+
 static void ct_vinstall_usage(FILE *f)
 {
-    fprintf(f, "usage: colltune verify-install DIR (--np N | --launcher 'CMD ARGS') [OPTIONS]\n\n"
-               "Checks that what `colltune install` put in DIR is in force: one short\n"
-               "collbench launch (an 8-byte allreduce) with the settings install prints\n"
-               "(OMPI_MCA_mca_base_param_files=DIR/mca-params.conf followed by Open MPI's\n"
-               "default files, UCX_CONFIG_DIR, NCCL_CONF_FILE, NCCL_TUNER_CONFIG_FILE for\n"
-               "the files present) reads every MCA parameter of DIR/mca-params.conf back\n"
-               "through MPI_T (collbench --cvars) and compares it with the file's value;\n"
-               "coll_tuned_dynamic_rules_filename must name a readable file (Open MPI\n"
-               "runs without a missing one, without a word).  A DIR without\n"
-               "mca-params.conf has nothing MPI_T can read back: its files are checked\n"
-               "to be readable and nothing is launched.  Through mpiexec.hydra (an MPICH\n"
-               "collbench, --collbench) DIR/mpich.env is checked instead: sourced (its\n"
-               "export lines into the launch's environment), each of its CVARs read back\n"
-               "through MPI_T (an algorithm's name as its position in the list mpivars\n"
-               "prints, the integer MPICH reports).\n\noptions:\n");
+    char text[4096];
+    fprintf(f, "usage: colltune verify-install DIR (--np N | --launcher 'CMD ARGS') "
+               "[OPTIONS]\n\n");
+    ct_vinstall_help_text(text, sizeof text);
+    ct_install_wrap(f, text);
+    fprintf(f, "\noptions:\n");
     ct_cli_print_options(f, ct_vinstall_opts, CT_VINSTALL_NOPTS);
-    fprintf(f, "\nexit codes: 0 every value in force, 1 some value not in force or the rules\n"
-               "file missing (each named; a value the installed MPICH does not list is not\n"
-               "launched), 2 bad input (a line of mpich.env sh would not read as a plain\n"
+    fprintf(f, "\nexit codes: 0 every value in force, 1 some value not in force or a file it\n"
+               "names missing (each named; a value the installed MPICH does not list is not\n"
+               "launched), 2 bad input (a line of a sourced file sh would not read as a plain\n"
                "assignment, a name that is not a parameter's), 3 the launch failed, 124\n"
                "timeout.\n");
 }
-
-/* Whether MPI_T's value (typed JSON) is the file's text value. */
-static int ct_vinstall_same(const json_t *v, const char *text)
-{
-    if (json_is_boolean(v)) {
-        static const char *const yes[] = {"1", "true", "yes", "on", "enabled"};
-        static const char *const no[] = {"0", "false", "no", "off", "disabled"};
-        for (size_t i = 0; i < 5; i++) {
-            if (strcasecmp(text, yes[i]) == 0)
-                return json_is_true(v);
-            if (strcasecmp(text, no[i]) == 0)
-                return json_is_false(v);
-        }
-        return 0;
-    }
-    char *end;
-    if (json_is_integer(v)) {
-        errno = 0;
-        long long x = strtoll(text, &end, 0);
-        return errno == 0 && end != text && *end == '\0' && x == json_integer_value(v);
-    }
-    if (json_is_real(v)) {
-        double x = strtod(text, &end), y = json_real_value(v);
-        return end != text && *end == '\0' && fabs(x - y) <= 1e-9 * fmax(1.0, fabs(y));
-    }
-    return json_is_string(v) && strcmp(json_string_value(v), text) == 0;
-}
-
-/* MPI_T's value as text, for a message. */
-static void ct_vinstall_show(const json_t *v, char *buf, size_t len)
-{
-    if (v == NULL)
-        snprintf(buf, len, "(MPI_T did not report it)");
-    else if (json_is_boolean(v))
-        snprintf(buf, len, "%s", json_is_true(v) ? "true" : "false");
-    else if (json_is_integer(v))
-        snprintf(buf, len, "%lld", (long long)json_integer_value(v));
-    else if (json_is_real(v))
-        snprintf(buf, len, "%g", json_real_value(v));
-    else if (json_is_string(v))
-        snprintf(buf, len, "\"%s\"", json_string_value(v));
-    else
-        snprintf(buf, len, "(no value)");
-}
-
-/* Removes the run directory colltune made (its files, then itself). */
-static void ct_vinstall_rmrun(const char *dir)
-{
-    DIR *d = opendir(dir);
-    struct dirent *e;
-    while (d != NULL && (e = readdir(d)) != NULL) {
-        char p[PATH_MAX + 300];
-        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
-            continue;
-        snprintf(p, sizeof p, "%s/%s", dir, e->d_name);
-        (void)unlink(p);
-    }
-    if (d != NULL)
-        closedir(d);
-    (void)rmdir(dir);
-}
-
-typedef struct {
-    const char *dir;
-    ct_launch_opts_t lo;
-} ct_vinstall_args_t;
 
 static int ct_vinstall_parse(int argc, char **argv, ct_vinstall_args_t *a)
 {
@@ -167,143 +136,6 @@ static int ct_vinstall_parse(int argc, char **argv, ct_vinstall_args_t *a)
         return CT_EXIT_USAGE;
     }
     return CT_EXIT_OK;
-}
-
-/* One value to read back: its name, the file's text, the text MPI_T
- * reads for it, and the file it came from. */
-typedef struct {
-    char *name, *value;
-    char want[1024];
-    const char *file;
-} ct_vinstall_val_t;
-
-/* The launch and the comparison of the n values vals. */
-static int ct_vinstall_launch(ct_vinstall_args_t *a, const char *dir, ct_vinstall_val_t *vals,
-                              long n, int missing)
-{
-    char run[PATH_MAX];
-    const char *tmpdir = getenv("TMPDIR");
-    snprintf(run, sizeof run, "%s/colltune-verify-install.XXXXXX",
-             tmpdir && *tmpdir ? tmpdir : "/tmp");
-    if (mkdtemp(run) == NULL) {
-        fprintf(stderr, "colltune verify-install: cannot make a run directory %s: %s\n", run,
-                strerror(errno));
-        return CT_EXIT_FAILURE;
-    }
-    /* The settings install prints, for the files DIR has. */
-    const ct_install_file_t *t = ct_install_files();
-    char setv[8][PATH_MAX + 4096];
-    size_t nv = 0;
-    int mpich = n > 0 && strcmp(vals[0].file, "mpich.env") == 0;
-    for (size_t i = 0; t[i].name != NULL; i++) {
-        char path[PATH_MAX + 64];
-        snprintf(path, sizeof path, "%s/%s", dir, t[i].name);
-        if (t[i].var == NULL || access(path, F_OK) != 0 || nv >= 8 ||
-            (mpich && strcmp(t[i].name, "mca-params.conf") == 0))
-            continue;
-        char *v = setv[nv++];
-        if (t[i].names_dir) {
-            snprintf(v, PATH_MAX + 4096, "%s", dir);
-        } else if (strcmp(t[i].name, "mca-params.conf") == 0) {
-            char tail[4096] = "", note[256] = "";
-            ct_tune_verify_mca_tail(&a->lo, tail, sizeof tail, note, sizeof note);
-            if (note[0])
-                fprintf(stderr, "colltune verify-install: note: %s\n", note);
-            snprintf(v, PATH_MAX + 4096, "%s%s%s", path, tail[0] ? "," : "", tail);
-        } else {
-            snprintf(v, PATH_MAX + 4096, "%s", path);
-        }
-        ct_launch_var_t *e = &a->lo.env[a->lo.nenv++];
-        snprintf(e->name, sizeof e->name, "%s", t[i].var);
-        e->value = v;
-        printf("colltune verify-install: %s=%s\n", e->name, v);
-    }
-    /* mpich.env sourced in the job script: its export lines into the
-     * environment, before the user's --env, which the launcher's own
-     * options (-genv) would override it with. */
-    for (long k = n - 1; k >= 0; k--)
-        if (strcmp(vals[k].file, "mpich.env") == 0) {
-            memmove(&a->lo.env[1], &a->lo.env[0], a->lo.nenv++ * sizeof *a->lo.env);
-            ct_launch_var_t *e = &a->lo.env[0];
-            snprintf(e->name, sizeof e->name, "%s", vals[k].name);
-            e->value = vals[k].value;
-        }
-    for (long k = 0; k < n; k++)
-        if (strcmp(vals[k].file, "mpich.env") == 0)
-            printf("colltune verify-install: %s=%s (%s/mpich.env)\n", vals[k].name, vals[k].value,
-                   dir);
-    /* collbench --cvars NAME,...: rank 0 reads them through MPI_T. */
-    size_t cl = 1;
-    for (long k = 0; k < n; k++)
-        cl += strlen(vals[k].name) + 1;
-    char *cvars = malloc(cl);
-    if (cvars == NULL)
-        return CT_EXIT_FAILURE;
-    cvars[0] = '\0';
-    for (long k = 0; k < n; k++) {
-        if (k)
-            strcat(cvars, ",");
-        strcat(cvars, vals[k].name);
-    }
-    char *args[] = {"-C",   "allreduce", "-b",      "8",  "-e", "8", "--size-budget",
-                    "0.05", "--quiet",   "--cvars", cvars};
-    ct_launcher_t l;
-    int rc;
-    if (ct_launch_opts_launcher(&a->lo, &l) != CT_OK) {
-        free(cvars);
-        ct_vinstall_rmrun(run);
-        return CT_EXIT_USAGE;
-    }
-    ct_run_dir_t rd = {"verify-install", &a->lo, 0, args, sizeof args / sizeof args[0]};
-    rc = ct_run_once_dir(&rd, run, &l);
-    ct_launcher_free(&l);
-    free(cvars);
-    if (rc != CT_EXIT_OK) {
-        fprintf(stderr,
-                "colltune verify-install: the launch failed (exit %d); its files are in %s "
-                "(a name in mca-params.conf the MPI library does not have fails it)\n",
-                rc, run);
-        return rc == CT_EXIT_WRONG || rc == CT_EXIT_USAGE ? CT_EXIT_FAILURE : rc;
-    }
-    char json[PATH_MAX + 32];
-    snprintf(json, sizeof json, "%s/results.json", run);
-    char jerr[PATH_MAX + 512] = "collbench wrote none";
-    json_t *doc = NULL;
-    (void)ct_input_json(json, CT_INPUT_MAX_DATA, &doc, jerr, sizeof jerr);
-    json_t *got = json_object_get(doc, "cvars");
-    if (!json_is_object(got)) {
-        fprintf(stderr, "colltune verify-install: %s: no cvars (%s); its files are kept in %s\n",
-                json, jerr, run);
-        json_decref(doc);
-        return CT_EXIT_FAILURE;
-    }
-    long ok = 0;
-    for (long k = 0; k < n; k++) {
-        const json_t *v = json_object_get(json_object_get(got, vals[k].name), "value");
-        if (v != NULL && ct_vinstall_same(v, vals[k].want)) {
-            ok++;
-            continue;
-        }
-        char shown[512];
-        ct_vinstall_show(v, shown, sizeof shown);
-        if (strcmp(vals[k].file, "mpich.env") == 0)
-            printf("colltune verify-install: NOT IN FORCE: %s = %s in %s/mpich.env (MPI_T "
-                   "value %s), MPI_T reads %s (an --env, or a spelling MPICH prefers, wins)\n",
-                   vals[k].name, vals[k].value, dir, vals[k].want, shown);
-        else
-            printf("colltune verify-install: NOT IN FORCE: %s = %s in %s/mca-params.conf, MPI_T "
-                   "reads %s (an OMPI_MCA_%s in the environment, an --mca, or a file before it "
-                   "wins)\n",
-                   vals[k].name, vals[k].value, dir, shown, vals[k].name);
-    }
-    json_decref(doc);
-    /* The launch's own line named run as where its results are. */
-    ct_vinstall_rmrun(run);
-    fprintf(stderr, "colltune verify-install: removed %s/ (compared; kept when a launch fails)\n",
-            run);
-    printf("colltune verify-install: %ld of %ld values in force%s\n", ok, n,
-           missing ? "; and what is named above is wrong" : "");
-    return ok == n && !missing ? CT_EXIT_OK : CT_EXIT_WRONG;
 }
 
 /* Every name goes into collbench --cvars NAME,...: at most
@@ -339,10 +171,29 @@ static int ct_vinstall_check_names(const char *path, const ct_install_settings_t
     return CT_EXIT_OK;
 }
 
-/* The values of set (read from path: mca-params.conf when mca, else
- * mpich.env) checked, then launched and compared. */
-static int ct_vinstall_run_set(ct_vinstall_args_t *a, const char *dir, const char *path, int mca,
-                               const ct_install_settings_t *set, int unreadable)
+/* A value of set that names a file of a row checked names (an absolute
+ * path to it: mca-params.conf's coll_tuned_dynamic_rules_filename) must
+ * be readable: Open MPI runs without a rules file it cannot open, and
+ * says nothing.  Whether the value is so and is missing (said). */
+static int ct_vinstall_missing(const ct_library_file_t *checked, const char *name,
+                               const char *value)
+{
+    const char *slash = strrchr(value, '/');
+    const ct_library_file_t *named = slash != NULL ? ct_library_file_named(slash + 1) : NULL;
+    if (value[0] != '/' || named == NULL || named->load.kind != CT_FILE_LOAD_NAMED_BY ||
+        named->load.named_by == NULL || strcmp(named->load.named_by, checked->name) != 0 ||
+        access(value, R_OK) == 0)
+        return 0;
+    printf("colltune verify-install: MISSING: %s = %s: %s (%s runs without it, without a word)\n",
+           name, value, strerror(errno), ct_library_get(named->reader)->name);
+    return 1;
+}
+
+/* The values of set (read from path, the checked row's file) checked,
+ * then launched and compared. */
+static int ct_vinstall_run_set(ct_vinstall_args_t *a, const char *dir, const char *path,
+                               const ct_library_file_t *checked, const ct_install_settings_t *set,
+                               int unreadable)
 {
     long n = (long)set->n;
     ct_vinstall_val_t *vals = calloc(set->n, sizeof *vals);
@@ -350,35 +201,29 @@ static int ct_vinstall_run_set(ct_vinstall_args_t *a, const char *dir, const cha
         return CT_EXIT_FAILURE;
     /* MPICH's algorithm names as the integers MPI_T reads: from mpivars. */
     char *mpivars = NULL;
-    if (!mca) {
+    int mpich = checked->reader == CT_LIB_MPICH;
+    if (mpich) {
         char why[640] = "", *argv[] = {"mpivars", NULL};
         mpivars = ct_helper_run(argv, why, sizeof why);
         if (mpivars == NULL)
             fprintf(stderr,
-                    "colltune verify-install: note: mpivars %s: an algorithm named in mpich.env "
+                    "colltune verify-install: note: mpivars %s: an algorithm named in %s "
                     "cannot be told as MPI_T's integer and reads as not in force\n",
-                    why);
+                    why, checked->name);
     }
     int missing = 0, not_one = 0;
     for (long k = 0; k < n; k++) {
         vals[k].name = set->name[k];
         vals[k].value = set->value[k];
-        vals[k].file = mca ? "mca-params.conf" : "mpich.env";
         snprintf(vals[k].want, sizeof vals[k].want, "%s", set->value[k]);
-        if (!mca && !ct_mpich_mpit_value(mpivars, set->name[k], set->value[k], vals[k].want,
-                                         sizeof vals[k].want)) {
+        if (mpich && !ct_mpich_mpit_value(mpivars, set->name[k], set->value[k], vals[k].want,
+                                          sizeof vals[k].want)) {
             printf("colltune verify-install: NOT ONE OF ITS VALUES: %s = %s in %s: the installed "
                    "MPICH lists %s\n",
                    set->name[k], set->value[k], path, vals[k].want);
             not_one = 1;
         }
-        if (mca && strcmp(set->name[k], CT_INSTALL_RULES_PARAM) == 0 &&
-            access(set->value[k], R_OK) != 0) {
-            printf("colltune verify-install: MISSING: %s = %s: %s (Open MPI runs without it, "
-                   "without a word)\n",
-                   set->name[k], set->value[k], strerror(errno));
-            missing = 1;
-        }
+        missing |= ct_vinstall_missing(checked, set->name[k], set->value[k]);
     }
     free(mpivars);
     int rc = ct_launch_opts_check(&a->lo);
@@ -390,10 +235,69 @@ static int ct_vinstall_run_set(ct_vinstall_args_t *a, const char *dir, const cha
                path);
         rc = CT_EXIT_WRONG;
     } else if (rc == CT_EXIT_OK) {
-        rc = ct_vinstall_launch(a, dir, vals, n, missing || unreadable);
+        rc = ct_vinstall_launch(a, dir, checked, vals, n, missing || unreadable);
     }
     free(vals);
     return rc;
+}
+
+/* How many of the rows' files dir has; *unreadable of them cannot be
+ * opened as a reader would (a FIFO refused, not waited on; each said). */
+static int ct_vinstall_scan(const char *dir, int *unreadable)
+{
+    const ct_library_file_t *row;
+    int nfiles = 0;
+    *unreadable = 0;
+    for (size_t i = 0; (row = ct_library_file_at(i)) != NULL; i++) {
+        char path[PATH_MAX + 64], err[PATH_MAX + 512];
+        FILE *fp = NULL;
+        snprintf(path, sizeof path, "%s/%s", dir, row->name);
+        if (access(path, F_OK) != 0)
+            continue;
+        nfiles++;
+        if (ct_input_open(path, CT_INPUT_MAX_CONFIG, &fp, err, sizeof err) != CT_OK) {
+            printf("colltune verify-install: cannot be read: %s\n", err);
+            (*unreadable)++;
+        } else {
+            fclose(fp);
+        }
+    }
+    return nfiles;
+}
+
+/* The file read back: the first present read-back row whose reader the
+ * launcher runs (one launch runs one MPI); each other present one is
+ * named.  NULL when none, after saying so. */
+static const ct_library_file_t *ct_vinstall_pick(const ct_vinstall_args_t *a, const char *dir,
+                                                 int nfiles, int unreadable)
+{
+    const char *kind = ct_launch_opts_kind(&a->lo);
+    ct_library_id_t runs = ct_launcher_env_runs(kind);
+    const ct_library_file_t *row, *checked = NULL;
+    for (size_t i = 0; (row = ct_library_file_at(i)) != NULL; i++) {
+        char path[PATH_MAX + 64];
+        snprintf(path, sizeof path, "%s/%s", dir, row->name);
+        if (!ct_vinstall_readback(row) || access(path, F_OK) != 0)
+            continue;
+        if (row->reader == runs && checked == NULL) {
+            checked = row;
+            continue;
+        }
+        const char *its = ct_launcher_env_kind_of(row->reader);
+        printf("colltune verify-install: note: %s is %s's; not read back through %s (launch "
+               "with %s's %s, --collbench naming a collbench built with it, to check it)\n",
+               path, ct_library_get(row->reader)->name, kind ? kind : ct_library_get(runs)->name,
+               ct_library_get(row->reader)->name, its ? its : "launcher");
+    }
+    if (checked != NULL)
+        return checked;
+    printf("colltune verify-install: no ");
+    for (size_t i = 0, k = 0; (row = ct_library_file_at(i)) != NULL; i++)
+        if (ct_vinstall_readback(row) && row->reader == runs)
+            printf("%s%s", k++ ? " or " : "", row->name);
+    printf(" in %s: nothing for MPI_T to read back; %d file%s, %s\n", dir, nfiles,
+           nfiles == 1 ? "" : "s", unreadable ? "some unreadable" : "readable");
+    return NULL;
 }
 
 static int ct_vinstall_run(ct_vinstall_args_t *a)
@@ -411,24 +315,7 @@ static int ct_vinstall_run(ct_vinstall_args_t *a)
         fprintf(stderr, "colltune verify-install: DIR %s: %s\n", a->dir, why);
         return CT_EXIT_USAGE;
     }
-    const ct_install_file_t *t = ct_install_files();
-    int nfiles = 0, unreadable = 0;
-    for (size_t i = 0; t[i].name != NULL; i++) {
-        char path[PATH_MAX + 64];
-        snprintf(path, sizeof path, "%s/%s", dir, t[i].name);
-        if (access(path, F_OK) != 0)
-            continue;
-        nfiles++;
-        /* Opened as a reader would (a FIFO refused, not waited on). */
-        FILE *fp = NULL;
-        char err[PATH_MAX + 512];
-        if (ct_input_open(path, CT_INPUT_MAX_CONFIG, &fp, err, sizeof err) != CT_OK) {
-            printf("colltune verify-install: cannot be read: %s\n", err);
-            unreadable++;
-        } else {
-            fclose(fp);
-        }
-    }
+    int unreadable, nfiles = ct_vinstall_scan(dir, &unreadable);
     if (nfiles == 0) {
         fprintf(stderr,
                 "colltune verify-install: %s has none of the files colltune install "
@@ -436,44 +323,20 @@ static int ct_vinstall_run(ct_vinstall_args_t *a)
                 dir);
         return CT_EXIT_USAGE;
     }
-    char mca[PATH_MAX + 32], env[PATH_MAX + 32];
-    snprintf(mca, sizeof mca, "%s/mca-params.conf", dir);
-    snprintf(env, sizeof env, "%s/mpich.env", dir);
-    /* One launch runs one MPI: MPICH's through mpiexec.hydra (mpich.env),
-     * Open MPI's otherwise (mca-params.conf); the other file is named. */
-    const char *kind = ct_launch_opts_kind(&a->lo);
-    int mpich = kind != NULL && strcmp(kind, "mpiexec.hydra") == 0;
-    int has_mca = access(mca, F_OK) == 0, has_env = access(env, F_OK) == 0;
-    if (mpich && has_mca)
-        printf("colltune verify-install: note: %s is Open MPI's; not read back through "
-               "mpiexec.hydra (launch with Open MPI's mpirun to check it)\n",
-               mca);
-    if (!mpich && has_env)
-        printf("colltune verify-install: note: %s is MPICH's; not read back through Open MPI "
-               "(--launcher 'mpiexec.hydra ...' --collbench with an MPICH collbench checks "
-               "it)\n",
-               env);
-    has_mca &= !mpich;
-    has_env &= mpich;
-    if (!has_mca && !has_env) {
-        printf("colltune verify-install: no %s in %s: nothing for MPI_T to read back; %d "
-               "file%s, %s\n",
-               mpich ? "mpich.env" : "mca-params.conf", dir, nfiles, nfiles == 1 ? "" : "s",
-               unreadable ? "some unreadable" : "readable");
+    const ct_library_file_t *checked = ct_vinstall_pick(a, dir, nfiles, unreadable);
+    if (checked == NULL)
         return unreadable ? CT_EXIT_WRONG : CT_EXIT_OK;
-    }
-    const char *path = has_mca ? mca : env;
+    char path[PATH_MAX + 64], err[PATH_MAX + 512];
     ct_install_settings_t set;
-    char err[PATH_MAX + 512];
-    ct_status_t st = ct_install_read_settings(path, has_mca ? CT_SETTINGS_MCA : CT_SETTINGS_SH,
-                                              &set, err, sizeof err);
+    snprintf(path, sizeof path, "%s/%s", dir, checked->name);
+    ct_status_t st = ct_install_read_settings(path, checked->syntax, &set, err, sizeof err);
     if (st != CT_OK) {
         fprintf(stderr, "colltune verify-install: %s\n", err);
         return st == CT_ERR_NOMEM ? CT_EXIT_FAILURE : CT_EXIT_USAGE;
     }
     int rc = ct_vinstall_check_names(path, &set);
     if (rc == CT_EXIT_OK)
-        rc = ct_vinstall_run_set(a, dir, path, has_mca, &set, unreadable);
+        rc = ct_vinstall_run_set(a, dir, path, checked, &set, unreadable);
     ct_install_settings_free(&set);
     return rc;
 }
@@ -482,9 +345,13 @@ static int ct_vinstall_main(int argc, char **argv)
 {
     ct_vinstall_args_t a = {0};
     int rc;
-    /* Room for the user's --env, the four settings of DIR's files and
-     * mpich.env's lines. */
-    if (ct_launch_opts_init(&a.lo, "verify-install", argc + 4 + CT_CVARS_MAX_NAMES, 120) != CT_OK) {
+    /* Room for the user's --env, a variable per row's file and a sourced
+     * file's lines. */
+    size_t nrows = 0;
+    while (ct_library_file_at(nrows) != NULL)
+        nrows++;
+    if (ct_launch_opts_init(&a.lo, "verify-install", argc + (int)nrows + CT_CVARS_MAX_NAMES, 120) !=
+        CT_OK) {
         rc = CT_EXIT_FAILURE;
     } else {
         rc = ct_vinstall_parse(argc, argv, &a);

@@ -544,38 +544,29 @@ static int ct_plot_input_in_out(const ct_plot_args_t *a)
     return 0;
 }
 
-static int ct_plot_run(ct_plot_args_t *a)
+/* The results and --tune read into rows and tune; CT_EXIT_OK, or an exit
+ * code after a message (also when there is nothing to plot). */
+static int ct_plot_read(const ct_plot_args_t *a, ct_results_t *rows, ct_plot_tune_t *tune)
 {
-    /* Everything that can fail cheaply fails before any drawing. */
-    if (ct_gnuplot_find(a->gnuplot_opt, "plot", a->gnuplot, sizeof a->gnuplot) != 0 ||
-        ct_gnuplot_find_scripts(a->plots_opt, "plot", a->plots, sizeof a->plots) != 0)
-        return CT_EXIT_FAILURE;
     char err[1024];
-    ct_results_t rows = {0};
-    ct_plot_tune_t tune = {0};
-    ct_plot_image_t *img = NULL;
-    ct_plot_summary_t *sum = NULL;
-    ct_scaling_coll_t *scaling = NULL;
-    const char **colls = NULL;
-    int rc = CT_EXIT_OK;
-    for (size_t i = 0; i < a->ninputs && rc == CT_EXIT_OK; i++) {
-        ct_status_t st = ct_results_read(a->inputs[i], &rows, NULL, err, sizeof err);
+    for (size_t i = 0; i < a->ninputs; i++) {
+        ct_status_t st = ct_results_read(a->inputs[i], rows, NULL, err, sizeof err);
         if (st != CT_OK) {
             fprintf(stderr, "colltune plot: %s\n", st == CT_ERR_NOMEM ? "out of memory" : err);
-            rc = ct_status_exit_code(st);
+            return ct_status_exit_code(st);
         }
     }
-    if (rc == CT_EXIT_OK && a->tune != NULL) {
-        ct_status_t st = ct_plot_tune_read(a->tune, &tune, err, sizeof err);
+    if (a->tune != NULL) {
+        ct_status_t st = ct_plot_tune_read(a->tune, tune, err, sizeof err);
         if (st != CT_OK) {
             fprintf(stderr, "colltune plot: --tune %s: %s\n", a->tune, err);
-            rc = ct_status_exit_code(st);
-        } else if (tune.n == 0) {
+            return ct_status_exit_code(st);
+        }
+        if (tune->n == 0)
             fprintf(stderr, "colltune plot: --tune %s: the tune verified nothing; no tuned plot\n",
                     a->tune);
-        }
     }
-    if (rc == CT_EXIT_OK && rows.n == 0 && tune.n == 0) {
+    if (rows->n == 0 && tune->n == 0) {
         /* which inputs (E23: "in the inputs") */
         if (a->ninputs == 0)
             fprintf(stderr, "colltune plot: --tune %s: holds no rows to plot\n", a->tune);
@@ -584,128 +575,203 @@ static int ct_plot_run(ct_plot_args_t *a)
         else
             fprintf(stderr, "colltune plot: %s and the %zu other inputs: hold no rows to plot\n",
                     a->inputs[0], a->ninputs - 1);
-        rc = CT_EXIT_USAGE;
+        return CT_EXIT_USAGE;
     }
-    if (rc == CT_EXIT_OK) {
-        ct_status_t st = ct_outdir_prepare(a->out, err, sizeof err);
-        if (st != CT_OK) {
-            fprintf(stderr, "colltune plot: --out %s: %s\n", a->out, err);
-            rc = ct_status_exit_code(st);
-        } else if (ct_outdir_lock(a->out, "plot") != 0 || ct_plot_input_in_out(a) != 0) {
-            rc = CT_EXIT_USAGE;
-        }
+    return CT_EXIT_OK;
+}
+
+/* --out made and locked, and none of the inputs in the way. */
+static int ct_plot_prepare_out(const ct_plot_args_t *a)
+{
+    char err[1024];
+    ct_status_t st = ct_outdir_prepare(a->out, err, sizeof err);
+    if (st != CT_OK) {
+        fprintf(stderr, "colltune plot: --out %s: %s\n", a->out, err);
+        return ct_status_exit_code(st);
     }
-    /* The collectives, in order of first appearance (results, then tune). */
-    size_t ncolls = 0, nimg = 0, nsum = 0, nscaling = 0;
-    if (rc == CT_EXIT_OK) {
-        colls = calloc(rows.n + tune.n + 1, sizeof *colls);
-        img = calloc(4 * (rows.n + tune.n) + 1, sizeof *img);
-        sum = calloc(rows.n + 1, sizeof *sum);
-        scaling = calloc(rows.n + 1, sizeof *scaling);
-        if (colls == NULL || img == NULL || sum == NULL || scaling == NULL)
-            rc = CT_EXIT_FAILURE;
-    }
-    for (size_t i = 0; rc == CT_EXIT_OK && i < rows.n + tune.n; i++) {
-        const char *c = i < rows.n ? rows.v[i].collective : tune.v[i - rows.n].collective;
+    if (ct_outdir_lock(a->out, "plot") != 0 || ct_plot_input_in_out(a) != 0)
+        return CT_EXIT_USAGE;
+    return CT_EXIT_OK;
+}
+
+/* What the plots made so far: the images, the summaries and the scaling
+ * tables, for the index page. */
+typedef struct {
+    const char **colls; /* in order of first appearance (results, then tune) */
+    size_t ncolls;
+    ct_plot_image_t *img;
+    size_t nimg;
+    ct_plot_summary_t *sum;
+    size_t nsum;
+    ct_scaling_coll_t *scaling;
+    size_t nscaling;
+} ct_plot_made_t;
+
+/* Room for everything rows and tune can make, and their collectives. */
+static int ct_plot_made_init(const ct_results_t *rows, const ct_plot_tune_t *tune,
+                             ct_plot_made_t *m)
+{
+    m->colls = calloc(rows->n + tune->n + 1, sizeof *m->colls);
+    m->img = calloc(4 * (rows->n + tune->n) + 1, sizeof *m->img);
+    m->sum = calloc(rows->n + 1, sizeof *m->sum);
+    m->scaling = calloc(rows->n + 1, sizeof *m->scaling);
+    if (m->colls == NULL || m->img == NULL || m->sum == NULL || m->scaling == NULL)
+        return CT_EXIT_FAILURE;
+    for (size_t i = 0; i < rows->n + tune->n; i++) {
+        const char *c = i < rows->n ? rows->v[i].collective : tune->v[i - rows->n].collective;
         size_t k = 0;
-        while (k < ncolls && strcmp(colls[k], c) != 0)
+        while (k < m->ncolls && strcmp(m->colls[k], c) != 0)
             k++;
-        if (k == ncolls)
-            colls[ncolls++] = c;
+        if (k == m->ncolls)
+            m->colls[m->ncolls++] = c;
     }
-    for (size_t c = 0; rc == CT_EXIT_OK && c < ncolls; c++) {
-        size_t n = 0;
-        ct_plot_item_t *it = ct_plot_items(&rows, colls[c], &n);
-        if (it == NULL) {
-            rc = CT_EXIT_FAILURE;
-            break;
+    return CT_EXIT_OK;
+}
+
+static void ct_plot_made_free(ct_plot_made_t *m)
+{
+    free(m->colls);
+    free(m->img);
+    free(m->sum);
+    for (size_t i = 0; m->scaling != NULL && i <= m->nscaling; i++)
+        ct_scaling_free(&m->scaling[i].sc);
+    free(m->scaling);
+}
+
+/* One plot into m's next image; CT_EXIT_FAILURE when it failed. */
+static int ct_plot_add(const ct_plot_args_t *a, ct_plot_kind_t kind, const char *coll,
+                       const ct_plot_src_t *src, const char *scale, const char *date,
+                       ct_plot_made_t *m)
+{
+    int r = ct_plot_one(a, kind, coll, src, scale, date, &m->img[m->nimg]);
+    m->nimg += r > 0;
+    return r < 0 ? CT_EXIT_FAILURE : CT_EXIT_OK;
+}
+
+/* A collective's measured plots: busbw, latency, its summary and, for
+ * runs at several scales, busbw against scale and its table. */
+static int ct_plot_measured(const ct_plot_args_t *a, const ct_results_t *rows, const char *coll,
+                            const ct_plot_item_t *it, size_t n, ct_plot_made_t *m)
+{
+    int rc = CT_EXIT_OK;
+    char scale[128], date[32];
+    ct_plot_scale(it, n, scale, sizeof scale, date, sizeof date);
+    ct_plot_summarise(coll, it, n, scale, &m->sum[m->nsum++]);
+    for (int k = CT_KIND_BUSBW; k <= CT_KIND_LATENCY && rc == CT_EXIT_OK; k++) {
+        ct_plot_src_t src = {.it = it, .n = n};
+        rc = ct_plot_add(a, (ct_plot_kind_t)k, coll, &src, scale, date, m);
+    }
+    ct_scaling_coll_t *ps = &m->scaling[m->nscaling];
+    snprintf(ps->collective, sizeof ps->collective, "%s", coll);
+    if (rc == CT_EXIT_OK &&
+        ct_scaling_build(rows->v, rows->n, coll, a->scale_by, a->scaling_sizes, &ps->sc) != CT_OK)
+        rc = CT_EXIT_FAILURE;
+    if (rc == CT_EXIT_OK && ps->sc.n > 0) {
+        m->nscaling++;
+        ct_plot_src_t src = {.sc = &ps->sc};
+        rc = ct_plot_add(a, CT_KIND_SCALING, coll, &src, scale, date, m);
+    }
+    return rc;
+}
+
+/* A collective's tuned plot: the tune's cells of it, sorted by size. */
+static int ct_plot_tuned(const ct_plot_args_t *a, const ct_plot_tune_t *tune, const char *coll,
+                         ct_plot_made_t *m)
+{
+    ct_plot_tcell_t *tc = calloc(tune->n + 1, sizeof *tc);
+    if (tc == NULL)
+        return CT_EXIT_FAILURE;
+    size_t ntc = 0;
+    for (size_t i = 0; i < tune->n; i++)
+        if (strcmp(tune->v[i].collective, coll) == 0) {
+            size_t j = ntc++;
+            while (j > 0 && tc[j - 1].bytes > tune->v[i].bytes) {
+                tc[j] = tc[j - 1];
+                j--;
+            }
+            tc[j] = tune->v[i];
         }
+    int rc = CT_EXIT_OK;
+    if (ntc > 0) {
         char scale[128], date[32];
-        if (n > 0) {
-            ct_plot_scale(it, n, scale, sizeof scale, date, sizeof date);
-            ct_plot_summarise(colls[c], it, n, scale, &sum[nsum++]);
-            for (int k = CT_KIND_BUSBW; k <= CT_KIND_LATENCY && rc == CT_EXIT_OK; k++) {
-                ct_plot_src_t src = {.it = it, .n = n};
-                int r = ct_plot_one(a, (ct_plot_kind_t)k, colls[c], &src, scale, date, &img[nimg]);
-                if (r < 0)
-                    rc = CT_EXIT_FAILURE;
-                nimg += r > 0;
-            }
-            /* Runs at several scales: busbw against scale, and its table. */
-            ct_scaling_coll_t *ps = &scaling[nscaling];
-            snprintf(ps->collective, sizeof ps->collective, "%s", colls[c]);
-            if (rc == CT_EXIT_OK && ct_scaling_build(rows.v, rows.n, colls[c], a->scale_by,
-                                                     a->scaling_sizes, &ps->sc) != CT_OK)
-                rc = CT_EXIT_FAILURE;
-            if (rc == CT_EXIT_OK && ps->sc.n > 0) {
-                nscaling++;
-                ct_plot_src_t src = {.sc = &ps->sc};
-                int r = ct_plot_one(a, CT_KIND_SCALING, colls[c], &src, scale, date, &img[nimg]);
-                if (r < 0)
-                    rc = CT_EXIT_FAILURE;
-                nimg += r > 0;
-            }
-        }
-        /* The tune's cells of this collective, sorted by size. */
-        ct_plot_tcell_t *tc = calloc(tune.n + 1, sizeof *tc);
-        size_t ntc = 0;
-        for (size_t i = 0; tc != NULL && i < tune.n; i++)
-            if (strcmp(tune.v[i].collective, colls[c]) == 0) {
-                size_t j = ntc++;
-                while (j > 0 && tc[j - 1].bytes > tune.v[i].bytes) {
-                    tc[j] = tc[j - 1];
-                    j--;
-                }
-                tc[j] = tune.v[i];
-            }
-        if (tc == NULL)
-            rc = CT_EXIT_FAILURE;
-        if (rc == CT_EXIT_OK && ntc > 0) {
-            snprintf(scale, sizeof scale, "%lld rank%s, %lld node%s", tune.nranks,
-                     tune.nranks == 1 ? "" : "s", tune.nnodes, tune.nnodes == 1 ? "" : "s");
-            snprintf(date, sizeof date, "%.10s", tune.date);
-            ct_plot_src_t src = {.tc = tc, .ntc = ntc};
-            int r = ct_plot_one(a, CT_KIND_TUNED, colls[c], &src, scale, date, &img[nimg]);
-            if (r < 0)
-                rc = CT_EXIT_FAILURE;
-            nimg += r > 0;
-        }
-        free(tc);
+        snprintf(scale, sizeof scale, "%lld rank%s, %lld node%s", tune->nranks,
+                 tune->nranks == 1 ? "" : "s", tune->nnodes, tune->nnodes == 1 ? "" : "s");
+        snprintf(date, sizeof date, "%.10s", tune->date);
+        ct_plot_src_t src = {.tc = tc, .ntc = ntc};
+        rc = ct_plot_add(a, CT_KIND_TUNED, coll, &src, scale, date, m);
+    }
+    free(tc);
+    return rc;
+}
+
+/* Every plot of every collective. */
+static int ct_plot_all(const ct_plot_args_t *a, const ct_results_t *rows,
+                       const ct_plot_tune_t *tune, ct_plot_made_t *m)
+{
+    int rc = CT_EXIT_OK;
+    for (size_t c = 0; rc == CT_EXIT_OK && c < m->ncolls; c++) {
+        size_t n = 0;
+        ct_plot_item_t *it = ct_plot_items(rows, m->colls[c], &n);
+        if (it == NULL)
+            return CT_EXIT_FAILURE;
+        if (n > 0)
+            rc = ct_plot_measured(a, rows, m->colls[c], it, n, m);
+        if (rc == CT_EXIT_OK)
+            rc = ct_plot_tuned(a, tune, m->colls[c], m);
         free(it);
     }
-    char md[PATH_MAX];
-    if (rc == CT_EXIT_OK && nscaling > 0 &&
-        (ct_outdir_path(a->out, "scaling.md", md, sizeof md) != CT_OK ||
-         ct_scaling_write_md(md, scaling, nscaling, "plot") != 0))
-        rc = CT_EXIT_FAILURE;
-    if (rc == CT_EXIT_OK) {
-        const ct_plot_page_t page = {
-            .img = img,
-            .nimg = nimg,
-            .sum = sum,
-            .nsum = nsum,
-            .scaling = scaling,
-            .nscaling = nscaling,
-            .tune = a->tune ? &tune : NULL,
-            .tune_dir = a->tune,
-            .inputs = a->inputs,
-            .ninputs = a->ninputs,
-        };
-        ct_status_t st = ct_plot_html(a->out, &page, err, sizeof err);
-        if (st != CT_OK) {
-            fprintf(stderr, "colltune plot: %s\n", err);
-            rc = ct_status_exit_code(st);
-        } else {
-            printf("colltune plot: %zu plots of %zu collectives; open %s/index.html\n", nimg,
-                   ncolls, a->out);
-        }
+    return rc;
+}
+
+/* scaling.md and index.html over what was made. */
+static int ct_plot_pages(const ct_plot_args_t *a, const ct_plot_tune_t *tune,
+                         const ct_plot_made_t *m)
+{
+    char md[PATH_MAX], err[1024];
+    if (m->nscaling > 0 && (ct_outdir_path(a->out, "scaling.md", md, sizeof md) != CT_OK ||
+                            ct_scaling_write_md(md, m->scaling, m->nscaling, "plot") != 0))
+        return CT_EXIT_FAILURE;
+    const ct_plot_page_t page = {
+        .img = m->img,
+        .nimg = m->nimg,
+        .sum = m->sum,
+        .nsum = m->nsum,
+        .scaling = m->scaling,
+        .nscaling = m->nscaling,
+        .tune = a->tune ? tune : NULL,
+        .tune_dir = a->tune,
+        .inputs = a->inputs,
+        .ninputs = a->ninputs,
+    };
+    ct_status_t st = ct_plot_html(a->out, &page, err, sizeof err);
+    if (st != CT_OK) {
+        fprintf(stderr, "colltune plot: %s\n", err);
+        return ct_status_exit_code(st);
     }
-    free(colls);
-    free(img);
-    free(sum);
-    for (size_t i = 0; scaling != NULL && i <= nscaling; i++)
-        ct_scaling_free(&scaling[i].sc);
-    free(scaling);
+    printf("colltune plot: %zu plots of %zu collectives; open %s/index.html\n", m->nimg, m->ncolls,
+           a->out);
+    return CT_EXIT_OK;
+}
+
+static int ct_plot_run(ct_plot_args_t *a)
+{
+    /* Everything that can fail cheaply fails before any drawing. */
+    if (ct_gnuplot_find(a->gnuplot_opt, "plot", a->gnuplot, sizeof a->gnuplot) != 0 ||
+        ct_gnuplot_find_scripts(a->plots_opt, "plot", a->plots, sizeof a->plots) != 0)
+        return CT_EXIT_FAILURE;
+    ct_results_t rows = {0};
+    ct_plot_tune_t tune = {0};
+    ct_plot_made_t made = {0};
+    int rc = ct_plot_read(a, &rows, &tune);
+    if (rc == CT_EXIT_OK)
+        rc = ct_plot_prepare_out(a);
+    if (rc == CT_EXIT_OK)
+        rc = ct_plot_made_init(&rows, &tune, &made);
+    if (rc == CT_EXIT_OK)
+        rc = ct_plot_all(a, &rows, &tune, &made);
+    if (rc == CT_EXIT_OK)
+        rc = ct_plot_pages(a, &tune, &made);
+    ct_plot_made_free(&made);
     ct_plot_tune_free(&tune);
     ct_results_free(&rows);
     return rc;

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "ct_hash.h"
+#include "ct_launcher_env.h"
 #include "ct_printable.h"
 #include "ct_size.h"
 #include "ct_tuning_env.h"
@@ -84,28 +85,13 @@ static const char *ct_reg_config_of(const ct_reg_run_t *run)
 static int ct_reg_volatile(const char *key)
 {
     static const char *const skip[] = {
-        "results",
-        "refused",
-        "run_id",
-        "start_time",
-        "end_time",
-        "pid",
-        "floor_us",
-        "digest",
-        "OMPI_MCA_ess_base_jobid",
-        "OMPI_MCA_orte_hnp_uri",
-        "OMPI_MCA_orte_local_daemon_uri",
-        "OMPI_MCA_orte_jobfam_session_dir",
-        "OMPI_MCA_orte_precondition_transports",
-        "OMPI_MCA_initial_wdir",
-        "PMIX_ID",
-        "PMIX_NAMESPACE",
-        "PMIX_SERVER_URI2",
+        "results", "refused", "run_id", "start_time", "end_time", "pid", "floor_us", "digest",
     };
     for (size_t i = 0; i < sizeof skip / sizeof skip[0]; i++)
         if (strcmp(key, skip[i]) == 0)
             return 1;
-    return 0;
+    /* A variable a launcher sets anew each launch (ct_launcher_env.c). */
+    return ct_launcher_env_sets(key, CT_LAUNCHER_VOLATILE);
 }
 
 /* One leaf of a run's metadata: its path ("fingerprint.env.LD_PRELOAD")

@@ -1,21 +1,15 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * file_values.h - what value each file colltune emits can carry: one rule
- * per format, used by its emitter when it writes (tuner/emit) and by the
- * space parser when it reads a value (space.c), so a value that no file
- * could hold is refused with the space file's line, before any trial,
- * rather than after the whole search.
+ * per syntax of the library table's rows (ct_library.h), used by its
+ * emitter when it writes (tuner/emit) and by the space parser when it
+ * reads a value (space.c), so a value that no file could hold is refused
+ * with the space file's line, before any trial, rather than after the
+ * whole search.  A new row of an existing syntax needs nothing here.
  *
  * Here, below both, because the space parser may not include tuner/emit
- * (tuner/local.mk's layers).  Which files carry a setting is emit's
- * routing (emit_ucx.c, emit_nccl_vars.c, emit_mca.c): NCCL_* set in the
- * environment goes to nccl.env and nccl.conf (NCCL_ALGO / NCCL_PROTO over
- * a size range to nccl_tuner.conf, whose values ct_space_known_check
- * already holds to NCCL's list syntax), UCX_* in the environment to
- * ucx.conf, MPICH's CVARs to mpich.env (and, translated to Intel MPI's
- * ids, intel-mpi.env, which writes only numbers), an MCA parameter to
- * mca-params.conf (coll/tuned's numbers to the rules files); no file
- * carries another environment variable.
+ * (tuner/local.mk's layers).  Which files carry a setting is its library
+ * family's and the rows' (ct_library_family_carries).
  *
  * Each *_value_ok returns 1 when the file can carry NAME=VALUE, else 0
  * with why set to the reason, worded to follow "the value of NAME ".
@@ -43,8 +37,8 @@ int ct_emit_mpich_env_value_ok(const char *name, const char *value, char *why, s
 /* mca-params.conf: no newline or CR. */
 int ct_emit_mca_params_value_ok(const char *name, const char *value, char *why, size_t n);
 
-/* Every file that may carry NAME=VALUE set through via; on 0, why begins
- * with the file's name ("ucx.conf: ..."). */
+/* Every row's file that may carry NAME=VALUE set through via, by its
+ * syntax's rule; on 0, why begins with the file's name ("ucx.conf: ..."). */
 int ct_emit_value_ok(const char *name, ct_via_t via, const char *value, char *why, size_t n);
 
 #endif

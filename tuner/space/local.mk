@@ -25,6 +25,8 @@ dist_spaces_DATA = \
 	tuner/spaces/nccl.ini \
 	tuner/spaces/local.ini \
 	tuner/spaces/mpich-coll.ini \
+	tuner/spaces/mvapich-coll.ini \
+	tuner/spaces/oneccl.ini \
 	tuner/spaces/README.md
 
 check_PROGRAMS += tests/unit/test_space

@@ -148,6 +148,123 @@ static int ct_scales_plot(const ct_sweep_args_t *a)
     return ct_plot_scaling(csv, dir, a->by_nodes);
 }
 
+/* By nodes, a launcher without flags for them takes a hostfile of the
+ * first N hosts of --hostfile: those hosts, top of them, into *hosts
+ * (the caller's to free). */
+static int ct_scales_hosts(const ct_sweep_args_t *a, const ct_launcher_t *base, long top,
+                           char (**hosts)[256])
+{
+    char err[512];
+    if (a->lo.hostfile == NULL) {
+        fprintf(stderr,
+                "colltune sweep: --scales by nodes under %s needs --hostfile "
+                "(its first N hosts make scale N), or --scale-by ranks\n",
+                base->kind->name);
+        return CT_EXIT_USAGE;
+    }
+    if ((*hosts = calloc((size_t)top, sizeof **hosts)) == NULL)
+        return CT_EXIT_FAILURE;
+    long nh = ct_launcher_hosts_read(base, a->lo.hostfile, *hosts, top, err, sizeof err);
+    if (nh < 0) {
+        fprintf(stderr, "colltune sweep: %s\n", err);
+        return CT_EXIT_USAGE;
+    }
+    if (nh < top) {
+        fprintf(stderr,
+                "colltune sweep: --scales up to %ld nodes, but --hostfile %s "
+                "names %ld host%s\n",
+                top, a->lo.hostfile, nh, nh == 1 ? "" : "s");
+        return CT_EXIT_USAGE;
+    }
+    return CT_EXIT_OK;
+}
+
+/* --out made and locked, and each scale's directory (dirs[i]) named and
+ * free, unless --resume or --force. */
+static int ct_scales_prepare(const ct_sweep_args_t *a, char (*dirs)[PATH_MAX])
+{
+    char err[512];
+    ct_status_t st = ct_outdir_prepare(a->out, err, sizeof err);
+    if (st != CT_OK) {
+        fprintf(stderr, "colltune sweep: --out %s: %s\n", a->out, err);
+        return ct_status_exit_code(st);
+    }
+    if (ct_outdir_lock(a->out, "sweep") != 0)
+        return CT_EXIT_USAGE;
+    for (size_t i = 0; i < a->nscales; i++) {
+        char name[32];
+        snprintf(name, sizeof name, "scale-%ld", a->scales[i]);
+        if (ct_outdir_path(a->out, name, dirs[i], sizeof dirs[i]) != CT_OK)
+            return CT_EXIT_USAGE;
+        if (!a->resume && !a->force && access(dirs[i], F_OK) == 0) {
+            fprintf(stderr,
+                    "colltune sweep: --out %s: %s exists (--resume to keep the finished "
+                    "scales, --force to run them again)\n",
+                    a->out, dirs[i]);
+            return CT_EXIT_USAGE;
+        }
+    }
+    return CT_EXIT_OK;
+}
+
+/* One scale s into dir, launched by base placed at s (hosts: the
+ * hostfile's, when the launcher has no node flags); *worst keeps the
+ * first failed scale's code.  CT_EXIT_OK to go on. */
+static int ct_scales_one(const ct_sweep_args_t *a, const ct_launcher_t *base,
+                         const char (*hosts)[256], long s, const char *dir, int *worst)
+{
+    int rc = CT_EXIT_OK;
+    ct_launcher_t l = *base;
+    char hostfile[PATH_MAX] = "";
+    l.extra = (ct_argv_t)CT_ARGV_INIT;
+    ct_status_t st = ct_argv_append(&l.extra, base->extra.v, base->extra.n);
+    if (a->by_nodes && hosts != NULL) {
+        char err[512];
+        if (ct_outdir_prepare(dir, err, sizeof err) != CT_OK ||
+            ct_outdir_path(dir, "hostfile", hostfile, sizeof hostfile) != CT_OK ||
+            ct_launcher_scale_nodes(&l, s, a->ranks_per_node, hosts, hostfile, "sweep") != CT_OK) {
+            fprintf(stderr, "colltune sweep: %s: cannot prepare it\n", dir);
+            rc = CT_EXIT_FAILURE;
+        }
+    } else if (a->by_nodes) {
+        if (st == CT_OK)
+            st = ct_launcher_scale_nodes(&l, s, a->ranks_per_node, NULL, NULL, "sweep");
+    } else {
+        l.np = s; /* by ranks */
+    }
+    if (st != CT_OK)
+        rc = CT_EXIT_FAILURE;
+    if (rc == CT_EXIT_OK) {
+        fprintf(stderr, "colltune sweep: scale %ld %s%s (%ld rank%s) into %s\n", s,
+                a->by_nodes ? "node" : "rank", s == 1 ? "" : "s", l.np, l.np == 1 ? "" : "s", dir);
+        /* Under --resume an unfinished scale's partial results go. */
+        ct_sweep_args_t one = *a;
+        one.force = a->force || a->resume;
+        ct_run_dir_t rd = ct_sweep_run_dir(&one);
+        int r = ct_run_once_dir(&rd, dir, &l);
+        if (r == ct_trial_exit_code(CT_TRIAL_INTERRUPTED))
+            rc = r; /* the user stopped it: no more scales */
+        else if (r != CT_EXIT_OK && *worst == CT_EXIT_OK)
+            *worst = r;
+    }
+    ct_argv_free(&l.extra);
+    return rc;
+}
+
+/* The scales joined, tabled and plotted.  A failed scale leaves a gap;
+ * the others still make the table. */
+static int ct_scales_finish(const ct_sweep_args_t *a, const char (*dirs)[PATH_MAX], int worst)
+{
+    if (ct_scales_join(a->out, dirs, a->nscales) != 0)
+        return worst != CT_EXIT_OK ? worst : CT_EXIT_FAILURE;
+    if (ct_scales_table(a) == 0 && ct_scales_plot(a) != CT_EXIT_OK)
+        fprintf(stderr,
+                "colltune sweep: the plots failed (above); results and scaling.md are "
+                "in %s\n",
+                a->out);
+    return worst;
+}
+
 int ct_sweep_scales(ct_sweep_args_t *a)
 {
     long top = a->scales[a->nscales - 1];
@@ -166,113 +283,23 @@ int ct_sweep_scales(ct_sweep_args_t *a)
                 base.kind->no_scale);
         rc = CT_EXIT_USAGE;
     }
-    /* By nodes, a launcher without flags for them takes a hostfile of the
-     * first N hosts of --hostfile. */
     int host_nodes = a->by_nodes && base.kind->scale_flags == NULL;
-    if (rc == CT_EXIT_OK && host_nodes) {
-        char err[512];
-        if (a->lo.hostfile == NULL) {
-            fprintf(stderr,
-                    "colltune sweep: --scales by nodes under %s needs --hostfile "
-                    "(its first N hosts make scale N), or --scale-by ranks\n",
-                    base.kind->name);
-            rc = CT_EXIT_USAGE;
-        } else if ((hosts = calloc((size_t)top, sizeof *hosts)) == NULL) {
-            rc = CT_EXIT_FAILURE;
-        } else {
-            long nh = ct_launcher_hosts_read(&base, a->lo.hostfile, hosts, top, err, sizeof err);
-            if (nh < 0) {
-                fprintf(stderr, "colltune sweep: %s\n", err);
-                rc = CT_EXIT_USAGE;
-            } else if (nh < top) {
-                fprintf(stderr,
-                        "colltune sweep: --scales up to %ld nodes, but --hostfile %s "
-                        "names %ld host%s\n",
-                        top, a->lo.hostfile, nh, nh == 1 ? "" : "s");
-                rc = CT_EXIT_USAGE;
-            }
-        }
-    }
-    if (rc == CT_EXIT_OK) {
-        char err[512];
-        st = ct_outdir_prepare(a->out, err, sizeof err);
-        if (st != CT_OK) {
-            fprintf(stderr, "colltune sweep: --out %s: %s\n", a->out, err);
-            rc = ct_status_exit_code(st);
-        } else if (ct_outdir_lock(a->out, "sweep") != 0) {
-            rc = CT_EXIT_USAGE;
-        }
-    }
-    for (size_t i = 0; rc == CT_EXIT_OK && i < a->nscales; i++) {
-        char name[32];
-        snprintf(name, sizeof name, "scale-%ld", a->scales[i]);
-        if (ct_outdir_path(a->out, name, dirs[i], sizeof dirs[i]) != CT_OK)
-            rc = CT_EXIT_USAGE;
-        else if (!a->resume && !a->force && access(dirs[i], F_OK) == 0) {
-            fprintf(stderr,
-                    "colltune sweep: --out %s: %s exists (--resume to keep the finished "
-                    "scales, --force to run them again)\n",
-                    a->out, dirs[i]);
-            rc = CT_EXIT_USAGE;
-        }
-    }
+    if (rc == CT_EXIT_OK && host_nodes)
+        rc = ct_scales_hosts(a, &base, top, &hosts);
+    if (rc == CT_EXIT_OK)
+        rc = ct_scales_prepare(a, dirs);
     int worst = CT_EXIT_OK;
     for (size_t i = 0; rc == CT_EXIT_OK && i < a->nscales; i++) {
-        long s = a->scales[i];
         if (a->resume && ct_scales_done(dirs[i])) {
-            fprintf(stderr, "colltune sweep: scale %ld: finished before, kept (%s)\n", s, dirs[i]);
+            fprintf(stderr, "colltune sweep: scale %ld: finished before, kept (%s)\n", a->scales[i],
+                    dirs[i]);
             continue;
         }
-        ct_launcher_t l = base;
-        char hostfile[PATH_MAX] = "";
-        l.extra = (ct_argv_t)CT_ARGV_INIT;
-        st = ct_argv_append(&l.extra, base.extra.v, base.extra.n);
-        if (a->by_nodes && host_nodes) {
-            char err[512];
-            if (ct_outdir_prepare(dirs[i], err, sizeof err) != CT_OK ||
-                ct_outdir_path(dirs[i], "hostfile", hostfile, sizeof hostfile) != CT_OK ||
-                ct_launcher_scale_nodes(&l, s, a->ranks_per_node, (const char(*)[256])hosts,
-                                        hostfile, "sweep") != CT_OK) {
-                fprintf(stderr, "colltune sweep: %s: cannot prepare it\n", dirs[i]);
-                rc = CT_EXIT_FAILURE;
-            }
-        } else if (a->by_nodes) {
-            if (st == CT_OK)
-                st = ct_launcher_scale_nodes(&l, s, a->ranks_per_node, NULL, NULL, "sweep");
-        } else {
-            l.np = s; /* by ranks */
-        }
-        if (st != CT_OK)
-            rc = CT_EXIT_FAILURE;
-        if (rc == CT_EXIT_OK) {
-            fprintf(stderr, "colltune sweep: scale %ld %s%s (%ld rank%s) into %s\n", s,
-                    a->by_nodes ? "node" : "rank", s == 1 ? "" : "s", l.np, l.np == 1 ? "" : "s",
-                    dirs[i]);
-            /* Under --resume an unfinished scale's partial results go. */
-            ct_sweep_args_t one = *a;
-            one.force = a->force || a->resume;
-            ct_run_dir_t rd = ct_sweep_run_dir(&one);
-            int r = ct_run_once_dir(&rd, dirs[i], &l);
-            if (r == ct_trial_exit_code(CT_TRIAL_INTERRUPTED))
-                rc = r; /* the user stopped it: no more scales */
-            else if (r != CT_EXIT_OK && worst == CT_EXIT_OK)
-                worst = r;
-        }
-        ct_argv_free(&l.extra);
+        rc = ct_scales_one(a, &base, host_nodes ? (const char(*)[256])hosts : NULL, a->scales[i],
+                           dirs[i], &worst);
     }
-    /* A failed scale leaves a gap; the others still make the table. */
-    if (rc == CT_EXIT_OK) {
-        if (ct_scales_join(a->out, (const char(*)[PATH_MAX])dirs, a->nscales) != 0)
-            rc = worst != CT_EXIT_OK ? worst : CT_EXIT_FAILURE;
-        else {
-            rc = worst;
-            if (ct_scales_table(a) == 0 && ct_scales_plot(a) != CT_EXIT_OK)
-                fprintf(stderr,
-                        "colltune sweep: the plots failed (above); results and scaling.md are "
-                        "in %s\n",
-                        a->out);
-        }
-    }
+    if (rc == CT_EXIT_OK)
+        rc = ct_scales_finish(a, (const char(*)[PATH_MAX])dirs, worst);
     free(hosts);
     free(dirs);
     ct_launcher_free(&base);

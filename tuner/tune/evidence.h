@@ -14,7 +14,7 @@
 
 #include <stddef.h>
 
-#include "tune.h"
+#include "tune_state.h"
 
 /* Sizes per collective the index keeps (more than collbench sweeps). */
 #define CT_TUNE_EV_MAX_SIZES 4096

@@ -118,11 +118,16 @@ ct_status_t ct_trial_read_csv_config(ct_trial_t *trial, const char *path, long c
  * (-1: a launch without --config): its "refused" entries into
  * trial->refused, and its config_id into id (room for 24; "" without
  * --config).  A missing file is CT_ERR_USAGE, a file that is not
- * collbench's JSON CT_ERR_PARSE, each with err.  When mpich_lib_p is set
- * and *mpich_lib_p NULL, the path of the libmpich the run loaded
- * (fingerprint.libraries, malloc'ed) goes there, from the same read. */
+ * collbench's JSON CT_ERR_PARSE, each with err.  When libs is set, each
+ * of its fields still NULL gets, from the same read, what the run loaded
+ * (malloc'ed): the libmpich's path (fingerprint.libraries) and
+ * MPI_Get_library_version's text ("mpi_library_version"). */
+typedef struct {
+    char *mpich_lib;
+    char *mpi_library;
+} ct_trial_libs_t;
 ct_status_t ct_trial_read_json(ct_trial_t *trial, const char *path, long config, char *id,
-                               char **mpich_lib_p, char *err, size_t errlen);
+                               ct_trial_libs_t *libs, char *err, size_t errlen);
 /* Appends one refusal (reason copied). */
 ct_status_t ct_trial_add_refusal(ct_trial_t *trial, const char *collective, const char *dtype,
                                  const char *reason);

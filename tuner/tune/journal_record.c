@@ -197,7 +197,7 @@ static char *ct_trial_json_lib(const json_t *doc, const char *prefix)
 }
 
 ct_status_t ct_trial_read_json(ct_trial_t *trial, const char *path, long config, char *id,
-                               char **mpich_lib_p, char *err, size_t errlen)
+                               ct_trial_libs_t *libs, char *err, size_t errlen)
 {
     json_error_t je;
     id[0] = '\0';
@@ -235,8 +235,11 @@ ct_status_t ct_trial_read_json(ct_trial_t *trial, const char *path, long config,
         if (st == CT_ERR_NOMEM)
             snprintf(err, errlen, "%s: out of memory", path);
     }
-    if (st == CT_OK && mpich_lib_p != NULL && *mpich_lib_p == NULL)
-        *mpich_lib_p = ct_trial_json_lib(doc, "libmpich.so");
+    if (st == CT_OK && libs != NULL && libs->mpich_lib == NULL)
+        libs->mpich_lib = ct_trial_json_lib(doc, "libmpich.so");
+    const json_t *ver = json_object_get(doc, "mpi_library_version");
+    if (st == CT_OK && libs != NULL && libs->mpi_library == NULL && json_is_string(ver))
+        libs->mpi_library = strdup(json_string_value(ver));
     json_decref(doc);
     return st;
 }

@@ -8,7 +8,8 @@ noinst_LTLIBRARIES += tuner/tune/libcttune.la
 tuner_tune_libcttune_la_SOURCES = \
 	tuner/tune/evidence.c tuner/tune/evidence.h \
 	tuner/tune/journal.c tuner/tune/journal.h tuner/tune/journal_record.c \
-	tuner/tune/tune.c tuner/tune/tune.h \
+	tuner/tune/tune.c tuner/tune/tune_state.h \
+	tuner/tune/tune_cli.c tuner/tune/tune_cli.h \
 	tuner/tune/tune_choices.c tuner/tune/tune_choices.h \
 	tuner/tune/tune_decide.c tuner/tune/tune_decide.h \
 	tuner/tune/tune_decision.c tuner/tune/tune_decision.h \

@@ -21,7 +21,7 @@
 #include <stddef.h>
 
 #include "launch_opts.h"
-#include "tune.h"
+#include "tune_state.h"
 #include "tune_choices.h"
 #include "tune_report.h"
 #include "tune_trial.h"

@@ -8,7 +8,7 @@
 #define CT_TUNE_CHOICES_H
 
 #include "evidence.h"
-#include "tune.h"
+#include "tune_state.h"
 #include "tune_decision.h"
 #include "tune_result.h"
 

@@ -12,21 +12,16 @@
 #include "ct_stats.h"
 #include "tune_decide.h"
 
-/* The median a report shows: 0, not ct_stats_median's NaN, for a side
- * with no launches, as the report and its JSON always printed it. */
-static double ct_tune_report_median(const double *v, size_t n)
-{
-    return n ? ct_stats_median(v, n) : 0;
-}
-
+/* A side with no launches shows a median of 0 (not NaN), as the report
+ * and its JSON always printed it. */
 static void ct_tune_summary(const ct_tune_launches_t *l, double *us, double *lo, double *hi,
                             double *bw, size_t *n)
 {
     *n = l->n;
-    *us = ct_tune_report_median(l->us, l->n);
+    *us = ct_stats_median_or(l->us, l->n, 0);
     *lo = ct_tune_min(l->us, l->n);
     *hi = ct_tune_max(l->us, l->n);
-    *bw = ct_tune_report_median(l->bw, l->n);
+    *bw = ct_stats_median_or(l->bw, l->n, 0);
 }
 
 /* Configuration i's launches l as a contender. */

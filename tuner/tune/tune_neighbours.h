@@ -18,7 +18,7 @@
 #ifndef CT_TUNE_NEIGHBOURS_H
 #define CT_TUNE_NEIGHBOURS_H
 
-#include "tune.h"
+#include "tune_state.h"
 #include "tune_search.h"
 
 /* Decides s once, appends the missing neighbours of every pick and runs

@@ -697,6 +697,12 @@ static int ct_tune_report_doc(const ct_tune_report_in_t *in, json_t *doc, json_t
     bad |= ct_json_set(doc, "budget_exhausted", json_boolean(s->budget_hit));
     bad |= ct_json_set(doc, "wall_s", ct_json_real(s->wall_s));
     bad |= ct_json_set(doc, "nnodes", json_integer(result->nnodes));
+    /* The MPICH library the tune ran: colltune merge reads its selection
+     * tree again (ct_emit_mpich_tree_read), as the tune did. */
+    bad |= ct_json_set(doc, "mpich_lib",
+                       s->libs.mpich_lib ? ct_json_str(s->libs.mpich_lib) : json_null());
+    bad |= ct_json_set(doc, "mpi_library",
+                       s->libs.mpi_library ? ct_json_str(s->libs.mpi_library) : json_null());
     bad |= ct_json_set(doc, "verified", json_boolean(in->v != NULL));
     bad |= ct_json_set(doc, "site", ct_tune_report_site(&s->site));
     bad |= ct_json_set(doc, "cells", cells);

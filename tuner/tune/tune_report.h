@@ -8,7 +8,7 @@
 
 #include <stddef.h>
 
-#include "tune.h"
+#include "tune_state.h"
 #include "tune_choices.h"
 #include "tune_result.h"
 #include "tune_verify.h"

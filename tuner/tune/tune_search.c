@@ -171,12 +171,12 @@ static ct_status_t ct_tune_halve(ct_tune_state_t *s, ct_tune_scope_t *sc, long r
     }
     for (size_t k = 0; k < ev.ncells; k++) {
         const ct_tune_launches_t *l = ev.cells[k].cfg;
-        double base = l[0].n ? ct_stats_median(l[0].us, l[0].n) : 1, best = INFINITY;
+        double base = ct_stats_median_or(l[0].us, l[0].n, 1), best = INFINITY;
         size_t best_ci = 0;
         for (size_t ci = 1; ci < n; ci++) {
             if (!sc->alive[ci])
                 continue;
-            double med = l[ci].n ? ct_stats_median(l[ci].us, l[ci].n) : INFINITY;
+            double med = ct_stats_median_or(l[ci].us, l[ci].n, INFINITY);
             score[ci] += l[ci].n && base > 0 ? log(med / base) : 1e3;
             if (med < best) {
                 best = med;

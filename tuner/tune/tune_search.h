@@ -23,7 +23,7 @@
 #ifndef CT_TUNE_SEARCH_H
 #define CT_TUNE_SEARCH_H
 
-#include "tune.h"
+#include "tune_state.h"
 
 typedef enum { CT_TUNE_EXHAUSTIVE, CT_TUNE_RANDOM, CT_TUNE_HALVING } ct_tune_strategy_t;
 

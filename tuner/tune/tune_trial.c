@@ -265,7 +265,7 @@ ct_status_t ct_tune_trial_record(ct_tune_runner_t *x, ct_tune_scope_t *sc, size_
     if (st == CT_OK && t.status == CT_JOURNAL_OK) {
         /* The JSON says what was refused and which config_id is which
          * configuration; a collbench that wrote none refused nothing. */
-        ct_status_t jst = ct_trial_read_json(&t, json, config, id, &s->mpich_lib, err, sizeof err);
+        ct_status_t jst = ct_trial_read_json(&t, json, config, id, &s->libs, err, sizeof err);
         if (jst == CT_ERR_NOMEM) {
             st = jst;
         } else if (jst != CT_OK && (jst != CT_ERR_USAGE || o->exit_code == CT_EXIT_REFUSED)) {

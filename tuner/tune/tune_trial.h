@@ -16,7 +16,7 @@
 #include "launch_opts.h"
 #include "argv.h"
 #include "launcher.h"
-#include "tune.h"
+#include "tune_state.h"
 #include "tune_launch.h"
 
 /* A trial the in-process search queued (tune_inproc.h).  done and total:

@@ -168,9 +168,9 @@ static ct_status_t ct_tune_verify_load(const ct_launch_opts_t *lo, const char *d
                                        const char *name, const ct_emit_load_t *ld,
                                        ct_space_config_t *tuned, ct_tune_verify_t *v, size_t *used)
 {
-    if (ld->var == NULL && ld->sourced)
+    if (ld->kind == CT_FILE_LOAD_SOURCED)
         return ct_tune_verify_source(dir, name, tuned, v, used);
-    if (ld->var == NULL)
+    if (ld->kind != CT_FILE_LOAD_VAR || ld->var == NULL)
         return CT_OK;
     char path[PATH_MAX + 64];
     snprintf(path, sizeof path, "%s/%s", dir, name);
@@ -187,11 +187,11 @@ static ct_status_t ct_tune_verify_load(const ct_launch_opts_t *lo, const char *d
         st = ct_tune_verify_add(tuned, ld->also, ld->also_value, CT_VIA_ENV);
     const char *value = ld->names_dir ? dir : path;
     if (st == CT_OK)
-        st = ct_tune_verify_add(tuned, ld->var, value, ld->via);
+        st = ct_tune_verify_add(tuned, ld->var, value, ld->mca ? CT_VIA_MCA : CT_VIA_ENV);
     if (st != CT_OK)
         return st;
     int m = snprintf(v->how + *used, sizeof v->how - *used, "%s%s %s=%s", *used ? "; " : "",
-                     ld->via == CT_VIA_MCA ? "--mca" : "env", ld->var, value);
+                     ld->mca ? "--mca" : "env", ld->var, value);
     if (m > 0 && (size_t)m < sizeof v->how - *used)
         *used += (size_t)m;
     return CT_OK;
@@ -329,23 +329,16 @@ static void ct_tune_verify_clear_dir(const char *dir)
     }
 }
 
-ct_status_t ct_tune_verify_setup(const ct_tune_result_t *r, const ct_tune_verify_in_t *in,
-                                 ct_tune_scope_t *scopes, size_t *nscopes_p, ct_tune_verify_t *v,
-                                 char *err, size_t errlen)
+/* The A/B's collectives (every one, or a later round's; the datatype
+ * launches those of the frameworks' among them) and its scopes' names
+ * (round 1 keeps the names every earlier tune's journal has). */
+static void ct_tune_verify_names(const ct_tune_verify_in_t *in, ct_tune_verify_t *v)
 {
-    char dir[4096], abs[PATH_MAX];
-    *nscopes_p = 0;
-    memset(v, 0, sizeof *v);
-    v->pairs = in->pairs;
-    v->round = in->round > 0 ? in->round : 1;
-    /* The launches' collectives: every one, or a later round's; the
-     * datatype launches those of the frameworks' among them. */
     snprintf(v->colls[0], sizeof v->colls[0], "%s", in->colls ? in->colls : "all");
     static const char *const dtype_colls[] = {"allreduce", "broadcast", "allgather"};
     for (size_t k = 0; k < 3; k++)
         if (in->colls == NULL || ct_tune_list_has(in->colls, dtype_colls[k]))
             ct_tune_list_add(v->colls[1], sizeof v->colls[1], dtype_colls[k]);
-    /* Round 1 keeps the names every earlier tune's journal has. */
     const char *base_names[CT_TUNE_VERIFY_MAX_SCOPES] = {
         CT_TUNE_VERIFY_NAME, CT_TUNE_VERIFY_DTYPES_NAME, CT_TUNE_VERIFY_CONFIRM_NAME};
     for (size_t k = 0; k < CT_TUNE_VERIFY_MAX_SCOPES; k++)
@@ -353,6 +346,13 @@ ct_status_t ct_tune_verify_setup(const ct_tune_result_t *r, const ct_tune_verify
             snprintf(v->names[k], sizeof v->names[k], "%s", base_names[k]);
         else
             snprintf(v->names[k], sizeof v->names[k], "%s-%zu", base_names[k], v->round);
+}
+
+/* DIR/<the A/B's name>, made, as an absolute path into abs and v->dir. */
+static ct_status_t ct_tune_verify_dir(const ct_tune_verify_in_t *in, ct_tune_verify_t *v, char *abs,
+                                      char *err, size_t errlen)
+{
+    char dir[4096];
     if (ct_outdir_path(in->out, v->names[0], dir, sizeof dir) != CT_OK) {
         snprintf(err, errlen, "--out %s: path too long", in->out);
         return CT_ERR_USAGE;
@@ -365,9 +365,18 @@ ct_status_t ct_tune_verify_setup(const ct_tune_result_t *r, const ct_tune_verify
         return CT_ERR_IO;
     }
     snprintf(v->dir, sizeof v->dir, "%s", abs);
+    return CT_OK;
+}
 
-    /* The candidate files: every significant choice, marked verified only
-     * so the emitters write it; the final files carry the verdicts. */
+/* The candidate files in abs: every significant choice, marked verified
+ * only so the emitters write it (the final files carry the verdicts);
+ * their names, how each is loaded (*nfiles of them) and their digests
+ * in v. */
+static ct_status_t ct_tune_verify_write(const ct_tune_result_t *r, const char *abs,
+                                        const char **names, const ct_emit_load_t **loads,
+                                        size_t *nfiles, ct_tune_verify_t *v, char *err,
+                                        size_t errlen)
+{
     ct_tune_result_t cand = *r;
     cand.choices = calloc(r->nchoices ? r->nchoices : 1, sizeof *cand.choices);
     if (cand.choices == NULL)
@@ -377,19 +386,37 @@ ct_status_t ct_tune_verify_setup(const ct_tune_result_t *r, const ct_tune_verify
         cand.choices[i].verified = cand.choices[i].significant;
     }
     ct_tune_verify_clear_dir(abs);
-    st = ct_emit_all(&cand, abs, err, errlen);
-    const char *names[CT_TUNE_VERIFY_MAX_FILES];
-    const ct_emit_load_t *loads[CT_TUNE_VERIFY_MAX_FILES];
-    size_t nfiles = st == CT_OK ? ct_emit_loads(&cand, names, loads, CT_TUNE_VERIFY_MAX_FILES) : 0;
+    ct_status_t st = ct_emit_all(&cand, abs, err, errlen);
+    *nfiles = st == CT_OK ? ct_emit_loads(&cand, names, loads, CT_TUNE_VERIFY_MAX_FILES) : 0;
     free(cand.choices);
     if (st == CT_OK)
-        st = ct_tune_files_hash(abs, names, nfiles, v->files, &v->nfiles, err, errlen);
-    if (st != CT_OK)
-        return st;
+        st = ct_tune_files_hash(abs, names, *nfiles, v->files, &v->nfiles, err, errlen);
+    return st;
+}
 
-    /* [0] the defaults; [1] the defaults and the files. */
-    ct_space_config_t sides[2];
-    memset(sides, 0, sizeof sides);
+/* The choices' digest, as 16 hex digits into hex[17]. */
+static void ct_tune_verify_choices_hex(const ct_tune_result_t *r, char *hex)
+{
+    uint64_t h = CT_HASH_INIT;
+    for (size_t i = 0; i < r->nchoices; i++) {
+        char text[128];
+        const ct_tune_choice_t *c = &r->choices[i];
+        snprintf(text, sizeof text, "|%d:%lld:%lld:", c->scope, c->min_bytes, c->max_bytes);
+        h = ct_hash_string(h, text);
+        h = ct_hash_string(h, c->name);
+        h = ct_hash_string(h, c->value);
+    }
+    snprintf(hex, 17, "%016llx", (unsigned long long)h);
+}
+
+/* The A/B's two sides: [0] the defaults; [1] the defaults and the files
+ * names[0..nfiles) in abs, loaded as loads[] say (v->how tells how). */
+static ct_status_t ct_tune_verify_sides(const ct_tune_result_t *r, const ct_tune_verify_in_t *in,
+                                        const char *abs, const char *const *names,
+                                        const ct_emit_load_t *const *loads, size_t nfiles,
+                                        ct_space_config_t *sides, ct_tune_verify_t *v)
+{
+    ct_status_t st = CT_OK;
     for (size_t side = 0; side < 2 && st == CT_OK; side++)
         for (size_t i = 0; i < in->base->n && st == CT_OK; i++)
             st = ct_tune_verify_add(&sides[side], in->base->settings[i].name,
@@ -401,17 +428,8 @@ ct_status_t ct_tune_verify_setup(const ct_tune_result_t *r, const ct_tune_verify
      * libraries ignore (its journal key is that of its settings): a
      * resumed tune that decided otherwise does not reuse an A/B of other
      * files. */
-    uint64_t h = CT_HASH_INIT;
-    for (size_t i = 0; i < r->nchoices; i++) {
-        char text[128];
-        const ct_tune_choice_t *c = &r->choices[i];
-        snprintf(text, sizeof text, "|%d:%lld:%lld:", c->scope, c->min_bytes, c->max_bytes);
-        h = ct_hash_string(h, text);
-        h = ct_hash_string(h, c->name);
-        h = ct_hash_string(h, c->value);
-    }
     char hex[17];
-    snprintf(hex, sizeof hex, "%016llx", (unsigned long long)h);
+    ct_tune_verify_choices_hex(r, hex);
     if (st == CT_OK)
         st = ct_tune_verify_add(&sides[1], "COLLTUNE_VERIFY_CHOICES", hex, CT_VIA_ENV);
     /* Keys as the journal checks them: of the settings sorted by name. */
@@ -420,10 +438,15 @@ ct_status_t ct_tune_verify_setup(const ct_tune_result_t *r, const ct_tune_verify
         ct_vec_sort(c->settings, c->n, sizeof *c->settings, ct_tune_verify_cmp);
         ct_space_config_key(c->settings, c->n, c->key, sizeof c->key);
     }
+    return st;
+}
 
-    /* Every collective at the searched sizes, the check sizes and the
-     * powers of two inside the ranges; on NCCL, the framework datatypes
-     * at the check sizes. */
+/* Every collective at the searched sizes, the check sizes and the
+ * powers of two inside the ranges; on NCCL, the framework datatypes at
+ * the check sizes: v's sizes and the launches' arguments. */
+static void ct_tune_verify_args(const ct_tune_result_t *r, const ct_tune_verify_in_t *in,
+                                ct_tune_verify_t *v)
+{
     long long sizes[CT_TUNE_VERIFY_MAX_SIZES];
     size_t ns =
         ct_tune_verify_sizes(r, in->searched, in->nsearched, sizes, CT_TUNE_VERIFY_MAX_SIZES);
@@ -435,6 +458,41 @@ ct_status_t ct_tune_verify_setup(const ct_tune_result_t *r, const ct_tune_verify
     const char *const dtype_args[] = {"--sizes", v->check_sizes, "-d", "int8,bfloat16", NULL};
     memcpy(v->args[0], main_args, sizeof main_args);
     memcpy(v->args[1], dtype_args, sizeof dtype_args);
+}
+
+static void ct_tune_verify_sides_free(ct_space_config_t *sides)
+{
+    for (size_t side = 0; side < 2; side++) {
+        for (size_t i = 0; i < sides[side].n; i++) {
+            free(sides[side].settings[i].name);
+            free(sides[side].settings[i].value);
+        }
+        free(sides[side].settings);
+    }
+}
+
+ct_status_t ct_tune_verify_setup(const ct_tune_result_t *r, const ct_tune_verify_in_t *in,
+                                 ct_tune_scope_t *scopes, size_t *nscopes_p, ct_tune_verify_t *v,
+                                 char *err, size_t errlen)
+{
+    char abs[PATH_MAX];
+    *nscopes_p = 0;
+    memset(v, 0, sizeof *v);
+    v->pairs = in->pairs;
+    v->round = in->round > 0 ? in->round : 1;
+    ct_tune_verify_names(in, v);
+    const char *names[CT_TUNE_VERIFY_MAX_FILES];
+    const ct_emit_load_t *loads[CT_TUNE_VERIFY_MAX_FILES];
+    size_t nfiles = 0;
+    ct_status_t st = ct_tune_verify_dir(in, v, abs, err, errlen);
+    if (st == CT_OK)
+        st = ct_tune_verify_write(r, abs, names, loads, &nfiles, v, err, errlen);
+    if (st != CT_OK)
+        return st;
+    ct_space_config_t sides[2];
+    memset(sides, 0, sizeof sides);
+    st = ct_tune_verify_sides(r, in, abs, names, loads, nfiles, sides, v);
+    ct_tune_verify_args(r, in, v);
     if (st == CT_OK)
         st = ct_tune_verify_scope(v->names[0], v->colls[0], v->args[0], sides, &scopes[0]);
     if (st == CT_OK)
@@ -444,25 +502,12 @@ ct_status_t ct_tune_verify_setup(const ct_tune_result_t *r, const ct_tune_verify
         *nscopes_p = 2;
         v->dtypes = 1;
     }
-    for (size_t side = 0; side < 2; side++) {
-        for (size_t i = 0; i < sides[side].n; i++) {
-            free(sides[side].settings[i].name);
-            free(sides[side].settings[i].value);
-        }
-        free(sides[side].settings);
-    }
+    ct_tune_verify_sides_free(sides);
     return st;
 }
 
-/* The median a report shows: 0, not ct_stats_median's NaN, for a side
- * with no launches, as the report and its JSON always printed it. */
-static double ct_tune_report_median(const double *v, size_t n)
-{
-    return n ? ct_stats_median(v, n) : 0;
-}
-
 /* One collective x datatype x size of the A/B: side [0] default, [1]
- * tuned. */
+ * tuned; a side with no launches shows a median of 0, not NaN. */
 static void ct_tune_verify_cell(const ct_tune_ev_cell_t *e, ct_tune_vcell_t *c)
 {
     const ct_tune_launches_t *d = &e->cfg[0], *t = &e->cfg[1];
@@ -472,14 +517,14 @@ static void ct_tune_verify_cell(const ct_tune_ev_cell_t *e, ct_tune_vcell_t *c)
     c->bytes = e->bytes;
     c->ndef = d->n;
     c->ntun = t->n;
-    c->def_us = ct_tune_report_median(d->us, c->ndef);
+    c->def_us = ct_stats_median_or(d->us, c->ndef, 0);
     c->def_lo = ct_tune_min(d->us, c->ndef);
     c->def_hi = ct_tune_max(d->us, c->ndef);
-    c->def_bw = ct_tune_report_median(d->bw, c->ndef);
-    c->tun_us = ct_tune_report_median(t->us, c->ntun);
+    c->def_bw = ct_stats_median_or(d->bw, c->ndef, 0);
+    c->tun_us = ct_stats_median_or(t->us, c->ntun, 0);
     c->tun_lo = ct_tune_min(t->us, c->ntun);
     c->tun_hi = ct_tune_max(t->us, c->ntun);
-    c->tun_bw = ct_tune_report_median(t->bw, c->ntun);
+    c->tun_bw = ct_stats_median_or(t->bw, c->ntun, 0);
     c->p_faster = ct_stats_mw_p_less(t->us, c->ntun, d->us, c->ndef);
     c->p_slower = ct_stats_mw_p_less(d->us, c->ndef, t->us, c->ntun);
     int both = c->ntun > 0 && c->ndef > 0;
@@ -855,8 +900,8 @@ ct_status_t ct_tune_verify_judge(const ct_tune_evidence_t *ev, size_t nev,
     int weighted = nev > 0 && ev[0].weighted;
     if (weighted) {
         const ct_tune_launches_t *d = &ev[0].weighted_us[0], *t = &ev[0].weighted_us[1];
-        v->w_def = ct_tune_report_median(d->us, d->n);
-        v->w_tun = ct_tune_report_median(t->us, t->n);
+        v->w_def = ct_stats_median_or(d->us, d->n, 0);
+        v->w_tun = ct_stats_median_or(t->us, t->n, 0);
         v->w_p = ct_stats_mw_p_less(t->us, t->n, d->us, d->n);
         v->w_n = d->n < t->n ? d->n : t->n;
     }

@@ -83,7 +83,7 @@
 #include <stddef.h>
 
 #include "launch_opts.h"
-#include "tune.h"
+#include "tune_state.h"
 #include "tune_result.h"
 #include "tune_weights.h"
 

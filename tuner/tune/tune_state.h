@@ -1,16 +1,18 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * tune.h - the state of one `colltune tune` run, shared by its steps:
- * search (tune.c, tune_search.c) -> evidence (evidence.h) -> decision
- * (tune_decision.h, tune_choices.h) -> verify (tune_verify.h) -> report
- * (tune_report.h) -> emit.
+ * tune_state.h - the state of one `colltune tune` run, shared by its
+ * steps: search (tune.c, tune_search.c) -> evidence (evidence.h) ->
+ * decision (tune_decision.h, tune_choices.h) -> verify (tune_verify.h) ->
+ * report (tune_report.h) -> emit.  Types and constants only, no command-level part
+ * (the options are tune_cli.h's): every step includes it, and tune.c,
+ * which drives the steps, is included by none of them.
  *
  * Every finished trial, from the journal (--resume) or run now, is in
  * trials; the decisions are always recomputed from them, so a resumed tune
  * decides exactly as an uninterrupted one would have.
  */
-#ifndef CT_TUNE_H
-#define CT_TUNE_H
+#ifndef CT_TUNE_STATE_H
+#define CT_TUNE_STATE_H
 
 #include <stddef.h>
 #include "journal.h"
@@ -52,10 +54,11 @@ typedef struct {
     int budget_hit;
     double wall_s;
     double start;
-    /* The libmpich a trial's collbench ran on (its JSON's fingerprint),
-     * malloc'ed, or NULL: where mpich-coll-selection.json takes MPICH's
-     * own selection tree from. */
-    char *mpich_lib;
+    /* What a trial's collbench ran on (its JSON): the libmpich, where
+     * mpich-coll-selection.json takes MPICH's own selection tree from, and
+     * the MPI library's version text, which says whose files a result of
+     * shared names is (mvapich.env: MVAPICH's). */
+    ct_trial_libs_t libs;
     /* What the site already set before the tune (site.h): every launch
      * inherits it, and the emitters write what outranks it. */
     ct_site_t site;
