@@ -27,6 +27,7 @@
 #include "pairs.h"
 #include "rankinfo.h"
 #include "report.h"
+#include "shapes_run.h"
 #include "watchdog.h"
 #include "world.h"
 
@@ -102,6 +103,9 @@ static int collbench_run(ct_world_t *world, const ct_options_t *opts, int argc, 
                             "1)\n");
         return CT_EXIT_USAGE;
     }
+    /* --shapes beyond the launch: before any work too. */
+    if (ct_shapes_check(world, opts) != CT_OK)
+        return CT_EXIT_USAGE;
     st = collbench_cvars(world, opts, &cvars);
     if (st != CT_OK)
         return ct_status_exit_code(st);
@@ -202,6 +206,9 @@ static int collbench_run(ct_world_t *world, const ct_options_t *opts, int argc, 
         if (opts->pairs) {
             ct_pairs_env_t pairs = {world, ops, &config, opts, &ident, active, watchdog};
             st = ct_pairs_run(&pairs);
+        } else if (opts->nshapes) {
+            ct_shapes_env_t shapes = {world, ops, &config, opts, &ident, active, watchdog};
+            st = ct_shapes_run(&shapes);
         } else
             st = ct_engine_run(&engine);
     }

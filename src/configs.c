@@ -94,12 +94,18 @@ static int ct_configs_cmp(const void *a, const void *b)
 }
 
 /* The run's id, then the settings sorted by name: one id whatever their
- * order on the command line. */
+ * order on the command line.  A --config-for's collective is hashed too,
+ * so the same settings on two collectives are two ids (a --config's id is
+ * what it always was). */
 static void ct_configs_id(const char *run_config_id, const ct_config_t *cfg, char *buf,
                           size_t buflen)
 {
     ct_config_t sorted = *cfg;
     uint64_t h = ct_hash_string(CT_HASH_INIT, run_config_id);
+    if (cfg->coll != NULL) {
+        h = ct_hash_string(h, "\nfor=");
+        h = ct_hash_string(h, cfg->coll->name);
+    }
     ct_vec_sort(sorted.s, (size_t)sorted.n, sizeof sorted.s[0], ct_configs_cmp);
     for (int i = 0; i < sorted.n; i++) {
         h = ct_hash_string(h, "\n");
@@ -110,10 +116,16 @@ static void ct_configs_id(const char *run_config_id, const ct_config_t *cfg, cha
     snprintf(buf, buflen, "%016" PRIx64, h);
 }
 
+/* "NAME=VALUE,...", or "COLL:NAME=VALUE,..." for a --config-for: as
+ * given. */
 static void ct_configs_label(const ct_config_t *cfg, char *buf, size_t buflen)
 {
     size_t used = 0;
     buf[0] = '\0';
+    if (cfg->coll != NULL) {
+        int k = snprintf(buf, buflen, "%s:", cfg->coll->name);
+        used = k > 0 ? (size_t)k : 0;
+    }
     for (int i = 0; i < cfg->n && used < buflen; i++) {
         int k = snprintf(buf + used, buflen - used, "%s%s=%s", i ? "," : "", cfg->s[i].name,
                          cfg->s[i].value);
@@ -315,6 +327,11 @@ ct_status_t ct_configs_leave(const ct_configs_t *c, int k)
     if (st != CT_OK)
         fprintf(stderr, "collbench: error: configuration %d: restoring: %s\n", k, err);
     return st;
+}
+
+int ct_configs_measures(const ct_configs_t *c, int k, const ct_coll_desc_t *coll)
+{
+    return c == NULL || k == 0 || c->v[k].config->coll == NULL || c->v[k].config->coll == coll;
 }
 
 void *ct_configs_ctx(const ct_configs_t *c, int k, void *ctx0)

@@ -13,7 +13,9 @@
  * forced algorithm, segment size and fan-outs when a communicator is
  * created), NCCL_* environment variables around ncclCommInitRank for
  * nccl.  The engine then runs configuration k's collectives on that
- * context.  MPI-free interface over world.h, configs_kind.h and the
+ * context: every collective of -C for a --config, its own alone for a
+ * --config-for (so one launch can carry the configurations of several
+ * collectives, each measured only where its settings act).  MPI-free interface over world.h, configs_kind.h and the
  * backend table.
  */
 #ifndef CT_CONFIGS_H
@@ -28,7 +30,7 @@
 typedef struct {
     int index;
     char config_id[24];        /* the run's for 0; a hash of it and the settings */
-    char label[640];           /* "NAME=VALUE,..." as given; 0: "start-up values" */
+    char label[640];           /* "[COLL:]NAME=VALUE,..." as given; 0: "start-up values" */
     const ct_config_t *config; /* the option's settings; NULL for 0 */
     ct_world_t *world;         /* the duplicate; NULL for 0 (the run's world) */
     void *ctx;                 /* the backend on world; NULL for 0 */
@@ -71,6 +73,10 @@ void ct_configs_free(ct_configs_t *configs);
  * kinds, for k 0 or without --config.  An error is printed. */
 ct_status_t ct_configs_enter(const ct_configs_t *configs, int k);
 ct_status_t ct_configs_leave(const ct_configs_t *configs, int k);
+
+/* Whether configuration k is measured on coll: 0 and a --config on every
+ * collective, a --config-for on its own alone. */
+int ct_configs_measures(const ct_configs_t *configs, int k, const ct_coll_desc_t *coll);
 
 /* configs->v[k].ctx, or ctx0 (the run's backend) for 0 or without --config. */
 void *ct_configs_ctx(const ct_configs_t *configs, int k, void *ctx0);

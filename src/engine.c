@@ -422,6 +422,7 @@ static void ct_engine_refused(const ct_engine_t *e, const ct_task_t *t, int k, s
 
 /* Measures one size, every configuration in turn (0, 1, ...), so that
  * configurations interleave across sizes; -T bounds each one's.  A
+ * --config-for of another collective is not measured here.  A
  * configuration whose call the library refused on every rank is reported
  * once and marked in refused[k]: its later sizes are skipped, the other
  * configurations go on. */
@@ -435,7 +436,7 @@ static ct_status_t ct_engine_size(ct_engine_t *e, const ct_task_t *t, const ct_b
 
     t->coll->counts(bytes, ct_dtype_size(t->dtype), ct_world_size(e->world), &c);
     for (int k = 0; k < nconfigs && st == CT_OK; k++) {
-        if (refused[k])
+        if (refused[k] || !ct_configs_measures(e->configs, k, t->coll))
             continue;
         int n =
             snprintf(what, sizeof what, "%s %s %s at %zu B", t->coll->name, ct_dtype_name(t->dtype),
@@ -484,7 +485,7 @@ static ct_status_t ct_engine_task(ct_engine_t *e, const ct_task_t *t, int first_
         /* Every rank holds the same refused[] (the refusal was agreed). */
         int left = 0;
         for (int k = 0; k < nconfigs; k++)
-            left += !refused[k];
+            left += !refused[k] && ct_configs_measures(e->configs, k, t->coll);
         if (left)
             st = ct_engine_size(e, t, &b, t->sizes[i], refused, wrong_p);
         ct_progress_step(e, progress, t, t->sizes[i]);

@@ -266,7 +266,10 @@ static size_t ct_measure_keep_valid(const double *times, const double *late, siz
  * of one would include a barrier's exit skew, so they are timed in wide
  * windows instead) give the call time; the median across samples of the
  * slowest rank's time, times 1.5, plus twice the clock error, is the width.
- * Rounds with many late calls widen it later. */
+ * Rounds with many late calls widen it later.  Adaptive, the calibration
+ * takes at most a quarter of --size-budget (fewer calls, at least one):
+ * a host whose calls take a scheduler slice each (another job on the
+ * cores) would otherwise spend 9 wide windows, several budgets, on it. */
 static ct_status_t ct_measure_window_width(const ct_measure_env_t *env,
                                            const ct_backend_call_t *call, double est,
                                            double *width_p)
@@ -282,19 +285,25 @@ static ct_status_t ct_measure_window_width(const ct_measure_env_t *env,
     s.window.width_us = 4.0 * est + 4.0 * err + 10.0;
     s.window.start_us = ct_clocksync_now_us(env->clock) + 50.0 + s.window.width_us;
     ct_world_allreduce_double(env->world, &s.window.start_us, 1, CT_REDUCE_MAX);
-    st = ct_measure_round(env, call, &s, CT_WINDOW_CALIBRATION, times, late);
+    size_t ncal = CT_WINDOW_CALIBRATION;
+    if (env->opts->iters == 0) {
+        double fit = floor(env->opts->size_budget_s * 1e6 / 4.0 / s.window.width_us);
+        if (fit < (double)ncal)
+            ncal = fit >= 1.0 ? (size_t)fit : 1;
+    }
+    st = ct_measure_round(env, call, &s, ncal, times, late);
     long long failed[2] = {st != CT_OK, st != CT_ERR_REFUSED};
     ct_world_allreduce_long(env->world, failed, 2, CT_REDUCE_MAX);
     st = ct_measure_agreed(env->world, env->ops, env->ctx, st, failed[0] != 0, failed[1] == 0);
     if (st != CT_OK)
         return st;
-    ct_world_allreduce_double(env->world, times, CT_WINDOW_CALIBRATION, CT_REDUCE_MAX);
-    ct_world_allreduce_double(env->world, late, CT_WINDOW_CALIBRATION, CT_REDUCE_MAX);
+    ct_world_allreduce_double(env->world, times, ncal, CT_REDUCE_MAX);
+    ct_world_allreduce_double(env->world, late, ncal, CT_REDUCE_MAX);
     /* A call some rank started late (start-up stragglers) would inflate
      * the width, and a wide window slows small calls down: only calls
      * started on time count.  With none, the generous width stays. */
     double valid[CT_WINDOW_CALIBRATION];
-    size_t nvalid = ct_measure_keep_valid(times, late, CT_WINDOW_CALIBRATION, valid);
+    size_t nvalid = ct_measure_keep_valid(times, late, ncal, valid);
     if (nvalid == 0) {
         *width_p = s.window.width_us;
         return CT_OK;
@@ -324,11 +333,20 @@ static int ct_measure_done(const ct_options_t *o, size_t attempted, size_t targe
 
 /* Samples for the next round: rounds grow geometrically to keep agreement
  * traffic small, but none may run past the time budget.  per_sample_s is
- * the measured (or, before the first round, estimated) cost of a sample. */
+ * the measured (or, before the first round, estimated) cost of a sample,
+ * warm-up included; round_s that of a sample in the rounds alone (0:
+ * none yet).  No stop comes before --min-time: once a round has measured
+ * the rate, the next reaches it in one go rather than in many small
+ * rounds, each an agreement and a lead, that overshoot it by up to half. */
 static size_t ct_measure_next_round(const ct_options_t *o, size_t attempted, size_t target_n,
-                                    double elapsed_s, double per_sample_s)
+                                    double elapsed_s, double per_sample_s, double round_s)
 {
     size_t next = attempted / 2 > (size_t)o->min_samples ? attempted / 2 : (size_t)o->min_samples;
+    if (o->iters == 0 && round_s > 0.0 && elapsed_s < o->min_time_s) {
+        double fill = ceil((o->min_time_s - elapsed_s) / round_s);
+        if (fill > (double)next)
+            next = fill < (double)(target_n - attempted) ? (size_t)fill : target_n - attempted;
+    }
     if (o->iters == 0 && per_sample_s > 0.0) {
         double left = (o->size_budget_s - elapsed_s) / per_sample_s;
         if (left < (double)next)
@@ -373,7 +391,7 @@ ct_status_t ct_measure_call(const ct_measure_env_t *env, const ct_backend_call_t
     long long late_total = 0;
     /* Before the first round a sample's cost is the warm-up's estimate. */
     double per_sample_s = (env->sync == CT_SYNC_WINDOW ? s.window.width_us : s.batch * est) * 1e-6;
-    double agree_us = 0.0;
+    double agree_us = 0.0, first_s = 0.0;
     for (;;) {
         /* One agreement per round: whether any rank failed (it must not
          * leave the others waiting in the next round), the time spent and,
@@ -397,9 +415,11 @@ ct_status_t ct_measure_call(const ct_measure_env_t *env, const ct_backend_call_t
             per_sample_s = elapsed_s / (double)attempted;
             if (ct_measure_done(o, attempted, target_n, n, elapsed_s, sorted, &converged))
                 break;
-        }
+        } else
+            first_s = elapsed_s;
+        double round_s = attempted > 0 ? (elapsed_s - first_s) / (double)attempted : 0.0;
         /* The first round is bounded by the budget too. */
-        round = ct_measure_next_round(o, attempted, target_n, elapsed_s, per_sample_s);
+        round = ct_measure_next_round(o, attempted, target_n, elapsed_s, per_sample_s, round_s);
         /* The agreement's own spread, seen last round, sets the lead. */
         s.lead_us = fmax(20.0, 4.0 * agree[3]) + s.window.width_us;
         s.window.start_us = agree[2];

@@ -16,14 +16,15 @@
  *               --batch-us and (unless that was given) hold 20 calls and
  *               100 times the per-batch overhead measured in the warm-up.
  *               A throughput: calls may overlap.
- *  - each rank's sample is aggregated across ranks (-a: the average by
- *    default, as nccl-tests; the tuner asks for the max, -a 3, since a
- *    collective is done only when its slowest rank is).
+ *  - each rank's sample is aggregated across ranks (-a: the max by
+ *    default, -a 3, since a collective is done only when its slowest rank
+ *    is; -a 1 is nccl-tests' and OSU's average).
  *  - samples are taken in rounds.  After each round all ranks hold the same
  *    aggregated samples and make the same stop decision: the 95% CI of the
  *    median within --target-ci after at least --min-time of sampling, or
- *    the --size-budget spent (it bounds warm-up and every round, the first
- *    included, and wins over --min-samples), or --max-samples reached.
+ *    the --size-budget spent (it bounds warm-up, window mode's calibration
+ *    and every round, the first included, and wins over --min-samples), or
+ *    --max-samples reached.
  *    With -n the number of timed calls is fixed instead.
  */
 #ifndef CT_MEASURE_H

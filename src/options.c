@@ -25,6 +25,7 @@ enum {
     CT_OPT_RUN_ID,
     CT_OPT_CVARS,
     CT_OPT_CONFIG,
+    CT_OPT_CONFIG_FOR,
     CT_OPT_TARGET_CI,
     CT_OPT_SIZE_BUDGET,
     CT_OPT_MIN_TIME,
@@ -40,6 +41,7 @@ enum {
     CT_OPT_PAIRS,
     CT_OPT_PAIRS_ROUNDS,
     CT_OPT_SIZES,
+    CT_OPT_SHAPES,
 };
 
 typedef struct {
@@ -82,12 +84,14 @@ static const ct_option_info_t ct_option_table[] = {
      "also measure with these settings: MPI_T control variables (mpi) or NCCL_* environment "
      "variables set at ncclCommInitRank (nccl) (repeatable, at most 64; configuration 0 is the "
      "start-up values)"},
+    {"config-for", CT_OPT_CONFIG_FOR, "COLL:NAME=VALUE,...",
+     "as --config, measured on collective COLL alone (the others skip it); one of -C's"},
     {"target-ci", CT_OPT_TARGET_CI, "PCT",
      "adaptive: stop when the median's 95% CI is within PCT [2%]"},
     {"size-budget", CT_OPT_SIZE_BUDGET, "SEC",
      "adaptive: time budget per size and placement [0.2]"},
     {"min-time", CT_OPT_MIN_TIME, "SEC",
-     "adaptive: least measuring time per size and placement [0.01]"},
+     "adaptive: least measuring time per size and placement [0.002]"},
     {"min-samples", CT_OPT_MIN_SAMPLES, "N", "adaptive: fewest timed samples [10]"},
     {"max-samples", CT_OPT_MAX_SAMPLES, "N", "adaptive: most timed samples [10000]"},
     {"sync", CT_OPT_SYNC, "MODE", "timing: window, barrier or batch [window; batch for nccl]"},
@@ -98,6 +102,9 @@ static const ct_option_info_t ct_option_table[] = {
     {"pairs", CT_OPT_PAIRS, NULL,
      "health mode: run on host pairs, round-robin, all pairs of a round at once (2+ hosts)"},
     {"pairs-rounds", CT_OPT_PAIRS_ROUNDS, "N", "--pairs: at most N rounds [all: H-1, or H if odd]"},
+    {"shapes", CT_OPT_SHAPES, "KxR,...",
+     "measure each job shape in this launch on a sub-communicator: the first K hosts, the first R "
+     "ranks of each; ascending (e.g. 1x8,2x8,4x8)"},
     {"nccl-lib", CT_OPT_NCCL_LIB, "PATH", "libnccl to load (nccl backend)"},
     {"cudart-lib", CT_OPT_CUDART_LIB, "PATH", "CUDA runtime to load (nccl backend)"},
     {"version", CT_OPT_VERSION, NULL, "print the version and exit"},
@@ -125,7 +132,12 @@ void ct_options_usage(FILE *fp, const char *prog)
         /* -C lists src/lib's collectives, so a new one needs no edit here. */
         if (o->id == 'C')
             ct_coll_name_list(",", colls, sizeof colls);
-        fprintf(fp, "  %-28s %s%s\n", left, colls, o->help);
+        /* A left column too wide for its own goes on a line of its own
+         * (help2man then still tells the option from its text). */
+        if (strlen(left) > 28)
+            fprintf(fp, "  %s\n  %-28s %s%s\n", left, "", colls, o->help);
+        else
+            fprintf(fp, "  %-28s %s%s\n", left, colls, o->help);
     }
     char backends[128];
     ct_backend_names(backends, sizeof backends);
@@ -210,26 +222,26 @@ static ct_status_t ct_options_setting(const char *arg, const char *p, size_t len
     size_t nlen = strspn(p, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_");
     if (nlen == 0 || nlen >= sizeof set->name || nlen >= len || p[nlen] != '=')
         return ct_options_fail(err, errlen,
-                               "--config '%s': NAME=VALUE pairs, comma-separated, names of "
+                               "%s: NAME=VALUE pairs, comma-separated, names of "
                                "[A-Za-z0-9_] (up to 95 characters)",
                                arg);
     size_t vlen = len - nlen - 1;
     if (vlen == 0 || vlen >= sizeof set->value)
-        return ct_options_fail(err, errlen,
-                               "--config '%s': %.*s: the value must be 1 to %zu characters", arg,
+        return ct_options_fail(err, errlen, "%s: %.*s: the value must be 1 to %zu characters", arg,
                                (int)nlen, p, sizeof set->value - 1);
     snprintf(set->name, sizeof set->name, "%.*s", (int)nlen, p);
     snprintf(set->value, sizeof set->value, "%.*s", (int)vlen, p + nlen + 1);
     for (int i = 0; i < cfg->n; i++)
         if (strcmp(cfg->s[i].name, set->name) == 0)
-            return ct_options_fail(err, errlen, "--config '%s': %s is set twice", arg, set->name);
+            return ct_options_fail(err, errlen, "%s: %s is set twice", arg, set->name);
     return CT_OK;
 }
 
-/* Whether a and b set the same names to the same values, in any order. */
+/* Whether a and b set the same names to the same values, in any order,
+ * on a collective both measure. */
 static int ct_options_same_config(const ct_config_t *a, const ct_config_t *b)
 {
-    if (a->n != b->n)
+    if (a->n != b->n || (a->coll && b->coll && a->coll != b->coll))
         return 0;
     for (int i = 0; i < a->n; i++) {
         int found = 0;
@@ -242,20 +254,27 @@ static int ct_options_same_config(const ct_config_t *a, const ct_config_t *b)
     return 1;
 }
 
-/* --config NAME=VALUE[,NAME=VALUE...]: one more configuration. */
-static ct_status_t ct_options_config(const char *full, ct_options_t *o, char *err, size_t errlen)
+/* --config NAME=VALUE[,NAME=VALUE...]: one more configuration, full;
+ * coll: its collective (--config-for, given "COLL:" and full), or NULL. */
+static ct_status_t ct_options_config(const char *given, const char *full,
+                                     const ct_coll_desc_t *coll, ct_options_t *o, char *err,
+                                     size_t errlen)
 {
-    char quoted[64];
-    const char *arg = ct_options_quote(full, quoted, sizeof quoted);
+    char quoted[64], arg[96];
+    snprintf(arg, sizeof arg, "%s '%s'", coll ? "--config-for" : "--config",
+             ct_options_quote(given, quoted, sizeof quoted));
     if (o->nconfigs == CT_CONFIGS_MAX)
-        return ct_options_fail(err, errlen, "--config '%s': at most %d configurations", arg,
-                               CT_CONFIGS_MAX);
+        return ct_options_fail(err, errlen,
+                               "%s: at most %d configurations (--config and "
+                               "--config-for together)",
+                               arg, CT_CONFIGS_MAX);
     ct_config_t *cfg = &o->configs[o->nconfigs];
     memset(cfg, 0, sizeof *cfg);
+    cfg->coll = coll;
     for (const char *p = full;;) {
         size_t len = strcspn(p, ",");
         if (cfg->n == CT_CONFIG_SETTINGS_MAX)
-            return ct_options_fail(err, errlen, "--config '%s': at most %d settings", arg,
+            return ct_options_fail(err, errlen, "%s: at most %d settings", arg,
                                    CT_CONFIG_SETTINGS_MAX);
         if (ct_options_setting(arg, p, len, cfg, &cfg->s[cfg->n], err, errlen) != CT_OK)
             return CT_ERR_USAGE;
@@ -265,13 +284,40 @@ static ct_status_t ct_options_config(const char *full, ct_options_t *o, char *er
             break;
         p++;
     }
-    /* The same settings would get the same config_id: two rows alike. */
-    for (int k = 0; k < o->nconfigs; k++)
+    /* The same settings on one collective: two rows alike. */
+    for (int k = 0; k < o->nconfigs; k++) {
+        const ct_coll_desc_t *on = coll ? coll : o->configs[k].coll;
         if (ct_options_same_config(&o->configs[k], cfg))
-            return ct_options_fail(
-                err, errlen, "--config '%s': the same settings as configuration %d", arg, k + 1);
+            return ct_options_fail(err, errlen, "%s: the same settings as configuration %d%s%s",
+                                   arg, k + 1, on ? " on " : "", on ? on->name : "");
+    }
     o->nconfigs++;
     return CT_OK;
+}
+
+/* --config-for COLL:NAME=VALUE[,...]: a configuration of one collective.
+ * The collective ends at the first ':' (names are [A-Za-z0-9_]; a value
+ * may hold ':' and ';', NCCL's do), whether -C measures it is
+ * ct_options_check's. */
+static ct_status_t ct_options_config_for(const char *full, ct_options_t *o, char *err,
+                                         size_t errlen)
+{
+    char quoted[64], name[32], names[128];
+    const char *arg = ct_options_quote(full, quoted, sizeof quoted);
+    size_t len = strcspn(full, ":=,");
+    if (full[len] != ':' || len == 0 || len >= sizeof name) {
+        ct_coll_name_list(",", names, sizeof names);
+        return ct_options_fail(
+            err, errlen, "--config-for '%s': COLL:NAME=VALUE,... with COLL one of %s", arg, names);
+    }
+    snprintf(name, sizeof name, "%.*s", (int)len, full);
+    const ct_coll_desc_t *coll = ct_coll_find(name);
+    if (coll == NULL) {
+        ct_coll_name_list(",", names, sizeof names);
+        return ct_options_fail(err, errlen, "--config-for '%s': no collective '%s' (%s)", arg, name,
+                               names);
+    }
+    return ct_options_config(full, full + len + 1, coll, o, err, errlen);
 }
 
 static ct_status_t ct_options_int(const char *flag, const char *text, long lo, long hi, int *out,
@@ -487,7 +533,7 @@ static void ct_options_defaults(ct_options_t *o)
     o->backend = "mpi";
     o->target_ci = 0.02;
     o->size_budget_s = 0.2;
-    o->min_time_s = 0.01;
+    o->min_time_s = 0.002; /* OSU's 1000 small calls last about 1 ms (doc/timing.md) */
     o->min_samples = 10;
     o->max_samples = 10000;
     o->batch_us = 50.0;
@@ -568,7 +614,9 @@ static ct_status_t ct_options_apply(ct_options_t *o, int id, const char *arg, ch
         return CT_OK;
     case CT_OPT_CVARS: return ct_options_cvars(arg, &o->cvars, err, errlen);
     case CT_OPT_SIZES: return ct_options_sizes(arg, o, err, errlen);
-    case CT_OPT_CONFIG: return ct_options_config(arg, o, err, errlen);
+    case CT_OPT_SHAPES: return ct_shapes_parse(arg, o->shapes, &o->nshapes, err, errlen);
+    case CT_OPT_CONFIG: return ct_options_config(arg, arg, NULL, o, err, errlen);
+    case CT_OPT_CONFIG_FOR: return ct_options_config_for(arg, o, err, errlen);
     case CT_OPT_TARGET_CI:
         return ct_options_fraction("--target-ci", arg, &o->target_ci, err, errlen);
     case CT_OPT_SIZE_BUDGET:
@@ -684,6 +732,20 @@ static ct_status_t ct_options_check(ct_options_t *o, char *err, size_t errlen)
                 return CT_ERR_USAGE;
     if (o->nconfigs && o->pairs)
         return ct_options_fail(err, errlen, "--config: not with --pairs");
+    if (o->nshapes && o->pairs)
+        return ct_options_fail(err, errlen, "--shapes: not with --pairs");
+    /* A --config-for of a collective -C does not measure would measure
+     * nothing. */
+    for (int k = 0; k < o->nconfigs; k++) {
+        const ct_coll_desc_t *coll = o->configs[k].coll;
+        int measured = coll == NULL;
+        for (int c = 0; c < o->ncolls && !measured; c++)
+            measured = o->colls[c] == coll;
+        if (!measured)
+            return ct_options_fail(err, errlen,
+                                   "--config-for %s:... (configuration %d): -C does not measure %s",
+                                   coll->name, k + 1, coll->name);
+    }
     return CT_OK;
 }
 

@@ -15,6 +15,7 @@
 #include "coll.h"
 #include "ct_dtype.h"
 #include "ct_status.h"
+#include "shapes.h"
 
 typedef enum {
     CT_AGG_RANK0 = 0,
@@ -44,6 +45,9 @@ typedef struct {
 typedef struct {
     ct_setting_t s[CT_CONFIG_SETTINGS_MAX];
     int n;
+    /* --config-for: the one collective it is measured on (the others skip
+     * it); NULL: --config, every collective. */
+    const ct_coll_desc_t *coll;
 } ct_config_t;
 
 /* --sizes: at most this many (as many as a -b/-e sweep may have). */
@@ -76,7 +80,8 @@ typedef struct {
     const char *json_path;
     const char *run_id;
     const char *cvars; /* --cvars: MPI_T variables to record, comma-separated */
-    /* --config: configurations 1..nconfigs (0 is the start-up values) */
+    /* --config, --config-for: configurations 1..nconfigs in the order
+     * given (0 is the start-up values) */
     ct_config_t configs[CT_CONFIGS_MAX];
     int nconfigs;
     double target_ci; /* relative half-width of the median's 95% CI */
@@ -90,6 +95,10 @@ typedef struct {
     int no_table;     /* --no-table: no nccl-tests table */
     int pairs;        /* --pairs: host pairs, round-robin (pairs.h) */
     int pairs_rounds; /* --pairs-rounds: at most this many rounds; 0: all */
+    /* --shapes: ascending, each measured on a sub-communicator (shapes.h);
+     * nshapes 0: the launch's own shape only */
+    ct_shape_t shapes[CT_SHAPES_MAX];
+    int nshapes;
     const char *nccl_library;
     const char *cudart_library;
     int help;

@@ -143,6 +143,11 @@ void ct_reports_pair(ct_reports_t *r, const ct_report_pair_t *pair)
     CT_REPORTS_EACH(r, pair, pair);
 }
 
+void ct_reports_shape(ct_reports_t *r, const ct_report_shape_t *shape)
+{
+    CT_REPORTS_EACH(r, shape, shape);
+}
+
 ct_status_t ct_reports_status(const ct_reports_t *r) { return r ? r->status : CT_OK; }
 
 ct_status_t ct_reports_end(ct_reports_t *r, ct_status_t run_status)

@@ -10,8 +10,8 @@
  *
  * Reports live on rank 0 only.  Order of events:
  *   open (before the first measurement: every problem with a destination is
- *   found here, exit 2) -> begin -> { coll_begin -> (row | refused)...
- *   -> coll_end }...
+ *   found here, exit 2) -> begin -> { [pair | shape] coll_begin ->
+ *   (row | refused)... -> coll_end }...
  *   -> end (the sweep finished, ok or wrong: commit) -> close,
  *   or abort instead of end when the run fails (discard what is not
  *   committed; rows already written to a file stay).
@@ -95,6 +95,16 @@ typedef struct {
     const char *round_line; /* on a round's first pair: "h1+h2, h3+h4"; else NULL */
 } ct_report_pair_t;
 
+/* --shapes: the rows that follow, up to the next shape, are measured on
+ * this shape's sub-communicator (shapes.h).  Their rank_medians are in its
+ * rank order: world_ranks[i] is its rank i's in the run's world. */
+typedef struct {
+    int index; /* among --shapes, from 0 */
+    ct_shape_t shape;
+    int nranks;             /* nnodes x ranks_per_node */
+    const int *world_ranks; /* nranks entries, ascending */
+} ct_report_shape_t;
+
 /* The files the run's reports write, so two flags never name one file. */
 #define CT_REPORT_MAX 8
 typedef struct {
@@ -117,6 +127,7 @@ typedef struct {
     ct_status_t (*refused)(void *state, const ct_report_refusal_t *refusal);
     ct_status_t (*coll_end)(void *state, const ct_coll_desc_t *coll);
     ct_status_t (*pair)(void *state, const ct_report_pair_t *pair);
+    ct_status_t (*shape)(void *state, const ct_report_shape_t *shape);
     /* run_status: CT_OK, CT_ERR_WRONG or CT_ERR_REFUSED. */
     ct_status_t (*end)(void *state, ct_status_t run_status);
     void (*close)(void *state);
@@ -147,6 +158,7 @@ void ct_reports_row(ct_reports_t *reports, const ct_report_row_t *row);
 void ct_reports_refused(ct_reports_t *reports, const ct_report_refusal_t *refusal);
 void ct_reports_coll_end(ct_reports_t *reports, const ct_coll_desc_t *coll);
 void ct_reports_pair(ct_reports_t *reports, const ct_report_pair_t *pair);
+void ct_reports_shape(ct_reports_t *reports, const ct_report_shape_t *shape);
 /* The first error so far (CT_OK on NULL). */
 ct_status_t ct_reports_status(const ct_reports_t *reports);
 /* Commits every output (each one, even after another failed); returns the

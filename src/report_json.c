@@ -325,8 +325,10 @@ static json_t *ct_report_config_env(const ct_cvars_t *env)
     return j;
 }
 
-/* --config: [{"index", "config_id", "settings": {NAME: VALUE}, RECORD}],
- * RECORD what the backend's kind read back when the configuration's
+/* --config: [{"index", "config_id", "collective", "settings": {NAME:
+ * VALUE}, RECORD}], "collective" the one a --config-for is measured on
+ * (null: every collective, configuration 0's and a --config's), RECORD
+ * what the backend's kind read back when the configuration's
  * communicator was created: "cvars" as MPI_T reads them (mpi), or
  * "environment" as getenv read it right before ncclCommInitRank (nccl,
  * which has no MPI_T). */
@@ -341,6 +343,9 @@ static json_t *ct_report_configs(const ct_configs_t *configs)
             bad |= ct_json_set(settings, c->config->s[i].name, ct_json_str(c->config->s[i].value));
         bad |= ct_json_set(o, "index", json_integer(k));
         bad |= ct_json_set(o, "config_id", ct_json_str(c->config_id));
+        bad |= ct_json_set(o, "collective",
+                           c->config && c->config->coll ? ct_json_str(c->config->coll->name)
+                                                        : json_null());
         bad |= ct_json_set(o, "settings", settings);
         bad |= ct_json_set(o, configs->kind->record,
                            configs->kind->scoped ? ct_report_cvars(&c->cvars)
@@ -458,13 +463,24 @@ static json_t *ct_report_per_host(const ct_rankinfo_t *ranks, int n, const doubl
     return list;
 }
 
-static json_t *ct_report_row(const ct_report_run_t *run, const ct_report_row_t *row)
+/* ranks: the row's ranks' placement, n of them (the world's, or a
+ * --shapes shape's); ranks_per_node: the shape's, 0 outside --shapes. */
+static json_t *ct_report_row(const ct_rankinfo_t *ranks, int n, int ranks_per_node,
+                             const ct_report_row_t *row)
 {
     const ct_measurement_t *m = row->measurement;
+    const ct_result_t *r = row->result;
     /* The CSV columns (samples, converged and the CI among them), then what
      * only the JSON carries; ci95_* are the CI again, for schema 1 readers. */
-    json_t *o = ct_result_json(row->result), *rm = json_object();
+    json_t *o = ct_result_json(r), *rm = json_object();
     int bad = o == NULL;
+
+    /* The CSV leaves it to nranks / nnodes; null where the ranks are not
+     * spread evenly (3 ranks on 2 hosts). */
+    if (ranks_per_node == 0 && r->nnodes > 0 && r->nranks % r->nnodes == 0)
+        ranks_per_node = (int)(r->nranks / r->nnodes);
+    bad |= ct_json_set(o, "ranks_per_node",
+                       ranks_per_node > 0 ? json_integer(ranks_per_node) : json_null());
 
     bad |= ct_json_set(o, "batch", json_integer(m->batch));
     bad |= ct_json_set(o, "batch_overhead_us",
@@ -479,8 +495,7 @@ static json_t *ct_report_row(const ct_report_run_t *run, const ct_report_row_t *
     bad |= ct_json_set(rm, "max", ct_json_real(m->rank_median_max));
     bad |= ct_json_set(o, "rank_median_us", rm);
     if (row->rank_medians) {
-        int n = ct_world_size(run->world);
-        bad |= ct_json_set(o, "per_host", ct_report_per_host(run->ranks, n, row->rank_medians));
+        bad |= ct_json_set(o, "per_host", ct_report_per_host(ranks, n, row->rank_medians));
         json_t *each = n <= CT_REPORT_MAX_RANK_MEDIANS ? json_array() : NULL;
         for (int r = 0; each && r < n; r++)
             bad |= ct_json_append(each, ct_json_real(row->rank_medians[r]));
@@ -503,6 +518,10 @@ typedef struct {
     json_t *pairs;   /* --pairs: one entry per pair and row; else NULL */
     ct_report_pair_t pair;
     char pair_hosts[2][128];
+    json_t *shapes;             /* --shapes: one entry per shape; else NULL */
+    ct_rankinfo_t *shape_ranks; /* --shapes: the current shape's ranks */
+    int shape_n;                /* their count; 0 before the first shape */
+    int shape_rpn;              /* its ranks per node */
 } ct_json_report_t;
 
 static json_t *ct_report_body(const ct_json_report_t *j, ct_status_t run_status)
@@ -569,6 +588,8 @@ static json_t *ct_report_body(const ct_json_report_t *j, ct_status_t run_status)
     bad |= ct_json_set(doc, "refused", json_incref(j->refused));
     if (j->pairs)
         bad |= ct_json_set(doc, "pairs", json_incref(j->pairs));
+    if (j->shapes)
+        bad |= ct_json_set(doc, "shapes", json_incref(j->shapes));
     if (bad) {
         json_decref(doc);
         return NULL;
@@ -602,6 +623,40 @@ static ct_status_t ct_json_open(const ct_report_run_t *run, ct_report_files_t *f
     j->path = run->opts->json_path;
     j->target = *t;
     *state_p = j;
+    return CT_OK;
+}
+
+/* --shapes: the next rows' ranks are the shape's (per_host maps its rank
+ * order to hosts), and "shapes" lists it: {"nnodes", "ranks_per_node",
+ * "nranks", "ranks" (world ranks)}. */
+static ct_status_t ct_json_shape(void *state, const ct_report_shape_t *shape)
+{
+    ct_json_report_t *j = state;
+    ct_rankinfo_t *mine = calloc((size_t)shape->nranks, sizeof *mine);
+    json_t *o = json_object(), *ranks = json_array();
+    int bad = mine == NULL || (j->shapes == NULL && (j->shapes = json_array()) == NULL);
+
+    for (int i = 0; i < shape->nranks && !bad; i++) {
+        mine[i] = j->run->ranks[shape->world_ranks[i]];
+        bad |= ct_json_append(ranks, json_integer(shape->world_ranks[i]));
+    }
+    bad |= ct_json_set(o, "nnodes", json_integer(shape->shape.nnodes));
+    bad |= ct_json_set(o, "ranks_per_node", json_integer(shape->shape.ranks_per_node));
+    bad |= ct_json_set(o, "nranks", json_integer(shape->nranks));
+    bad |= ct_json_set(o, "ranks", ranks);
+    if (bad)
+        json_decref(o);
+    else
+        bad = ct_json_append(j->shapes, o) != 0;
+    if (bad) {
+        free(mine);
+        fprintf(stderr, "collbench: error: --json %s: out of memory keeping the shapes\n", j->path);
+        return CT_ERR_NOMEM;
+    }
+    free(j->shape_ranks);
+    j->shape_ranks = mine;
+    j->shape_n = shape->nranks;
+    j->shape_rpn = shape->shape.ranks_per_node;
     return CT_OK;
 }
 
@@ -650,7 +705,8 @@ static int ct_json_pair_row(ct_json_report_t *j, json_t *o, const ct_result_t *r
 static ct_status_t ct_json_row(void *state, const ct_report_row_t *row)
 {
     ct_json_report_t *j = state;
-    json_t *o = ct_report_row(j->run, row);
+    json_t *o = j->shape_n ? ct_report_row(j->shape_ranks, j->shape_n, j->shape_rpn, row)
+                           : ct_report_row(j->run->ranks, ct_world_size(j->run->world), 0, row);
     if (o && j->pairs && ct_json_pair_row(j, o, row->result) != 0) {
         json_decref(o);
         o = NULL;
@@ -750,6 +806,8 @@ static void ct_json_free(void *state)
     json_decref(j->results);
     json_decref(j->refused);
     json_decref(j->pairs);
+    json_decref(j->shapes);
+    free(j->shape_ranks);
     free(j);
 }
 
@@ -760,6 +818,7 @@ const ct_report_ops_t ct_report_json = {
     .row = ct_json_row,
     .refused = ct_json_refused,
     .pair = ct_json_pair,
+    .shape = ct_json_shape,
     .end = ct_json_end,
     .close = ct_json_free,
     .abort = ct_json_free,

@@ -266,6 +266,19 @@ static ct_status_t ct_table_pair(void *state, const ct_report_pair_t *pair)
     return ct_table_flush(t);
 }
 
+/* --shapes: a comment line before each shape's collectives, which
+ * nccl-tests parsers skip like the other '#' lines. */
+static ct_status_t ct_table_shape(void *state, const ct_report_shape_t *shape)
+{
+    ct_table_report_t *t = state;
+    char name[32];
+    ct_shape_name(&shape->shape, name, sizeof name);
+    fprintf(t->fp, "# Shape %s (nodes x ranks per node): %d rank%s on %d node%s\n#\n", name,
+            shape->nranks, shape->nranks == 1 ? "" : "s", shape->shape.nnodes,
+            shape->shape.nnodes == 1 ? "" : "s");
+    return ct_table_flush(t);
+}
+
 static ct_status_t ct_table_end(void *state, ct_status_t run_status)
 {
     (void)run_status;
@@ -282,6 +295,7 @@ const ct_report_ops_t ct_report_table = {
     .refused = ct_table_refused,
     .coll_end = ct_table_coll_end,
     .pair = ct_table_pair,
+    .shape = ct_table_shape,
     .end = ct_table_end,
     .close = free,
     .abort = free,

@@ -35,11 +35,21 @@ int ct_world_size(const ct_world_t *world);
 int ct_world_local_rank(const ct_world_t *world); /* rank among this host's */
 int ct_world_local_size(const ct_world_t *world);
 int ct_world_nnodes(const ct_world_t *world); /* distinct hosts */
+/* Hosts by hostname, numbered 0.. in order of their first rank (the JSON's
+ * "hosts" order): this rank's host, its place among that host's ranks (in
+ * rank order), and a host's rank count and name (0 and "" outside). */
+int ct_world_host_index(const ct_world_t *world);
+int ct_world_host_rank(const ct_world_t *world);
+int ct_world_host_size(const ct_world_t *world, int host);
+const char *ct_world_host_name(const ct_world_t *world, int host);
 const char *ct_world_hostname(const ct_world_t *world);
 const char *ct_world_library_version(const ct_world_t *world);
 void *ct_world_native(ct_world_t *world); /* points at the MPI_Comm */
 
 void ct_world_barrier(ct_world_t *world);
+/* A barrier that sleeps while it waits (polls up to 20 ms apart) instead of spinning:
+ * for ranks that sit out a measurement on a sub-communicator. */
+void ct_world_barrier_idle(ct_world_t *world);
 void ct_world_allreduce_double(ct_world_t *world, double *inout, size_t n, ct_reduce_t op);
 void ct_world_allreduce_long(ct_world_t *world, long long *inout, size_t n, ct_reduce_t op);
 void ct_world_bcast(ct_world_t *world, void *buf, size_t bytes, int root);

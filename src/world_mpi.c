@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "mpi_check.h"
@@ -37,6 +38,10 @@ struct ct_world {
     int local_rank;
     int local_size;
     int nnodes;
+    int host_index;                      /* this rank's host, numbered in order of first rank */
+    int host_rank;                       /* this rank's place among its host's, in rank order */
+    int *host_sizes;                     /* nnodes entries: ranks per host */
+    char (*host_names)[CT_HOSTNAME_MAX]; /* nnodes entries */
     char hostname[CT_HOSTNAME_MAX];
     char library_version[MPI_MAX_LIBRARY_VERSION_STRING];
 };
@@ -59,29 +64,39 @@ static int ct_world_count(struct ct_world *w, size_t n, const char *what)
     return (int)n;
 }
 
-/* Counts distinct hostnames: ranks on one host share memory and a NIC, so
- * nnodes is what busbw comparisons across clusters need. */
-static int ct_world_count_hosts(struct ct_world *w)
+/* Numbers the hosts by hostname, in order of their first rank: ranks on
+ * one host share memory and a NIC, so nnodes is what busbw comparisons
+ * across clusters need, and the hosts' order and sizes are what --shapes
+ * places its sub-communicators by (the same order as the JSON's "hosts").
+ * By name, not MPI_COMM_TYPE_SHARED: emulated hosts share one kernel. */
+static void ct_world_count_hosts(struct ct_world *w)
 {
     char *all = malloc((size_t)w->size * CT_HOSTNAME_MAX);
-    int nnodes = 0;
 
-    if (all == NULL) {
+    w->host_sizes = calloc((size_t)w->size, sizeof *w->host_sizes);
+    w->host_names = calloc((size_t)w->size, sizeof *w->host_names);
+    if (all == NULL || w->host_sizes == NULL || w->host_names == NULL) {
         /* The others are about to wait in MPI_Allgather for this rank. */
         fprintf(stderr, "collbench: rank %d: out of memory gathering host names\n", w->rank);
         ct_world_abort(w, CT_EXIT_FAILURE);
     }
     CT_WORLD_MPI(w, MPI_Allgather,
                  (w->hostname, CT_HOSTNAME_MAX, MPI_CHAR, all, CT_HOSTNAME_MAX, MPI_CHAR, w->comm));
+    w->nnodes = 0;
     for (int r = 0; r < w->size; r++) {
-        int seen = 0;
-        for (int q = 0; q < r && !seen; q++)
-            seen =
-                strcmp(all + (size_t)r * CT_HOSTNAME_MAX, all + (size_t)q * CT_HOSTNAME_MAX) == 0;
-        nnodes += !seen;
+        const char *name = all + (size_t)r * CT_HOSTNAME_MAX;
+        int k = 0;
+        while (k < w->nnodes && strcmp(w->host_names[k], name) != 0)
+            k++;
+        if (k == w->nnodes)
+            memcpy(w->host_names[w->nnodes++], name, CT_HOSTNAME_MAX);
+        if (r == w->rank) {
+            w->host_index = k;
+            w->host_rank = w->host_sizes[k];
+        }
+        w->host_sizes[k]++;
     }
     free(all);
-    return nnodes;
 }
 
 static void ct_world_describe(struct ct_world *w);
@@ -122,7 +137,8 @@ static void ct_world_describe(struct ct_world *w)
     CT_WORLD_MPI(w, MPI_Get_library_version, (w->library_version, &len));
     /* Open MPI's string ends in a newline and padding; keep the first line. */
     w->library_version[strcspn(w->library_version, "\r\n")] = '\0';
-    w->nnodes = ct_world_count_hosts(w);
+    w->hostname[sizeof w->hostname - 1] = '\0';
+    ct_world_count_hosts(w);
 }
 
 ct_status_t ct_world_split(ct_world_t *world, int color, int key, ct_world_t **sub_p)
@@ -166,6 +182,8 @@ void ct_world_free(ct_world_t *sub)
     if (sub == NULL)
         return;
     (void)CT_MPI_CALL(MPI_Comm_free, (&sub->comm));
+    free(sub->host_sizes);
+    free(sub->host_names);
     free(sub);
 }
 
@@ -173,6 +191,8 @@ void ct_world_finalize(ct_world_t *world)
 {
     /* Too late to abort; the report is all that can be done. */
     (void)CT_MPI_CALL(MPI_Finalize, ());
+    free(world->host_sizes);
+    free(world->host_names);
     free(world);
 }
 
@@ -181,11 +201,43 @@ int ct_world_size(const ct_world_t *w) { return w->size; }
 int ct_world_local_rank(const ct_world_t *w) { return w->local_rank; }
 int ct_world_local_size(const ct_world_t *w) { return w->local_size; }
 int ct_world_nnodes(const ct_world_t *w) { return w->nnodes; }
+int ct_world_host_index(const ct_world_t *w) { return w->host_index; }
+int ct_world_host_rank(const ct_world_t *w) { return w->host_rank; }
+int ct_world_host_size(const ct_world_t *w, int host)
+{
+    return host >= 0 && host < w->nnodes ? w->host_sizes[host] : 0;
+}
+const char *ct_world_host_name(const ct_world_t *w, int host)
+{
+    return host >= 0 && host < w->nnodes ? w->host_names[host] : "";
+}
 const char *ct_world_hostname(const ct_world_t *w) { return w->hostname; }
 const char *ct_world_library_version(const ct_world_t *w) { return w->library_version; }
 void *ct_world_native(ct_world_t *w) { return &w->comm; }
 
 void ct_world_barrier(ct_world_t *w) { CT_WORLD_MPI(w, MPI_Barrier, (w->comm)); }
+
+/* MPI_Barrier busy-polls in Open MPI: a rank waiting there for minutes
+ * would take a core from the ranks being measured.  A non-blocking
+ * barrier, tested with sleeps that grow from 0.1 ms to 20 ms between
+ * tests (each test wakes the rank and runs MPI's progress), costs them
+ * almost nothing and ends within 20 ms of the last rank's arrival. */
+void ct_world_barrier_idle(ct_world_t *w)
+{
+    MPI_Request req;
+    int done = 0;
+    long pause_ns = 100000;
+    CT_WORLD_MPI(w, MPI_Ibarrier, (w->comm, &req));
+    for (;;) {
+        CT_WORLD_MPI(w, MPI_Test, (&req, &done, MPI_STATUS_IGNORE));
+        if (done)
+            break;
+        const struct timespec pause = {0, pause_ns};
+        nanosleep(&pause, NULL);
+        if (pause_ns < 20000000)
+            pause_ns *= 2;
+    }
+}
 
 static MPI_Op ct_world_mpi_op(ct_reduce_t op)
 {

@@ -90,4 +90,33 @@ check_table "$T/d.out"
 CT_MPIRUN_ARGS=$DYN ct_mpirun 2 -C broadcast -b 8 -e 8 --config coll_tuned_bcast_algorithm=6 \
     >/dev/null 2>"$T/e.err" || fail "(e) exit $?"
 grep -q 'coll_tuned_use_dynamic_rules is false' "$T/e.err" && fail "(e) a note with dynamic rules on"
+
+# (f) --config-for: configurations of two collectives in one launch, each
+# measured on its own collective alone.  Configuration 1 is broadcast's
+# 1 KiB pipeline (slow at 1 MiB), 2 allreduce's ring; 0 runs for both.
+CT_MPIRUN_ARGS=$DYN ct_mpirun 2 -C broadcast,allreduce -b 1M -e 1M \
+    --config-for broadcast:coll_tuned_bcast_algorithm=3,coll_tuned_bcast_algorithm_segmentsize=1024 \
+    --config-for allreduce:coll_tuned_allreduce_algorithm=4 --csv "$T/f.csv" --json "$T/f.json" \
+    >"$T/f.out" 2>"$T/f.err" || fail "(f) exit $? ($(cat "$T/f.err"))"
+check_table "$T/f.out"
+grep -q '^# Configuration 1: broadcast:coll_tuned_bcast_algorithm=3,' "$T/f.out" ||
+    fail "(f) configuration 1's line"
+id1=$(json_get "$T/f.json" configs.1.config_id)
+id2=$(json_get "$T/f.json" configs.2.config_id)
+id0=$(json_get "$T/f.json" configs.0.config_id)
+[ "$(json_get "$T/f.json" configs.1.collective)" = broadcast ] || fail "(f) configs.1.collective"
+[ "$(json_get "$T/f.json" configs.2.collective)" = allreduce ] || fail "(f) configs.2.collective"
+[ "$(json_get "$T/f.json" configs.0.collective)" = null ] || fail "(f) configs.0.collective"
+# collective,config_id per row: 0 on both, 1 on broadcast alone, 2 on
+# allreduce alone, two placements each.
+rows=$(awk -F, 'NR > 1 { print $4 "," $22 }' "$T/f.csv" | sort | uniq -c | awk '{ print $1 " " $2 }' | sort)
+want=$(printf '2 broadcast,%s\n2 broadcast,%s\n2 allreduce,%s\n2 allreduce,%s\n' \
+    "$id0" "$id1" "$id0" "$id2" | sort)
+[ "$rows" = "$want" ] || fail "(f) rows per collective and configuration: $rows (want $want)"
+# Configuration 1's settings acted on broadcast and not on configuration 0's.
+pipe=$(awk -F, -v id="$id1" '$22 == id && $5 == "out-of-place" { print $14 }' "$T/f.csv")
+base=$(awk -F, -v id="$id0" '$4 == "broadcast" && $22 == id && $5 == "out-of-place" { print $14 }' "$T/f.csv")
+echo "broadcast medians (out-of-place): defaults $base us, 1 KiB pipeline $pipe us"
+awk -v p="$pipe" -v b="$base" 'BEGIN { exit p >= 5 * b ? 0 : 1 }' ||
+    fail "(f) the 1 KiB pipeline ($pipe us) is not 5x the defaults ($base us)"
 exit 0

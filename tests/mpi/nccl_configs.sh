@@ -144,4 +144,26 @@ grep -q '^collbench: note: --config sets NCCL_MIN_CTAS, which NCCL 2.28 reads on
     "$T/c.err" || fail "(c) no note: $(cat "$T/c.err")"
 check_table "$T/c.out"
 echo "ok: (c) note"
+
+# (d) --config-for: allreduce's Tree (20 ms a call) measured on allreduce
+# alone, broadcast's NCCL_ALGO with its own ':' and ';' on broadcast alone.
+run d -C allreduce,broadcast -b 1K -e 1K -n 2 -w 1 --config-for allreduce:NCCL_ALGO=Tree \
+    --config-for 'broadcast:NCCL_ALGO=allreduce:ring;broadcast:ring' --csv "$T/d.csv" --json "$T/d.json"
+[ "$rc" -eq 0 ] || fail "(d) exit $rc: $(cat "$T/d.err")"
+check_table "$T/d.out"
+d0=$(json_get "$T/d.json" config_id)
+d1=$(json_get "$T/d.json" configs.1.config_id)
+d2=$(json_get "$T/d.json" configs.2.config_id)
+[ "$(json_get "$T/d.json" configs.1.collective)" = allreduce ] &&
+    [ "$(json_get "$T/d.json" configs.2.settings.NCCL_ALGO)" = 'allreduce:ring;broadcast:ring' ] ||
+    fail "(d) JSON configs: $(json_get "$T/d.json" configs)"
+rows=$(awk -F, 'NR > 1 { print $4 "," $22 }' "$T/d.csv" | sort | uniq -c | awk '{ print $1 " " $2 }' | sort)
+want=$(printf '2 allreduce,%s\n2 allreduce,%s\n2 broadcast,%s\n2 broadcast,%s\n' \
+    "$d0" "$d1" "$d0" "$d2" | sort)
+[ "$rows" = "$want" ] || fail "(d) rows: $rows (want $want)"
+slow=$(awk -F, -v id="$d1" 'NR > 1 && ($22 == id) != ($14 >= 20000)' "$T/d.csv")
+[ -z "$slow" ] || fail "(d) only configuration 1 (allreduce's Tree) is 20 ms a call: $slow"
+grep -qF 'comm=2 NCCL_ALGO=allreduce:ring;broadcast:ring NCCL_PROTO=Simple' "$T/d.log.0" ||
+    fail "(d) configuration 2's init: $(cat "$T/d.log.0")"
+echo "ok: (d) --config-for"
 exit 0

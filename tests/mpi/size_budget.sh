@@ -6,7 +6,7 @@
 # 0.3 s per placement must end the run within seconds.  The margin is
 # wide on purpose (start-up on a loaded machine), and the samples column
 # shows the budget, not --min-samples, ended the size.  The same bound
-# holds against --batch-us.
+# holds against --batch-us and window mode's calibration.
 . "$top_srcdir/tests/mpi/lib.sh"
 
 start=$(date +%s)
@@ -26,6 +26,22 @@ ct_mpirun 2 -C allreduce -b 1M -e 1M --sync batch --batch-us 1e7 --size-budget 0
 elapsed=$(($(date +%s) - start))
 check_table "$T/out"
 [ "$elapsed" -le 12 ] || fail "--batch-us 1e7 with a 0.3 s budget took $elapsed s"
+# Window mode's calibration is bounded too: calls of 100 ms each (the
+# delay shim spins before every 1 KiB broadcast, a stand-in for calls that
+# each wait for a scheduler slice) against a 0.4 s budget.  Its 9 windows
+# of 4 estimated calls once took 4 s a placement, 9 s this run; now as
+# many as fit in a quarter of the budget, at least one: about 1 s a
+# placement.  The shim's spins keep wall time, whatever the load.
+shim="$top_builddir/tests/tools/.libs/libdelay_shim.so"
+[ -f "$shim" ] || fail "shim not built: $shim"
+start=$(date +%s)
+CT_MPIRUN_ARGS="-x LD_PRELOAD=$shim -x DELAY_SHIM_US=100000 -x DELAY_SHIM_ONLY=MPI_Bcast \
+    -x DELAY_SHIM_BYTES=1024" ct_mpirun 2 -C broadcast -b 1K -e 1K -w 1 -c 0 --size-budget 0.4 \
+    --quiet >"$T/out" 2>"$T/err" || fail "calibration: exit $? ($(cat "$T/err"))"
+elapsed=$(($(date +%s) - start))
+grep -q '^ *1024 ' "$T/out" || fail "calibration: no 1 KiB row in $(cat "$T/out")"
+[ "$elapsed" -le 5 ] || fail "calls of 100 ms with a 0.4 s budget took $elapsed s"
+
 # And the other way round: a budget that cannot run out leaves the
 # adaptive count to --min-samples, which must be met (a run that stopped
 # after its first sample once passed every other test).  Barrier mode:

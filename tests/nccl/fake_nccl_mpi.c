@@ -1121,12 +1121,70 @@ int ncclGetVersion(int *version)
     return OK;
 }
 
+/* The id names its maker (world rank) and which of its ids it is, so the
+ * ranks of a communicator smaller than the world can find each other. */
+typedef struct {
+    int world_rank;
+    int serial;
+} fake_id_origin_t;
+
 int ncclGetUniqueId(fake_unique_id_t *id)
 {
+    static int serial; /* ids made by this process; the double is single-threaded */
+    fake_id_origin_t origin = {0, serial++};
     fake_env_init();
     memset(id, 0, sizeof *id);
     memcpy(id->internal, "fake-nccl-mpi", 13);
+    MPI_Comm_rank(MPI_COMM_WORLD, &origin.world_rank);
+    memcpy(id->internal + 16, &origin, sizeof origin);
     return OK;
+}
+
+/* A communicator of nranks < the world's, as NCCL makes one of any ranks
+ * given one id: each rank tells the id's maker (its rank 0) its world
+ * rank, the maker sends back the list in NCCL rank order, and the group
+ * makes it (MPI_Comm_create_group: collective over the group alone). */
+static int fake_comm_group(fake_unique_id_t id, int nranks, int rank, MPI_Comm *comm)
+{
+    fake_id_origin_t origin;
+    int me = 0, tag, rc = MPI_SUCCESS;
+    int *members = calloc((size_t)nranks, sizeof *members);
+    MPI_Group world_group, group;
+
+    if (members == NULL)
+        return SYSTEM_ERROR;
+    memcpy(&origin, id.internal + 16, sizeof origin);
+    tag = 0x4e00 + (origin.serial & 0xff);
+    MPI_Comm_rank(MPI_COMM_WORLD, &me);
+    if (rank == 0) {
+        members[0] = me;
+        for (int i = 1; i < nranks && rc == MPI_SUCCESS; i++) {
+            int pair[2] = {-1, -1};
+            rc = MPI_Recv(pair, 2, MPI_INT, MPI_ANY_SOURCE, tag, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            if (pair[0] < 1 || pair[0] >= nranks) {
+                free(members);
+                return INVALID_ARGUMENT;
+            }
+            members[pair[0]] = pair[1];
+        }
+        for (int i = 1; i < nranks && rc == MPI_SUCCESS; i++)
+            rc = MPI_Send(members, nranks, MPI_INT, members[i], tag, MPI_COMM_WORLD);
+    } else {
+        int pair[2] = {rank, me};
+        rc = MPI_Send(pair, 2, MPI_INT, origin.world_rank, tag, MPI_COMM_WORLD);
+        if (rc == MPI_SUCCESS)
+            rc = MPI_Recv(members, nranks, MPI_INT, origin.world_rank, tag, MPI_COMM_WORLD,
+                          MPI_STATUS_IGNORE);
+    }
+    if (rc == MPI_SUCCESS) {
+        MPI_Comm_group(MPI_COMM_WORLD, &world_group);
+        MPI_Group_incl(world_group, nranks, members, &group);
+        rc = MPI_Comm_create_group(MPI_COMM_WORLD, group, tag, comm);
+        MPI_Group_free(&group);
+        MPI_Group_free(&world_group);
+    }
+    free(members);
+    return rc == MPI_SUCCESS ? OK : SYSTEM_ERROR;
 }
 
 static void fake_comm_free(fake_comm_t *c, int collective)
@@ -1144,14 +1202,20 @@ int ncclCommInitRank(fake_comm_t **comm_p, int nranks, fake_unique_id_t id, int 
     if (memcmp(id.internal, "fake-nccl-mpi", 13) != 0)
         return INVALID_ARGUMENT; /* the id did not travel from rank 0 */
     MPI_Comm_size(MPI_COMM_WORLD, &size);
-    if (size != nranks)
-        return INVALID_USAGE;
+    /* NCCL: "Invalid rank requested" / nranks out of range. */
+    if (nranks < 1 || nranks > size || rank < 0 || rank >= nranks)
+        return INVALID_ARGUMENT;
     fake_comm_t *c = calloc(1, sizeof *c);
     if (c == NULL)
         return SYSTEM_ERROR;
-    if (MPI_Comm_split(MPI_COMM_WORLD, 0, rank, &c->comm) != MPI_SUCCESS) {
+    /* The whole world: every rank calls, as collbench's run does. */
+    rc =
+        nranks == size
+            ? (MPI_Comm_split(MPI_COMM_WORLD, 0, rank, &c->comm) == MPI_SUCCESS ? OK : SYSTEM_ERROR)
+            : fake_comm_group(id, nranks, rank, &c->comm);
+    if (rc != OK) {
         free(c);
-        return SYSTEM_ERROR;
+        return rc;
     }
     c->rank = rank;
     c->nranks = nranks;

@@ -104,7 +104,7 @@ int main(void)
     CT_CHECK_STR(&tally, o.backend, "mpi");
     CT_CHECK(&tally, o.csv_path == NULL && o.json_path == NULL && o.run_id == NULL);
     CT_CHECK(&tally, o.target_ci == 0.02);
-    CT_CHECK(&tally, o.size_budget_s == 0.2 && o.min_time_s == 0.01);
+    CT_CHECK(&tally, o.size_budget_s == 0.2 && o.min_time_s == 0.002);
     CT_CHECK(&tally, o.min_samples == 10 && o.max_samples == 10000);
     CT_CHECK(&tally, o.batch_us == 50.0);
     CT_CHECK(&tally, !o.quiet && !o.help && !o.version);
@@ -393,6 +393,34 @@ int main(void)
     /* The same name in two configurations is what --config is for. */
     PARSE_OK(&o, "--config", "a=1", "--config", "a=2");
     CT_CHECK(&tally, o.nconfigs == 2);
+    /* --config-for COLL:NAME=VALUE[,...]: a configuration of one
+     * collective, numbered with the --configs in the order given; the
+     * collective ends at the first ':', so NCCL's values keep theirs. */
+    PARSE_OK(&o, "-C", "allreduce,broadcast", "--config", "a=1", "--config-for",
+             "broadcast:a=1,b=2", "--config-for", "allreduce:a=2");
+    CT_CHECK(&tally, o.nconfigs == 3 && o.configs[0].coll == NULL &&
+                         o.configs[1].coll == &ct_coll_broadcast &&
+                         o.configs[2].coll == &ct_coll_allreduce && o.configs[1].n == 2);
+    CT_CHECK_STR(&tally, o.configs[1].s[1].value, "2");
+    PARSE_OK(&o, "--backend", "nccl", "--config-for",
+             "allreduce:NCCL_ALGO=allreduce:tree;broadcast:ring");
+    CT_CHECK(&tally, o.nconfigs == 1 && o.configs[0].coll == &ct_coll_allreduce);
+    CT_CHECK_STR(&tally, o.configs[0].s[0].value, "allreduce:tree;broadcast:ring");
+    /* The same settings on two collectives are two configurations; on one,
+     * or beside a --config that measures every collective, one twice. */
+    PARSE_OK(&o, "--config-for", "allreduce:a=1", "--config-for", "broadcast:a=1");
+    CT_CHECK(&tally, o.nconfigs == 2);
+    EXPECT_USAGE("same settings as configuration 1 on broadcast", "--config-for 'broadcast:a=1'",
+                 "--config-for", "broadcast:a=1", "--config-for", "broadcast:a=1");
+    EXPECT_USAGE("same settings as configuration 1 on broadcast", "--config-for 'broadcast:a=1'",
+                 "--config", "a=1", "--config-for", "broadcast:a=1");
+    EXPECT_USAGE("COLL one of allreduce,", "'a=1'", "--config-for", "a=1");
+    EXPECT_USAGE("COLL one of allreduce,", "':a=1'", "--config-for", ":a=1");
+    EXPECT_USAGE("no collective 'gather'", "'gather:a=1'", "--config-for", "gather:a=1");
+    EXPECT_USAGE("NAME=VALUE pairs", "--config-for 'broadcast:a'", "--config-for", "broadcast:a");
+    EXPECT_USAGE("-C does not measure broadcast", "configuration 2", "-C", "allreduce", "--config",
+                 "a=1", "--config-for", "broadcast:a=2");
+    EXPECT_USAGE("--config", "--pairs", "--pairs", "--config-for", "broadcast:a=1");
     /* One more --config than the limit is refused, naming the limit. */
     {
         static char words[2 * CT_CONFIGS_MAX + 3][16];

@@ -57,16 +57,16 @@ tests_tools_journal_medians_LDADD = $(TUNER_TUNE_LIBS)
 # End to end through mpirun: a tiny tune, a failing configuration, SIGKILL
 # and --resume, SIGINT and --resume, the random strategy on a small space
 # and on one too large to list; NCCL_ALGO searched in-process against the
-# NCCL test double.
+# NCCL test double; two collectives' searches sharing their launches.
 TESTS += tests/mpi/colltune_tune.sh tests/mpi/colltune_tune_resume.sh tests/mpi/colltune_verify.sh \
 	tests/mpi/colltune_tune_sigint.sh tests/mpi/colltune_tune_random.sh \
 	tests/mpi/colltune_tune_nccl.sh tests/mpi/colltune_no_harm.sh \
-	tests/mpi/colltune_nccl_no_harm.sh
+	tests/mpi/colltune_nccl_no_harm.sh tests/mpi/colltune_tune_shared.sh
 EXTRA_DIST += tests/mpi/colltune_tune.sh tests/mpi/colltune_tune_resume.sh tests/mpi/tune_tiny.ini \
 	tests/mpi/colltune_verify.sh tests/mpi/tune_verify.ini \
 	tests/mpi/colltune_tune_sigint.sh tests/mpi/colltune_tune_random.sh \
 	tests/mpi/colltune_tune_nccl.sh tests/mpi/tune_nccl_algo.ini tests/mpi/colltune_no_harm.sh \
-	tests/mpi/colltune_nccl_no_harm.sh
+	tests/mpi/colltune_nccl_no_harm.sh tests/mpi/colltune_tune_shared.sh
 
 # A site whose NCCL_ALGO excludes the faster algorithm (issue 35): the
 # tune writes the form that wins, and the installed files beat the site.

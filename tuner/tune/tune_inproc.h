@@ -12,18 +12,25 @@
  * run-time variables it sets) goes to --config; the rest, with the
  * requires= of the scope's run-time variables (coll_tuned_use_dynamic_rules=1:
  * a launch setting in Open MPI 4.1.4), are the launch's settings.
- * Configurations with the same launch settings share a launch; the one
- * whose run-time part is empty (the baseline, for a scope of run-time
- * variables only) is the launch's configuration 0.  Each configuration's
- * rows are journaled as its own trial with the launch's name as its group
- * (journal.h), so the decision can pair it with the baseline measured in
- * the same process.
+ * Configurations with the same launch settings share a launch, whatever
+ * their scope: the one whose run-time part is empty (the baseline, for a
+ * scope of run-time variables only) is the launch's configuration 0, and
+ * with several scopes in it -C names every scope's collective and each
+ * collective's configurations go to collbench --config-for COLL:..., so
+ * that each is measured on its own collective alone and the search of five
+ * collectives costs the launches of one.  Settings read at launch
+ * (transport: pml, btl, UCX_*) differ in the launch settings, so they stay
+ * a launch each.  Each configuration's rows (a scope's share of a launch
+ * of several: its own collective's rows and refusals) are journaled as its
+ * own trial with the launch's name as its group (journal.h), so the
+ * decision can pair it with the baseline measured in the same process.
  *
  * The search strategies queue trials (ct_tune_inproc_queue) and flush
  * them at the end of each round (ct_tune_inproc_flush).  A shared launch
- * that fails (a crash, a timeout, a variable collbench cannot set at run
- * time) is retried one configuration per launch, so one bad configuration
- * excludes only itself.
+ * of several scopes that fails is retried a launch per scope; one of a
+ * single scope that fails (a crash, a timeout, a variable collbench
+ * cannot set at run time) one configuration per launch, so one bad
+ * configuration excludes only itself.
  */
 #ifndef CT_TUNE_INPROC_H
 #define CT_TUNE_INPROC_H
@@ -50,9 +57,10 @@ int ct_tune_inproc_scope(const ct_space_t *space, const ct_tune_scope_t *sc);
 ct_status_t ct_tune_inproc_queue(ct_tune_runner_t *x, size_t scope_i, size_t ci, long launch,
                                  int short_run, size_t done, size_t total);
 
-/* Runs every queued trial, a launch per scope and launch settings (in
- * chunks of CT_TUNE_INPROC_MAX), and empties the queue.  *stop as
- * ct_tune_trial sets it. */
+/* Runs every queued trial, a launch per launch settings and length: the
+ * scopes packed whole into launches of at most CT_TUNE_INPROC_MAX
+ * configurations (a scope with more in chunks of its own), and empties
+ * the queue.  *stop as ct_tune_trial sets it. */
 ct_status_t ct_tune_inproc_flush(ct_tune_runner_t *x, int *stop);
 
 #endif

@@ -237,9 +237,36 @@ static void ct_tune_drop_refused(ct_trial_t *t)
     t->nrows = kept;
 }
 
+/* Keeps only collective only's rows and refusals (NULL: all). */
+static void ct_tune_keep_only(ct_trial_t *t, const char *only)
+{
+    if (only == NULL)
+        return;
+    size_t kept = 0;
+    for (size_t r = 0; r < t->nrows; r++)
+        if (strcmp(t->rows[r].collective, only) == 0)
+            t->rows[kept++] = t->rows[r];
+    t->nrows = kept;
+    kept = 0;
+    for (size_t q = 0; q < t->nrefused; q++) {
+        if (strcmp(t->refused[q].collective, only) == 0)
+            t->refused[kept++] = t->refused[q];
+        else
+            free(t->refused[q].reason);
+    }
+    t->nrefused = kept;
+}
+
 ct_status_t ct_tune_trial_record(ct_tune_runner_t *x, ct_tune_scope_t *sc, size_t ci, long launch,
                                  const char *csv, long config, const char *group,
-                                 const ct_tune_outcome_t *o_in)
+                                 const ct_tune_outcome_t *o)
+{
+    return ct_tune_trial_record_only(x, sc, ci, launch, csv, config, group, NULL, o);
+}
+
+ct_status_t ct_tune_trial_record_only(ct_tune_runner_t *x, ct_tune_scope_t *sc, size_t ci,
+                                      long launch, const char *csv, long config, const char *group,
+                                      const char *only, const ct_tune_outcome_t *o_in)
 {
     ct_tune_outcome_t oc = *o_in, *o = &oc;
     ct_tune_state_t *s = x->s;
@@ -272,6 +299,7 @@ ct_status_t ct_tune_trial_record(ct_tune_runner_t *x, ct_tune_scope_t *sc, size_
             t.status = CT_JOURNAL_CRASH;
             snprintf(o->reason, sizeof o->reason, "%.250s", err);
         }
+        ct_tune_keep_only(&t, only);
     }
     /* Exit 4 of a shared launch: only a configuration with a refusal of
      * its own was refused (its JSON says which). */
@@ -283,6 +311,7 @@ ct_status_t ct_tune_trial_record(ct_tune_runner_t *x, ct_tune_scope_t *sc, size_
             t.status = CT_JOURNAL_CRASH;
             snprintf(o->reason, sizeof o->reason, "%.250s", err);
         } else {
+            ct_tune_keep_only(&t, only);
             ct_tune_drop_refused(&t);
             for (size_t r = 0; r < t.nrows; r++)
                 if (t.rows[r].wrong > 0)

@@ -84,6 +84,14 @@ ct_status_t ct_tune_trial_record(ct_tune_runner_t *x, ct_tune_scope_t *sc, size_
                                  const char *csv, long config, const char *group,
                                  const ct_tune_outcome_t *o);
 
+/* The same, keeping only the rows and refusals of collective only (NULL:
+ * every one): a scope's share of a launch that measured several scopes'
+ * collectives (tune_inproc.h), journaled as its own launch would have
+ * been. */
+ct_status_t ct_tune_trial_record_only(ct_tune_runner_t *x, ct_tune_scope_t *sc, size_t ci,
+                                      long launch, const char *csv, long config, const char *group,
+                                      const char *only, const ct_tune_outcome_t *o);
+
 /* Whether the search's --budget (trials: run, resumed and queued so far;
  * -1 to look at the time alone) or --budget-s is spent; sets
  * s->budget_hit when it is. */
