@@ -113,11 +113,11 @@ void ct_emit_header(const ct_emit_ctx_t *ctx, FILE *fp, const char *file, const 
     fputc('\n', fp);
 }
 
-ct_status_t ct_emit_check_value(ct_emit_value_ok_t *ok, const char *file, const char *name,
-                                const char *value, const char *hint, char *err, size_t errlen)
+ct_status_t ct_emit_check_value(const char *file, const char *name, const char *value,
+                                const char *hint, char *err, size_t errlen)
 {
     char why[384];
-    if (ok(name, value, why, sizeof why))
+    if (ct_emit_file_value_ok(file, value, why, sizeof why))
         return CT_OK;
     snprintf(err, errlen, "%s: the value of %s %s (%s)", file, name, why, hint);
     return CT_ERR_USAGE;

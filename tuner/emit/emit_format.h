@@ -190,11 +190,11 @@ void ct_emit_header(const ct_emit_ctx_t *ctx, FILE *fp, const char *file, const 
 /* fputs with "@DIR@" replaced by ctx->dir. */
 void ct_emit_put_dir(const ct_emit_ctx_t *ctx, FILE *fp, const char *text);
 
-/* A value file can carry, by its rule in file_values.h (ok); the error
- * names the file, the variable, the reason and hint (what to do). */
-typedef int ct_emit_value_ok_t(const char *name, const char *value, char *why, size_t n);
-ct_status_t ct_emit_check_value(ct_emit_value_ok_t *ok, const char *file, const char *name,
-                                const char *value, const char *hint, char *err, size_t errlen);
+/* A value file can carry, by its row's rule (ct_emit_file_value_ok,
+ * file_values.h); the error names the file, the variable, the reason and
+ * hint (what to do). */
+ct_status_t ct_emit_check_value(const char *file, const char *name, const char *value,
+                                const char *hint, char *err, size_t errlen);
 
 /* --- emit_nccl_list.c: what NCCL's lists let a file carry (a leaf) --- */
 

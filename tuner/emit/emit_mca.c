@@ -61,8 +61,8 @@ static ct_status_t ct_mca_write(const ct_emit_ctx_t *ctx, FILE *fp, char *err, s
             continue;
         ct_status_t st = ct_emit_check_name(c, "mca-params.conf", err, errlen);
         if (st == CT_OK)
-            st = ct_emit_check_value(ct_emit_mca_params_value_ok, "mca-params.conf", c->name,
-                                     c->value, "one name = value per line", err, errlen);
+            st = ct_emit_check_value("mca-params.conf", c->name, c->value,
+                                     "one name = value per line", err, errlen);
         if (st == CT_OK && !ct_emit_full_range(c)) {
             snprintf(err, errlen,
                      "mca-params.conf: %s = %s holds over %lld..%lld bytes only; an MCA "

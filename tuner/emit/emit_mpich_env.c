@@ -140,7 +140,7 @@ static ct_status_t ct_mpich_write(const ct_emit_ctx_t *ctx, FILE *fp, char *err,
             continue;
         ct_status_t st = ct_emit_check_name(c, "mpich.env", err, errlen);
         if (st == CT_OK)
-            st = ct_emit_check_value(ct_emit_mpich_env_value_ok, "mpich.env", c->name, c->value,
+            st = ct_emit_check_value("mpich.env", c->name, c->value,
                                      "set it in the environment instead", err, errlen);
         /* One value for every job shape: another shape's must agree.  A
          * setting the tree's range needs is keyed with that range (the

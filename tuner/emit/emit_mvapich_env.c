@@ -88,7 +88,7 @@ static ct_status_t ct_mvp_check(const ct_tune_result_t *r, char *err, size_t err
             st = CT_ERR_USAGE;
         }
         if (st == CT_OK)
-            st = ct_emit_check_value(ct_emit_mpich_env_value_ok, CT_MVP_FILE, c->name, c->value,
+            st = ct_emit_check_value(CT_MVP_FILE, c->name, c->value,
                                      "set it in the environment instead", err, errlen);
         for (size_t k = 0; st == CT_OK && k < i; k++) {
             char other[300];

@@ -24,8 +24,7 @@ static ct_status_t ct_nccl_conf_write(const ct_emit_ctx_t *ctx, FILE *fp, char *
     if (st != CT_OK)
         return st;
     for (size_t i = 0; i < vars.count && st == CT_OK; i++)
-        st = ct_emit_check_value(ct_emit_nccl_conf_value_ok, "nccl.conf", vars.vars[i].name,
-                                 vars.vars[i].value,
+        st = ct_emit_check_value("nccl.conf", vars.vars[i].name, vars.vars[i].value,
                                  "NCCL reads one NAME=value per line, without quoting; use "
                                  "nccl.env",
                                  err, errlen);

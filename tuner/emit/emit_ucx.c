@@ -54,7 +54,7 @@ static ct_status_t ct_ucx_write(const ct_emit_ctx_t *ctx, FILE *fp, char *err, s
             continue;
         ct_status_t st = ct_emit_check_name(c, "ucx.conf", err, errlen);
         if (st == CT_OK)
-            st = ct_emit_check_value(ct_emit_ucx_conf_value_ok, "ucx.conf", c->name, c->value,
+            st = ct_emit_check_value("ucx.conf", c->name, c->value,
                                      "set it in the environment instead", err, errlen);
         if (st == CT_OK && (c->scope != CT_SCOPE_GLOBAL || !ct_emit_full_range(c))) {
             snprintf(err, errlen,

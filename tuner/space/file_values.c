@@ -87,34 +87,11 @@ static ct_value_rule_t *ct_value_rule(ct_file_syntax_t syntax)
     return NULL;
 }
 
-int ct_emit_nccl_env_value_ok(const char *name, const char *value, char *why, size_t n)
+int ct_emit_file_value_ok(const char *file, const char *value, char *why, size_t n)
 {
-    (void)name;
-    return ct_rule_any("nccl.env", value, why, n);
-}
-
-int ct_emit_nccl_conf_value_ok(const char *name, const char *value, char *why, size_t n)
-{
-    (void)name;
-    return ct_rule_nccl_conf("nccl.conf", value, why, n);
-}
-
-int ct_emit_ucx_conf_value_ok(const char *name, const char *value, char *why, size_t n)
-{
-    (void)name;
-    return ct_rule_ucx_ini("ucx.conf", value, why, n);
-}
-
-int ct_emit_mpich_env_value_ok(const char *name, const char *value, char *why, size_t n)
-{
-    (void)name;
-    return ct_rule_sh_word("mpich.env", value, why, n);
-}
-
-int ct_emit_mca_params_value_ok(const char *name, const char *value, char *why, size_t n)
-{
-    (void)name;
-    return ct_no_newline("mca-params.conf", value, why, n);
+    const ct_library_file_t *row = ct_library_file_named(file);
+    ct_value_rule_t *rule = row != NULL ? ct_value_rule(row->syntax) : NULL;
+    return rule == NULL || rule(file, value, why, n);
 }
 
 int ct_emit_value_ok(const char *name, ct_via_t via, const char *value, char *why, size_t n)

@@ -11,8 +11,8 @@
  * (tuner/local.mk's layers).  Which files carry a setting is its library
  * family's and the rows' (ct_library_family_carries).
  *
- * Each *_value_ok returns 1 when the file can carry NAME=VALUE, else 0
- * with why set to the reason, worded to follow "the value of NAME ".
+ * Each returns 1 when the file can carry NAME=VALUE, else 0 with why set
+ * to the reason, worded to follow "the value of NAME ".
  */
 #ifndef CT_FILE_VALUES_H
 #define CT_FILE_VALUES_H
@@ -24,18 +24,15 @@
 /* nccl.conf: one NAME=value a line, no quoting, 1023 bytes at most. */
 #define CT_NCCL_CONF_MAX 1023
 
-/* nccl.env: single-quoted for sh, so any C string. */
-int ct_emit_nccl_env_value_ok(const char *name, const char *value, char *why, size_t n);
-/* nccl.conf: no newline or CR, at most CT_NCCL_CONF_MAX bytes. */
-int ct_emit_nccl_conf_value_ok(const char *name, const char *value, char *why, size_t n);
-/* ucx.conf: no newline or CR, no ';' or '#' (comments in UCX's reader). */
-int ct_emit_ucx_conf_value_ok(const char *name, const char *value, char *why, size_t n);
-/* mpich.env: written unquoted after export NAME=, so a non-empty word of
- * letters, digits and _ . , : / + - @ % (what MPICH's CVAR values are:
- * names, numbers, paths), nothing sh would expand or split. */
-int ct_emit_mpich_env_value_ok(const char *name, const char *value, char *why, size_t n);
-/* mca-params.conf: no newline or CR. */
-int ct_emit_mca_params_value_ok(const char *name, const char *value, char *why, size_t n);
+/* Whether the row named file can carry a value, by its syntax's rule:
+ * nccl.env and oneccl.env single-quote for sh (any C string); nccl.conf
+ * no newline or CR, at most CT_NCCL_CONF_MAX bytes; ucx.conf no newline,
+ * CR, ';' or '#' (comments in UCX's reader); mpich.env and mvapich.env
+ * write it unquoted after export NAME=, so a non-empty word of letters,
+ * digits and _ . , : / + - @ % (names, numbers, paths), nothing sh would
+ * expand or split; mca-params.conf no newline or CR.  A file that is no
+ * row, or whose writer checks its values itself, takes any value. */
+int ct_emit_file_value_ok(const char *file, const char *value, char *why, size_t n);
 
 /* Every row's file that may carry NAME=VALUE set through via, by its
  * syntax's rule; on 0, why begins with the file's name ("ucx.conf: ..."). */
