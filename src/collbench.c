@@ -272,6 +272,8 @@ int main(int argc, char **argv)
         fprintf(stderr, "collbench: MPI_Init failed\n");
         return CT_EXIT_FAILURE;
     }
+    /* App contexts take turns, each a job of its own (world.h). */
+    ct_world_turn_begin(world);
     int rank0 = ct_world_rank(world) == 0;
     int code;
     if (pst != CT_OK) {
@@ -292,6 +294,7 @@ int main(int argc, char **argv)
         code = ct_stdout_check("collbench", code, 0);
     else
         fflush(stdout);
+    ct_world_turn_end(world);
     /* Open MPI 4.1 crashes in MPI_Finalize with an MPI_T session open. */
     if (mpit_held)
         ct_cvars_release();

@@ -29,6 +29,17 @@ ct_status_t ct_world_split(ct_world_t *world, int color, int key, ct_world_t **s
 ct_status_t ct_world_dup(ct_world_t *world, ct_world_t **dup_p);
 void ct_world_free(ct_world_t *sub); /* a world from ct_world_split or _dup; NULL: nothing */
 
+/* A launch of several app contexts ("mpirun -np N collbench A : -np N
+ * collbench B", world_apps_mpi.h): ct_world_init's world is this process's
+ * context, a job of its own, and the contexts take turns in launch order.
+ * turn_begin waits (sleeping) for the earlier contexts; turn_end
+ * (collective over the context) starts the next and waits, sleeping, for
+ * the last.  Both return at once for a launch of one program. */
+void ct_world_turn_begin(ct_world_t *world);
+void ct_world_turn_end(ct_world_t *world);
+int ct_world_app(const ct_world_t *world);   /* this context, from 0 (local) */
+int ct_world_napps(const ct_world_t *world); /* contexts in the launch (local) */
+
 /* Local queries (not collective). */
 int ct_world_rank(const ct_world_t *world);
 int ct_world_size(const ct_world_t *world);

@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "mpi_check.h"
+#include "world_apps_mpi.h"
 
 #define CT_HOSTNAME_MAX 256
 
@@ -44,6 +45,7 @@ struct ct_world {
     char (*host_names)[CT_HOSTNAME_MAX]; /* nnodes entries */
     char hostname[CT_HOSTNAME_MAX];
     char library_version[MPI_MAX_LIBRARY_VERSION_STRING];
+    ct_world_apps_t apps; /* the launch's app contexts; comm is this one's */
 };
 
 static void ct_world_require(struct ct_world *w, ct_status_t st)
@@ -114,6 +116,14 @@ ct_status_t ct_world_init(int *argc, char ***argv, ct_world_t **world_p)
     w->comm = MPI_COMM_WORLD;
     /* First, so that every later failure is reported, not fatal in MPI. */
     CT_WORLD_MPI(w, MPI_Comm_set_errhandler, (w->comm, MPI_ERRORS_RETURN));
+    char err[256];
+    ct_status_t st = ct_world_apps_setup(&w->comm, &w->apps, err, sizeof err);
+    if (st == CT_ERR_USAGE)
+        fprintf(stderr, "collbench: error: %s\n", err);
+    if (st != CT_OK)
+        ct_world_abort(w, ct_status_exit_code(st));
+    if (w->comm != MPI_COMM_WORLD)
+        CT_WORLD_MPI(w, MPI_Comm_set_errhandler, (w->comm, MPI_ERRORS_RETURN));
     ct_world_describe(w);
     *world_p = w;
     return CT_OK;
@@ -187,8 +197,24 @@ void ct_world_free(ct_world_t *sub)
     free(sub);
 }
 
+void ct_world_turn_begin(ct_world_t *w)
+{
+    ct_world_require(w, ct_world_apps_turn_begin(&w->apps, w->comm));
+}
+
+void ct_world_turn_end(ct_world_t *w)
+{
+    ct_world_require(w, ct_world_apps_turn_end(&w->apps, w->comm));
+}
+
+int ct_world_app(const ct_world_t *w) { return w->apps.app; }
+int ct_world_napps(const ct_world_t *w) { return w->apps.napps; }
+
 void ct_world_finalize(ct_world_t *world)
 {
+    if (world->comm != MPI_COMM_WORLD)
+        (void)CT_MPI_CALL(MPI_Comm_free, (&world->comm));
+    ct_world_apps_free(&world->apps);
     /* Too late to abort; the report is all that can be done. */
     (void)CT_MPI_CALL(MPI_Finalize, ());
     free(world->host_sizes);

@@ -409,6 +409,74 @@ static void test_hydra(ct_test_tally_t *t)
     CT_CHECK_STR(t, scalers, "mpirun, srun or mpiexec.hydra");
 }
 
+/* Several app contexts in one launch (collbench's turns): the global
+ * words once, then per context its --np, --hostfile and every setting as
+ * -x (MCA as OMPI_MCA_), hostile values kept as one word; refused where a
+ * launcher word would reach only the first context, or by srun. */
+static void test_apps(ct_test_tally_t *t)
+{
+    char err[256];
+    ct_launcher_t l;
+    CT_CHECK(t, ct_launcher_init(&l, "mpirun --oversubscribe", "unused", err, sizeof err) == CT_OK);
+    CT_CHECK(t, !ct_launcher_apps_ok(&l, err, sizeof err) && strstr(err, "--np") != NULL);
+    l.np = 2;
+    l.hostfile = "h f";
+    l.as_root = 1;
+    ct_argv_push(&l.extra, "--bind-to");
+    ct_argv_push(&l.extra, "none");
+    CT_CHECK(t, ct_launcher_apps_ok(&l, err, sizeof err));
+    ct_launch_var_t env[1] = {{"A", "x y;$(z)"}}, mca[1] = {{"coll_tuned_use_dynamic_rules", "1"}};
+    char *a0[] = {"--csv", "d.csv"}, *a1[] = {"--csv", "t.csv"};
+    ct_launch_app_t apps[2] = {{NULL, 0, NULL, 0, "/x/cb", a0, 2},
+                               {env, 1, mca, 1, "/x/cb", a1, 2}};
+    ct_launch_t launch;
+    CT_CHECK(t, ct_launcher_build_apps(&l, base_env, apps, 2, &launch, err, sizeof err) == CT_OK);
+    const char *w[] = {"mpirun",
+                       "--oversubscribe",
+                       "--bind-to",
+                       "none",
+                       "--allow-run-as-root",
+                       "--np",
+                       "2",
+                       "--hostfile",
+                       "h f",
+                       "/x/cb",
+                       "--csv",
+                       "d.csv",
+                       ":",
+                       "--np",
+                       "2",
+                       "--hostfile",
+                       "h f",
+                       "-x",
+                       "A=x y;$(z)",
+                       "-x",
+                       "OMPI_MCA_coll_tuned_use_dynamic_rules=1",
+                       "/x/cb",
+                       "--csv",
+                       "t.csv"};
+    check_argv(t, &launch.argv, w, sizeof w / sizeof w[0]);
+    CT_CHECK(t, launch.envp.n == 4);
+    ct_launch_free(&launch);
+    ct_launcher_free(&l);
+
+    /* A scale or setting among the launcher's words or --launcher-arg. */
+    const char *words[] = {"mpirun -np 4", "mpirun -H a,b", "mpirun -x FOO=1"};
+    for (size_t i = 0; i < 3; i++) {
+        CT_CHECK(t, ct_launcher_init(&l, words[i], "unused", err, sizeof err) == CT_OK);
+        l.np = 4;
+        CT_CHECK(t, !ct_launcher_apps_ok(&l, err, sizeof err) &&
+                        strstr(err, "first app context") != NULL);
+        CT_CHECK(t, ct_launcher_build_apps(&l, base_env, apps, 2, &launch, err, sizeof err) ==
+                        CT_ERR_USAGE);
+        ct_launcher_free(&l);
+    }
+    CT_CHECK(t, ct_launcher_init(&l, "srun -N 2", "unused", err, sizeof err) == CT_OK);
+    l.np = 4;
+    CT_CHECK(t, !ct_launcher_apps_ok(&l, err, sizeof err) && strstr(err, "srun") != NULL);
+    ct_launcher_free(&l);
+}
+
 int main(void)
 {
     ct_test_tally_t t = {0, 0};
@@ -419,5 +487,6 @@ int main(void)
     test_prefix(&t);
     test_ranks(&t);
     test_hydra(&t);
+    test_apps(&t);
     return CT_DONE(&t);
 }

@@ -180,6 +180,64 @@ ct_status_t ct_launcher_build(const ct_launcher_t *l, char *const *base_env,
     return st;
 }
 
+int ct_launcher_apps_ok(const ct_launcher_t *l, char *why, size_t len)
+{
+    /* Open MPI's per-context flags: given before the first program they
+     * would hold for the first context alone. */
+    static const char *const per_app[] = {
+        "-np",   "--np",       "-n",        "--n",           "-c",           "-H", "--host",
+        "-host", "--hostfile", "-hostfile", "--machinefile", "-machinefile", "-x", "--wdir",
+        "-wdir", NULL};
+    why[0] = '\0';
+    if (l->kind->app_flags == NULL)
+        snprintf(why, len, "%s cannot start several app contexts in one launch", l->kind->name);
+    else if (l->np <= 0)
+        snprintf(why, len, "the scale is not given by --np");
+    for (size_t i = 0; why[0] == '\0' && per_app[i] != NULL; i++)
+        for (size_t k = 1; k < l->words.n + l->extra.n && why[0] == '\0'; k++) {
+            const char *w = k < l->words.n ? l->words.v[k] : l->extra.v[k - l->words.n];
+            if (strcmp(w, per_app[i]) == 0)
+                snprintf(why, len, "the launcher's own %s would reach the first app context only",
+                         w);
+        }
+    return why[0] == '\0';
+}
+
+ct_status_t ct_launcher_build_apps(const ct_launcher_t *l, char *const *base_env,
+                                   const ct_launch_app_t *apps, size_t napps, ct_launch_t *out,
+                                   char *err, size_t errlen)
+{
+    *out = (ct_launch_t){CT_ARGV_INIT, CT_ARGV_INIT};
+    if (!ct_launcher_apps_ok(l, err, errlen))
+        return CT_ERR_USAGE;
+    ct_status_t st = ct_argv_append(&out->argv, l->words.v, l->words.n);
+    if (st == CT_OK)
+        st = ct_argv_append(&out->argv, l->extra.v, l->extra.n);
+    for (size_t a = 0; a < napps && st == CT_OK; a++) {
+        const ct_launch_vars_t vars = {apps[a].env, apps[a].nenv, apps[a].mca, apps[a].nmca};
+        if (l->kind->refuse != NULL && l->kind->refuse(l, &vars, err, errlen) != CT_OK) {
+            ct_launch_free(out);
+            return CT_ERR_USAGE;
+        }
+        if (a > 0)
+            st = ct_argv_push(&out->argv, ":");
+        if (st == CT_OK)
+            st = l->kind->app_flags(l, &vars, a == 0, &out->argv);
+        if (st == CT_OK)
+            st = ct_argv_push(&out->argv, apps[a].program);
+        if (st == CT_OK)
+            st = ct_argv_append(&out->argv, apps[a].args, apps[a].nargs);
+    }
+    if (st == CT_OK)
+        st = ct_launcher_env(base_env, NULL, 0, NULL, 0, 0, &out->envp);
+    if (st != CT_OK) {
+        if (st == CT_ERR_NOMEM)
+            snprintf(err, errlen, "out of memory");
+        ct_launch_free(out);
+    }
+    return st;
+}
+
 void ct_launch_free(ct_launch_t *launch)
 {
     ct_argv_free(&launch->argv);

@@ -79,6 +79,12 @@ struct ct_launcher_ops {
     ct_status_t (*scale_flags)(long nodes, long per_node, ct_argv_t *extra);
     const char *host_end;
     void (*host_line)(FILE *f, const char *host, long slots);
+    /* Several app contexts in one launch ("mpirun A : B"): the flags of
+     * one context (its scale and settings, each its own; first: also the
+     * launcher's global ones), the contexts separated by ":".  NULL: it
+     * cannot (srun, a prefix). */
+    ct_status_t (*app_flags)(const ct_launcher_t *l, const ct_launch_vars_t *vars, int first,
+                             ct_argv_t *argv);
 };
 
 /* The launchers, in the order they are tried and listed; the fallback
@@ -129,6 +135,31 @@ ct_status_t ct_launcher_build(const ct_launcher_t *l, char *const *base_env,
                               size_t nmca, const char *program, char *const *args, size_t nargs,
                               ct_launch_t *out, char *err, size_t errlen);
 void ct_launch_free(ct_launch_t *launch);
+
+/* One app context of a launch of several: its settings (the whole set:
+ * nothing is shared with the others), program and arguments. */
+typedef struct {
+    const ct_launch_var_t *env;
+    size_t nenv;
+    const ct_launch_var_t *mca;
+    size_t nmca;
+    const char *program;
+    char *const *args;
+    size_t nargs;
+} ct_launch_app_t;
+
+/* Whether l can start several app contexts in one launch, each with its
+ * own settings and the scale --np (and --hostfile) gives: a launcher with
+ * app_flags, --np given, and none of its own words or --launcher-arg
+ * naming a scale or setting, which would reach the first context only.
+ * 0 with why filled otherwise. */
+int ct_launcher_apps_ok(const ct_launcher_t *l, char *why, size_t len);
+
+/* Builds one launch of napps app contexts under l (ct_launcher_apps_ok
+ * first); the child's environment is base_env. */
+ct_status_t ct_launcher_build_apps(const ct_launcher_t *l, char *const *base_env,
+                                   const ct_launch_app_t *apps, size_t napps, ct_launch_t *out,
+                                   char *err, size_t errlen);
 
 /* --scales by nodes (launcher_scale.c). */
 

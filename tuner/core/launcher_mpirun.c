@@ -36,6 +36,36 @@ static ct_status_t ct_mpirun_flags(const ct_launcher_t *l, const ct_launch_vars_
     return st;
 }
 
+/* One app context's flags: its --np and --hostfile, and every setting as
+ * "-x NAME=VALUE" (MCA parameters as OMPI_MCA_NAME): mpirun's --mca holds
+ * for every context, its -x for its own. */
+static ct_status_t ct_mpirun_app_flags(const ct_launcher_t *l, const ct_launch_vars_t *vars,
+                                       int first, ct_argv_t *argv)
+{
+    char np[32];
+    ct_status_t st = CT_OK;
+    if (first && l->as_root && !ct_launcher_has(l, "--allow-run-as-root"))
+        st = ct_argv_push(argv, "--allow-run-as-root");
+    snprintf(np, sizeof np, "%ld", l->np);
+    if (st == CT_OK)
+        st = ct_launcher_push2(argv, "--np", np);
+    if (st == CT_OK && l->hostfile != NULL)
+        st = ct_launcher_push2(argv, "--hostfile", l->hostfile);
+    for (size_t k = 0; k < vars->nenv && st == CT_OK; k++) {
+        st = ct_argv_push(argv, "-x");
+        if (st == CT_OK)
+            st = ct_argv_push3(argv, vars->env[k].name, "=", vars->env[k].value);
+    }
+    for (size_t k = 0; k < vars->nmca && st == CT_OK; k++) {
+        char name[300];
+        snprintf(name, sizeof name, "OMPI_MCA_%s", vars->mca[k].name);
+        st = ct_argv_push(argv, "-x");
+        if (st == CT_OK)
+            st = ct_argv_push3(argv, name, "=", vars->mca[k].value);
+    }
+    return st;
+}
+
 /* -np/-n/--np/-c N. */
 static long ct_mpirun_ranks(const ct_launcher_t *l, const char *slurm_ntasks)
 {
@@ -62,4 +92,5 @@ const ct_launcher_ops_t ct_launcher_mpirun = {
     .ranks = ct_mpirun_ranks,
     .host_end = " \t\r\n#",
     .host_line = ct_mpirun_host_line,
+    .app_flags = ct_mpirun_app_flags,
 };

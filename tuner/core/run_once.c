@@ -25,9 +25,12 @@ ct_status_t ct_run_once(const ct_run_once_t *spec, ct_trial_result_t *r, ct_argv
                         char *err, size_t errlen)
 {
     ct_launch_t launch = {CT_ARGV_INIT, CT_ARGV_INIT};
-    ct_status_t st =
-        ct_launcher_build(spec->launcher, environ, spec->env, spec->nenv, spec->mca, spec->nmca,
-                          spec->collbench, spec->args, spec->nargs, &launch, err, errlen);
+    ct_status_t st = spec->napps > 0
+                         ? ct_launcher_build_apps(spec->launcher, environ, spec->apps, spec->napps,
+                                                  &launch, err, errlen)
+                         : ct_launcher_build(spec->launcher, environ, spec->env, spec->nenv,
+                                             spec->mca, spec->nmca, spec->collbench, spec->args,
+                                             spec->nargs, &launch, err, errlen);
     if (st != CT_OK)
         return st;
     /* An empty environment is still one to pass: NULL would mean ours. */

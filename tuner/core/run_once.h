@@ -38,6 +38,11 @@ typedef struct {
     double timeout_s, grace_s;
     long long max_output; /* bytes each of stdout_path and stderr_path may hold; 0: no cap */
     const char *relay_as; /* collbench's progress lines passed on (trial.h); NULL: none */
+    /* When napps > 0: a launch of napps app contexts instead, taking turns
+     * (collbench's world.h), each with its own settings and arguments;
+     * env, mca and args above are then unused. */
+    const ct_launch_app_t *apps;
+    size_t napps;
 } ct_run_once_t;
 
 /* The cap on each of a launch's two output files (collbench.txt/.err, a

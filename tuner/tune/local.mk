@@ -21,6 +21,7 @@ tuner_tune_libcttune_la_SOURCES = \
 	tuner/tune/tune_ucx_names.c tuner/tune/tune_ucx_names.h \
 	tuner/tune/tune_mpich_names.c tuner/tune/tune_mpich_names.h \
 	tuner/tune/tune_ab.c tuner/tune/tune_ab.h \
+	tuner/tune/tune_ab_turns.c tuner/tune/tune_ab_turns.h \
 	tuner/tune/tune_neighbours.c tuner/tune/tune_neighbours.h \
 	tuner/tune/tune_verify.c tuner/tune/tune_verify.h \
 	tuner/tune/tune_weights.c tuner/tune/tune_weights.h
@@ -31,7 +32,7 @@ TUNER_TUNE_LIBS = tuner/tune/libcttune.la tuner/emit/libctemit.la tuner/space/li
 	tuner/core/libctcore.la src/lib/libcolltune.la $(JANSSON_LIBS) $(INIH_LIBS) -lm
 
 TUNE_UNIT_TESTS = tests/unit/test_journal tests/unit/test_tune_weights tests/unit/test_tune_decide \
-	tests/unit/test_tune_evidence tests/unit/test_tune_verify
+	tests/unit/test_tune_evidence tests/unit/test_tune_verify tests/unit/test_tune_turns
 check_PROGRAMS += $(TUNE_UNIT_TESTS)
 TESTS += $(TUNE_UNIT_TESTS)
 TUNE_UNIT_CPPFLAGS = $(TUNER_TUNE_CPPFLAGS) -I$(top_srcdir)/tests/unit
@@ -47,6 +48,9 @@ tests_unit_test_tune_evidence_CPPFLAGS = $(TUNE_UNIT_CPPFLAGS)
 tests_unit_test_tune_evidence_LDADD = $(TUNER_TUNE_LIBS)
 tests_unit_test_tune_verify_CPPFLAGS = $(TUNE_UNIT_CPPFLAGS)
 tests_unit_test_tune_verify_LDADD = $(TUNER_TUNE_LIBS)
+# How many app contexts a turns launch of the A/B may hold.
+tests_unit_test_tune_turns_CPPFLAGS = $(TUNE_UNIT_CPPFLAGS)
+tests_unit_test_tune_turns_LDADD = $(TUNER_TUNE_LIBS)
 
 # A tune journal's evidence as text, for the benches (bench/inproc-agreement).
 check_PROGRAMS += tests/tools/journal_medians
@@ -61,12 +65,14 @@ tests_tools_journal_medians_LDADD = $(TUNER_TUNE_LIBS)
 TESTS += tests/mpi/colltune_tune.sh tests/mpi/colltune_tune_resume.sh tests/mpi/colltune_verify.sh \
 	tests/mpi/colltune_tune_sigint.sh tests/mpi/colltune_tune_random.sh \
 	tests/mpi/colltune_tune_nccl.sh tests/mpi/colltune_no_harm.sh \
-	tests/mpi/colltune_nccl_no_harm.sh tests/mpi/colltune_tune_shared.sh
+	tests/mpi/colltune_nccl_no_harm.sh tests/mpi/colltune_tune_shared.sh \
+	tests/mpi/colltune_tune_turns.sh
 EXTRA_DIST += tests/mpi/colltune_tune.sh tests/mpi/colltune_tune_resume.sh tests/mpi/tune_tiny.ini \
 	tests/mpi/colltune_verify.sh tests/mpi/tune_verify.ini \
 	tests/mpi/colltune_tune_sigint.sh tests/mpi/colltune_tune_random.sh \
 	tests/mpi/colltune_tune_nccl.sh tests/mpi/tune_nccl_algo.ini tests/mpi/colltune_no_harm.sh \
-	tests/mpi/colltune_nccl_no_harm.sh tests/mpi/colltune_tune_shared.sh
+	tests/mpi/colltune_nccl_no_harm.sh tests/mpi/colltune_tune_shared.sh \
+	tests/mpi/colltune_tune_turns.sh
 
 # A site whose NCCL_ALGO excludes the faster algorithm (issue 35): the
 # tune writes the form that wins, and the installed files beat the site.

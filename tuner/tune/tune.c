@@ -244,12 +244,14 @@ static ct_status_t ct_tune_finish(ct_tune_ctx_t *x, const ct_space_t *space, int
     for (size_t i = 0; i < result.nchoices; i++)
         writable += result.choices[i].unwritable == NULL && result.choices[i].significant;
     if (st == CT_OK && writable > 0 && x->a->verify_pairs > 0) {
-        ct_tune_ab_t ab = {&x->run,
-                           s,
-                           x->a->out,
-                           &x->a->lo,
-                           (size_t)x->a->verify_pairs,
-                           ct_tune_backend_nccl(x->a)};
+        ct_tune_ab_t ab = {
+            &x->run,
+            s,
+            x->a->out,
+            &x->a->lo,
+            (size_t)x->a->verify_pairs,
+            ct_tune_backend_nccl(x->a),
+            (size_t)(x->a->verify_turns < 0 ? x->a->verify_pairs : x->a->verify_turns)};
         st = ct_tune_ab_rounds(&ab, &result, decs, &v, &rounds, why, stop, err, sizeof err);
         if (st == CT_OK && *stop == 0) {
             verified = 1;

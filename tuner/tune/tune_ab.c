@@ -18,12 +18,19 @@
 #include "evidence.h"
 #include "outdir.h"
 #include "trial.h"
+#include "tune_ab_turns.h"
 
 /* The A/B pairs on the verification's own scopes, alternating which
- * side goes first; outside the search's budget. */
+ * side goes first; outside the search's budget.  turns > 0: that many
+ * pairs to a launch, as app contexts taking turns (tune_ab_turns.h). */
 static ct_status_t ct_tune_verify_pairs(const ct_tune_ab_t *x, ct_tune_scope_t *vsc, size_t nvsc,
-                                        size_t pairs, int *stop)
+                                        size_t pairs, size_t turns, int *stop)
 {
+    if (turns > 0 && !x->run->no_turns) {
+        ct_status_t st = ct_tune_ab_turns(x->run, vsc, nvsc, pairs, turns, stop);
+        if (st != CT_OK || *stop != 0 || !x->run->no_turns)
+            return st;
+    }
     ct_status_t st = CT_OK;
     size_t total = 2 * pairs * nvsc, done = 0;
     for (size_t p = 0; p < pairs && st == CT_OK && *stop == 0; p++)
@@ -34,6 +41,26 @@ static ct_status_t ct_tune_verify_pairs(const ct_tune_ab_t *x, ct_tune_scope_t *
     if (x->run->tty)
         fputc('\n', stderr);
     return st;
+}
+
+/* How many pairs the A/B puts in one launch of nvsc kinds (0: fresh
+ * launches): --verify-turns, as many as the hosts hold (tune_ab_turns.h);
+ * why not, said once per A/B, when the user asked for turns. */
+static size_t ct_tune_turns_for(const ct_tune_ab_t *x, const ct_tune_result_t *result, size_t nvsc)
+{
+    char why[512] = "";
+    if (x->turns == 0 || x->run->no_turns)
+        return 0;
+    size_t per = x->turns;
+    if (!ct_tune_ab_turns_ok(x->run, result, why, sizeof why))
+        per = 0;
+    else if (!ct_tune_turns_pinned(x->run)) {
+        size_t fit = ct_tune_turns_fit(x->run->placed, why, sizeof why) / (2 * nvsc);
+        per = fit < per ? fit : per;
+    }
+    if (per == 0)
+        fprintf(stderr, "colltune tune: note: the A/B's sides get a launch each: %s\n", why);
+    return per;
 }
 
 /* What failed or was refused in the A/B's launches, into buf ("" when
@@ -102,19 +129,22 @@ static ct_status_t ct_tune_verify_run(const ct_tune_ab_t *x, const ct_tune_resul
                               nsearched, round,   colls};
     if (st == CT_OK)
         st = ct_tune_verify_setup(result, &in, vsc, &nvsc, v, err, errlen);
+    size_t turns = st == CT_OK ? ct_tune_turns_for(x, result, nvsc) : 0;
+    v->turns = turns;
     if (st == CT_OK) {
         size_t cands = 0;
         for (size_t i = 0; i < result->nchoices; i++)
             cands += (size_t)(result->choices[i].significant && !result->choices[i].unwritable);
         fprintf(stderr,
-                "colltune tune: %s %zu choices: %zu A/B pairs x %zu kinds of launch "
+                "colltune tune: %s %zu choices: %zu A/B pairs x %zu kinds of launch%s "
                 "(%s at %s B%s%s), the tuned side with %s\n",
                 round > 1 ? "verifying the files as written, where they changed:" : "verifying",
-                cands, v->pairs, nvsc, colls ? colls : "every collective", v->sizes,
+                cands, v->pairs, nvsc, turns ? ", each side an app context taking turns" : "",
+                colls ? colls : "every collective", v->sizes,
                 nvsc > 1 ? "; int8 and bfloat16 at " : "", nvsc > 1 ? v->check_sizes : "", v->how);
         if (v->note[0])
             fprintf(stderr, "colltune tune: note: %s\n", v->note);
-        st = ct_tune_verify_pairs(x, vsc, nvsc, v->pairs, stop);
+        st = ct_tune_verify_pairs(x, vsc, nvsc, v->pairs, turns, stop);
     }
     ct_tune_evidence_t ev[CT_TUNE_VERIFY_MAX_SCOPES];
     size_t nev = 0, nfirst = nvsc;
@@ -129,7 +159,7 @@ static ct_status_t ct_tune_verify_run(const ct_tune_ab_t *x, const ct_tune_resul
         st = ct_tune_verify_confirm_scope(&vsc[0], v, &vsc[nvsc]);
         nvsc++;
         if (st == CT_OK)
-            st = ct_tune_verify_pairs(x, &vsc[nvsc - 1], 1, v->pairs, stop);
+            st = ct_tune_verify_pairs(x, &vsc[nvsc - 1], 1, v->pairs, turns, stop);
         if (st == CT_OK && *stop == 0)
             st = ct_tune_evidence_build(s, &vsc[nvsc - 1], &ev[nev++]);
     }

@@ -35,6 +35,7 @@ typedef struct {
     const ct_launch_opts_t *lo; /* the user's launch options */
     size_t pairs;               /* --verify-pairs */
     int nccl;                   /* collbench runs NCCL: also the datatype launches */
+    size_t turns;               /* --verify-turns: pairs per launch as app contexts; 0: fresh */
 } ct_tune_ab_t;
 
 /*

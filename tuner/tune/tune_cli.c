@@ -29,6 +29,7 @@ enum {
     CT_TUNE_RESUME,
     CT_TUNE_WEIGHTS,
     CT_TUNE_VERIFY_PAIRS,
+    CT_TUNE_VERIFY_TURNS,
     CT_TUNE_RULES_JSON,
     CT_TUNE_EXTEND_RANGES,
     CT_TUNE_OBJECTIVE,
@@ -57,6 +58,9 @@ static const ct_cli_opt_t ct_tune_opts[] = {
     {CT_TUNE_VERIFY_PAIRS, "verify-pairs", "N",
      "A/B pairs of fresh launches that verify the emitted files (default 5, at least 5; 0: "
      "search and report only, no file written)"},
+    {CT_TUNE_VERIFY_TURNS, "verify-turns", "N",
+     "A/B pairs one launch holds, each side an app context of its own taking its turn "
+     "(mpirun A : B; default: all of a round's; 0: a fresh launch per side)"},
     {CT_TUNE_RULES_JSON, "rules-json", NULL,
      "also write coll-tuned-rules.json (Open MPI 6's JSON rules format)"},
     {CT_TUNE_EXTEND_RANGES, "extend-ranges", NULL,
@@ -250,6 +254,9 @@ static ct_status_t ct_tune_parse_one(int id, const char *value, ct_tune_args_t *
     case CT_TUNE_EXTEND_RANGES: a->extend_ranges = 1; break;
     case CT_TUNE_OBJECTIVE: return ct_tune_parse_objective(value, a);
     case CT_TUNE_VERIFY_PAIRS: return ct_tune_parse_verify_pairs(value, a);
+    case CT_TUNE_VERIFY_TURNS:
+        return ct_cli_long("tune", "verify-turns", value, 0, CT_TUNE_MAX_LAUNCHES / 2,
+                           &a->verify_turns);
     default: ct_launch_opts_apply(&a->lo, id, value, &st); break;
     }
     return st;
@@ -335,5 +342,6 @@ void ct_tune_args_defaults(ct_tune_args_t *a)
     a->plan.launches = 2;
     a->plan.seed = 1;
     a->verify_pairs = CT_TUNE_VERIFY_MIN_PAIRS;
+    a->verify_turns = -1;
     a->objective = "max"; /* the slowest rank's completion is the job's */
 }

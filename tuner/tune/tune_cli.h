@@ -25,6 +25,7 @@ typedef struct {
     int resume;
     const char *weights;
     long verify_pairs;
+    long verify_turns; /* A/B pairs per launch as app contexts; 0: fresh; -1: all */
     int rules_json;
     int extend_ranges;
     int launches_given;

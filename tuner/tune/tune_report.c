@@ -208,15 +208,24 @@ static ct_status_t ct_tune_report_verify(const ct_tune_report_in_t *in, ct_tune_
                             : "None ran: no choice to verify.");
         return ct_json_set(doc, "verification", json_null()) ? CT_ERR_NOMEM : CT_OK;
     }
+    char launches[160];
+    if (v->turns > 0)
+        snprintf(launches, sizeof launches,
+                 "each side a job of its own (fresh processes: app contexts taking turns, %zu "
+                 "pairs to a launch)",
+                 v->turns);
+    else
+        snprintf(launches, sizeof launches, "of fresh launches");
     ct_tune_bprintf(md,
-                    "Interleaved A/B, %zu pairs of fresh launches (order alternating), against "
+                    "Interleaved A/B, %zu pairs %s (order alternating), against "
                     "the defaults. The tuned side read the emitted files themselves: %s.%s%s\n\n"
                     "Test per collective x size: one-sided exact Mann-Whitney over the launch "
                     "medians at p <= %.2f, and a median gain >= %.0f%%. Across the %zu measured "
                     "cells a choice reaches, Benjamini-Hochberg at q = %.2f: a cell holds only "
                     "where its adjusted p (p adj) is <= %.2f too.\n\n",
-                    v->pairs, v->how, v->note[0] ? " Note: " : "", v->note, CT_TUNE_VERIFY_ALPHA,
-                    CT_TUNE_MARGIN * 100, v->nfamily, CT_TUNE_VERIFY_FDR, CT_TUNE_VERIFY_FDR);
+                    v->pairs, launches, v->how, v->note[0] ? " Note: " : "", v->note,
+                    CT_TUNE_VERIFY_ALPHA, CT_TUNE_MARGIN * 100, v->nfamily, CT_TUNE_VERIFY_FDR,
+                    CT_TUNE_VERIFY_FDR);
     ct_tune_bprintf(md, "| collective | size | default us [range] | default busbw | tuned us "
                         "[range] | tuned busbw | speedup | p | p adj | launches | holds |\n"
                         "|---|---|---|---|---|---|---|---|---|---|---|\n");
@@ -269,6 +278,7 @@ static ct_status_t ct_tune_report_verify(const ct_tune_report_in_t *in, ct_tune_
     }
     ct_tune_bprintf(md, "\n");
     bad |= ct_json_set(vj, "pairs", json_integer((json_int_t)v->pairs));
+    bad |= ct_json_set(vj, "pairs_per_launch", json_integer((json_int_t)v->turns));
     bad |= ct_json_set(vj, "tuned_with", ct_json_str(v->how));
     bad |= ct_json_set(vj, "files_dir", ct_json_str(v->dir));
     bad |= ct_json_set(vj, "note", v->note[0] ? ct_json_str(v->note) : json_null());

@@ -51,6 +51,12 @@ static const ct_trial_t *ct_tune_find(const ct_tune_state_t *s, const ct_tune_sc
     return NULL;
 }
 
+int ct_tune_trial_journaled(const ct_tune_state_t *s, const ct_tune_scope_t *sc, size_t ci,
+                            long launch)
+{
+    return ct_tune_find(s, sc, ci, launch) != NULL;
+}
+
 int ct_tune_budget_spent(ct_tune_state_t *s, long trials)
 {
     int spent = (trials >= 0 && s->plan_budget > 0 && trials >= s->plan_budget) ||
@@ -127,84 +133,101 @@ static ct_status_t ct_tune_skip(ct_tune_runner_t *x, ct_tune_scope_t *sc, size_t
     return st;
 }
 
+ct_status_t ct_tune_trial_app(const ct_tune_runner_t *x, const ct_tune_scope_t *sc,
+                              const ct_space_config_t *cfg, const ct_argv_t *extra,
+                              const char *budget, const char *csv, ct_tune_app_t *app)
+{
+    const ct_tune_state_t *s = x->s;
+    memset(app, 0, sizeof *app);
+    app->args = (ct_argv_t)CT_ARGV_INIT;
+    app->env = calloc(x->lo->nenv + cfg->n + 1, sizeof *app->env);
+    app->mca = calloc(x->lo->nmca + cfg->n + 1, sizeof *app->mca);
+    if (app->env == NULL || app->mca == NULL) {
+        ct_tune_app_free(app);
+        return CT_ERR_NOMEM;
+    }
+    memcpy(app->env, x->lo->env, x->lo->nenv * sizeof *app->env);
+    memcpy(app->mca, x->lo->mca, x->lo->nmca * sizeof *app->mca);
+    app->nenv = x->lo->nenv;
+    app->nmca = x->lo->nmca;
+    /* Replacing the user's entry of the same name: mpirun refuses an
+     * MCA parameter given twice. */
+    for (size_t i = 0; i < cfg->n; i++) {
+        int is_mca = cfg->settings[i].via == CT_VIA_MCA;
+        ct_launch_var_t *list = is_mca ? app->mca : app->env;
+        size_t *n = is_mca ? &app->nmca : &app->nenv, k = 0;
+        while (k < *n && strcmp(list[k].name, cfg->settings[i].name) != 0)
+            k++;
+        if (k == *n)
+            (*n)++;
+        snprintf(list[k].name, sizeof list[k].name, "%s", cfg->settings[i].name);
+        list[k].value = cfg->settings[i].value;
+    }
+    const char *coll = sc->colls ? sc->colls : sc->scope == CT_SCOPE_GLOBAL ? s->colls : sc->name;
+    ct_tune_trial_json_path(csv, app->json, sizeof app->json);
+    const char *ours[] = {"-C", coll, "--csv", csv, "--json", app->json, "--no-table", "--quiet"};
+    ct_status_t st = ct_argv_append(&app->args, (char *const *)ours, 8);
+    if (st == CT_OK)
+        st = ct_argv_append(&app->args, x->cb_args, x->ncb_args);
+    size_t nscope = 0;
+    while (sc->args != NULL && sc->args[nscope] != NULL)
+        nscope++;
+    if (st == CT_OK && nscope > 0)
+        st = ct_argv_append(&app->args, (char *const *)sc->args, nscope);
+    if (st == CT_OK && extra != NULL)
+        st = ct_argv_append(&app->args, extra->v, extra->n);
+    /* The user's --size-budget and --sync, when given, win. */
+    const char *sync = CT_TUNE_SYNC;
+    for (size_t i = 0; i < x->ncb_args; i++) {
+        if (strncmp(x->cb_args[i], "--size-budget", 13) == 0)
+            budget = NULL;
+        if (strncmp(x->cb_args[i], "--sync", 6) == 0)
+            sync = NULL;
+    }
+    const char *quick[] = {"--size-budget", budget}, *mode[] = {"--sync", sync};
+    if (st == CT_OK && budget != NULL)
+        st = ct_argv_append(&app->args, (char *const *)quick, 2);
+    if (st == CT_OK && sync != NULL)
+        st = ct_argv_append(&app->args, (char *const *)mode, 2);
+    /* Last: the objective's reduction over ranks (tune.c refuses -a
+     * among the user's arguments; getopt takes the last one anyway). */
+    const char *agg[] = {"-a", CT_TUNE_OBJECTIVE_A(s->objective)};
+    if (st == CT_OK)
+        st = ct_argv_append(&app->args, (char *const *)agg, 2);
+    if (st != CT_OK)
+        ct_tune_app_free(app);
+    return st;
+}
+
+void ct_tune_app_free(ct_tune_app_t *app)
+{
+    ct_argv_free(&app->args);
+    free(app->env);
+    free(app->mca);
+    app->env = app->mca = NULL;
+}
+
 ct_status_t ct_tune_trial_launch(ct_tune_runner_t *x, const ct_tune_scope_t *sc,
                                  const ct_space_config_t *cfg, const ct_argv_t *extra,
                                  const char *budget, const char *const paths[3],
                                  ct_tune_outcome_t *o)
 {
-    ct_tune_state_t *s = x->s;
-    const char *csv = paths[0], *out = paths[1], *errf = paths[2];
     char err[512];
-    ct_launch_var_t *env = calloc(x->lo->nenv + cfg->n + 1, sizeof *env);
-    ct_launch_var_t *mca = calloc(x->lo->nmca + cfg->n + 1, sizeof *mca);
-    ct_argv_t args = CT_ARGV_INIT;
-    ct_status_t st = env && mca ? CT_OK : CT_ERR_NOMEM;
-    size_t nenv = x->lo->nenv, nmca = x->lo->nmca;
+    ct_tune_app_t app;
+    ct_status_t st = ct_tune_trial_app(x, sc, cfg, extra, budget, paths[0], &app);
     if (st == CT_OK) {
-        memcpy(env, x->lo->env, x->lo->nenv * sizeof *env);
-        memcpy(mca, x->lo->mca, x->lo->nmca * sizeof *mca);
-        /* Replacing the user's entry of the same name: mpirun refuses an
-         * MCA parameter given twice. */
-        for (size_t i = 0; i < cfg->n; i++) {
-            int is_mca = cfg->settings[i].via == CT_VIA_MCA;
-            ct_launch_var_t *list = is_mca ? mca : env;
-            size_t *n = is_mca ? &nmca : &nenv, k = 0;
-            while (k < *n && strcmp(list[k].name, cfg->settings[i].name) != 0)
-                k++;
-            if (k == *n)
-                (*n)++;
-            snprintf(list[k].name, sizeof list[k].name, "%s", cfg->settings[i].name);
-            list[k].value = cfg->settings[i].value;
-        }
-        const char *coll = sc->colls                      ? sc->colls
-                           : sc->scope == CT_SCOPE_GLOBAL ? s->colls
-                                                          : sc->name;
-        char json[4096];
-        ct_tune_trial_json_path(csv, json, sizeof json);
-        const char *ours[] = {"-C", coll, "--csv", csv, "--json", json, "--no-table", "--quiet"};
-        st = ct_argv_append(&args, (char *const *)ours, 8);
-        if (st == CT_OK)
-            st = ct_argv_append(&args, x->cb_args, x->ncb_args);
-        size_t nscope = 0;
-        while (sc->args != NULL && sc->args[nscope] != NULL)
-            nscope++;
-        if (st == CT_OK && nscope > 0)
-            st = ct_argv_append(&args, (char *const *)sc->args, nscope);
-        if (st == CT_OK && extra != NULL)
-            st = ct_argv_append(&args, extra->v, extra->n);
-        /* The user's --size-budget and --sync, when given, win. */
-        const char *sync = CT_TUNE_SYNC;
-        for (size_t i = 0; i < x->ncb_args; i++) {
-            if (strncmp(x->cb_args[i], "--size-budget", 13) == 0)
-                budget = NULL;
-            if (strncmp(x->cb_args[i], "--sync", 6) == 0)
-                sync = NULL;
-        }
-        const char *quick[] = {"--size-budget", budget}, *mode[] = {"--sync", sync};
-        if (st == CT_OK && budget != NULL)
-            st = ct_argv_append(&args, (char *const *)quick, 2);
-        if (st == CT_OK && sync != NULL)
-            st = ct_argv_append(&args, (char *const *)mode, 2);
-        /* Last: the objective's reduction over ranks (tune.c refuses -a
-         * among the user's arguments; getopt takes the last one anyway). */
-        const char *agg[] = {"-a", CT_TUNE_OBJECTIVE_A(s->objective)};
-        if (st == CT_OK)
-            st = ct_argv_append(&args, (char *const *)agg, 2);
-    }
-    if (st == CT_OK) {
-        ct_tune_launch_t spec =
-            ct_run_once_spec(x->lo, &x->launcher, x->collbench, &args, csv, out, errf);
-        spec.env = env; /* the user's settings with the configuration's over them */
-        spec.nenv = nenv;
-        spec.mca = mca;
-        spec.nmca = nmca;
+        ct_tune_launch_t spec = ct_run_once_spec(x->lo, &x->launcher, x->collbench, &app.args,
+                                                 paths[0], paths[1], paths[2]);
+        spec.env = app.env; /* the user's settings with the configuration's over them */
+        spec.nenv = app.nenv;
+        spec.mca = app.mca;
+        spec.nmca = app.nmca;
         st = ct_tune_launch(&spec, o, err, sizeof err);
         if (st != CT_OK)
             fprintf(stderr, "colltune tune: %s\n", st == CT_ERR_NOMEM ? "out of memory" : err);
-    }
-    ct_argv_free(&args);
-    free(env);
-    free(mca);
+        ct_tune_app_free(&app);
+    } else
+        fprintf(stderr, "colltune tune: out of memory\n");
     return st;
 }
 
@@ -326,6 +349,9 @@ ct_status_t ct_tune_trial_record_only(ct_tune_runner_t *x, ct_tune_scope_t *sc, 
     }
     if (st == CT_OK && o->reason[0] && (t.reason = strdup(o->reason)) == NULL)
         st = CT_ERR_NOMEM;
+    /* Where a launch of the tune's own placed its ranks (tune_ab_turns.h). */
+    if (st == CT_OK && t.status == CT_JOURNAL_OK && (group == NULL || strcmp(group, "turns") != 0))
+        snprintf(x->placed, sizeof x->placed, "%s", json);
     if (st == CT_OK && (st = ct_journal_append(&x->journal, &t, err, sizeof err)) != CT_OK)
         fprintf(stderr, "colltune tune: %s\n", err);
     if (st == CT_OK) {

@@ -44,6 +44,8 @@ typedef struct {
     double trial_time;          /* sum of wall times of trials run now */
     ct_tune_pending_t *pending; /* queued by the in-process search */
     size_t npending, pending_cap;
+    char placed[4096]; /* the JSON of the last trial that ran whole: where its ranks were */
+    int no_turns; /* a turns launch could not start: the A/B's sides get launches of their own */
 } ct_tune_runner_t;
 
 /* Runs one trial of sc's configuration ci at launch (unless journaled or
@@ -61,6 +63,27 @@ ct_status_t ct_tune_trial(ct_tune_runner_t *x, ct_tune_scope_t *sc, size_t ci, l
  * for a 1-4 MiB allreduce against 3.4 s in barrier mode; both sides of
  * every comparison are measured in the same mode. */
 #define CT_TUNE_SYNC "barrier"
+
+/* Whether sc's configuration ci at launch is in the journal already. */
+int ct_tune_trial_journaled(const ct_tune_state_t *s, const ct_tune_scope_t *sc, size_t ci,
+                            long launch);
+
+/* One launch's collbench settings and arguments for sc with cfg's
+ * settings over the user's (they win), extra arguments after the user's
+ * collbench arguments (NULL: none), --sync CT_TUNE_SYNC unless the user's
+ * name one, and a --size-budget (NULL: collbench's own; the user's wins);
+ * its results into csv (and the JSON beside).  Free with
+ * ct_tune_app_free. */
+typedef struct {
+    ct_launch_var_t *env, *mca;
+    size_t nenv, nmca;
+    ct_argv_t args;
+    char json[4096];
+} ct_tune_app_t;
+ct_status_t ct_tune_trial_app(const ct_tune_runner_t *x, const ct_tune_scope_t *sc,
+                              const ct_space_config_t *cfg, const ct_argv_t *extra,
+                              const char *budget, const char *csv, ct_tune_app_t *app);
+void ct_tune_app_free(ct_tune_app_t *app);
 
 /* Launches collbench once through the launcher for sc with cfg's
  * settings over the user's (they win), extra arguments after the user's

@@ -144,6 +144,7 @@ typedef struct {
 
 typedef struct ct_tune_verify_s {
     size_t pairs;          /* asked for */
+    size_t turns;          /* pairs to a launch as app contexts taking turns; 0: fresh */
     char dir[4096];        /* DIR/verify: the candidate files */
     char how[2048];        /* the tuned side's settings, as text */
     char note[512];        /* what the A/B could not keep or use */
