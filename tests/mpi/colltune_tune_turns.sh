@@ -8,7 +8,8 @@
 #  - each A/B launch holds every pair of its round: 10 app contexts
 #    ("mpirun ... collbench ... : --np 2 -x ... collbench ...", 9 ":"),
 #    and the A/B's trials are its contexts, journaled as launches 0-4 of
-#    each side (group "turns"), 5 per side per A/B scope;
+#    each side, 5 per side per A/B scope, grouped by their launch
+#    ("turns-SCOPE-FIRSTPAIR");
 #  - each context is a job of its own with its own files and settings:
 #    every A/B trial directory has its results at 2 ranks; only the tuned
 #    side's processes had the written mca-params.conf in
@@ -61,7 +62,9 @@ grep -v '/trials/verify' "$T/launches" | grep -q ' : ' && fail "a search launch 
 j="$T/t/journal.jsonl"
 grep '"scope": *"verify' "$j" >"$T/abj"
 [ "$(wc -l <"$T/abj")" -eq $((nab * 10)) ] || fail "A/B trials $(wc -l <"$T/abj"), launches $nab"
-grep -v '"group": *"turns"' "$T/abj" && fail "an A/B trial outside a turns launch"
+grep -v '"group": *"turns-verify' "$T/abj" && fail "an A/B trial outside a turns launch"
+[ "$(grep -o '"group": *"turns-[^"]*"' "$T/abj" | sort -u | wc -l)" -eq "$nab" ] ||
+    fail "turns groups: $(grep -o '"group": *"turns-[^"]*"' "$T/abj" | sort -u)"
 grep -v '"status": *"ok"' "$T/abj" && fail "an A/B trial not ok"
 for l in 0 1 2 3 4; do
     [ "$(grep -c "\"launch\": *$l," "$T/abj")" -eq $((nab * 2)) ] || fail "launch $l: $(cat "$T/abj")"

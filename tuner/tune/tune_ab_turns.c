@@ -184,7 +184,9 @@ static ct_status_t ct_tune_turns_launch(ct_tune_runner_t *x, ct_tune_turn_t *t, 
         x->trial_time += o.wall_s; /* once for the launch */
         for (size_t i = 0; i < n && st == CT_OK; i++) {
             ct_tune_outcome_t oi = ct_tune_turn_outcome(&t[i], &o);
-            st = ct_tune_trial_record(x, t[i].sc, t[i].ci, t[i].launch, t[i].csv, -1, "turns", &oi);
+            /* grouped by their launch ("turns-SCOPE-PAIR", its directory) */
+            st = ct_tune_trial_record(x, t[i].sc, t[i].ci, t[i].launch, t[i].csv, -1,
+                                      name + strlen("trials/"), &oi);
         }
     }
     for (size_t i = 0; i < n; i++)
