@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "ct_test.h"
+#include "space.h"
 #include "tune_ab_turns.h"
 
 /* A results JSON with one host per (ranks_per_node, cores) pair. */
@@ -90,6 +91,41 @@ static void test_pinned(ct_test_tally_t *t)
     ct_launcher_free(&x.launcher);
 }
 
+/* Turns need a launcher that starts contexts with the scale from --np,
+ * and no candidate that changes the transport (a global choice). */
+static void test_ok(ct_test_tally_t *t)
+{
+    char err[256], why[512];
+    ct_launch_opts_t lo;
+    memset(&lo, 0, sizeof lo);
+    ct_tune_runner_t x;
+    memset(&x, 0, sizeof x);
+    x.lo = &lo;
+    CT_CHECK(t, ct_launcher_init(&x.launcher, "mpirun", "unused", err, sizeof err) == CT_OK);
+    x.launcher.np = 4;
+    ct_tune_choice_t c[2];
+    memset(c, 0, sizeof c);
+    c[0].name = "coll_tuned_bcast_algorithm";
+    c[0].scope = 7;
+    c[0].significant = 1;
+    c[1].name = "pml";
+    c[1].scope = CT_SCOPE_GLOBAL;
+    ct_tune_result_t r;
+    memset(&r, 0, sizeof r);
+    r.choices = c;
+    r.nchoices = 2;
+    CT_CHECK(t, ct_tune_ab_turns_ok(&x, &r, why, sizeof why)); /* pml: no candidate */
+    c[1].significant = 1;
+    c[1].unwritable = "no file";
+    CT_CHECK(t, ct_tune_ab_turns_ok(&x, &r, why, sizeof why)); /* pml: not written */
+    c[1].unwritable = NULL;
+    CT_CHECK(t, !ct_tune_ab_turns_ok(&x, &r, why, sizeof why) && strstr(why, "pml") != NULL);
+    c[1].significant = 0;
+    x.launcher.np = 0;
+    CT_CHECK(t, !ct_tune_ab_turns_ok(&x, &r, why, sizeof why) && strstr(why, "--np") != NULL);
+    ct_launcher_free(&x.launcher);
+}
+
 int main(void)
 {
     ct_test_tally_t t = {0, 0};
@@ -98,6 +134,7 @@ int main(void)
         return 99;
     test_fit(&t, dir);
     test_pinned(&t);
+    test_ok(&t);
     char path[4096];
     snprintf(path, sizeof path, "%s/results.json", dir);
     unlink(path);
