@@ -16,7 +16,11 @@
 #    mca_base_param_files (its JSON's environment), the default side the
 #    site's file alone;
 #  - the report says so (verification.pairs_per_launch 5) and the files
-#    were verified.
+#    were verified;
+#  - a turns launch mpirun cannot start (2 contexts of 2 ranks on 2 cores
+#    without --oversubscribe: not enough slots; the user pinned yield and
+#    binding, so the tune tried) falls back to a launch per side, says so,
+#    and still verifies: every A/B trial then has a launch of its own.
 . "$top_srcdir/tests/mpi/lib.sh"
 
 ct_colltune_test
@@ -84,4 +88,27 @@ for d in "$T/t/trials"/verify*; do
     esac
 done
 [ "$tuned" -eq $((nab * 5)) ] || fail "tuned contexts $tuned of $((nab * 10))"
+
+# A turns launch that cannot start: fresh launches instead.
+# mpirun's slots: the cores (hardware threads of one core share a slot).
+slots=$(sort -u /sys/devices/system/cpu/cpu[0-9]*/topology/core_cpus_list 2>/dev/null | grep -c .)
+[ "$slots" -gt 0 ] || slots=$(nproc)
+: >"$T/launches"
+timeout 300 "$CT" tune --out "$T/f" --launcher "$T/bin/mpirun" --np "$slots" \
+    --launcher-arg --bind-to --launcher-arg none \
+    --launcher-arg --mca --launcher-arg orte_tmpdir_base --launcher-arg "$T/tmp" \
+    --mca mpi_yield_when_idle=1 --mca "mca_base_param_files=$site" --timeout 60 \
+    --strategy exhaustive --launches 2 --space "$top_srcdir/tests/mpi/tune_verify.ini" \
+    -- -b 64K -e 256K -f 4 --size-budget 0.05 >"$T/out" 2>"$T/err"
+rc=$?
+[ "$rc" -eq 0 ] || fail "fallback tune: exit $rc ($(cat "$T/err"))"
+grep -q 'app contexts taking turns failed before any ran' "$T/err" || fail "no fallback note: $(cat "$T/err")"
+[ "$(json_get "$T/f/report.json" verified)" = true ] || fail "fallback: no verification"
+[ -s "$T/f/mca-params.conf" ] || fail "fallback: nothing written: $(cat "$T/f/report.md")"
+grep '/trials/verify' "$T/launches" | grep ' : ' | grep -c . | grep -qx 1 ||
+    fail "fallback: want exactly the one failed turns launch"
+grep -c '"scope": *"verify' "$T/f/journal.jsonl" | grep -qx "$(grep '/trials/verify' "$T/launches" | grep -vc ' : ')" ||
+    fail "fallback: A/B trials and fresh A/B launches differ"
+grep '"scope": *"verify' "$T/f/journal.jsonl" | grep -q '"group": *"turns' &&
+    fail "fallback: a trial journaled from the failed turns launch"
 exit 0

@@ -460,6 +460,27 @@ static void test_apps(ct_test_tally_t *t)
     ct_launch_free(&launch);
     ct_launcher_free(&l);
 
+    /* One rank a context, no hostfile, not root: none of their flags;
+     * --allow-run-as-root among the words: not twice. */
+    const char *plain[] = {"mpirun --allow-run-as-root", "mpirun"};
+    for (size_t i = 0; i < 2; i++) {
+        CT_CHECK(t, ct_launcher_init(&l, plain[i], "unused", err, sizeof err) == CT_OK);
+        l.np = 1;
+        l.as_root = (int)(i == 0);
+        CT_CHECK(t, ct_launcher_apps_ok(&l, err, sizeof err));
+        CT_CHECK(t,
+                 ct_launcher_build_apps(&l, base_env, apps, 1, &launch, err, sizeof err) == CT_OK);
+        const char *w1[] = {"mpirun", "--allow-run-as-root", "--np", "1", "/x/cb", "--csv",
+                            "d.csv"};
+        const char *w2[] = {"mpirun", "--np", "1", "/x/cb", "--csv", "d.csv"};
+        if (i == 0)
+            check_argv(t, &launch.argv, w1, 7);
+        else
+            check_argv(t, &launch.argv, w2, 6);
+        ct_launch_free(&launch);
+        ct_launcher_free(&l);
+    }
+
     /* A scale or setting among the launcher's words or --launcher-arg. */
     const char *words[] = {"mpirun -np 4", "mpirun -H a,b", "mpirun -x FOO=1"};
     for (size_t i = 0; i < 3; i++) {

@@ -45,17 +45,21 @@ static void test_fit(ct_test_tally_t *t, const char *dir)
     char path[4096], why[512];
     snprintf(path, sizeof path, "%s/results.json", dir);
     const long fits[][2] = {{2, 8}, {1, 8}};
-    CT_CHECK(t, fit_of(path, fits, 2, why, sizeof why) == 4); /* the host with least room */
+    CT_CHECK(t, fit_of(path, fits, 2, why, sizeof why) == 4 && why[0] == '\0'); /* least room */
     const long exact[][2] = {{8, 8}};
     CT_CHECK(t, fit_of(path, exact, 1, why, sizeof why) == 1);
     CT_CHECK(t, strstr(why, "no room for a second side") != NULL);
     const long three[][2] = {{3, 8}};
-    CT_CHECK(t, fit_of(path, three, 1, why, sizeof why) == 2);
+    CT_CHECK(t, fit_of(path, three, 1, why, sizeof why) == 2 && why[0] == '\0');
     /* np 4 on 2 cores: oversubscribed by one launch already. */
     const long over[][2] = {{4, 2}};
     CT_CHECK(t, fit_of(path, over, 1, why, sizeof why) == SIZE_MAX);
     const long mixed[][2] = {{4, 2}, {2, 6}};
     CT_CHECK(t, fit_of(path, mixed, 2, why, sizeof why) == 3);
+    const long one[][2] = {{1, 1}};
+    CT_CHECK(t, fit_of(path, one, 1, why, sizeof why) == 1);
+    const long nocores[][2] = {{2, 0}};
+    CT_CHECK(t, fit_of(path, nocores, 1, why, sizeof why) == 0 && why[0] != '\0');
     const long bad[][2] = {{0, 8}};
     CT_CHECK(t, fit_of(path, bad, 1, why, sizeof why) == 0 && why[0] != '\0');
     CT_CHECK(t, fit_of(path, bad, 0, why, sizeof why) == 0 && why[0] != '\0');

@@ -37,11 +37,11 @@ int ct_tune_ab_turns_ok(const ct_tune_runner_t *x, const ct_tune_result_t *resul
 
 size_t ct_tune_turns_fit(const char *json, char *why, size_t len)
 {
-    json_t *doc = json[0] ? json_load_file(json, 0, NULL) : NULL;
-    json_t *hosts = doc ? json_object_get(doc, "hosts") : NULL;
+    json_t *doc = json_load_file(json, 0, NULL);
+    json_t *hosts = json_object_get(doc, "hosts");
     size_t fit = SIZE_MAX, i;
     json_t *h;
-    if (!json_is_array(hosts) || json_array_size(hosts) == 0) {
+    if (json_array_size(hosts) == 0) { /* 0 too when not an array */
         snprintf(why, len, "no search launch says where its ranks ran");
         fit = 0;
     }
@@ -192,7 +192,7 @@ static ct_status_t ct_tune_turns_launch(ct_tune_runner_t *x, ct_tune_turn_t *t, 
     for (size_t i = 0; i < n; i++)
         ct_tune_app_free(&t[i].app);
     free(apps);
-    if (st == CT_OK && *stop == 0)
+    if (st == CT_OK && *stop == 0 && !x->no_turns)
         fprintf(stderr,
                 "colltune tune: A/B launch of %zu app contexts taking turns (%s ...): %s %.1fs\n",
                 n, t[0].sc->name, o.reason[0] ? o.reason : "ok", o.wall_s);
