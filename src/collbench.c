@@ -264,11 +264,18 @@ int main(int argc, char **argv)
      * this fails, the fingerprint opens its own. */
     if (pst == CT_OK && opts.json_path && !opts.help && !opts.version)
         mpit_held = ct_cvars_hold(mpit_err, sizeof mpit_err) == CT_OK;
-    ct_status_t wst = ct_world_init(&argc, &argv, &world);
+    /* --turns read from argv itself when the options did not parse: a
+     * context with a usage error still takes its turn (world.h). */
+    int turns = pst == CT_OK ? opts.turns : ct_options_given(argc, argv, "--turns");
+    ct_status_t wst = ct_world_init(&argc, &argv, turns, &world);
     pthread_sigmask(SIG_SETMASK, &saved, NULL);
     if (wst != CT_OK) {
         if (mpit_held)
             ct_cvars_release();
+        if (wst == CT_ERR_USAGE) { /* the launch's app contexts, said by rank 0 */
+            ct_world_finalize(world);
+            return CT_EXIT_USAGE;
+        }
         fprintf(stderr, "collbench: MPI_Init failed\n");
         return CT_EXIT_FAILURE;
     }

@@ -42,6 +42,7 @@ enum {
     CT_OPT_PAIRS_ROUNDS,
     CT_OPT_SIZES,
     CT_OPT_SHAPES,
+    CT_OPT_TURNS,
 };
 
 typedef struct {
@@ -105,6 +106,9 @@ static const ct_option_info_t ct_option_table[] = {
     {"shapes", CT_OPT_SHAPES, "KxR,...",
      "measure each job shape in this launch on a sub-communicator: the first K hosts, the first R "
      "ranks of each; ascending (e.g. 1x8,2x8,4x8)"},
+    {"turns", CT_OPT_TURNS, NULL,
+     "run each app context of the launch (mpirun A : B) as a job of its own, one after another "
+     "(every context must say it)"},
     {"nccl-lib", CT_OPT_NCCL_LIB, "PATH", "libnccl to load (nccl backend)"},
     {"cudart-lib", CT_OPT_CUDART_LIB, "PATH", "CUDA runtime to load (nccl backend)"},
     {"version", CT_OPT_VERSION, NULL, "print the version and exit"},
@@ -112,6 +116,14 @@ static const ct_option_info_t ct_option_table[] = {
 };
 
 #define CT_NOPTIONS (sizeof ct_option_table / sizeof ct_option_table[0])
+
+int ct_options_given(int argc, char **argv, const char *flag)
+{
+    for (int i = 1; i < argc; i++)
+        if (strcmp(argv[i], flag) == 0)
+            return 1;
+    return 0;
+}
 
 void ct_options_usage(FILE *fp, const char *prog)
 {
@@ -615,6 +627,7 @@ static ct_status_t ct_options_apply(ct_options_t *o, int id, const char *arg, ch
     case CT_OPT_CVARS: return ct_options_cvars(arg, &o->cvars, err, errlen);
     case CT_OPT_SIZES: return ct_options_sizes(arg, o, err, errlen);
     case CT_OPT_SHAPES: return ct_shapes_parse(arg, o->shapes, &o->nshapes, err, errlen);
+    case CT_OPT_TURNS: o->turns = 1; return CT_OK;
     case CT_OPT_CONFIG: return ct_options_config(arg, arg, NULL, o, err, errlen);
     case CT_OPT_CONFIG_FOR: return ct_options_config_for(arg, o, err, errlen);
     case CT_OPT_TARGET_CI:

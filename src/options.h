@@ -95,6 +95,7 @@ typedef struct {
     int no_table;     /* --no-table: no nccl-tests table */
     int pairs;        /* --pairs: host pairs, round-robin (pairs.h) */
     int pairs_rounds; /* --pairs-rounds: at most this many rounds; 0: all */
+    int turns;        /* --turns: each app context a job of its own (world.h) */
     /* --shapes: ascending, each measured on a sub-communicator (shapes.h);
      * nshapes 0: the launch's own shape only */
     ct_shape_t shapes[CT_SHAPES_MAX];
@@ -110,6 +111,10 @@ typedef struct {
 ct_status_t ct_options_parse(int argc, char **argv, ct_options_t *opts, char *err, size_t errlen);
 
 void ct_options_usage(FILE *fp, const char *prog);
+
+/* Whether argv holds the word flag (e.g. "--turns"), for a flag that must
+ * be known even when the options as a whole did not parse. */
+int ct_options_given(int argc, char **argv, const char *flag);
 
 /* "rank0", "avg", "min" or "max", as the JSON and the preamble say it. */
 const char *ct_options_rank_agg_name(ct_rank_agg_t agg);

@@ -17,7 +17,12 @@ typedef struct ct_world ct_world_t;
 
 typedef enum { CT_REDUCE_SUM, CT_REDUCE_MIN, CT_REDUCE_MAX } ct_reduce_t;
 
-ct_status_t ct_world_init(int *argc, char ***argv, ct_world_t **world_p);
+/* turns: this process was told --turns (world_apps_mpi.h): when every
+ * process was, each app context is a world of its own; when none was, the
+ * launch is one world; when some were (or the contexts are not in order),
+ * CT_ERR_USAGE on every process, said by rank 0: only ct_world_finalize
+ * may follow. */
+ct_status_t ct_world_init(int *argc, char ***argv, int turns, ct_world_t **world_p);
 void ct_world_finalize(ct_world_t *world);
 
 /* Collective: the ranks that pass one color >= 0 form a new world, ranked
@@ -29,9 +34,10 @@ ct_status_t ct_world_split(ct_world_t *world, int color, int key, ct_world_t **s
 ct_status_t ct_world_dup(ct_world_t *world, ct_world_t **dup_p);
 void ct_world_free(ct_world_t *sub); /* a world from ct_world_split or _dup; NULL: nothing */
 
-/* A launch of several app contexts ("mpirun -np N collbench A : -np N
- * collbench B", world_apps_mpi.h): ct_world_init's world is this process's
- * context, a job of its own, and the contexts take turns in launch order.
+/* A launch of several app contexts ("mpirun -np N collbench --turns A :
+ * -np N collbench --turns B", world_apps_mpi.h): ct_world_init's world is
+ * this process's context, a job of its own, and the contexts take turns
+ * in launch order.
  * turn_begin waits (sleeping) for the earlier contexts; turn_end
  * (collective over the context) starts the next and waits, sleeping, for
  * the last.  Both return at once for a launch of one program. */

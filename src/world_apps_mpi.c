@@ -21,30 +21,32 @@ enum { CT_APPS_TAG_NUM = 31001, CT_APPS_TAG_ALL, CT_APPS_TAG_TURN, CT_APPS_TAG_D
             goto out;                                                                              \
     } while (0)
 
-/* Every rank's context number into all (size entries), by messages to and
- * from world rank 0. */
-static ct_status_t ct_world_apps_gather(int rank, int size, int app, int *all)
+/* Every rank's context number and --turns into all (2 x size entries),
+ * by messages to and from world rank 0. */
+static ct_status_t ct_world_apps_gather(int rank, int size, const int mine[2], int *all)
 {
     ct_status_t st = CT_OK;
     if (rank != 0) {
-        CT_APPS_MPI(MPI_Send, (&app, 1, MPI_INT, 0, CT_APPS_TAG_NUM, MPI_COMM_WORLD));
-        CT_APPS_MPI(MPI_Recv,
-                    (all, size, MPI_INT, 0, CT_APPS_TAG_ALL, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+        CT_APPS_MPI(MPI_Send, (mine, 2, MPI_INT, 0, CT_APPS_TAG_NUM, MPI_COMM_WORLD));
+        CT_APPS_MPI(MPI_Recv, (all, 2 * size, MPI_INT, 0, CT_APPS_TAG_ALL, MPI_COMM_WORLD,
+                               MPI_STATUS_IGNORE));
         return CT_OK;
     }
-    all[0] = app;
+    all[0] = mine[0];
+    all[1] = mine[1];
     for (int r = 1; r < size; r++)
-        CT_APPS_MPI(MPI_Recv,
-                    (&all[r], 1, MPI_INT, r, CT_APPS_TAG_NUM, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+        CT_APPS_MPI(MPI_Recv, (&all[2 * r], 2, MPI_INT, r, CT_APPS_TAG_NUM, MPI_COMM_WORLD,
+                               MPI_STATUS_IGNORE));
     for (int r = 1; r < size; r++)
-        CT_APPS_MPI(MPI_Send, (all, size, MPI_INT, r, CT_APPS_TAG_ALL, MPI_COMM_WORLD));
+        CT_APPS_MPI(MPI_Send, (all, 2 * size, MPI_INT, r, CT_APPS_TAG_ALL, MPI_COMM_WORLD));
 out:
     return st;
 }
 
-ct_status_t ct_world_apps_setup(MPI_Comm *comm, ct_world_apps_t *apps, char *err, size_t errlen)
+ct_status_t ct_world_apps_setup(MPI_Comm *comm, ct_world_apps_t *apps, int turns, char *err,
+                                size_t errlen)
 {
-    int *appnum = NULL, flag = 0, rank = 0, size = 1;
+    int *appnum = NULL, flag = 0, rank = 0, size = 1, told = 0;
     ct_status_t st = CT_OK;
     MPI_Group world = MPI_GROUP_NULL, mine = MPI_GROUP_NULL;
     int *all = NULL;
@@ -55,29 +57,42 @@ ct_status_t ct_world_apps_setup(MPI_Comm *comm, ct_world_apps_t *apps, char *err
     CT_APPS_MPI(MPI_Comm_get_attr, (MPI_COMM_WORLD, MPI_APPNUM, &appnum, &flag));
     CT_APPS_MPI(MPI_Comm_rank, (MPI_COMM_WORLD, &rank));
     CT_APPS_MPI(MPI_Comm_size, (MPI_COMM_WORLD, &size));
-    apps->app = flag && appnum != NULL && *appnum > 0 ? *appnum : 0;
-    if ((all = calloc((size_t)size, sizeof *all)) == NULL)
+    const int me[2] = {flag && appnum != NULL && *appnum > 0 ? *appnum : 0, turns != 0};
+    if ((all = calloc(2 * (size_t)size, sizeof *all)) == NULL)
         return CT_ERR_NOMEM;
-    if ((st = ct_world_apps_gather(rank, size, apps->app, all)) != CT_OK)
+    if ((st = ct_world_apps_gather(rank, size, me, all)) != CT_OK)
         goto out;
+    for (int r = 0; r < size; r++)
+        told += all[2 * r + 1];
+    if (told == 0)
+        goto out; /* one job, however many app contexts */
+    if (told != size) {
+        snprintf(err, errlen,
+                 "--turns reached %d of the launch's %d processes: give it to every app context "
+                 "(each a job of its own) or to none (one job)",
+                 told, size);
+        st = CT_ERR_USAGE;
+        goto out;
+    }
     for (int r = 1; r < size; r++)
-        if (all[r] != all[r - 1] && all[r] != all[r - 1] + 1) {
+        if (all[2 * r] != all[2 * r - 2] && all[2 * r] != all[2 * r - 2] + 1) {
             snprintf(err, errlen,
                      "the launch's app contexts are not contiguous rank ranges in order "
                      "(rank %d is in context %d, rank %d in %d)",
-                     r - 1, all[r - 1], r, all[r]);
+                     r - 1, all[2 * r - 2], r, all[2 * r]);
             st = CT_ERR_USAGE;
             goto out;
         }
-    if (all[0] != 0 || all[size - 1] == 0)
+    if (all[0] != 0 || all[2 * size - 2] == 0)
         goto out; /* one context: MPI_COMM_WORLD as it is */
-    apps->napps = all[size - 1] + 1;
+    apps->app = me[0];
+    apps->napps = all[2 * size - 2] + 1;
     if ((apps->first = calloc((size_t)apps->napps + 1, sizeof *apps->first)) == NULL) {
         st = CT_ERR_NOMEM;
         goto out;
     }
     for (int r = size - 1; r >= 0; r--)
-        apps->first[all[r]] = r;
+        apps->first[all[2 * r]] = r;
     apps->first[apps->napps] = size;
     int range[1][3] = {{apps->first[apps->app], apps->first[apps->app + 1] - 1, 1}};
     CT_APPS_MPI(MPI_Comm_group, (MPI_COMM_WORLD, &world));

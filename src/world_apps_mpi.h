@@ -31,10 +31,14 @@ typedef struct {
     int *first; /* napps + 1 entries: context k is world ranks first[k] .. first[k+1]-1 */
 } ct_world_apps_t;
 
-/* After MPI_Init: the contexts, and *comm this process's (MPI_COMM_WORLD
- * when there is one).  Contexts must be contiguous rank ranges in order
- * (mpirun and Hydra place them so); otherwise CT_ERR_USAGE with err. */
-ct_status_t ct_world_apps_setup(MPI_Comm *comm, ct_world_apps_t *apps, char *err, size_t errlen);
+/* After MPI_Init: the contexts, and *comm this process's, when every
+ * process was told --turns (turns); when none was, one context, the
+ * launch (MPI_COMM_WORLD), as an MPMD launch of one job is (hosts made
+ * by per-context settings, say).  CT_ERR_USAGE with err when only some
+ * processes were told, or the contexts are not contiguous rank ranges in
+ * order (mpirun and Hydra place them so). */
+ct_status_t ct_world_apps_setup(MPI_Comm *comm, ct_world_apps_t *apps, int turns, char *err,
+                                size_t errlen);
 
 /* Waits (sleeping) until the contexts before this one are done. */
 ct_status_t ct_world_apps_turn_begin(const ct_world_apps_t *apps, MPI_Comm comm);

@@ -103,7 +103,7 @@ static void ct_world_count_hosts(struct ct_world *w)
 
 static void ct_world_describe(struct ct_world *w);
 
-ct_status_t ct_world_init(int *argc, char ***argv, ct_world_t **world_p)
+ct_status_t ct_world_init(int *argc, char ***argv, int turns, ct_world_t **world_p)
 {
     struct ct_world *w = calloc(1, sizeof *w);
 
@@ -117,9 +117,16 @@ ct_status_t ct_world_init(int *argc, char ***argv, ct_world_t **world_p)
     /* First, so that every later failure is reported, not fatal in MPI. */
     CT_WORLD_MPI(w, MPI_Comm_set_errhandler, (w->comm, MPI_ERRORS_RETURN));
     char err[256];
-    ct_status_t st = ct_world_apps_setup(&w->comm, &w->apps, err, sizeof err);
-    if (st == CT_ERR_USAGE)
-        fprintf(stderr, "collbench: error: %s\n", err);
+    ct_status_t st = ct_world_apps_setup(&w->comm, &w->apps, turns, err, sizeof err);
+    if (st == CT_ERR_USAGE) {
+        /* Every process read the same gathered list: all end here, alike. */
+        int rank = 0;
+        MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+        if (rank == 0)
+            fprintf(stderr, "collbench: error: %s\n", err);
+        *world_p = w; /* to finalize */
+        return CT_ERR_USAGE;
+    }
     if (st != CT_OK)
         ct_world_abort(w, ct_status_exit_code(st));
     if (w->comm != MPI_COMM_WORLD)

@@ -68,7 +68,7 @@ while IFS='	' read -r where text; do
         w=$1
         shift
         case $w in
-        '|' | ';' | '&&' | '||') prog= ;;
+        '|' | ';' | '&&' | '||' | ':') prog= ;; # ':' ends an mpirun app context
         collbench | */collbench) prog=collbench ;;
         colltune | */colltune)
             [ $# -gt 0 ] && [ -f "$T/help.colltune-$1" ] && {

@@ -50,7 +50,7 @@ wait_line() {
 # broadcast's, 1.2 s and more) each of context 1's ranks used under 5% of
 # a CPU (measured 0-1 ticks of 150; a rank waiting in a blocking receive,
 # which yields, took 22).
-A="-C allreduce,broadcast -b 8 -e 8 --quiet"
+A="-C allreduce,broadcast -b 8 -e 8 --quiet --turns"
 # shellcheck disable=SC2086
 turns_mpirun -np 3 "$COLLBENCH" $A --min-time 0.6 --size-budget 0.6 \
     --csv "$T/a.csv" --json "$T/a.json" : \
@@ -104,7 +104,7 @@ slow_check() {
         fail "($3) context 1 read $slow us, context 0 $fast us: the setting is not in context 1 alone"
     echo "ok: ($3) context 0 $fast us, context 1 $slow us"
 }
-B="-C broadcast -b 1M -e 1M -n 20 -w 2 --quiet"
+B="-C broadcast -b 1M -e 1M -n 20 -w 2 --quiet --turns"
 # shellcheck disable=SC2086
 turns_mpirun -np 2 "$COLLBENCH" $B --csv "$T/c0.csv" : \
     -np 2 -x OMPI_MCA_coll_tuned_use_dynamic_rules=1 -x OMPI_MCA_coll_tuned_bcast_algorithm=2 \
@@ -131,7 +131,7 @@ slow_check d0 d1 d
 # in its turn, and the launch exits 2 (mpirun reports a rank's non-zero
 # exit), but the other context still ran and wrote its outputs: the
 # failing context exits only after the last turn.  Either order.
-E="-C allreduce -b 8 -e 8 --size-budget 0.02 --quiet"
+E="-C allreduce -b 8 -e 8 --size-budget 0.02 --quiet --turns"
 # shellcheck disable=SC2086
 turns_mpirun -np 2 "$COLLBENCH" $E --csv "$T/e0.csv" --json "$T/e0.json" : \
     -np 2 "$COLLBENCH" $E --no-such-option --csv "$T/e1.csv" >"$T/e.out" 2>"$T/e.err"
@@ -191,4 +191,22 @@ if [ -x "$top_builddir/build-mpich/collbench" ] && [ -n "${MPIEXEC_HYDRA:-}" ]; 
 else
     echo "note: (g) skipped: no MPICH collbench (build-mpich/collbench) or mpiexec.hydra"
 fi
+# (h) --turns given to some contexts only: every process ends with exit 2,
+# the error once; given to none, an MPMD launch is one job (the emulated
+# hosts of shapes.sh are made that way): one JSON of 2 ranks.
+N="-C allreduce -b 8 -e 8 --size-budget 0.02 --quiet"
+# shellcheck disable=SC2086
+turns_mpirun -np 1 "$COLLBENCH" $E --json "$T/i0.json" : -np 1 "$COLLBENCH" $N \
+    --json "$T/i1.json" >"$T/i.out" 2>"$T/i.err"
+rc=$?
+[ "$rc" -eq 2 ] || fail "(h) mixed --turns: exit $rc ($(cat "$T/i.err"))"
+[ "$(grep -c "^collbench: error: --turns reached 1 of the launch's 2 processes" "$T/i.err")" -eq 1 ] ||
+    fail "(h) mixed --turns: the error once: $(cat "$T/i.err")"
+[ ! -e "$T/i0.json" ] && [ ! -e "$T/i1.json" ] || fail "(h) mixed --turns: a job ran"
+# shellcheck disable=SC2086
+turns_mpirun -np 1 "$COLLBENCH" $N --json "$T/j.json" : -np 1 "$COLLBENCH" $N \
+    --json "$T/j.json" >"$T/j.out" 2>"$T/j.err" || fail "(h) one job: exit $? ($(cat "$T/j.err"))"
+[ "$(json_get "$T/j.json" nranks)" = 2 ] || fail "(h) without --turns the launch is not one job"
+echo "ok: (h) --turns in some contexts refused; in none, one job"
+
 exit 0

@@ -328,6 +328,20 @@ int main(void)
         PARSE_OK(&o, "--bac", "mpi", "--batch", "20", "--qu");
         CT_CHECK(&tally, o.batch_us == 20.0 && o.quiet);
     }
+    /* --turns: a flag, off by default; found in argv even where the
+     * options do not parse (collbench's contexts agree before MPI work). */
+    {
+        ct_options_t o;
+        PARSE_OK(&o, "-C", "allreduce");
+        CT_CHECK(&tally, !o.turns);
+        PARSE_OK(&o, "--turns", "-C", "allreduce");
+        CT_CHECK(&tally, o.turns);
+        char *argv[] = {"collbench", "--bogus", "--turns", NULL},
+             *none[] = {"collbench", "-C", "--turns-x", NULL};
+        CT_CHECK(&tally, ct_options_given(3, argv, "--turns"));
+        CT_CHECK(&tally, !ct_options_given(3, none, "--turns"));
+        CT_CHECK(&tally, !ct_options_given(1, argv, "--turns"));
+    }
     /* A flag given a value says it takes none, with the full name. */
     EXPECT_USAGE("option '--quiet' takes no value (got '--quiet=1')", NULL, "--quiet=1");
     EXPECT_USAGE("option '--quiet' takes no value (got '--qui=yes')", NULL, "--qui=yes");

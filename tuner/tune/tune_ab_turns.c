@@ -145,12 +145,14 @@ static ct_status_t ct_tune_turns_launch(ct_tune_runner_t *x, ct_tune_turn_t *t, 
     }
     ct_status_t st = ct_outdir_prepare(dir, err, sizeof err);
     ct_launch_app_t *apps = calloc(n, sizeof *apps);
+    char *word[] = {"--turns"}; /* each context a job of its own (collbench's world.h) */
+    const ct_argv_t turns = {word, 1, 1};
     if (st == CT_OK && apps == NULL)
         st = CT_ERR_NOMEM;
     for (size_t i = 0; i < n && st == CT_OK; i++) {
         st = ct_tune_turn_dir(x, &t[i]);
         if (st == CT_OK)
-            st = ct_tune_trial_app(x, t[i].sc, &t[i].sc->configs.configs[t[i].ci], NULL, NULL,
+            st = ct_tune_trial_app(x, t[i].sc, &t[i].sc->configs.configs[t[i].ci], &turns, NULL,
                                    t[i].csv, &t[i].app);
         if (st == CT_OK)
             apps[i] =

@@ -56,7 +56,8 @@ static const ct_cli_opt_t ct_tune_opts[] = {
     {CT_TUNE_WEIGHTS, "weights", "FILE",
      "message-size profile ([COLLECTIVE] SIZE WEIGHT lines) that decides global settings"},
     {CT_TUNE_VERIFY_PAIRS, "verify-pairs", "N",
-     "A/B pairs of fresh launches that verify the emitted files (default 5, at least 5; 0: "
+     "A/B pairs (each side fresh processes) that verify the emitted files (default 5, at least "
+     "5; 0: "
      "search and report only, no file written)"},
     {CT_TUNE_VERIFY_TURNS, "verify-turns", "N",
      "A/B pairs one launch holds, each side an app context of its own taking its turn "
@@ -103,7 +104,9 @@ void ct_tune_usage(FILE *f)
                "the median ratio; otherwise \"no significant gain\".  Ties go to fewer\n"
                "changes.\n\n"
                "verification: the files for the choices are written to DIR/verify/ and run\n"
-               "against the defaults in --verify-pairs interleaved pairs of fresh launches\n"
+               "against the defaults in --verify-pairs interleaved pairs, each side fresh\n"
+               "processes (through mpirun a round's pairs share one launch as app contexts\n"
+               "taking turns: --verify-turns; else a launch per side)\n"
                "(the tuned side reads the files themselves: --mca mca_base_param_files,\n"
                "UCX_CONFIG_DIR, NCCL_CONF_FILE).  A choice is kept when its gain holds\n"
                "(one-sided Mann-Whitney p <= 0.05 and >= 5%%) at most sizes of its range and\n"

@@ -350,7 +350,8 @@ ct_status_t ct_tune_trial_record_only(ct_tune_runner_t *x, ct_tune_scope_t *sc, 
     if (st == CT_OK && o->reason[0] && (t.reason = strdup(o->reason)) == NULL)
         st = CT_ERR_NOMEM;
     /* Where a launch of the tune's own placed its ranks (tune_ab_turns.h). */
-    if (st == CT_OK && t.status == CT_JOURNAL_OK && (group == NULL || strncmp(group, "turns-", 6) != 0))
+    if (st == CT_OK && t.status == CT_JOURNAL_OK &&
+        (group == NULL || strncmp(group, "turns-", 6) != 0))
         snprintf(x->placed, sizeof x->placed, "%s", json);
     if (st == CT_OK && (st = ct_journal_append(&x->journal, &t, err, sizeof err)) != CT_OK)
         fprintf(stderr, "colltune tune: %s\n", err);
