@@ -37,11 +37,15 @@ check_done() {
     dups=$(sed 's/.*"key": *"\([0-9a-f]*\)", *"scope": *"\([a-z_-]*\)".*"launch": *\([0-9]*\).*/\2-\1-\3/' \
         "$1/journal.jsonl" | sort | uniq -d)
     [ -z "$dups" ] || fail "$1: trials run twice: $dups"
-    groups=$(sed -n 's/.*"group": *"\([^"]*\)".*/\1/p' "$1/journal.jsonl" | sort -u | wc -l)
+    # A shared launch's trials share a directory; the A/B's app contexts
+    # taking turns (group turns-*) have one each, as trials alone do.
+    groups=$(sed -n 's/.*"group": *"\([^"]*\)".*/\1/p' "$1/journal.jsonl" | grep -v '^turns-' |
+        sort -u | wc -l)
+    turns=$(grep -c '"group": *"turns-' "$1/journal.jsonl")
     alone=$(grep -vc '"group"' "$1/journal.jsonl")
     [ "$groups" -ge 3 ] || fail "$1: $groups shared launches, want one per launch index"
-    [ "$(ls "$1/trials" | wc -l)" -eq $((groups + alone)) ] ||
-        fail "$1: trial dirs $(ls "$1/trials" | wc -l), want $groups shared + $alone"
+    [ "$(ls "$1/trials" | wc -l)" -eq $((groups + turns + alone)) ] ||
+        fail "$1: trial dirs $(ls "$1/trials" | wc -l), want $groups shared + $turns + $alone"
     [ "$(json_get "$1/report.json" trials.#)" -eq "$total" ] || fail "$1: report.json is not whole"
     [ -s "$1/report.md" ] || fail "$1: no report.md"
     ls -a "$1" | grep -q '\.tmp' && fail "$1: temp files left: $(ls -a "$1")"

@@ -131,23 +131,18 @@ static ct_tune_outcome_t ct_tune_turn_outcome(const ct_tune_turn_t *t, const ct_
     return r;
 }
 
-/* One launch of the n contexts in t (named after the first), each
- * journaled with its own outcome. */
+/* One launch of the n contexts in t, each journaled with its own outcome,
+ * grouped by the launch ("turns-SCOPE-PAIR", after the first); the
+ * launch's output goes beside the first context's results. */
 static ct_status_t ct_tune_turns_launch(ct_tune_runner_t *x, ct_tune_turn_t *t, size_t n, int *stop)
 {
-    char dir[4096], out[4096], errf[4096], name[160], err[512];
-    snprintf(name, sizeof name, "trials/turns-%s-%ld", t[0].sc->name, t[0].launch);
-    if (ct_outdir_path(x->out, name, dir, sizeof dir) != CT_OK ||
-        ct_outdir_path(dir, "collbench.txt", out, sizeof out) != CT_OK ||
-        ct_outdir_path(dir, "collbench.err", errf, sizeof errf) != CT_OK) {
-        fprintf(stderr, "colltune tune: --out %s: path too long\n", x->out);
-        return CT_ERR_USAGE;
-    }
-    ct_status_t st = ct_outdir_prepare(dir, err, sizeof err);
+    char out[4096], errf[4096], group[96], err[512];
+    snprintf(group, sizeof group, "turns-%s-%ld", t[0].sc->name, t[0].launch);
+    ct_status_t st = CT_OK;
     ct_launch_app_t *apps = calloc(n, sizeof *apps);
     char *word[] = {"--turns"}; /* each context a job of its own (collbench's world.h) */
     const ct_argv_t turns = {word, 1, 1};
-    if (st == CT_OK && apps == NULL)
+    if (apps == NULL)
         st = CT_ERR_NOMEM;
     for (size_t i = 0; i < n && st == CT_OK; i++) {
         st = ct_tune_turn_dir(x, &t[i]);
@@ -158,6 +153,11 @@ static ct_status_t ct_tune_turns_launch(ct_tune_runner_t *x, ct_tune_turn_t *t, 
             apps[i] =
                 (ct_launch_app_t){t[i].app.env, t[i].app.nenv,   t[i].app.mca,   t[i].app.nmca,
                                   x->collbench, t[i].app.args.v, t[i].app.args.n};
+    }
+    if (st == CT_OK) {
+        size_t dl = strrchr(t[0].csv, '/') - t[0].csv; /* results.csv's directory */
+        snprintf(out, sizeof out, "%.*s/collbench.txt", (int)dl, t[0].csv);
+        snprintf(errf, sizeof errf, "%.*s/collbench.err", (int)dl, t[0].csv);
     }
     ct_tune_outcome_t o;
     if (st == CT_OK) {
@@ -186,9 +186,7 @@ static ct_status_t ct_tune_turns_launch(ct_tune_runner_t *x, ct_tune_turn_t *t, 
         x->trial_time += o.wall_s; /* once for the launch */
         for (size_t i = 0; i < n && st == CT_OK; i++) {
             ct_tune_outcome_t oi = ct_tune_turn_outcome(&t[i], &o);
-            /* grouped by their launch ("turns-SCOPE-PAIR", its directory) */
-            st = ct_tune_trial_record(x, t[i].sc, t[i].ci, t[i].launch, t[i].csv, -1,
-                                      name + strlen("trials/"), &oi);
+            st = ct_tune_trial_record(x, t[i].sc, t[i].ci, t[i].launch, t[i].csv, -1, group, &oi);
         }
     }
     for (size_t i = 0; i < n; i++)
