@@ -104,6 +104,8 @@ rc=$?
 [ "$rc" -eq 0 ] || fail "fallback tune: exit $rc ($(cat "$T/err"))"
 grep -q 'app contexts taking turns failed before any ran' "$T/err" || fail "no fallback note: $(cat "$T/err")"
 [ "$(json_get "$T/f/report.json" verified)" = true ] || fail "fallback: no verification"
+[ "$(json_get "$T/f/report.json" verification.pairs_per_launch)" -eq 0 ] ||
+    fail "fallback: the report says turns"
 [ -s "$T/f/mca-params.conf" ] || fail "fallback: nothing written: $(cat "$T/f/report.md")"
 grep '/trials/verify' "$T/launches" | grep ' : ' | grep -c . | grep -qx 1 ||
     fail "fallback: want exactly the one failed turns launch"

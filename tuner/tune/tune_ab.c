@@ -145,6 +145,8 @@ static ct_status_t ct_tune_verify_run(const ct_tune_ab_t *x, const ct_tune_resul
         if (v->note[0])
             fprintf(stderr, "colltune tune: note: %s\n", v->note);
         st = ct_tune_verify_pairs(x, vsc, nvsc, v->pairs, turns, stop);
+        if (x->run->no_turns)
+            v->turns = 0; /* fell back: the report says fresh launches */
     }
     ct_tune_evidence_t ev[CT_TUNE_VERIFY_MAX_SCOPES];
     size_t nev = 0, nfirst = nvsc;
