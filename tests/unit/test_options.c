@@ -328,6 +328,19 @@ int main(void)
         PARSE_OK(&o, "--bac", "mpi", "--batch", "20", "--qu");
         CT_CHECK(&tally, o.batch_us == 20.0 && o.quiet);
     }
+    /* --sizes: every item, ascending; --no-table; --min-time may equal
+     * --size-budget; the sync modes' names. */
+    {
+        ct_options_t o;
+        PARSE_OK(&o, "--sizes", "64,8,1K", "--no-table", "--min-time", "0.5", "--size-budget",
+                 "0.5");
+        CT_CHECK(&tally,
+                 o.nsizes == 3 && o.sizes[0] == 8 && o.sizes[1] == 64 && o.sizes[2] == 1024);
+        CT_CHECK(&tally, o.no_table && o.min_time_s == 0.5 && o.size_budget_s == 0.5);
+        CT_CHECK_STR(&tally, ct_options_sync_name(CT_SYNC_WINDOW), "window");
+        CT_CHECK_STR(&tally, ct_options_sync_name(CT_SYNC_BARRIER), "barrier");
+        CT_CHECK_STR(&tally, ct_options_sync_name(CT_SYNC_BATCH), "batch");
+    }
     /* --turns: a flag, off by default; found in argv even where the
      * options do not parse (collbench's contexts agree before MPI work). */
     {
