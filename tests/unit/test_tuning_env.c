@@ -32,8 +32,31 @@ static void id_of(char *const *envp, char *buf)
     ct_tuning_env_free(&env);
 }
 
+/* By name, a name before the longer names it begins ("NCCL_A=9" before
+ * "NCCL_A0=1", whatever the values); none of the environment is tuning:
+ * an empty, valid list. */
+static void test_order(void)
+{
+    char *envp[] = {"NCCL_A0=1", "NCCL_B=0", "NCCL_A=9", "PATH=/bin", NULL};
+    ct_tuning_env_t env;
+    CT_CHECK(&tally, ct_tuning_env_collect(envp, &env) == CT_OK && env.n == 3);
+    const char *want[] = {"NCCL_A=9", "NCCL_A0=1", "NCCL_B=0"};
+    for (size_t i = 0; i < 3 && i < env.n; i++)
+        CT_CHECK_STR(&tally, env.vars[i], want[i]);
+    ct_tuning_env_free(&env);
+    char *sorted[] = {"NCCL_A=9", "NCCL_A0=1", NULL}; /* already in order: stays */
+    CT_CHECK(&tally, ct_tuning_env_collect(sorted, &env) == CT_OK && env.n == 2);
+    CT_CHECK(&tally, env.n == 2 && strcmp(env.vars[0], "NCCL_A=9") == 0);
+    ct_tuning_env_free(&env);
+    char *none[] = {"PATH=/bin", NULL};
+    CT_CHECK(&tally, ct_tuning_env_collect(none, &env) == CT_OK && env.n == 0 && env.vars != NULL);
+    ct_tuning_env_free(&env);
+    CT_CHECK(&tally, env.vars == NULL && env.n == 0);
+}
+
 int main(void)
 {
+    test_order();
     char *envp[] = {
         "PATH=/usr/bin",
         "UCX_TLS=rc,sm",
