@@ -337,9 +337,33 @@ static void test_mpi_t(void)
         CT_CHECK(&tally, !ct_fingerprint_mpi_t_wanted(no[i]));
 }
 
+/* Entries no one sets: a name as long as the name buffer (256) or longer,
+ * a name with no '=' or an empty one; the rest still read. */
+static void test_env_odd(void)
+{
+    char longname[400];
+    memset(longname, 'X', sizeof longname);
+    memcpy(longname, "NCCL_", 5);
+    longname[300] = '=';
+    longname[301] = '1';
+    longname[302] = '\0';
+    char edge[300];
+    memset(edge, 'Y', sizeof edge);
+    memcpy(edge, "NCCL_", 5);
+    edge[256] = '=';
+    edge[257] = '2';
+    edge[258] = '\0'; /* a 256-character name: one more than the buffer holds */
+    char *envp[] = {longname, edge, "NCCL_ALGO", "=x", "NCCL_PROTO=Simple", NULL};
+    ct_fingerprint_t fp = {0};
+    CT_CHECK(&tally, ct_fingerprint_env(envp, &fp) == CT_OK);
+    CT_CHECK(&tally, fp.nenv == 1 && strcmp(fp.env[0].name, "NCCL_PROTO") == 0);
+    ct_fingerprint_free(&fp);
+}
+
 int main(void)
 {
     test_env();
+    test_env_odd();
     test_libs();
     test_host();
     test_digest();
