@@ -107,17 +107,13 @@ out:
     return st;
 }
 
-/* Waits for a token from world rank from, sleeping 0.1 ms, doubling up to
- * 20 ms, between polls (ct_world_barrier_idle's pattern). */
-static ct_status_t ct_world_apps_wait(int from, int tag)
+ct_status_t ct_world_apps_wait_idle(MPI_Request *req)
 {
     ct_status_t st = CT_OK;
-    MPI_Request req;
-    int token = 0, done = 0;
+    int done = 0;
     long pause_ns = 100000;
-    CT_APPS_MPI(MPI_Irecv, (&token, 1, MPI_INT, from, tag, MPI_COMM_WORLD, &req));
     for (;;) {
-        CT_APPS_MPI(MPI_Test, (&req, &done, MPI_STATUS_IGNORE));
+        CT_APPS_MPI(MPI_Test, (req, &done, MPI_STATUS_IGNORE));
         if (done)
             break;
         const struct timespec pause = {0, pause_ns};
@@ -125,6 +121,18 @@ static ct_status_t ct_world_apps_wait(int from, int tag)
         if (pause_ns < 20000000)
             pause_ns *= 2;
     }
+out:
+    return st;
+}
+
+/* Waits, sleeping, for a token from world rank from. */
+static ct_status_t ct_world_apps_wait(int from, int tag)
+{
+    ct_status_t st = CT_OK;
+    MPI_Request req;
+    int token = 0;
+    CT_APPS_MPI(MPI_Irecv, (&token, 1, MPI_INT, from, tag, MPI_COMM_WORLD, &req));
+    st = ct_world_apps_wait_idle(&req);
 out:
     return st;
 }

@@ -40,6 +40,12 @@ typedef struct {
 ct_status_t ct_world_apps_setup(MPI_Comm *comm, ct_world_apps_t *apps, int turns, char *err,
                                 size_t errlen);
 
+/* Waits for req, testing it between sleeps that grow from 0.1 ms to
+ * 20 ms (each test runs MPI's progress): a waiting rank takes next to no
+ * CPU from ranks that measure, and wakes within 20 ms.  ct_world's idle
+ * barrier waits this way too. */
+ct_status_t ct_world_apps_wait_idle(MPI_Request *req);
+
 /* Waits (sleeping) until the contexts before this one are done. */
 ct_status_t ct_world_apps_turn_begin(const ct_world_apps_t *apps, MPI_Comm comm);
 /* This context is done (collective over comm): the next one starts, and

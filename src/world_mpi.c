@@ -258,18 +258,8 @@ void ct_world_barrier(ct_world_t *w) { CT_WORLD_MPI(w, MPI_Barrier, (w->comm)); 
 void ct_world_barrier_idle(ct_world_t *w)
 {
     MPI_Request req;
-    int done = 0;
-    long pause_ns = 100000;
     CT_WORLD_MPI(w, MPI_Ibarrier, (w->comm, &req));
-    for (;;) {
-        CT_WORLD_MPI(w, MPI_Test, (&req, &done, MPI_STATUS_IGNORE));
-        if (done)
-            break;
-        const struct timespec pause = {0, pause_ns};
-        nanosleep(&pause, NULL);
-        if (pause_ns < 20000000)
-            pause_ns *= 2;
-    }
+    ct_world_require(w, ct_world_apps_wait_idle(&req));
 }
 
 static MPI_Op ct_world_mpi_op(ct_reduce_t op)

@@ -10,12 +10,15 @@
 
 #include "launcher_words.h"
 
-static ct_status_t ct_mpirun_flags(const ct_launcher_t *l, const ct_launch_vars_t *vars,
-                                   ct_argv_t *argv)
+/* --allow-run-as-root (when root and not given), --np (when np > 0),
+ * --hostfile and each environment variable as "-x NAME=VALUE": what a
+ * launch, or each app context of one, says first. */
+static ct_status_t ct_mpirun_common(const ct_launcher_t *l, const ct_launch_vars_t *vars, int root,
+                                    ct_argv_t *argv)
 {
     char np[32];
     ct_status_t st = CT_OK;
-    if (l->as_root && !ct_launcher_has(l, "--allow-run-as-root"))
+    if (root && l->as_root && !ct_launcher_has(l, "--allow-run-as-root"))
         st = ct_argv_push(argv, "--allow-run-as-root");
     if (st == CT_OK && l->np > 0) {
         snprintf(np, sizeof np, "%ld", l->np);
@@ -28,6 +31,13 @@ static ct_status_t ct_mpirun_flags(const ct_launcher_t *l, const ct_launch_vars_
         if (st == CT_OK)
             st = ct_argv_push3(argv, vars->env[k].name, "=", vars->env[k].value);
     }
+    return st;
+}
+
+static ct_status_t ct_mpirun_flags(const ct_launcher_t *l, const ct_launch_vars_t *vars,
+                                   ct_argv_t *argv)
+{
+    ct_status_t st = ct_mpirun_common(l, vars, 1, argv);
     for (size_t k = 0; k < vars->nmca && st == CT_OK; k++) {
         st = ct_launcher_push2(argv, "--mca", vars->mca[k].name);
         if (st == CT_OK)
@@ -36,26 +46,14 @@ static ct_status_t ct_mpirun_flags(const ct_launcher_t *l, const ct_launch_vars_
     return st;
 }
 
-/* One app context's flags: its --np and --hostfile, and every setting as
- * "-x NAME=VALUE" (MCA parameters as OMPI_MCA_NAME): mpirun's --mca holds
- * for every context, its -x for its own. */
+/* One app context's flags: its --np and --hostfile (ct_launcher_apps_ok
+ * requires --np), and every setting as "-x NAME=VALUE" (MCA parameters as
+ * OMPI_MCA_NAME): mpirun's --mca holds for every context, its -x for its
+ * own. */
 static ct_status_t ct_mpirun_app_flags(const ct_launcher_t *l, const ct_launch_vars_t *vars,
                                        int first, ct_argv_t *argv)
 {
-    char np[32];
-    ct_status_t st = CT_OK;
-    if (first && l->as_root && !ct_launcher_has(l, "--allow-run-as-root"))
-        st = ct_argv_push(argv, "--allow-run-as-root");
-    snprintf(np, sizeof np, "%ld", l->np);
-    if (st == CT_OK)
-        st = ct_launcher_push2(argv, "--np", np);
-    if (st == CT_OK && l->hostfile != NULL)
-        st = ct_launcher_push2(argv, "--hostfile", l->hostfile);
-    for (size_t k = 0; k < vars->nenv && st == CT_OK; k++) {
-        st = ct_argv_push(argv, "-x");
-        if (st == CT_OK)
-            st = ct_argv_push3(argv, vars->env[k].name, "=", vars->env[k].value);
-    }
+    ct_status_t st = ct_mpirun_common(l, vars, first, argv);
     for (size_t k = 0; k < vars->nmca && st == CT_OK; k++) {
         char name[300];
         snprintf(name, sizeof name, "OMPI_MCA_%s", vars->mca[k].name);
