@@ -15,7 +15,7 @@
 #include "coll.h"
 #include "ct_dtype.h"
 #include "ct_status.h"
-#include "shapes.h"
+#include "ct_shapes.h"
 
 typedef enum {
     CT_AGG_RANK0 = 0,
@@ -96,7 +96,7 @@ typedef struct {
     int pairs;        /* --pairs: host pairs, round-robin (pairs.h) */
     int pairs_rounds; /* --pairs-rounds: at most this many rounds; 0: all */
     int turns;        /* --turns: each app context a job of its own (world.h) */
-    /* --shapes: ascending, each measured on a sub-communicator (shapes.h);
+    /* --shapes: ascending, each measured on a sub-communicator (ct_shapes.h);
      * nshapes 0: the launch's own shape only */
     ct_shape_t shapes[CT_SHAPES_MAX];
     int nshapes;

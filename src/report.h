@@ -96,7 +96,7 @@ typedef struct {
 } ct_report_pair_t;
 
 /* --shapes: the rows that follow, up to the next shape, are measured on
- * this shape's sub-communicator (shapes.h).  Their rank_medians are in its
+ * this shape's sub-communicator (ct_shapes.h).  Their rank_medians are in its
  * rank order: world_ranks[i] is its rank i's in the run's world. */
 typedef struct {
     int index; /* among --shapes, from 0 */

@@ -9,7 +9,7 @@
 
 #include "ct_test.h"
 #include "options.h"
-#include "shapes.h"
+#include "ct_shapes.h"
 
 static ct_test_tally_t tally;
 

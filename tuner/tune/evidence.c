@@ -17,14 +17,29 @@ static int ct_tune_is(const ct_trial_t *t, const ct_tune_scope_t *sc, size_t ci)
     return strcmp(t->scope, sc->name) == 0 && strcmp(t->key, sc->configs.configs[ci].key) == 0;
 }
 
-/* The out-of-place row of t at (coll, dtype, bytes) that counts as a
- * sample; dtype NULL: any. */
-static const ct_trial_row_t *ct_tune_sample_row(const ct_trial_t *t, const char *coll,
-                                                const char *dtype, long long bytes)
+int ct_tune_row_at(const ct_tune_scope_t *sc, const ct_trial_row_t *row)
+{
+    return sc->shape.nnodes == 0 ||
+           (row->nnodes == sc->shape.nnodes &&
+            row->nranks == (long long)sc->shape.nnodes * sc->shape.ranks_per_node);
+}
+
+/* Whether row is of the shape (nranks, nnodes); 0: any. */
+static int ct_tune_row_of(const ct_trial_row_t *row, long long nranks, long long nnodes)
+{
+    return nranks == 0 || (row->nranks == nranks && row->nnodes == nnodes);
+}
+
+/* The out-of-place row of t at (coll, dtype, bytes, shape) that counts as
+ * a sample of sc; dtype NULL: any; nranks 0: any shape. */
+static const ct_trial_row_t *ct_tune_sample_row(const ct_trial_t *t, const ct_tune_scope_t *sc,
+                                                const char *coll, const char *dtype,
+                                                long long bytes, long long nranks, long long nnodes)
 {
     for (size_t r = 0; r < t->nrows; r++) {
         const ct_trial_row_t *row = &t->rows[r];
-        if (row->bytes == bytes && strcmp(row->collective, coll) == 0 &&
+        if (row->bytes == bytes && ct_tune_row_at(sc, row) && ct_tune_row_of(row, nranks, nnodes) &&
+            strcmp(row->collective, coll) == 0 &&
             (dtype == NULL || strcmp(row->dtype, dtype) == 0) &&
             strcmp(row->placement, "out-of-place") == 0 && row->median_us > 0)
             return row;
@@ -40,7 +55,7 @@ size_t ct_tune_base_samples(const ct_tune_state_t *s, const ct_tune_scope_t *sc,
         const ct_trial_t *t = &s->trials[i];
         if (t->status != CT_JOURNAL_OK || !ct_tune_is(t, sc, 0))
             continue;
-        const ct_trial_row_t *row = ct_tune_sample_row(t, coll, NULL, bytes);
+        const ct_trial_row_t *row = ct_tune_sample_row(t, sc, coll, NULL, bytes, 0, 0);
         if (row != NULL)
             us[n++] = row->median_us;
     }
@@ -72,25 +87,35 @@ static int ct_tune_cmp_cell(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* The cells: the baseline's distinct collective x dtype pairs (first
- * seen first, at most 32) and, per pair, its distinct sizes in ascending
- * order (every row counts, measured or not, as the report always listed
- * them). */
+/* Whether rows a and b are of one kind: collective, dtype and, with
+ * shapes, shape. */
+static int ct_tune_same_kind(const ct_tune_state_t *s, const ct_trial_row_t *a,
+                             const ct_trial_row_t *b)
+{
+    return strcmp(a->collective, b->collective) == 0 && strcmp(a->dtype, b->dtype) == 0 &&
+           (s->nshapes == 0 || (a->nranks == b->nranks && a->nnodes == b->nnodes));
+}
+
+/* The cells: the baseline's distinct collective x dtype (x shape) kinds
+ * (first seen first, at most 32 x CT_SHAPES_MAX) and, per kind, its
+ * distinct sizes in ascending order (every row counts, measured or not,
+ * as the report always listed them). */
 static ct_status_t ct_tune_ev_cells(const ct_tune_state_t *s, const ct_tune_scope_t *sc,
                                     ct_tune_evidence_t *ev)
 {
-    const ct_trial_row_t *kinds[32];
+    const ct_trial_row_t *kinds[32 * CT_SHAPES_MAX];
     size_t nc = 0, cap = 0;
     for (size_t i = 0; i < s->ntrials; i++) {
         const ct_trial_t *t = &s->trials[i];
         if (t->status != CT_JOURNAL_OK || !ct_tune_is(t, sc, 0))
             continue;
         for (size_t r = 0; r < t->nrows; r++) {
+            if (!ct_tune_row_at(sc, &t->rows[r]))
+                continue;
             size_t k = 0;
-            while (k < nc && (strcmp(kinds[k]->collective, t->rows[r].collective) != 0 ||
-                              strcmp(kinds[k]->dtype, t->rows[r].dtype) != 0))
+            while (k < nc && !ct_tune_same_kind(s, kinds[k], &t->rows[r]))
                 k++;
-            if (k == nc && nc < 32)
+            if (k == nc && nc < sizeof kinds / sizeof kinds[0])
                 kinds[nc++] = &t->rows[r];
         }
     }
@@ -103,14 +128,18 @@ static ct_status_t ct_tune_ev_cells(const ct_tune_state_t *s, const ct_tune_scop
             for (size_t r = 0; r < t->nrows; r++) {
                 const ct_trial_row_t *row = &t->rows[r];
                 size_t j = first;
-                if (strcmp(row->collective, kinds[k]->collective) != 0 ||
-                    strcmp(row->dtype, kinds[k]->dtype) != 0)
+                if (!ct_tune_row_at(sc, row) || !ct_tune_same_kind(s, row, kinds[k]))
                     continue;
                 while (j < ev->ncells && ev->cells[j].bytes != row->bytes)
                     j++;
                 if (j < ev->ncells || ev->ncells - first >= CT_TUNE_EV_MAX_SIZES)
                     continue;
-                ct_tune_ev_cell_t cell = {kinds[k]->collective, kinds[k]->dtype, row->bytes, NULL};
+                ct_tune_ev_cell_t cell = {kinds[k]->collective,
+                                          kinds[k]->dtype,
+                                          row->bytes,
+                                          NULL,
+                                          s->nshapes > 0 ? kinds[k]->nranks : 0,
+                                          s->nshapes > 0 ? kinds[k]->nnodes : 0};
                 if (CT_VEC_PUSH(ev->cells, ev->ncells, cap, &cell) != CT_OK)
                     return CT_ERR_NOMEM;
             }
@@ -133,8 +162,9 @@ static void ct_tune_ev_fill(const ct_tune_state_t *s, const ct_tune_scope_t *sc,
             ct_tune_launches_t *l = &ev->cells[k].cfg[ci];
             const ct_trial_row_t *row =
                 l->n < CT_TUNE_MAX_LAUNCHES
-                    ? ct_tune_sample_row(t, ev->cells[k].coll, ev->cells[k].dtype,
-                                         ev->cells[k].bytes)
+                    ? ct_tune_sample_row(t, sc, ev->cells[k].coll, ev->cells[k].dtype,
+                                         ev->cells[k].bytes, ev->cells[k].nranks,
+                                         ev->cells[k].nnodes)
                     : NULL;
             if (row != NULL) {
                 l->us[l->n] = row->median_us;

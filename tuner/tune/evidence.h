@@ -28,12 +28,14 @@ typedef struct {
     const char *group[CT_TUNE_MAX_LAUNCHES]; /* the shared launch ("": its own); borrowed */
 } ct_tune_launches_t;
 
-/* One collective x datatype x size the baseline measured. */
+/* One collective x datatype x size (x shape, with --shapes) the baseline
+ * measured. */
 typedef struct {
     const char *coll;  /* borrowed from the trials */
     const char *dtype; /* borrowed; "" from journals that did not record it */
     long long bytes;
-    ct_tune_launches_t *cfg; /* per configuration */
+    ct_tune_launches_t *cfg;  /* per configuration */
+    long long nranks, nnodes; /* its shape with --shapes; 0 without */
 } ct_tune_ev_cell_t;
 
 typedef struct ct_tune_evidence_s {
@@ -48,7 +50,13 @@ typedef struct ct_tune_evidence_s {
     int *excluded;                   /* per configuration: failed or invalid, never a winner */
 } ct_tune_evidence_t;
 
-/* Indexes the trials of s that belong to sc into *ev_p (ct_tune_evidence_free). */
+/* Whether row was measured at sc's shape (any, when sc has none). */
+int ct_tune_row_at(const ct_tune_scope_t *sc, const ct_trial_row_t *row);
+
+/* Indexes the trials of s that belong to sc into *ev_p
+ * (ct_tune_evidence_free): only the rows of sc's shape when it has one;
+ * with --shapes and none (the A/B's scopes) every shape's, each a cell
+ * of its own. */
 ct_status_t ct_tune_evidence_build(const ct_tune_state_t *s, const ct_tune_scope_t *sc,
                                    ct_tune_evidence_t *ev_p);
 void ct_tune_evidence_free(ct_tune_evidence_t *ev);

@@ -15,6 +15,7 @@
  * Record members (documented in tuner/spaces/README.md): key, scope,
  * config (NAME -> {value, via}), launch, status, reason, exit_code,
  * wall_s, group (optional), rows [{collective, dtype (optional), bytes, placement,
+ * nranks and nnodes (optional),
  * median_us, ci_low_us, ci_high_us, busbw_gbps, samples, wrong}], refused (optional:
  * [{collective, dtype, reason}], what the library refused under this configuration
  * while the other collectives ran).
@@ -57,6 +58,10 @@ typedef struct {
     long long samples;
     long long wrong; /* -1: not checked */
     char dtype[16];  /* "" in journals from before it was recorded */
+    /* The job shape it was measured at (collbench --shapes measures
+     * several in one launch, each on a sub-communicator of its own); 0 in
+     * journals from before it was recorded. */
+    long long nranks, nnodes;
 } ct_trial_row_t;
 
 /* One collective x dtype the library refused, and its message. */

@@ -148,6 +148,8 @@ ct_status_t ct_trial_read_csv_config(ct_trial_t *trial, const char *path, long c
         row->busbw_gbps = r->busbw_gbps;
         row->samples = r->samples;
         row->wrong = r->wrong;
+        row->nranks = r->nranks;
+        row->nnodes = r->nnodes;
         /* The scale collbench saw: the last row's, as every row has it. */
         trial->nranks = (long)r->nranks;
         trial->nnodes = (long)r->nnodes;
@@ -274,6 +276,10 @@ json_t *ct_trial_json(const ct_trial_t *trial)
             bad |= ct_json_set(row, "dtype", ct_json_str(r->dtype));
         bad |= ct_json_set(row, "bytes", json_integer(r->bytes));
         bad |= ct_json_set(row, "placement", ct_json_str(r->placement));
+        if (r->nranks > 0) {
+            bad |= ct_json_set(row, "nranks", json_integer(r->nranks));
+            bad |= ct_json_set(row, "nnodes", json_integer(r->nnodes));
+        }
         bad |= ct_json_set(row, "median_us", ct_json_real(r->median_us));
         bad |= ct_json_set(row, "ci_low_us", ct_json_real(r->ci_low_us));
         bad |= ct_json_set(row, "ci_high_us", ct_json_real(r->ci_high_us));
@@ -355,6 +361,11 @@ static int ct_trial_row_from_json(const json_t *r, ct_trial_row_t *row, char *wh
     /* dtype is optional: journals before it was recorded lack it. */
     if (json_object_get(r, "dtype") != NULL &&
         ct_get_str(r, "dtype", row->dtype, sizeof row->dtype, why, whylen))
+        return -1;
+    /* So are the shape's: journals before --shapes lack them. */
+    if (json_object_get(r, "nranks") != NULL &&
+        (ct_get_int(r, "nranks", &row->nranks, 0, why, whylen) ||
+         ct_get_int(r, "nnodes", &row->nnodes, 0, why, whylen)))
         return -1;
     return ct_get_str(r, "collective", row->collective, sizeof row->collective, why, whylen) ||
            ct_get_int(r, "bytes", &row->bytes, 0, why, whylen) ||

@@ -105,34 +105,54 @@ static ct_status_t ct_tune_run_one(void *user, size_t scope_i, size_t ci, long l
 
 static ct_status_t ct_tune_flush(void *user, int *stop) { return ct_tune_inproc_flush(user, stop); }
 
-static ct_status_t ct_tune_scopes(ct_tune_args_t *a, ct_tune_state_t *s, const ct_space_t *space)
+/* One scope of the tune: scope's configurations at the launch's rank
+ * count (every launch runs every shape, so a value valid at the largest
+ * is the one measured at each), decided at shape. */
+static ct_status_t ct_tune_scope_add(ct_tune_args_t *a, ct_tune_state_t *s, const ct_space_t *space,
+                                     int scope, const ct_shape_t *shape)
 {
     char err[512];
+    ct_tune_scope_t *sc = &s->scopes[s->nscopes];
+    sc->scope = scope;
+    sc->name = ct_space_scope_name(scope);
+    snprintf(sc->label, sizeof sc->label, "%s", sc->name);
+    if (shape != NULL) {
+        char sh[32];
+        sc->shape = *shape;
+        ct_shape_name(shape, sh, sizeof sh);
+        snprintf(sc->label, sizeof sc->label, "%s at %s", sc->name, sh);
+    }
+    ct_status_t st =
+        ct_tune_scope_configs(&a->plan, space, scope, s->nranks, &sc->configs, err, sizeof err);
+    if (st != CT_OK) {
+        fprintf(stderr, "colltune tune: %s\n", err);
+        return st;
+    }
+    s->nscopes++;
+    sc->inproc = ct_tune_inproc_scope(space, sc);
+    sc->excluded = calloc(sc->configs.n, sizeof *sc->excluded);
+    sc->alive = calloc(sc->configs.n, sizeof *sc->alive);
+    return sc->excluded == NULL || sc->alive == NULL ? CT_ERR_NOMEM : CT_OK;
+}
+
+static ct_status_t ct_tune_scopes(ct_tune_args_t *a, ct_tune_state_t *s, const ct_space_t *space)
+{
     unsigned bits = ct_space_scopes(space);
-    s->scopes = calloc(sizeof(unsigned) * 8, sizeof *s->scopes);
+    size_t per = s->nshapes > 0 ? (size_t)s->nshapes : 1;
+    s->scopes = calloc(sizeof(unsigned) * 8 * per, sizeof *s->scopes);
     if (s->scopes == NULL)
         return CT_ERR_NOMEM;
     for (int scope = CT_SCOPE_GLOBAL; scope < (int)(sizeof(unsigned) * 8) - 1; scope++) {
         if (!(bits & (1u << (scope + 1))))
             continue;
-        const char *name = ct_space_scope_name(scope);
-        if (scope != CT_SCOPE_GLOBAL && !ct_tune_listed(a->collectives, name))
+        if (scope != CT_SCOPE_GLOBAL && !ct_tune_listed(a->collectives, ct_space_scope_name(scope)))
             continue;
-        ct_tune_scope_t *sc = &s->scopes[s->nscopes];
-        sc->scope = scope;
-        sc->name = name;
-        ct_status_t st =
-            ct_tune_scope_configs(&a->plan, space, scope, s->nranks, &sc->configs, err, sizeof err);
-        if (st != CT_OK) {
-            fprintf(stderr, "colltune tune: %s\n", err);
-            return st;
+        for (size_t k = 0; k < per; k++) {
+            ct_status_t st =
+                ct_tune_scope_add(a, s, space, scope, s->nshapes > 0 ? &s->shapes[k] : NULL);
+            if (st != CT_OK)
+                return st;
         }
-        s->nscopes++;
-        sc->inproc = ct_tune_inproc_scope(space, sc);
-        sc->excluded = calloc(sc->configs.n, sizeof *sc->excluded);
-        sc->alive = calloc(sc->configs.n, sizeof *sc->alive);
-        if (sc->excluded == NULL || sc->alive == NULL)
-            return CT_ERR_NOMEM;
     }
     if (s->nscopes == 0) {
         if (a->collectives != NULL)
@@ -336,6 +356,12 @@ static json_t *ct_tune_header(const ct_tune_args_t *a, const char *space_name)
     json_t *args = json_array(), *launcher = json_array();
     for (size_t i = 0; args != NULL && i < a->ncb_args; i++)
         json_array_append_new(args, json_string(a->cb_args[i]));
+    /* Every launch's collbench --shapes: a resume at other shapes would
+     * decide from rows of shapes it no longer has. */
+    if (args != NULL && a->shapes_arg != NULL) {
+        json_array_append_new(args, json_string("--shapes"));
+        json_array_append_new(args, json_string(a->shapes_arg));
+    }
     if (launcher != NULL) {
         json_array_append_new(launcher, json_string(a->lo.launcher ? a->lo.launcher : "mpirun"));
         json_array_append_new(launcher, json_integer(a->lo.np));
@@ -575,6 +601,9 @@ static ct_status_t ct_tune_state_init(const ct_tune_args_t *a, const ct_space_t 
     s->plan_budget_s = a->plan.budget_s;
     s->strategy = ct_tune_strategy_name(a->plan.strategy);
     s->objective = a->objective;
+    s->shapes_arg = a->shapes_arg;
+    s->nshapes = a->nshapes;
+    memcpy(s->shapes, a->shapes, sizeof s->shapes);
     /* The rank count decides which configurations are valid: --np, or
      * the count the launcher line names (mpirun -np, srun -n or -N and
      * --ntasks-per-node, srun in an allocation). */
@@ -583,6 +612,15 @@ static ct_status_t ct_tune_state_init(const ct_tune_args_t *a, const ct_space_t 
         fprintf(stderr, "colltune tune: how many ranks? the space's valid configurations depend "
                         "on it: give --np N, or a count in --launcher (mpirun -np N; srun -n N, "
                         "or -N N --ntasks-per-node K)\n");
+        return CT_ERR_USAGE;
+    }
+    const ct_shape_t *top = s->nshapes > 0 ? &s->shapes[s->nshapes - 1] : NULL;
+    if (top != NULL && (long)top->nnodes * top->ranks_per_node > s->nranks) {
+        fprintf(stderr,
+                "colltune tune: --shapes: the largest, %dx%d, needs %ld ranks; the launch has "
+                "%ld\n",
+                top->nnodes, top->ranks_per_node, (long)top->nnodes * top->ranks_per_node,
+                s->nranks);
         return CT_ERR_USAGE;
     }
     return CT_OK;

@@ -103,7 +103,8 @@ static ct_status_t ct_tune_searched(const ct_tune_state_t *s, const ct_tune_scop
     n = 0;
     for (size_t si = 0; si < s->nscopes; si++)
         for (size_t k = 0; k < decs[si].ev.ncells; k++)
-            v[n++] = (ct_tune_vsize_t){decs[si].ev.cells[k].coll, decs[si].ev.cells[k].bytes};
+            v[n++] = (ct_tune_vsize_t){decs[si].ev.cells[k].coll, decs[si].ev.cells[k].bytes,
+                                       decs[si].ev.cells[k].nranks, decs[si].ev.cells[k].nnodes};
     *sizes_p = v;
     *n_p = n;
     return CT_OK;

@@ -170,9 +170,15 @@ static ct_status_t ct_tune_add_pick(ct_tune_result_t *r, const ct_space_t *space
         if (ct_tune_in_base(base, &c->settings[i]) || ct_library_measure_only(c->settings[i].name))
             continue;
         st = ct_tune_add_choice(r, &c->settings[i], scope, p);
-        if (st != CT_OK || why[i][0] == '\0')
+        if (st != CT_OK)
             continue;
         ct_tune_choice_t *ch = &r->choices[r->nchoices - 1];
+        if (sc->shape.nnodes > 0) { /* --shapes: it holds at its scope's shape */
+            ch->nnodes = sc->shape.nnodes;
+            ch->nranks = (long)sc->shape.nnodes * sc->shape.ranks_per_node;
+        }
+        if (why[i][0] == '\0')
+            continue;
         if ((ch->idle = strdup(why[i])) == NULL)
             st = CT_ERR_NOMEM;
         ch->significant = 0;
@@ -213,7 +219,9 @@ ct_status_t ct_tune_decide_scopes(const ct_tune_state_t *s, ct_tune_scope_decisi
     memset(decs, 0, s->nscopes * sizeof *decs);
     for (size_t si = 0; si < s->nscopes && st == CT_OK; si++) {
         const ct_tune_scope_t *sc = &s->scopes[si];
-        ct_tune_reach_t reach = {s->nranks, s->extend_ranges, ct_tune_scope_per_coll(sc)};
+        long nranks =
+            sc->shape.nnodes > 0 ? (long)sc->shape.nnodes * sc->shape.ranks_per_node : s->nranks;
+        ct_tune_reach_t reach = {nranks, s->extend_ranges, ct_tune_scope_per_coll(sc)};
         st = ct_tune_evidence_build(s, sc, &decs[si].ev);
         if (st == CT_OK)
             st = ct_tune_decide(&decs[si].ev, &reach, &decs[si].d);

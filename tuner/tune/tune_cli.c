@@ -34,6 +34,7 @@ enum {
     CT_TUNE_EXTEND_RANGES,
     CT_TUNE_OBJECTIVE,
     CT_TUNE_LIST_SPACES,
+    CT_TUNE_SHAPES,
 };
 
 static const ct_cli_opt_t ct_tune_opts[] = {
@@ -44,6 +45,10 @@ static const ct_cli_opt_t ct_tune_opts[] = {
     CT_LAUNCH_OPTS("environment variable for every trial (repeatable)",
                    "MCA parameter for every trial (repeatable)",
                    "per-trial timeout, kills the trial (default 600)"),
+    {CT_TUNE_SHAPES, "shapes", "LIST",
+     "job shapes NODESxRANKS_PER_NODE, ascending (1x8,2x8,4x8): every launch measures each "
+     "on the first nodes' ranks (collbench --shapes), and the tune decides and verifies per "
+     "shape"},
     {CT_TUNE_COLLECTIVES, "collectives", "LIST",
      "collectives to tune (default: all the space tunes; global scope: all)"},
     {CT_TUNE_STRATEGY, "strategy", "NAME", "exhaustive, random or halving (default)"},
@@ -217,6 +222,18 @@ static ct_status_t ct_tune_parse_verify_pairs(const char *value, ct_tune_args_t 
     return st;
 }
 
+/* --shapes LIST, as collbench parses it. */
+static ct_status_t ct_tune_parse_shapes(const char *value, ct_tune_args_t *a)
+{
+    char err[256];
+    ct_status_t st = ct_shapes_parse(value, a->shapes, &a->nshapes, err, sizeof err);
+    if (st != CT_OK)
+        fprintf(stderr, "colltune tune: %s\n", err);
+    else
+        a->shapes_arg = value;
+    return st;
+}
+
 /* --space FILE|NAME: the file, or the installed space of that name. */
 static ct_status_t ct_tune_parse_space(const char *value, ct_tune_args_t *a)
 {
@@ -256,6 +273,7 @@ static ct_status_t ct_tune_parse_one(int id, const char *value, ct_tune_args_t *
     case CT_TUNE_RULES_JSON: a->rules_json = 1; break;
     case CT_TUNE_EXTEND_RANGES: a->extend_ranges = 1; break;
     case CT_TUNE_OBJECTIVE: return ct_tune_parse_objective(value, a);
+    case CT_TUNE_SHAPES: return ct_tune_parse_shapes(value, a);
     case CT_TUNE_VERIFY_PAIRS: return ct_tune_parse_verify_pairs(value, a);
     case CT_TUNE_VERIFY_TURNS:
         return ct_cli_long("tune", "verify-turns", value, 0, CT_TUNE_MAX_LAUNCHES / 2,
@@ -270,14 +288,15 @@ static int ct_tune_check_cb_args(const ct_tune_args_t *a)
 {
     for (size_t i = 0; i < a->ncb_args; i++) {
         const char *arg = a->cb_args[i];
-        const char *taken[] = {"-C", "--collectives", "--csv", "--json"};
-        for (size_t k = 0; k < 4; k++) {
+        const char *taken[] = {"-C", "--collectives", "--csv", "--json", "--shapes"};
+        for (size_t k = 0; k < 5; k++) {
             size_t len = strlen(taken[k]);
             if (strncmp(arg, taken[k], len) == 0 && (arg[len] == '\0' || arg[len] == '=')) {
                 fprintf(stderr, "colltune tune: collbench argument %s is tune's to set (%s)\n",
                         taken[k],
-                        k < 2 ? "use --collectives"
-                              : "each trial's results go to DIR/trials/"); /* E23 */
+                        k < 2   ? "use --collectives"
+                        : k < 4 ? "each trial's results go to DIR/trials/" /* E23 */
+                                : "use colltune tune --shapes: it decides per shape");
                 return CT_EXIT_USAGE;
             }
         }
@@ -310,6 +329,13 @@ static int ct_tune_check_args(const ct_tune_args_t *a)
         return CT_EXIT_USAGE;
     if (ct_launch_opts_check(&a->lo) != CT_EXIT_OK)
         return CT_EXIT_USAGE;
+    /* A weighted time sums one launch's rows, and a launch of several
+     * shapes has a row per shape at each size. */
+    if (a->nshapes > 0 && a->weights != NULL) {
+        fprintf(stderr, "colltune tune: --weights and --shapes: a weighted time is one job "
+                        "shape's; tune each shape with --weights on its own\n");
+        return CT_EXIT_USAGE;
+    }
     if (a->plan.strategy == CT_TUNE_RANDOM && a->plan.budget == 0) {
         fprintf(stderr, "colltune tune: --strategy random needs --budget N\n");
         return CT_EXIT_USAGE;

@@ -11,6 +11,7 @@
 #include <limits.h>
 #include <stdio.h>
 
+#include "ct_shapes.h"
 #include "launch_opts.h"
 #include "tune_search.h"
 
@@ -29,7 +30,10 @@ typedef struct {
     int rules_json;
     int extend_ranges;
     int launches_given;
-    const char *objective; /* "max" or "avg" */
+    const char *objective;  /* "max" or "avg" */
+    const char *shapes_arg; /* --shapes as given, or NULL */
+    ct_shape_t shapes[CT_SHAPES_MAX];
+    int nshapes;
     char **cb_args;
     size_t ncb_args;
 } ct_tune_args_t;

@@ -28,6 +28,16 @@ ct_status_t ct_tune_inproc_queue(ct_tune_runner_t *x, size_t scope_i, size_t ci,
                                  int short_run, size_t done, size_t total)
 {
     ct_tune_pending_t p = {scope_i, ci, launch, short_run, done, total};
+    /* The scopes of one collective's shapes (tune_state.h) share their
+     * trials: one queued is all of theirs. */
+    const ct_tune_scope_t *sc = &x->s->scopes[scope_i];
+    for (size_t i = 0; i < x->npending; i++) {
+        const ct_tune_pending_t *q = &x->pending[i];
+        const ct_tune_scope_t *qs = &x->s->scopes[q->scope];
+        if (q->launch == launch && strcmp(qs->name, sc->name) == 0 &&
+            strcmp(qs->configs.configs[q->ci].key, sc->configs.configs[ci].key) == 0)
+            return CT_OK;
+    }
     return CT_VEC_PUSH(x->pending, x->npending, x->pending_cap, &p);
 }
 

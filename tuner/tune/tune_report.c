@@ -102,6 +102,26 @@ static void ct_tune_size_str(long long bytes, char *buf, size_t len)
  * SIDE_us_range, SIDE_busbw_gbps and SIDE_launches: the verification's
  * default and tuned, the decision's default and best, all alike.  Nonzero
  * when a member could not be set. */
+/* An A/B cell's collective, with its shape under --shapes ("allreduce
+ * at 2x4"): each shape's cells are judged against its own choices. */
+static void ct_tune_vcell_name(const ct_tune_vcell_t *c, char *buf, size_t len)
+{
+    if (c->nranks > 0 && c->nnodes > 0)
+        snprintf(buf, len, "%s at %lldx%lld", c->coll, c->nnodes, c->nranks / c->nnodes);
+    else
+        snprintf(buf, len, "%s", c->coll);
+}
+
+/* Its shape into report.json's entry j, under --shapes; nonzero when out
+ * of memory. */
+static int ct_tune_json_vcell_shape(json_t *j, const ct_tune_vcell_t *c)
+{
+    if (c->nranks <= 0 || c->nnodes <= 0)
+        return 0;
+    return ct_json_set(j, "nodes", json_integer(c->nnodes)) ||
+           ct_json_set(j, "ranks_per_node", json_integer(c->nranks / c->nnodes));
+}
+
 static int ct_tune_json_side(json_t *j, const char *side, double us, double lo, double hi,
                              double bw, size_t n)
 {
@@ -162,7 +182,9 @@ static json_t *ct_tune_report_no_harm(const ct_tune_verify_t *v, ct_tune_buf_t *
                               : c->suspect   ? "slower once, not confirmed"
                               : c->holds     ? "faster"
                                              : "same";
-        ct_tune_bprintf(md, "| %s | %s | %s | %.2f | %.2f | %.3f | %.3g | %s | %d |\n", c->coll,
+        char cn[64];
+        ct_tune_vcell_name(c, cn, sizeof cn);
+        ct_tune_bprintf(md, "| %s | %s | %s | %.2f | %.2f | %.3f | %.3g | %s | %d |\n", cn,
                         c->dtype[0] ? c->dtype : "-", sz, c->def_us, c->tun_us, ratio, c->p_slower,
                         verdict, c->reach);
         json_t *j =
@@ -171,7 +193,7 @@ static json_t *ct_tune_report_no_harm(const ct_tune_verify_t *v, ct_tune_buf_t *
                       c->tuned, "default_us", c->def_us, "tuned_us", c->tun_us, "default_launches",
                       (json_int_t)c->ndef, "tuned_launches", (json_int_t)c->ntun, "p_slower",
                       c->p_slower, "verdict", verdict, "reached_by", c->reach);
-        bad |= j == NULL || ct_json_append(cells, j);
+        bad |= j == NULL || ct_tune_json_vcell_shape(j, c) || ct_json_append(cells, j);
     }
     ct_tune_bprintf(md, "\n");
     bad |= ct_json_set(nh, "harm_margin", ct_json_real(CT_TUNE_HARM_MARGIN));
@@ -238,12 +260,13 @@ static ct_status_t ct_tune_report_verify(const ct_tune_report_in_t *in, ct_tune_
         char sz[32];
         ct_tune_size_str(c->bytes, sz, sizeof sz);
         double speedup = c->tun_us > 0 ? c->def_us / c->tun_us : 0;
+        char cn[64];
+        ct_tune_vcell_name(c, cn, sizeof cn);
         ct_tune_bprintf(md,
                         "| %s | %s | %.2f [%.2f, %.2f] | %.3f | %.2f [%.2f, %.2f] | %.3f | %.2fx | "
                         "%.3g | %.3g | %zu/%zu | %s |\n",
-                        c->coll, sz, c->def_us, c->def_lo, c->def_hi, c->def_bw, c->tun_us,
-                        c->tun_lo, c->tun_hi, c->tun_bw, speedup, c->p_faster, c->p_adj, c->ndef,
-                        c->ntun,
+                        cn, sz, c->def_us, c->def_lo, c->def_hi, c->def_bw, c->tun_us, c->tun_lo,
+                        c->tun_hi, c->tun_bw, speedup, c->p_faster, c->p_adj, c->ndef, c->ntun,
                         c->holds         ? "yes"
                         : c->contradicts ? "SLOWER"
                         : c->holds_alone ? (c->family ? "alone only (BH)" : "no choice reaches it")
@@ -251,6 +274,7 @@ static ct_status_t ct_tune_report_verify(const ct_tune_report_in_t *in, ct_tune_
         json_t *j = json_object();
         bad |= j == NULL;
         bad |= ct_json_set(j, "collective", ct_json_str(c->coll));
+        bad |= ct_tune_json_vcell_shape(j, c);
         bad |= ct_json_set(j, "bytes", json_integer(c->bytes));
         bad |= ct_tune_json_side(j, "default", c->def_us, c->def_lo, c->def_hi, c->def_bw, c->ndef);
         bad |= ct_tune_json_side(j, "tuned", c->tun_us, c->tun_lo, c->tun_hi, c->tun_bw, c->ntun);
@@ -353,6 +377,10 @@ static ct_status_t ct_tune_report_cell(const ct_tune_scope_t *sc, const ct_tune_
     int bad = j == NULL;
     bad |= ct_json_set(j, "scope", ct_json_str(sc->name));
     bad |= ct_json_set(j, "collective", ct_json_str(e->coll));
+    if (sc->shape.nnodes > 0) { /* --shapes: the shape it decided for */
+        bad |= ct_json_set(j, "nodes", json_integer(sc->shape.nnodes));
+        bad |= ct_json_set(j, "ranks_per_node", json_integer(sc->shape.ranks_per_node));
+    }
     bad |= ct_json_set(j, "bytes", json_integer(e->bytes));
     bad |= ct_json_set(j, "objective", ct_json_str(obj));
     bad |=
@@ -371,7 +399,7 @@ static ct_status_t ct_tune_report_scope(const ct_tune_scope_t *sc,
                                         const ct_tune_scope_decision_t *dec, int extend_ranges,
                                         ct_tune_buf_t *md, json_t *cells)
 {
-    ct_tune_bprintf(md, "## scope %s\n\n", sc->name);
+    ct_tune_bprintf(md, "## scope %s\n\n", sc->label[0] ? sc->label : sc->name);
     if (dec->ev.ncells == 0) {
         ct_tune_bprintf(md, "No baseline measurement: nothing decided.\n\n");
         return CT_OK;

@@ -15,6 +15,7 @@
 #define CT_TUNE_STATE_H
 
 #include <stddef.h>
+#include "ct_shapes.h"
 #include "journal.h"
 #include "site.h"
 #include "space.h"
@@ -31,6 +32,13 @@ typedef struct {
     const char *colls;          /* collbench -C for its trials; NULL: its own or the tune's */
     const char *const *args;    /* collbench arguments after the user's (NULL-ended), or NULL */
     int inproc;                 /* it has run-time variables: shared launches (tune_inproc.h) */
+    /* --shapes: the job shape it decides for ({0, 0}: the launch's own).
+     * A tune of several shapes has a scope per collective x shape, all
+     * of one collective under the same name: every launch measures every
+     * shape (collbench --shapes), so they share its trials, and each
+     * reads the rows of its own shape (ct_tune_row_at). */
+    ct_shape_t shape;
+    char label[64]; /* the name, with the shape when there is one: "allreduce at 2x4" */
 } ct_tune_scope_t;
 
 typedef struct {
@@ -41,6 +49,11 @@ typedef struct {
     size_t ntrials, cap;
     const char *colls; /* -C of the global scope: a list or "all" */
     long nranks;
+    /* --shapes, as given (collbench's argument for every launch), or NULL;
+     * the shapes, ascending. */
+    const char *shapes_arg;
+    ct_shape_t shapes[CT_SHAPES_MAX];
+    int nshapes;
     const char *out;
     const char *strategy;
     const char *objective;            /* --objective: "max" or "avg", every launch's collbench -a */

@@ -169,6 +169,9 @@ ct_status_t ct_tune_trial_app(const ct_tune_runner_t *x, const ct_tune_scope_t *
     ct_status_t st = ct_argv_append(&app->args, (char *const *)ours, 8);
     if (st == CT_OK)
         st = ct_argv_append(&app->args, x->cb_args, x->ncb_args);
+    const char *shapes[] = {"--shapes", s->shapes_arg};
+    if (st == CT_OK && s->shapes_arg != NULL)
+        st = ct_argv_append(&app->args, (char *const *)shapes, 2);
     size_t nscope = 0;
     while (sc->args != NULL && sc->args[nscope] != NULL)
         nscope++;
@@ -361,6 +364,13 @@ ct_status_t ct_tune_trial_record_only(ct_tune_runner_t *x, ct_tune_scope_t *sc, 
             x->trial_time += o->wall_s;
         if (t.status != CT_JOURNAL_OK) {
             s->failed++;
+            /* Every scope of its name shares the trial: a collective's
+             * scopes of other shapes too (tune_state.h). */
+            for (size_t k = 0; k < s->nscopes; k++)
+                for (size_t cj = 0; cj < s->scopes[k].configs.n; cj++)
+                    if (strcmp(s->scopes[k].name, sc->name) == 0 &&
+                        strcmp(s->scopes[k].configs.configs[cj].key, cfg->key) == 0)
+                        s->scopes[k].excluded[cj] = 1;
             sc->excluded[ci] = 1;
         }
         st = ct_tune_keep(s, &t);

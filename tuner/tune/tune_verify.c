@@ -515,6 +515,8 @@ static void ct_tune_verify_cell(const ct_tune_ev_cell_t *e, ct_tune_vcell_t *c)
     c->coll = e->coll;
     c->dtype = e->dtype;
     c->bytes = e->bytes;
+    c->nranks = e->nranks;
+    c->nnodes = e->nnodes;
     c->ndef = d->n;
     c->ntun = t->n;
     c->def_us = ct_stats_median_or(d->us, c->ndef, 0);
@@ -540,13 +542,14 @@ static void ct_tune_verify_cell(const ct_tune_ev_cell_t *e, ct_tune_vcell_t *c)
     c->contradicts = c->suspect;
 }
 
-/* The cell of ev at (coll, dtype, bytes), or NULL. */
-static const ct_tune_ev_cell_t *ct_tune_ev_find(const ct_tune_evidence_t *ev, const char *coll,
-                                                const char *dtype, long long bytes)
+/* The cell of ev at c's collective, datatype, size and shape, or NULL. */
+static const ct_tune_ev_cell_t *ct_tune_ev_find(const ct_tune_evidence_t *ev,
+                                                const ct_tune_vcell_t *c)
 {
     for (size_t k = 0; ev != NULL && k < ev->ncells; k++) {
         const ct_tune_ev_cell_t *e = &ev->cells[k];
-        if (e->bytes == bytes && strcmp(e->coll, coll) == 0 && strcmp(e->dtype, dtype) == 0)
+        if (e->bytes == c->bytes && e->nranks == c->nranks && e->nnodes == c->nnodes &&
+            strcmp(e->coll, c->coll) == 0 && strcmp(e->dtype, c->dtype) == 0)
             return e;
     }
     return NULL;
@@ -572,21 +575,26 @@ void ct_tune_list_add(char *buf, size_t len, const char *word)
     snprintf(buf + used, len - used, "%s%s", used ? "," : "", word);
 }
 
-static int ct_tune_searched_has(const ct_tune_vsize_t *searched, size_t n, const char *coll,
-                                long long bytes)
+static int ct_tune_searched_has(const ct_tune_vsize_t *searched, size_t n, const ct_tune_vcell_t *c)
 {
     for (size_t i = 0; i < n; i++)
-        if (searched[i].bytes == bytes && strcmp(searched[i].coll, coll) == 0)
+        if (searched[i].bytes == c->bytes && searched[i].nranks == c->nranks &&
+            searched[i].nnodes == c->nnodes && strcmp(searched[i].coll, c->coll) == 0)
             return 1;
     return 0;
 }
 
-/* Whether choice ch (over [lo, hi], hi -1: any) reaches cell c. */
+/* Whether choice ch (over [lo, hi], hi -1: any) reaches cell c.  With
+ * --shapes a per-collective choice reaches its own shape's cells only
+ * (a file keyed by shape writes it there alone); a global one holds for
+ * every communicator, so every cell. */
 static int ct_tune_reaches(const ct_tune_choice_t *ch, long long lo, long long hi,
                            const ct_tune_vcell_t *c)
 {
     if (ch->scope == CT_SCOPE_GLOBAL)
         return 1;
+    if (c->nranks > 0 && ch->nranks > 0 && (c->nranks != ch->nranks || c->nnodes != ch->nnodes))
+        return 0;
     return strcmp(c->coll, ct_space_scope_name(ch->scope)) == 0 && c->bytes >= lo &&
            (hi < 0 || c->bytes <= hi);
 }
@@ -876,11 +884,10 @@ ct_status_t ct_tune_verify_judge(const ct_tune_evidence_t *ev, size_t nev,
         for (size_t k = 0; k < ev[e].ncells; k++) {
             ct_tune_vcell_t *c = &v->cells[v->ncells++];
             ct_tune_verify_cell(&ev[e].cells[k], c);
-            c->tuned = e == 0 && ct_tune_searched_has(searched, nsearched, c->coll, c->bytes);
+            c->tuned = e == 0 && ct_tune_searched_has(searched, nsearched, c);
             /* A suspect is harm only if the confirmation finds it slower too. */
             const ct_tune_ev_cell_t *again =
-                c->suspect && confirm ? ct_tune_ev_find(confirm, c->coll, c->dtype, c->bytes)
-                                      : NULL;
+                c->suspect && confirm ? ct_tune_ev_find(confirm, c) : NULL;
             if (again != NULL) {
                 ct_tune_vcell_t c2;
                 ct_tune_verify_cell(again, &c2);

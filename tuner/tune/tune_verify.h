@@ -101,8 +101,9 @@ typedef struct {
     const char *coll;
     const char *dtype;
     long long bytes;
-    int tuned; /* the search measured this collective at this size */
-    int reach; /* choices that reach it (their ranges after shrinking) */
+    long long nranks, nnodes; /* its shape with --shapes (each judged at its own); 0 without */
+    int tuned;                /* the search measured this collective at this size (and shape) */
+    int reach;                /* choices that reach it (their ranges after shrinking) */
     double def_us, def_lo, def_hi, def_bw;
     double tun_us, tun_lo, tun_hi, tun_bw;
     size_t ndef, ntun;
@@ -136,10 +137,12 @@ typedef struct {
 ct_status_t ct_tune_files_hash(const char *dir, const char *const *names, size_t n,
                                ct_tune_file_hash_t *out, size_t *nout, char *err, size_t errlen);
 
-/* The sizes the search measured: what "tuned" cells are. */
+/* The sizes the search measured: what "tuned" cells are (at a shape with
+ * --shapes; 0 without). */
 typedef struct {
     const char *coll;
     long long bytes;
+    long long nranks, nnodes;
 } ct_tune_vsize_t;
 
 typedef struct ct_tune_verify_s {

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-#include "shapes.h"
+#include "ct_shapes.h"
 
 #include <stdio.h>
 #include <string.h>

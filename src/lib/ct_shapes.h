@@ -1,15 +1,15 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * shapes.h - --shapes: several job shapes measured in one launch.
+ * ct_shapes.h - --shapes: several job shapes measured in one launch.
  *
  * A shape is k nodes x r ranks per node: the first k hosts of the launch
  * (in the order of their first rank) and the first r ranks of each.  The
  * shapes ascend, each holding the one before, so a launch at the largest
  * measures every smaller one on a sub-communicator.  Parsing needs no MPI
- * (options.c); the checks against the launch and the run are shapes_run.c.
+ * (collbench's options.c, colltune tune's tune_cli.c); the checks against the launch and the run are shapes_run.c.
  */
-#ifndef CT_SHAPES_H
-#define CT_SHAPES_H
+#ifndef CT_LIB_SHAPES_H
+#define CT_LIB_SHAPES_H
 
 #include <stddef.h>
 
