@@ -112,6 +112,9 @@ static ct_status_t ct_cvars_read_one(const char *name, ct_cvar_t *c, char *err, 
     MPI_Datatype dt;
     MPI_T_cvar_handle h;
 
+    /* Every field: a caller compares unset too (configs.c), and an MPI_T
+     * variable is never unset. */
+    memset(c, 0, sizeof *c);
     snprintf(c->name, sizeof c->name, "%s", name);
     ct_status_t st = ct_cvars_lookup(name, &h, &dt, &scope, &count, NULL);
     if (st != CT_OK) {

@@ -47,6 +47,25 @@ else
     echo "note: (b) skipped: unshare -u is not allowed here"
 fi
 
+# (f) the tuner's shared launch (colltune tune --shapes): every collective
+# with its own --config-for, at three shapes, each configuration's start-up
+# values written back and read again after it.  (bench/tune-shapes found
+# that read comparing a field MPI_T never set, uninitialised: exit 3 in a
+# full openmpi-coll launch; this smaller launch did not show it.)
+ct_mpirun 4 -C all -b 1K -e 1K --size-budget 0.01 --quiet --shapes 1x2,1x3,1x4 \
+    --config-for allreduce:coll_tuned_allreduce_algorithm=2 \
+    --config-for allgather:coll_tuned_allgather_algorithm=2 \
+    --config-for alltoall:coll_tuned_alltoall_algorithm=2 \
+    --config-for broadcast:coll_tuned_bcast_algorithm=6,coll_tuned_bcast_algorithm_segmentsize=0 \
+    --config-for broadcast:coll_tuned_bcast_algorithm=9,coll_tuned_bcast_algorithm_knomial_radix=4 \
+    --config-for reduce_scatter:coll_tuned_reduce_scatter_block_algorithm=2 \
+    --csv "$T/f.csv" >"$T/f.out" 2>"$T/f.err" || fail "(f) exit $? ($(cat "$T/f.err"))"
+# Per shape: 5 collectives x 2 placements at the start-up values, and 2 rows
+# per configuration (6).
+got=$(awk -F, 'NR > 1 { print $9 }' "$T/f.csv" | sort | uniq -c | awk '{ print $1 ":" $2 }' |
+    tr '\n' ' ')
+[ "$got" = "22:2 22:3 22:4 " ] || fail "(f) rows per shape: $got"
+
 # (c) refusals, exit 2 with the reason.
 ct_mpirun 4 -C allreduce -b 8 -e 8 --shapes 1x2,1x8 >"$T/c.out" 2>"$T/c.err"
 [ $? -eq 2 ] || fail "(c) 1x8 on 4 ranks: not exit 2"

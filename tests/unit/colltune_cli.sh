@@ -41,6 +41,23 @@ expect 2 "unexpected argument 'stray'" sweep --out "$T/o" --np 2 stray
 expect 2 "--np 2 and the launcher line's 4 ranks disagree" sweep --out "$T/o" --launcher "mpirun -np 4" --np 2
 expect 2 "--np 3 and the launcher line's 4 ranks disagree" tune --space "$top_srcdir/tests/mpi/tune_tiny.ini" \
     --out "$T/o" --launcher "srun -n 4" --np 3
+# --shapes: collbench's syntax, within the launch, never with --weights
+# (a weighted time is one shape's), and tune's alone to pass to collbench.
+tiny="$top_srcdir/tests/mpi/tune_tiny.ini"
+expect 2 "shapes must ascend" tune --space "$tiny" --out "$T/o" --np 4 --shapes 1x4,1x2
+expect 2 "the largest, 1x8, needs 8 ranks; the launch has 4" tune --space "$tiny" --out "$T/o" \
+    --np 4 --shapes 1x2,1x8
+: >"$T/w"
+expect 2 "\-\-weights and --shapes" tune --space "$tiny" --out "$T/o" --np 4 --shapes 1x2 \
+    --weights "$T/w"
+expect 2 "collbench argument --shapes is tune's to set (use colltune tune --shapes" \
+    tune --space "$tiny" --out "$T/o" --np 4 -- --shapes 1x2
+# A collective's scopes at several shapes share their launches: --budget
+# counts each collective once.
+expect 2 "the defaults of 5 scopes take 5 x 3 launches; give --budget 18 or more" tune \
+    --space "$top_srcdir/tuner/spaces/openmpi-coll.ini" --out "$T/o" --np 4 --shapes 1x2,1x4 \
+    --budget 10
+[ ! -e "$T/o" ] || fail "a refused tune made its --out"
 expect 2 "\-\-out DIR is required" sweep --np 2
 expect 2 "give the scale" sweep --out "$T/o"
 expect 2 "\-\-np '0'" sweep --out "$T/o" --np 0

@@ -52,6 +52,10 @@ static void make_trial(ct_trial_t *t, long launch, size_t nrows)
         r->busbw_gbps = 0.125 * (double)(i + 1);
         r->samples = 100 + (long long)i;
         r->wrong = i == 2 ? -1 : 0;
+        /* A --shapes launch's rows: alternately two shapes; row 3 has
+         * none (journals before shapes were recorded). */
+        r->nranks = i == 3 ? 0 : i % 2 ? 8 : 4;
+        r->nnodes = i == 3 ? 0 : i % 2 ? 2 : 1;
     }
 }
 
@@ -77,6 +81,7 @@ static void same_trial(const ct_trial_t *a, const ct_trial_t *b)
         CT_CHECK_STR(&tally, x->placement, y->placement);
         CT_CHECK(&tally, x->bytes == y->bytes && x->samples == y->samples && x->wrong == y->wrong);
         CT_CHECK(&tally, x->median_us == y->median_us && x->busbw_gbps == y->busbw_gbps);
+        CT_CHECK(&tally, x->nranks == y->nranks && x->nnodes == y->nnodes);
         CT_CHECK(&tally,
                  (isnan(x->ci_low_us) && isnan(y->ci_low_us)) || x->ci_low_us == y->ci_low_us);
         CT_CHECK(&tally,
@@ -238,6 +243,7 @@ static void test_csv(void)
         CT_CHECK(&tally, t.rows[2].bytes == 4096 && t.rows[2].samples == 52);
         CT_CHECK(&tally, t.rows[2].median_us == 16.5 && t.rows[2].ci_high_us == 18.0);
         CT_CHECK(&tally, t.rows[1].wrong == -1 && t.rows[0].wrong == 0);
+        CT_CHECK(&tally, t.rows[1].nranks == 4 && t.rows[1].nnodes == 1);
     }
     ct_trial_free(&t);
 

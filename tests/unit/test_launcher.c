@@ -458,6 +458,48 @@ static void test_apps(ct_test_tally_t *t)
     check_argv(t, &launch.argv, w, sizeof w / sizeof w[0]);
     CT_CHECK(t, launch.envp.n == 4);
     ct_launch_free(&launch);
+
+    /* An MCA setting every context gives alike is the launch's, once, as
+     * --mca before the first context (mpirun itself reads plm_rsh_agent:
+     * as -x it would never see it); one that differs stays each context's
+     * -x, and one the first lacks too. */
+    ct_launch_var_t m0[2] = {{"plm_rsh_agent", "ag ent"}, {"coll_tuned_bcast_algorithm", "0"}},
+                    m1[3] = {{"coll_tuned_bcast_algorithm", "6"},
+                             {"plm_rsh_agent", "ag ent"},
+                             {"btl", "self"}};
+    ct_launch_app_t two[2] = {{NULL, 0, m0, 2, "/x/cb", a0, 2}, {NULL, 0, m1, 3, "/x/cb", a1, 2}};
+    CT_CHECK(t, ct_launcher_build_apps(&l, base_env, two, 2, &launch, err, sizeof err) == CT_OK);
+    const char *ws[] = {"mpirun",
+                        "--oversubscribe",
+                        "--bind-to",
+                        "none",
+                        "--allow-run-as-root",
+                        "--np",
+                        "2",
+                        "--hostfile",
+                        "h f",
+                        "--mca",
+                        "plm_rsh_agent",
+                        "ag ent",
+                        "-x",
+                        "OMPI_MCA_coll_tuned_bcast_algorithm=0",
+                        "/x/cb",
+                        "--csv",
+                        "d.csv",
+                        ":",
+                        "--np",
+                        "2",
+                        "--hostfile",
+                        "h f",
+                        "-x",
+                        "OMPI_MCA_coll_tuned_bcast_algorithm=6",
+                        "-x",
+                        "OMPI_MCA_btl=self",
+                        "/x/cb",
+                        "--csv",
+                        "t.csv"};
+    check_argv(t, &launch.argv, ws, sizeof ws / sizeof ws[0]);
+    ct_launch_free(&launch);
     ct_launcher_free(&l);
 
     /* One rank a context, no hostfile, not root: none of their flags;

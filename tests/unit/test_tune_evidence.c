@@ -364,6 +364,69 @@ static void test_index_edges(ct_test_tally_t *t)
     ct_tune_evidence_free(&ev);
 }
 
+/* --shapes: one launch's rows at 1x2 and 1x4.  A scope of a shape reads
+ * only its shape's rows (the cells, their samples, the baseline's
+ * samples); a scope without one (the A/B's) makes a cell per shape. */
+static void test_shapes(ct_test_tally_t *t)
+{
+    ct_space_config_t cfg[2];
+    memset(cfg, 0, sizeof cfg);
+    snprintf(cfg[0].key, sizeof cfg[0].key, "base");
+    snprintf(cfg[1].key, sizeof cfg[1].key, "cand");
+    int excluded[2] = {0, 0};
+    ct_tune_scope_t sc = {0};
+    sc.scope = -1;
+    sc.name = "allreduce";
+    sc.configs.configs = cfg;
+    sc.configs.n = 2;
+    sc.excluded = excluded;
+    ct_trial_row_t rows[2][8];
+    ct_trial_t tr[2];
+    memset(tr, 0, sizeof tr);
+    for (size_t i = 0; i < 2; i++) {
+        snprintf(tr[i].key, sizeof tr[i].key, "%s", i == 0 ? "base" : "cand");
+        snprintf(tr[i].scope, sizeof tr[i].scope, "allreduce");
+        tr[i].rows = rows[i];
+        tr[i].status = CT_JOURNAL_OK;
+        for (int k = 0; k < 2; k++) { /* 1x2 then 1x4; only 1x4 has 128 B */
+            add_row_dt(&tr[i], "allreduce", "float", 64, 10 * (k + 1) + (double)i);
+            tr[i].rows[tr[i].nrows - 1].nranks = 2 + 2 * k;
+            tr[i].rows[tr[i].nrows - 1].nnodes = 1;
+        }
+        add_row_dt(&tr[i], "allreduce", "float", 128, 30 + (double)i);
+        tr[i].rows[tr[i].nrows - 1].nranks = 4;
+        tr[i].rows[tr[i].nrows - 1].nnodes = 1;
+    }
+    ct_tune_state_t s;
+    memset(&s, 0, sizeof s);
+    s.trials = tr;
+    s.ntrials = 2;
+    s.nshapes = 2;
+    ct_tune_evidence_t ev;
+    sc.shape = (ct_shape_t){1, 2};
+    CT_CHECK(t, ct_tune_evidence_build(&s, &sc, &ev) == CT_OK);
+    CT_CHECK(t, ev.ncells == 1 && ev.cells[0].bytes == 64 && ev.cells[0].nranks == 2);
+    CT_CHECK(t, ev.ncells == 1 && ev.cells[0].cfg[0].us[0] == 10 && ev.cells[0].cfg[1].us[0] == 11);
+    double us[2];
+    CT_CHECK(t, ct_tune_base_samples(&s, &sc, "allreduce", 64, us, 2) == 1 && us[0] == 10);
+    ct_tune_evidence_free(&ev);
+    sc.shape = (ct_shape_t){1, 4};
+    CT_CHECK(t, ct_tune_evidence_build(&s, &sc, &ev) == CT_OK);
+    CT_CHECK(t, ev.ncells == 2 && ev.cells[0].cfg[0].us[0] == 20 && ev.cells[1].bytes == 128);
+    CT_CHECK(t, ct_tune_base_samples(&s, &sc, "allreduce", 64, us, 2) == 1 && us[0] == 20);
+    ct_tune_evidence_free(&ev);
+    /* No shape of its own: 64 B at 1x2, 64 and 128 B at 1x4. */
+    sc.shape = (ct_shape_t){0, 0};
+    CT_CHECK(t, ct_tune_evidence_build(&s, &sc, &ev) == CT_OK);
+    CT_CHECK(t, ev.ncells == 3);
+    if (ev.ncells == 3) {
+        CT_CHECK(t, ev.cells[0].nranks == 2 && ev.cells[0].cfg[1].us[0] == 11);
+        CT_CHECK(t, ev.cells[1].nranks == 4 && ev.cells[1].bytes == 64);
+        CT_CHECK(t, ev.cells[1].cfg[1].us[0] == 21 && ev.cells[2].bytes == 128);
+    }
+    ct_tune_evidence_free(&ev);
+}
+
 /* A configuration's launches in one cell stop at CT_TUNE_MAX_LAUNCHES:
  * one more trial is dropped, not written past the end. */
 static void test_launch_cap(ct_test_tally_t *t)
@@ -602,6 +665,7 @@ int main(void)
     test_weighted_no_cell(&t);
     test_index_edges(&t);
     test_launch_cap(&t);
+    test_shapes(&t);
     test_nchanged(&t);
     test_ablation(&t);
     return CT_DONE(&t);

@@ -133,6 +133,44 @@ static void test_global(ct_test_tally_t *t)
     ct_tune_verify_free(&v);
 }
 
+/* --shapes: cells at 1x2 and 1x4 (each shape's own rows), a broadcast
+ * choice per shape.  A choice reaches only its own shape's cells: the
+ * 1x4 choice is judged, and its range cut, at 1x4's cells alone, so the
+ * slower 1x4 cell at 8 KiB neither cuts the 1x2 choice nor counts in its
+ * reach, and a "tuned" cell is one the search measured at that shape. */
+static void test_shapes(ct_test_tally_t *t)
+{
+    ct_fake_t f;
+    fake_init(&f, 4);
+    fake_cell(&f, 0, "broadcast", "float", 4096, 20, 10); /* 1x2: holds */
+    fake_cell(&f, 1, "broadcast", "float", 8192, 30, 30); /* 1x2: same */
+    fake_cell(&f, 2, "broadcast", "float", 4096, 20, 10); /* 1x4: holds */
+    fake_cell(&f, 3, "broadcast", "float", 8192, 30, 40); /* 1x4: slower, never measured */
+    for (size_t k = 0; k < 4; k++) {
+        f.cells[k].nranks = k < 2 ? 2 : 4;
+        f.cells[k].nnodes = 1;
+    }
+    ct_tune_choice_t c[2] = {choice("broadcast", 4096, 16383), choice("broadcast", 4096, 16383)};
+    c[0].nnodes = c[1].nnodes = 1;
+    c[0].nranks = 2;
+    c[1].nranks = 4;
+    ct_tune_result_t r = {.choices = c, .nchoices = 2};
+    const ct_tune_vsize_t searched[] = {{"broadcast", 4096, 2, 1}, {"broadcast", 4096, 4, 1}};
+    ct_tune_verify_t v;
+    memset(&v, 0, sizeof v);
+    CT_CHECK(t, ct_tune_verify_judge(&f.ev, 1, NULL, &r, searched, 2, "", &v) == CT_OK);
+    CT_CHECK(t, v.cells[0].reach == 1 && v.cells[1].reach == 1 && v.cells[3].reach == 1);
+    CT_CHECK(t, v.cells[0].tuned && v.cells[2].tuned && !v.cells[1].tuned && !v.cells[3].tuned);
+    CT_CHECK(t, v.verified[0] == 1 && v.min_bytes[0] == 4096 && v.max_bytes[0] == 16383);
+    CT_CHECK(t, v.verified[1] == 1 && v.min_bytes[1] == 4096 && v.max_bytes[1] == 8191);
+    CT_CHECK(t, strstr(v.why[1], "range cut") != NULL && strstr(v.why[0], "range cut") == NULL);
+    /* Searched at 1x2 only: the 1x4 cell at 4 KiB is not "tuned", and
+     * the 1x4 choice has no measured size left to hold. */
+    CT_CHECK(t, ct_tune_verify_judge(&f.ev, 1, NULL, &r, searched, 1, "", &v) == CT_OK);
+    CT_CHECK(t, !v.cells[2].tuned && v.verified[0] == 1 && v.verified[1] == 0);
+    ct_tune_verify_free(&v);
+}
+
 /* The datatype launches (a second evidence): a slower int8 broadcast
  * inside a broadcast choice's range verifies nothing. */
 static void test_dtypes(ct_test_tally_t *t)
@@ -837,6 +875,7 @@ int main(void)
     ct_test_tally_t t = {0, 0};
     test_shrink(&t);
     test_global(&t);
+    test_shapes(&t);
     test_dtypes(&t);
     test_confirm(&t);
     test_sizes(&t);

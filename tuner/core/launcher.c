@@ -203,6 +203,40 @@ int ct_launcher_apps_ok(const ct_launcher_t *l, char *why, size_t len)
     return why[0] == '\0';
 }
 
+/* Whether every app context gives the MCA setting m alike. */
+static int ct_launcher_mca_shared(const ct_launch_app_t *apps, size_t napps,
+                                  const ct_launch_var_t *m)
+{
+    for (size_t a = 0; a < napps; a++) {
+        size_t k = 0;
+        while (k < apps[a].nmca && strcmp(apps[a].mca[k].name, m->name) != 0)
+            k++;
+        if (k == apps[a].nmca || strcmp(apps[a].mca[k].value, m->value) != 0)
+            return 0;
+    }
+    return 1;
+}
+
+/* apps' MCA settings split: those every context gives alike into
+ * shared[0..*nshared) (the first context's order), each context's others
+ * into own[a]'s list (mine, room for every setting of every context). */
+static void ct_launcher_split_mca(const ct_launch_app_t *apps, size_t napps,
+                                  ct_launch_var_t *shared, size_t *nshared, ct_launch_var_t *mine,
+                                  ct_launch_vars_t *own)
+{
+    *nshared = 0;
+    for (size_t k = 0; napps > 0 && k < apps[0].nmca; k++)
+        if (ct_launcher_mca_shared(apps, napps, &apps[0].mca[k]))
+            shared[(*nshared)++] = apps[0].mca[k];
+    for (size_t a = 0; a < napps; a++) {
+        own[a] = (ct_launch_vars_t){apps[a].env, apps[a].nenv, mine, 0};
+        for (size_t k = 0; k < apps[a].nmca; k++)
+            if (!ct_launcher_mca_shared(apps, napps, &apps[a].mca[k]))
+                mine[own[a].nmca++] = apps[a].mca[k];
+        mine += own[a].nmca;
+    }
+}
+
 ct_status_t ct_launcher_build_apps(const ct_launcher_t *l, char *const *base_env,
                                    const ct_launch_app_t *apps, size_t napps, ct_launch_t *out,
                                    char *err, size_t errlen)
@@ -210,19 +244,31 @@ ct_status_t ct_launcher_build_apps(const ct_launcher_t *l, char *const *base_env
     *out = (ct_launch_t){CT_ARGV_INIT, CT_ARGV_INIT};
     if (!ct_launcher_apps_ok(l, err, errlen))
         return CT_ERR_USAGE;
-    ct_status_t st = ct_argv_append(&out->argv, l->words.v, l->words.n);
+    size_t total = 1;
+    for (size_t a = 0; a < napps; a++)
+        total += apps[a].nmca;
+    ct_launch_var_t *shared = calloc(total, sizeof *shared), *mine = calloc(total, sizeof *mine);
+    ct_launch_vars_t *own = calloc(napps + 1, sizeof *own);
+    ct_status_t st = shared && mine && own ? CT_OK : CT_ERR_NOMEM;
+    size_t nshared = 0;
+    if (st == CT_OK) {
+        ct_launcher_split_mca(apps, napps, shared, &nshared, mine, own);
+        st = ct_argv_append(&out->argv, l->words.v, l->words.n);
+    }
     if (st == CT_OK)
         st = ct_argv_append(&out->argv, l->extra.v, l->extra.n);
+    const ct_launch_vars_t common = {NULL, 0, shared, nshared};
     for (size_t a = 0; a < napps && st == CT_OK; a++) {
+        /* What it refuses, it refuses in any context's full settings. */
         const ct_launch_vars_t vars = {apps[a].env, apps[a].nenv, apps[a].mca, apps[a].nmca};
         if (l->kind->refuse != NULL && l->kind->refuse(l, &vars, err, errlen) != CT_OK) {
-            ct_launch_free(out);
-            return CT_ERR_USAGE;
+            st = CT_ERR_USAGE;
+            break;
         }
         if (a > 0)
             st = ct_argv_push(&out->argv, ":");
         if (st == CT_OK)
-            st = l->kind->app_flags(l, &vars, a == 0, &out->argv);
+            st = l->kind->app_flags(l, &own[a], a == 0 ? &common : NULL, &out->argv);
         if (st == CT_OK)
             st = ct_argv_push(&out->argv, apps[a].program);
         if (st == CT_OK)
@@ -230,6 +276,9 @@ ct_status_t ct_launcher_build_apps(const ct_launcher_t *l, char *const *base_env
     }
     if (st == CT_OK)
         st = ct_launcher_env(base_env, NULL, 0, NULL, 0, 0, &out->envp);
+    free(shared);
+    free(mine);
+    free(own);
     if (st != CT_OK) {
         if (st == CT_ERR_NOMEM)
             snprintf(err, errlen, "out of memory");

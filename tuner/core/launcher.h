@@ -80,11 +80,14 @@ struct ct_launcher_ops {
     const char *host_end;
     void (*host_line)(FILE *f, const char *host, long slots);
     /* Several app contexts in one launch ("mpirun A : B"): the flags of
-     * one context (its scale and settings, each its own; first: also the
-     * launcher's global ones), the contexts separated by ":".  NULL: it
-     * cannot (srun, a prefix). */
-    ct_status_t (*app_flags)(const ct_launcher_t *l, const ct_launch_vars_t *vars, int first,
-                             ct_argv_t *argv);
+     * one context (its scale and the settings that are its own), the
+     * contexts separated by ":".  shared: for the first context only (NULL
+     * for the others), the MCA settings every context gives alike, which
+     * go once as the launch's (mpirun's --mca: the launcher itself reads
+     * them too, e.g. plm_rsh_agent), with the launcher's other global
+     * flags.  NULL: it cannot (srun, a prefix). */
+    ct_status_t (*app_flags)(const ct_launcher_t *l, const ct_launch_vars_t *vars,
+                             const ct_launch_vars_t *shared, ct_argv_t *argv);
 };
 
 /* The launchers, in the order they are tried and listed; the fallback

@@ -34,10 +34,11 @@ static ct_status_t ct_mpirun_common(const ct_launcher_t *l, const ct_launch_vars
     return st;
 }
 
-static ct_status_t ct_mpirun_flags(const ct_launcher_t *l, const ct_launch_vars_t *vars,
-                                   ct_argv_t *argv)
+/* Each MCA setting of vars as "--mca NAME VALUE": the launch's, for
+ * every context and mpirun itself. */
+static ct_status_t ct_mpirun_mca(const ct_launch_vars_t *vars, ct_argv_t *argv)
 {
-    ct_status_t st = ct_mpirun_common(l, vars, 1, argv);
+    ct_status_t st = CT_OK;
     for (size_t k = 0; k < vars->nmca && st == CT_OK; k++) {
         st = ct_launcher_push2(argv, "--mca", vars->mca[k].name);
         if (st == CT_OK)
@@ -46,14 +47,23 @@ static ct_status_t ct_mpirun_flags(const ct_launcher_t *l, const ct_launch_vars_
     return st;
 }
 
-/* One app context's flags: its --np and --hostfile (ct_launcher_apps_ok
- * requires --np), and every setting as "-x NAME=VALUE" (MCA parameters as
- * OMPI_MCA_NAME): mpirun's --mca holds for every context, its -x for its
- * own. */
-static ct_status_t ct_mpirun_app_flags(const ct_launcher_t *l, const ct_launch_vars_t *vars,
-                                       int first, ct_argv_t *argv)
+static ct_status_t ct_mpirun_flags(const ct_launcher_t *l, const ct_launch_vars_t *vars,
+                                   ct_argv_t *argv)
 {
-    ct_status_t st = ct_mpirun_common(l, vars, first, argv);
+    ct_status_t st = ct_mpirun_common(l, vars, 1, argv);
+    return st == CT_OK ? ct_mpirun_mca(vars, argv) : st;
+}
+
+/* One app context's flags: its --np and --hostfile (ct_launcher_apps_ok
+ * requires --np), and each of its own settings as "-x NAME=VALUE" (MCA
+ * parameters as OMPI_MCA_NAME): mpirun's --mca holds for every context,
+ * its -x for its own.  The first also carries the shared ones as --mca. */
+static ct_status_t ct_mpirun_app_flags(const ct_launcher_t *l, const ct_launch_vars_t *vars,
+                                       const ct_launch_vars_t *shared, ct_argv_t *argv)
+{
+    ct_status_t st = ct_mpirun_common(l, vars, shared != NULL, argv);
+    if (st == CT_OK && shared != NULL)
+        st = ct_mpirun_mca(shared, argv);
     for (size_t k = 0; k < vars->nmca && st == CT_OK; k++) {
         char name[300];
         snprintf(name, sizeof name, "OMPI_MCA_%s", vars->mca[k].name);

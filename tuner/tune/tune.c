@@ -637,13 +637,14 @@ static ct_status_t ct_tune_plan_launches(ct_tune_args_t *a, const ct_tune_state_
             a->plan.launches = CT_TUNE_MIN_PAIRED;
     /* The defaults of every scope come first and count: a budget they
      * use up would search nothing and still exit 0. */
-    long need = (long)(s->nscopes + 1) * a->plan.launches;
+    /* A collective's scopes of several shapes share their trials. */
+    size_t named = s->nshapes > 0 ? s->nscopes / (size_t)s->nshapes : s->nscopes;
+    long need = (long)(named + 1) * a->plan.launches;
     if (a->plan.budget > 0 && a->plan.budget < need) {
         fprintf(stderr,
                 "colltune tune: --budget %ld leaves no configuration to try: the defaults of "
                 "%zu scope%s take %zu x %ld launches; give --budget %ld or more\n",
-                a->plan.budget, s->nscopes, s->nscopes == 1 ? "" : "s", s->nscopes,
-                a->plan.launches, need);
+                a->plan.budget, named, named == 1 ? "" : "s", named, a->plan.launches, need);
         return CT_ERR_USAGE;
     }
     return CT_OK;
