@@ -312,6 +312,34 @@ static void test_tuned_two_counts(const char *dir)
     clear_dir(dir);
 }
 
+/* colltune tune --shapes at 2x1 and 3x1: broadcast binomial over
+ * 256K..1M at one, 1M alone at the other, each with the
+ * coll_tuned_use_dynamic_rules=1 its rules need over the same range.
+ * mca-params.conf holds that switch at every size, whatever its range, so
+ * the two agree and it is written once; another value still conflicts. */
+static void test_dynamic_rules_ranges(const char *dir)
+{
+    ct_tune_choice_t ch[] = {
+        MCA("coll_tuned_bcast_algorithm", "6", CT_COLL_BROADCAST, 262144, 1048576, 2, 2),
+        MCA("coll_tuned_use_dynamic_rules", "1", CT_COLL_BROADCAST, 262144, 1048576, 2, 2),
+        MCA("coll_tuned_bcast_algorithm", "6", CT_COLL_BROADCAST, 1048576, 1048576, 3, 3),
+        MCA("coll_tuned_use_dynamic_rules", "1", CT_COLL_BROADCAST, 1048576, 1048576, 3, 3),
+    };
+    ct_tune_result_t r = RESULT(ch);
+    char err[1024];
+    for (size_t i = 0; i < sizeof ch / sizeof ch[0]; i++)
+        CT_CHECK(&tally, ct_emit_cannot_carry(&r, &ch[i]) == NULL);
+    clear_dir(dir);
+    CT_CHECK(&tally, ct_emit_all_as(&r, dir, WRITER, err, sizeof err) == CT_OK);
+    char *mca = file_text(dir, "mca-params.conf");
+    CT_CHECK(&tally, count_of(mca, "\ncoll_tuned_use_dynamic_rules = 1\n") == 1);
+    free(mca);
+    clear_dir(dir);
+    ch[3].value = (char *)"0";
+    CT_CHECK(&tally, ct_emit_cannot_carry(&r, &ch[1]) != NULL);
+    CT_CHECK(&tally, ct_emit_cannot_carry(&r, &ch[3]) != NULL);
+}
+
 /* 2x2 and 1x4: one rank count, one entry.  The same setting once, sizes
  * apart both; sizes that overlap with another value or bounds refused. */
 static void test_tuned_same_count(const char *dir)
@@ -664,6 +692,7 @@ int main(void)
     }
     test_tuned_two_counts(dir);
     test_tuned_same_count(dir);
+    test_dynamic_rules_ranges(dir);
     test_unkeyed(dir);
     test_nccl_tuner(dir);
     test_mpich(dir);

@@ -47,7 +47,7 @@ static int ct_emit_ask(const ct_tune_result_t *r, const ct_tune_choice_t *c, con
         ct_emit_carry_t a = f->carries != NULL ? f->carries(r, c, &why) : CT_EMIT_NOT_MINE;
         if (a == CT_EMIT_REFUSES && *refused_p == NULL)
             *refused_p = why;
-        if (a != CT_EMIT_CARRIES)
+        if (a != CT_EMIT_CARRIES && a != CT_EMIT_CARRIES_ANY_SIZE)
             continue;
         const ct_library_file_t *row = ct_library_file_named(f->name);
         ct_file_key_t k = row != NULL ? row->keyed : CT_FILE_KEY_NONE;
@@ -58,6 +58,17 @@ static int ct_emit_ask(const ct_tune_result_t *r, const ct_tune_choice_t *c, con
     if (!carried && (*refused_p != NULL || !ct_emit_full_range(c)))
         *key_p = CT_FILE_KEY_NODES_RANKS;
     return carried;
+}
+
+int ct_emit_carried_any_size(const ct_tune_result_t *r, const ct_tune_choice_t *c)
+{
+    const ct_emit_format_t *f;
+    for (size_t i = 0; (f = ct_emit_format_at(i)) != NULL; i++) {
+        const char *why = NULL;
+        if (f->carries != NULL && f->carries(r, c, &why) == CT_EMIT_CARRIES_ANY_SIZE)
+            return 1;
+    }
+    return 0;
 }
 
 const char *ct_emit_cannot_carry(const ct_tune_result_t *r, const ct_tune_choice_t *c)

@@ -35,8 +35,17 @@ typedef struct {
 typedef enum {
     CT_EMIT_NOT_MINE = 0, /* not this file's: another format's, or no file's */
     CT_EMIT_CARRIES,      /* the file holds c over c's size range, at c's shape */
-    CT_EMIT_REFUSES       /* c is this file's kind, and no form of it holds c */
+    CT_EMIT_REFUSES,      /* c is this file's kind, and no form of it holds c */
+    /* The file holds c at every size, whatever its range: a switch that
+     * alone changes no decision (coll_tuned_use_dynamic_rules, which the
+     * rules beside it need), so shapes that chose it over other ranges
+     * agree. */
+    CT_EMIT_CARRIES_ANY_SIZE
 } ct_emit_carry_t;
+
+/* emit_carry.c: whether a format carries c at every size whatever its
+ * range (CT_EMIT_CARRIES_ANY_SIZE). */
+int ct_emit_carried_any_size(const ct_tune_result_t *r, const ct_tune_choice_t *c);
 
 typedef struct {
     const char *name; /* the file's name in the output directory */

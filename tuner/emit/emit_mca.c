@@ -129,8 +129,10 @@ static ct_emit_carry_t ct_mca_carries(const ct_tune_result_t *r, const ct_tune_c
 {
     if (c->via != CT_VIA_MCA || ct_emit_tuned_rules_carries(r, c, why_p) == CT_EMIT_CARRIES)
         return CT_EMIT_NOT_MINE;
-    if (ct_emit_full_range(c) || strcmp(c->name, CT_USE_DYNAMIC) == 0)
+    if (ct_emit_full_range(c))
         return CT_EMIT_CARRIES;
+    if (strcmp(c->name, CT_USE_DYNAMIC) == 0)
+        return CT_EMIT_CARRIES_ANY_SIZE;
     *why_p = "an MCA parameter holds for every size; only coll/tuned algorithms, segment "
              "sizes and fan-outs have per-size rules";
     return CT_EMIT_REFUSES;

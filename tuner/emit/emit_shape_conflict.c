@@ -35,7 +35,8 @@ static long long ct_hi(const ct_tune_choice_t *c)
 /* Whether o, another shape's significant choice of c's variable and scope,
  * sets it otherwise where a file keyed as key cannot tell the shapes
  * apart: keyed by nothing, another value (or, for c over a range, another
- * range: the value holds c's ranges); by rank count, as many ranks and
+ * range: the value holds c's ranges, unless the file holds it at every
+ * size); by rank count, as many ranks and
  * another value or bounds over overlapping sizes. */
 static int ct_differs(const ct_tune_result_t *r, const ct_tune_choice_t *c,
                       const ct_tune_choice_t *o, ct_file_key_t key)
@@ -48,7 +49,8 @@ static int ct_differs(const ct_tune_result_t *r, const ct_tune_choice_t *c,
         return 0;
     if (key == CT_FILE_KEY_NONE)
         return strcmp(o->value, c->value) != 0 ||
-               (!ct_emit_full_range(c) && (ct_lo(o) != ct_lo(c) || ct_hi(o) != ct_hi(c)));
+               (!ct_emit_full_range(c) && !ct_emit_carried_any_size(r, c) &&
+                (ct_lo(o) != ct_lo(c) || ct_hi(o) != ct_hi(c)));
     if (cs.nranks != os.nranks || ct_lo(o) > ct_hi(c) || ct_lo(c) > ct_hi(o))
         return 0;
     return strcmp(o->value, c->value) != 0 || ct_lo(o) != ct_lo(c) || ct_hi(o) != ct_hi(c);
