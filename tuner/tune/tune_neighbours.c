@@ -156,21 +156,29 @@ ct_status_t ct_tune_neighbours(ct_tune_state_t *s, long launches, ct_tune_trial_
                 total);
     /* Fresh launches after the search's, the baseline and the winner
      * beside each neighbour: in one process where the scope shares
-     * launches, interleaved across launches where not. */
-    for (size_t si = 0; st == CT_OK && si < s->nscopes && *stop == 0; si++) {
-        ct_tune_scope_t *sc = &s->scopes[si];
-        if (sc->configs.n == first[si])
-            continue;
-        long l0 = ct_tune_next_launch(s, sc);
-        for (long l = l0; st == CT_OK && l < l0 + launches && *stop == 0; l++) {
+     * launches, interleaved across launches where not.  Every scope's
+     * neighbours take the same launch numbers, after any scope's last, so
+     * that one launch holds them all where they share launches, and the
+     * scopes of one collective's shapes (tune_state.h), which share their
+     * trials, ask for the same ones. */
+    long l0 = 0;
+    for (size_t si = 0; si < s->nscopes; si++) {
+        long next = ct_tune_next_launch(s, &s->scopes[si]);
+        l0 = next > l0 ? next : l0;
+    }
+    for (long l = l0; st == CT_OK && l < l0 + launches && *stop == 0; l++) {
+        for (size_t si = 0; st == CT_OK && si < s->nscopes && *stop == 0; si++) {
+            ct_tune_scope_t *sc = &s->scopes[si];
+            if (sc->configs.n == first[si])
+                continue;
             st = run(user, si, 0, l, 0, done++, total, stop);
             for (size_t w = 0; st == CT_OK && w < nwin[si] && *stop == 0; w++)
                 st = run(user, si, winner[si][w], l, 0, done++, total, stop);
             for (size_t ci = first[si]; st == CT_OK && ci < sc->configs.n && *stop == 0; ci++)
                 st = run(user, si, ci, l, 0, done++, total, stop);
-            if (st == CT_OK && *stop == 0)
-                st = flush(user, stop);
         }
+        if (st == CT_OK && *stop == 0)
+            st = flush(user, stop);
     }
     for (size_t si = 0; winner != NULL && si < s->nscopes; si++)
         free(winner[si]);
