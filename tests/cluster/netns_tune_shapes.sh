@@ -129,14 +129,14 @@ nccl="--backend nccl --nccl-lib $T/libnccl-fake.so --cudart-lib $T/libcudart-stu
 tune "$T/nccl" --space "$top_srcdir/tests/mpi/tune_nccl_algo.ini" --shapes 2x1,3x1,4x1 \
     --env STUB_CUDA_DEVICES=1 --env FAKE_NCCL_SLOW_ALGO=ring --env FAKE_NCCL_SLOW_US=300 \
     --env "NCCL_TUNER_PLUGIN=$plugin" --collectives allreduce \
-    -- $nccl -b 16K -e 64K -f 4 -w 1 --size-budget 0.005
+    -- $nccl -b 16K -e 64K -f 4 -w 1 --size-budget 0.01
 conf="$T/nccl/nccl_tuner.conf"
 [ -f "$conf" ] || fail "no nccl_tuner.conf: $(ls "$T/nccl"; cat "$T/nccl/report.md")"
 # collective,min,max,algorithm,protocol,channels,nNodes,nRanks
 got=$(grep -v '^#' "$conf" | sed '/^$/d' | awk -F, '{ print $1 ":" $4 ":" $7 "/" $8 }' |
     sort | tr '\n' ' ')
 [ "$got" = "allreduce:tree:2/2 allreduce:tree:3/3 allreduce:tree:4/4 " ] ||
-    fail "plugin rules '$got': $(cat "$conf")"
+    fail "plugin rules '$got': $(cat "$conf") $(grep '^- ' "$T/nccl/report.md")"
 nc=$(json_get "$T/nccl/report.json" choices.#)
 i=0
 while [ $i -lt "$nc" ]; do

@@ -338,6 +338,18 @@ static void test_dynamic_rules_ranges(const char *dir)
     ch[3].value = (char *)"0";
     CT_CHECK(&tally, ct_emit_cannot_carry(&r, &ch[1]) != NULL);
     CT_CHECK(&tally, ct_emit_cannot_carry(&r, &ch[3]) != NULL);
+    /* A third shape chose an allreduce algorithm and nothing of
+     * broadcast: the broadcast switch still holds there (the rules give
+     * 4x1's broadcast Open MPI's own decision), so it is written. */
+    ct_tune_choice_t more[] = {
+        ch[0],
+        ch[1],
+        MCA(AR_ALG, "3", CT_COLL_ALLREDUCE, 8, 1023, 4, 4),
+        MCA("coll_tuned_use_dynamic_rules", "1", CT_COLL_ALLREDUCE, 8, 1023, 4, 4),
+    };
+    ct_tune_result_t r2 = RESULT(more);
+    for (size_t i = 0; i < sizeof more / sizeof more[0]; i++)
+        CT_CHECK(&tally, ct_emit_cannot_carry(&r2, &more[i]) == NULL);
 }
 
 /* 2x2 and 1x4: one rank count, one entry.  The same setting once, sizes

@@ -39,7 +39,7 @@ typedef enum {
     /* The file holds c at every size, whatever its range: a switch that
      * alone changes no decision (coll_tuned_use_dynamic_rules, which the
      * rules beside it need), so shapes that chose it over other ranges
-     * agree. */
+     * agree, and one that did not choose it loses nothing by it. */
     CT_EMIT_CARRIES_ANY_SIZE
 } ct_emit_carry_t;
 

@@ -142,7 +142,11 @@ const char *ct_emit_shape_conflict_keyed(const ct_tune_result_t *r, const ct_tun
         if (ct_differs(r, c, &r->choices[i], key))
             o = &r->choices[i];
     ct_emit_shape_t missing;
-    if (o == NULL && key == CT_FILE_KEY_NONE && ct_missing_shape(r, c, &missing)) {
+    /* A switch carried at every size (CT_EMIT_CARRIES_ANY_SIZE) changes
+     * no decision alone, so a shape that did not choose it keeps its own
+     * decisions under it too. */
+    if (o == NULL && key == CT_FILE_KEY_NONE && !ct_emit_carried_any_size(r, c) &&
+        ct_missing_shape(r, c, &missing)) {
         if (buf == NULL || len == 0)
             return "another job shape measured did not choose it, and the file that would carry "
                    "it holds one value for every job shape";
