@@ -17,17 +17,16 @@ static int ct_tune_is(const ct_trial_t *t, const ct_tune_scope_t *sc, size_t ci)
     return strcmp(t->scope, sc->name) == 0 && strcmp(t->key, sc->configs.configs[ci].key) == 0;
 }
 
-int ct_tune_row_at(const ct_tune_scope_t *sc, const ct_trial_row_t *row)
-{
-    return sc->shape.nnodes == 0 ||
-           (row->nnodes == sc->shape.nnodes &&
-            row->nranks == (long long)sc->shape.nnodes * sc->shape.ranks_per_node);
-}
-
 /* Whether row is of the shape (nranks, nnodes); 0: any. */
 static int ct_tune_row_of(const ct_trial_row_t *row, long long nranks, long long nnodes)
 {
     return nranks == 0 || (row->nranks == nranks && row->nnodes == nnodes);
+}
+
+int ct_tune_row_at(const ct_tune_scope_t *sc, const ct_trial_row_t *row)
+{
+    return ct_tune_row_of(row, (long long)sc->shape.nnodes * sc->shape.ranks_per_node,
+                          sc->shape.nnodes);
 }
 
 /* The out-of-place row of t at (coll, dtype, bytes, shape) that counts as
