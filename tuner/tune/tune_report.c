@@ -98,10 +98,6 @@ static void ct_tune_size_str(long long bytes, char *buf, size_t len)
         snprintf(buf, len, "%lld", bytes);
 }
 
-/* One side of a cell in report.json, under the keys SIDE_us,
- * SIDE_us_range, SIDE_busbw_gbps and SIDE_launches: the verification's
- * default and tuned, the decision's default and best, all alike.  Nonzero
- * when a member could not be set. */
 /* An A/B cell's collective, with its shape under --shapes ("allreduce
  * at 2x4"): each shape's cells are judged against its own choices. */
 static void ct_tune_vcell_name(const ct_tune_vcell_t *c, char *buf, size_t len)
@@ -122,6 +118,10 @@ static int ct_tune_json_vcell_shape(json_t *j, const ct_tune_vcell_t *c)
            ct_json_set(j, "ranks_per_node", json_integer(c->nranks / c->nnodes));
 }
 
+/* One side of a cell in report.json, under the keys SIDE_us,
+ * SIDE_us_range, SIDE_busbw_gbps and SIDE_launches: the verification's
+ * default and tuned, the decision's default and best, all alike.  Nonzero
+ * when a member could not be set. */
 static int ct_tune_json_side(json_t *j, const char *side, double us, double lo, double hi,
                              double bw, size_t n)
 {
