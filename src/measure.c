@@ -314,8 +314,14 @@ static ct_status_t ct_measure_window_width(const ct_measure_env_t *env,
     return CT_OK;
 }
 
+/* Whether a size is measured.  *least_s is when the least measuring
+ * (--min-time and --min-samples) was first met, 0 before: past it the
+ * CI is chased for --ci-patience times as long, then given up (the row
+ * says not converged), so that a noisy spell costs a bounded multiple of
+ * the size's quiet time rather than the whole budget. */
 static int ct_measure_done(const ct_options_t *o, size_t attempted, size_t target_n, size_t n,
-                           double elapsed_s, const double *sorted, int *converged_p)
+                           double elapsed_s, const double *sorted, double *least_s,
+                           int *converged_p)
 {
     if (o->iters > 0)
         return attempted >= target_n;
@@ -325,10 +331,12 @@ static int ct_measure_done(const ct_options_t *o, size_t attempted, size_t targe
      * process, a frequency change): keep measuring for min_time. */
     if (n < (size_t)o->min_samples || elapsed_s < o->min_time_s)
         return 0;
+    if (*least_s <= 0.0)
+        *least_s = elapsed_s;
     ct_stats_t s;
     ct_stats_from_sorted(sorted, n, &s);
     *converged_p = ct_stats_ci_relative(&s) <= o->target_ci;
-    return *converged_p;
+    return *converged_p || elapsed_s >= (1.0 + o->ci_patience) * *least_s;
 }
 
 /* Samples for the next round: rounds grow geometrically to keep agreement
@@ -337,9 +345,12 @@ static int ct_measure_done(const ct_options_t *o, size_t attempted, size_t targe
  * warm-up included; round_s that of a sample in the rounds alone (0:
  * none yet).  No stop comes before --min-time: once a round has measured
  * the rate, the next reaches it in one go rather than in many small
- * rounds, each an agreement and a lead, that overshoot it by up to half. */
+ * rounds, each an agreement and a lead, that overshoot it by up to half.
+ * Nor does a round run past the patience (least_s > 0: when the least
+ * was met). */
 static size_t ct_measure_next_round(const ct_options_t *o, size_t attempted, size_t target_n,
-                                    double elapsed_s, double per_sample_s, double round_s)
+                                    double elapsed_s, double per_sample_s, double round_s,
+                                    double least_s)
 {
     size_t next = attempted / 2 > (size_t)o->min_samples ? attempted / 2 : (size_t)o->min_samples;
     if (o->iters == 0 && round_s > 0.0 && elapsed_s < o->min_time_s) {
@@ -348,7 +359,10 @@ static size_t ct_measure_next_round(const ct_options_t *o, size_t attempted, siz
             next = fill < (double)(target_n - attempted) ? (size_t)fill : target_n - attempted;
     }
     if (o->iters == 0 && per_sample_s > 0.0) {
-        double left = (o->size_budget_s - elapsed_s) / per_sample_s;
+        double end_s = o->size_budget_s;
+        if (least_s > 0.0 && (1.0 + o->ci_patience) * least_s < end_s)
+            end_s = (1.0 + o->ci_patience) * least_s;
+        double left = (end_s - elapsed_s) / per_sample_s;
         if (left < (double)next)
             next = left >= 1.0 ? (size_t)left : 1;
     }
@@ -391,7 +405,7 @@ ct_status_t ct_measure_call(const ct_measure_env_t *env, const ct_backend_call_t
     long long late_total = 0;
     /* Before the first round a sample's cost is the warm-up's estimate. */
     double per_sample_s = (env->sync == CT_SYNC_WINDOW ? s.window.width_us : s.batch * est) * 1e-6;
-    double agree_us = 0.0, first_s = 0.0;
+    double agree_us = 0.0, first_s = 0.0, least_s = 0.0;
     for (;;) {
         /* One agreement per round: whether any rank failed (it must not
          * leave the others waiting in the next round), the time spent and,
@@ -413,13 +427,14 @@ ct_status_t ct_measure_call(const ct_measure_env_t *env, const ct_backend_call_t
         double elapsed_s = agree[1];
         if (attempted > 0) {
             per_sample_s = elapsed_s / (double)attempted;
-            if (ct_measure_done(o, attempted, target_n, n, elapsed_s, sorted, &converged))
+            if (ct_measure_done(o, attempted, target_n, n, elapsed_s, sorted, &least_s, &converged))
                 break;
         } else
             first_s = elapsed_s;
         double round_s = attempted > 0 ? (elapsed_s - first_s) / (double)attempted : 0.0;
         /* The first round is bounded by the budget too. */
-        round = ct_measure_next_round(o, attempted, target_n, elapsed_s, per_sample_s, round_s);
+        round = ct_measure_next_round(o, attempted, target_n, elapsed_s, per_sample_s, round_s,
+                                      least_s);
         /* The agreement's own spread, seen last round, sets the lead. */
         s.lead_us = fmax(20.0, 4.0 * agree[3]) + s.window.width_us;
         s.window.start_us = agree[2];

@@ -29,6 +29,7 @@ enum {
     CT_OPT_TARGET_CI,
     CT_OPT_SIZE_BUDGET,
     CT_OPT_MIN_TIME,
+    CT_OPT_CI_PATIENCE,
     CT_OPT_MIN_SAMPLES,
     CT_OPT_MAX_SAMPLES,
     CT_OPT_BATCH_US,
@@ -93,6 +94,9 @@ static const ct_option_info_t ct_option_table[] = {
      "adaptive: time budget per size and placement [0.2]"},
     {"min-time", CT_OPT_MIN_TIME, "SEC",
      "adaptive: least measuring time per size and placement [0.002]"},
+    {"ci-patience", CT_OPT_CI_PATIENCE, "X",
+     "adaptive: past the least (--min-time, --min-samples), chase --target-ci X times as long at "
+     "most [3]"},
     {"min-samples", CT_OPT_MIN_SAMPLES, "N", "adaptive: fewest timed samples [10]"},
     {"max-samples", CT_OPT_MAX_SAMPLES, "N", "adaptive: most timed samples [10000]"},
     {"sync", CT_OPT_SYNC, "MODE", "timing: window, barrier or batch [window; batch for nccl]"},
@@ -546,6 +550,9 @@ static void ct_options_defaults(ct_options_t *o)
     o->target_ci = 0.02;
     o->size_budget_s = 0.2;
     o->min_time_s = 0.002; /* OSU's 1000 small calls last about 1 ms (doc/timing.md) */
+    /* A noisy spell widens the CI: chased to the budget, it became wall
+     * (a sweep took 1.5-5.6 s against 0.9 s quiet; doc/timing.md). */
+    o->ci_patience = 3.0;
     o->min_samples = 10;
     o->max_samples = 10000;
     o->batch_us = 50.0;
@@ -637,6 +644,8 @@ static ct_status_t ct_options_apply(ct_options_t *o, int id, const char *arg, ch
                                  errlen);
     case CT_OPT_MIN_TIME:
         return ct_options_double("--min-time", arg, 0.0, 86400.0, &o->min_time_s, err, errlen);
+    case CT_OPT_CI_PATIENCE:
+        return ct_options_double("--ci-patience", arg, 0.0, 1e6, &o->ci_patience, err, errlen);
     case CT_OPT_MIN_SAMPLES:
         return ct_options_int("--min-samples", arg, 1, 1000000, &o->min_samples, err, errlen);
     case CT_OPT_MAX_SAMPLES:

@@ -86,7 +86,8 @@ typedef struct {
     int nconfigs;
     double target_ci; /* relative half-width of the median's 95% CI */
     double size_budget_s;
-    double min_time_s; /* adaptive: least measuring time per size */
+    double min_time_s;  /* adaptive: least measuring time per size */
+    double ci_patience; /* adaptive: past the least, chase the CI this many times as long */
     int min_samples;
     int max_samples;
     double batch_us;    /* shortest timed batch, amortising the clock */

@@ -121,6 +121,7 @@ static json_t *ct_report_options(const ct_options_t *o)
     bad |= ct_json_set(j, "target_ci", ct_json_real(o->target_ci));
     bad |= ct_json_set(j, "size_budget_s", ct_json_real(o->size_budget_s));
     bad |= ct_json_set(j, "min_time_s", ct_json_real(o->min_time_s));
+    bad |= ct_json_set(j, "ci_patience", ct_json_real(o->ci_patience));
     bad |= ct_json_set(j, "min_samples", json_integer(o->min_samples));
     bad |= ct_json_set(j, "max_samples", json_integer(o->max_samples));
     bad |= ct_json_set(j, "batch_us", ct_json_real(o->batch_us));

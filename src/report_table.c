@@ -166,9 +166,11 @@ static ct_status_t ct_table_begin(void *state)
     }
     if (o->iters == 0)
         fprintf(fp,
-                "# Adaptive iterations: until the median's 95%% CI is within %.3g%% or "
+                "# Adaptive iterations: until the median's 95%% CI is within %.3g%% or, past "
+                "the least, %.3gx as long as it took (least: %.3g s and %d samples); at most "
                 "%.3g s per size and placement\n",
-                o->target_ci * 100.0, o->size_budget_s);
+                o->target_ci * 100.0, o->ci_patience, o->min_time_s, o->min_samples,
+                o->size_budget_s);
     fprintf(fp,
             "# Time: median over samples, each the %s across ranks (-a), timed in %s mode "
             "(--sync); run id %s, config %s\n",

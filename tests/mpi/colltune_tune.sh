@@ -5,7 +5,8 @@
 #    launches each) with the algorithm as a launch setting (apply =
 #    launch) finishes: one journal line per trial, one trial directory per
 #    trial, report.json/report.md name the trials and the objective over
-#    ranks (the slowest rank: every trial ran collbench -a 3);
+#    ranks (the slowest rank: every trial ran collbench -a 3, and chased
+#    each size's CI to the budget: --ci-patience 1e6);
 #  - the same in-process (the algorithm a run-time variable, the default):
 #    one shared launch per launch index measures all four configurations
 #    (collbench --config), each journaled as its own trial in its group;
@@ -71,8 +72,12 @@ grep -q 'allreduce | 256K' "$T/ex/report.md" || fail "report.md rows: $(cat "$T/
 [ "$(json_get "$T/ex/report.json" objective.collbench_a)" -eq 3 ] || fail "report.json objective -a"
 grep -q 'Objective over ranks (--objective max): the slowest rank' "$T/ex/report.md" ||
     fail "report.md objective: $(grep -i objective "$T/ex/report.md")"
+# And each size chased its CI to the budget, as tune's decisions were
+# measured (collbench's own --ci-patience bounds it for sweeps).
 for r in "$T"/ex/trials/*/results.json; do
     [ "$(json_get "$r" options.rank_aggregation)" = max ] || fail "$r: not -a 3"
+    [ "$(json_get "$r" options.ci_patience)" = 1000000 ] ||
+        fail "$r: --ci-patience $(json_get "$r" options.ci_patience)"
 done
 grep -q 'trial 8/8' "$T/err" || fail "progress lines: $(cat "$T/err")"
 ls "$T/ex" | grep -q tmp && fail "temp files left: $(ls -a "$T/ex")"

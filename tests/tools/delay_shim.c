@@ -22,6 +22,9 @@
  *                               (colltune's A/B sets COLLTUNE_VERIFY_CHOICES
  *                               on its tuned side alone: a stand-in for
  *                               "the emitted files make this slow").
+ * And DELAY_SHIM_JITTER_US=J adds 0 to J microseconds more to each delay,
+ * drawn from the clock's nanoseconds (still no state): calls whose times
+ * spread, so that a median's CI cannot close (tests/mpi/ci_patience.sh).
  */
 #include <mpi.h>
 #include <stdlib.h>
@@ -67,6 +70,10 @@ static void delay_shim_wait(const char *call, int count, MPI_Datatype type)
     if (ns == 0 || !delay_shim_applies(call, count, type) ||
         clock_gettime(CLOCK_MONOTONIC, &start) != 0)
         return;
+    const char *jitter = getenv("DELAY_SHIM_JITTER_US");
+    long long jitter_ns = jitter != NULL ? strtoll(jitter, NULL, 10) * 1000 : 0;
+    if (jitter_ns > 0 && jitter_ns <= 10000000000LL)
+        ns += start.tv_nsec % (jitter_ns + 1);
     do {
         if (clock_gettime(CLOCK_MONOTONIC, &now) != 0)
             return;
