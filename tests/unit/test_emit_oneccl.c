@@ -266,6 +266,14 @@ static void test_shapes(const char *dir)
     ranges[1].value = "ring";
     CT_CHECK(&tally, ct_emit_shape_conflict(&r, &ranges[1], why, sizeof why) != NULL);
     CT_CHECK(&tally, write_alone(&r, err, sizeof err) == CT_ERR_USAGE);
+    /* Over sizes that start alike but end otherwise, and the reverse. */
+    for (int k = 0; k < 2; k++) {
+        ranges[1].min_bytes = k == 0 ? 0 : 4096;
+        ranges[1].max_bytes = k == 0 ? 4095 : 8191;
+        CT_CHECK(&tally, ct_emit_shape_conflict(&r, &ranges[1], why, sizeof why) != NULL);
+    }
+    ranges[1].min_bytes = 8192;
+    ranges[1].max_bytes = ANY;
     ranges[1].value = "direct";
     for (size_t i = 0; i < 2; i++) {
         ranges[i].unwritable = ct_emit_cannot_carry(&r, &ranges[i]);

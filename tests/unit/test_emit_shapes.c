@@ -398,6 +398,18 @@ static void test_tuned_same_count(const char *dir)
         CT_CHECK(&tally, none == NULL);
         free(none);
     }
+    /* A range that ends at 0 B (a merged result may hold one) is 0..0,
+     * not "and up": apart from another value from 8 B up. */
+    ct_tune_choice_t zero[] = {
+        MCA(AR_ALG, "4", CT_COLL_ALLREDUCE, 0, 0, 2, 4),
+        MCA(AR_ALG, "5", CT_COLL_ALLREDUCE, 8, ANY, 1, 4),
+    };
+    ct_tune_result_t rz = RESULT(zero);
+    CT_CHECK(&tally, ct_emit_shape_conflict(&rz, &zero[0], why, sizeof why) == NULL);
+    CT_CHECK(&tally, ct_emit_shape_conflict(&rz, &zero[1], why, sizeof why) == NULL);
+    zero[1].min_bytes = 0; /* now both hold at 0 B */
+    CT_CHECK(&tally, has(ct_emit_shape_conflict(&rz, &zero[0], why, sizeof why),
+                         AR_ALG "=4 for allreduce over 0..0 B holds at 2x2"));
     /* Marked as a tune or merge marks them: the rest is written. */
     for (size_t i = 0; i < sizeof ch / sizeof ch[0]; i++)
         ch[i].unwritable = ct_emit_cannot_carry(&r, &ch[i]);
@@ -665,6 +677,110 @@ static void test_mpich(const char *dir)
     clear_dir(dir);
 }
 
+/* The one check at its edges.  A choice with no lower bound (-1) starts
+ * at 0 B; ranges that share their end byte overlap.  Another shape's
+ * choice counts only when significant and of the same variable, set the
+ * same way, for the same scope.  A variable of c's library chosen at
+ * another shape (of as many nodes, or as many ranks) where c's was not
+ * is a gap, whichever choice shows it first; a choice past nchoices is
+ * none.  With buf NULL the reason is a static one whatever len says. */
+static void test_conflict_edges(void)
+{
+    char why[512];
+    /* By rank count: 2x2 and 1x4. */
+    ct_tune_choice_t rc[] = {
+        MCA(AR_ALG, "4", CT_COLL_ALLREDUCE, -1, 1023, 2, 4),
+        MCA(AR_ALG, "4", CT_COLL_ALLREDUCE, 0, 1023, 1, 4),
+    };
+    ct_tune_result_t r = RESULT(rc);
+    CT_CHECK(&tally, ct_emit_shape_conflict(&r, &rc[0], why, sizeof why) == NULL);
+    CT_CHECK(&tally, ct_emit_shape_conflict(&r, &rc[1], why, sizeof why) == NULL);
+    rc[0] = (ct_tune_choice_t)MCA(AR_ALG, "5", CT_COLL_ALLREDUCE, 1024, ANY, 2, 4);
+    rc[1].max_bytes = 1024; /* 1024 B both */
+    CT_CHECK(&tally, has(ct_emit_shape_conflict(&r, &rc[0], why, sizeof why),
+                         AR_ALG "=5 for allreduce over 1024 B and up holds at 2x2 but " AR_ALG
+                                "=4 over 0..1024 B at 1x4 differs"));
+    CT_CHECK(&tally, ct_emit_shape_conflict(&r, &rc[0], NULL, sizeof why) != NULL);
+
+    /* Keyed by nothing: another value at 1x4 that is not significant, or
+     * set the other way (the environment), is no conflict. */
+    ct_tune_choice_t un[] = {
+        MCA("btl_vader_eager_limit", "8192", CT_SCOPE_GLOBAL, ANY, ANY, 1, 2),
+        MCA("btl_vader_eager_limit", "4096", CT_SCOPE_GLOBAL, ANY, ANY, 1, 4),
+    };
+    r = RESULT(un);
+    un[1].significant = 0;
+    CT_CHECK(&tally, ct_emit_shape_conflict(&r, &un[0], why, sizeof why) == NULL);
+    un[1].significant = 1;
+    un[1].via = CT_VIA_ENV;
+    CT_CHECK(&tally, ct_emit_shape_conflict(&r, &un[0], why, sizeof why) == NULL);
+    /* NCCL_ALGO for every collective at 1x2, for allreduce alone at 1x4:
+     * not the same variable and scope, so the global one was not chosen at
+     * 1x4 (a gap), not chosen otherwise. */
+    ct_tune_choice_t sc[] = {
+        ENV("NCCL_ALGO", "ring", CT_SCOPE_GLOBAL, ANY, ANY, 1, 2),
+        ENV("NCCL_ALGO", "allreduce:tree", CT_COLL_ALLREDUCE, ANY, ANY, 1, 4),
+    };
+    r = RESULT(sc);
+    CT_CHECK(&tally, has(ct_emit_shape_conflict(&r, &sc[0], why, sizeof why),
+                         "NCCL_ALGO=ring holds at 1x2 but was not chosen at 1x4"));
+
+    /* Gaps: MPICH's allreduce CVAR shows the shape where broadcast's was
+     * not chosen, listed first; at 1x4 beside 1x2 (one node both), at 2x2
+     * beside 1x4 (four ranks both); not when it is not significant. */
+    ct_tune_choice_t gap[] = {
+        ENV("MPIR_CVAR_ALLREDUCE_INTRA_ALGORITHM", "recursive_doubling", CT_COLL_ALLREDUCE, ANY,
+            ANY, 1, 4),
+        ENV("MPIR_CVAR_BCAST_INTRA_ALGORITHM", "binomial", CT_COLL_BROADCAST, ANY, ANY, 1, 2),
+        /* past nchoices: broadcast's chosen at 1x4 alike, at 2x2 otherwise */
+        ENV("MPIR_CVAR_BCAST_INTRA_ALGORITHM", "binomial", CT_COLL_BROADCAST, ANY, ANY, 1, 4),
+        ENV("MPIR_CVAR_BCAST_INTRA_ALGORITHM", "scatter_ring_allgather", CT_COLL_BROADCAST, ANY,
+            ANY, 2, 4),
+    };
+    r = result_of(gap, 2);
+    const char *got = ct_emit_shape_conflict(&r, &gap[1], why, sizeof why);
+    CT_CHECK(&tally, has(got, "=binomial for broadcast holds at 1x2 but was not chosen at 1x4"));
+    CT_CHECK(&tally, ct_emit_shape_conflict(&r, &gap[1], NULL, sizeof why) != NULL);
+    gap[0].significant = 0;
+    CT_CHECK(&tally, ct_emit_shape_conflict(&r, &gap[1], why, sizeof why) == NULL);
+    gap[0].significant = 1;
+    gap[0].nnodes = 2;
+    gap[1].nnodes = 1;
+    gap[1].nranks = 4;
+    CT_CHECK(&tally, has(ct_emit_shape_conflict(&r, &gap[1], why, sizeof why),
+                         "holds at 1x4 but was not chosen at 2x2"));
+    /* broadcast's at 1x2 and 1x4 alike; the one at 2x2 lies past them. */
+    gap[0] = gap[2];
+    gap[1].nranks = 2;
+    CT_CHECK(&tally, ct_emit_shape_conflict(&r, &gap[1], why, sizeof why) == NULL);
+}
+
+/* A variable no file claims holds for every size as chosen: nothing to
+ * refuse alone; chosen otherwise at another shape, one value for every
+ * shape cannot hold both.  A value every file refuses is refused for
+ * that reason, not for another shape's. */
+static void test_unclaimed(void)
+{
+    char why[512];
+    ct_tune_choice_t own[] = {
+        ENV("OMP_WAIT_POLICY", "active", CT_SCOPE_GLOBAL, ANY, ANY, 1, 2),
+        ENV("OMP_WAIT_POLICY", "passive", CT_SCOPE_GLOBAL, ANY, ANY, 1, 4),
+    };
+    ct_tune_result_t r = result_of(own, 1);
+    CT_CHECK(&tally, ct_emit_cannot_carry(&r, &own[0]) == NULL);
+    r = RESULT(own);
+    CT_CHECK(&tally, has(ct_emit_shape_conflict(&r, &own[0], why, sizeof why),
+                         "OMP_WAIT_POLICY=active holds at 1x2 but OMP_WAIT_POLICY=passive at "
+                         "1x4 differs; its file holds one value"));
+    ct_tune_choice_t bad[] = {
+        ENV("NCCL_ALGO", "no_such_algo", CT_SCOPE_GLOBAL, ANY, ANY, 1, 2),
+        ENV("NCCL_ALGO", "nor_this_one", CT_SCOPE_GLOBAL, ANY, ANY, 1, 4),
+    };
+    r = RESULT(bad);
+    CT_CHECK(&tally, ct_emit_shape_conflict(&r, &bad[0], why, sizeof why) == NULL);
+    CT_CHECK(&tally, has(ct_emit_cannot_carry(&r, &bad[0]), "NCCL would refuse the value"));
+}
+
 /* One shape given explicitly is the result's own: the same bytes as a
  * choice that leaves its shape 0. */
 static void test_one_shape_same(void)
@@ -709,6 +825,8 @@ int main(void)
     test_nccl_tuner(dir);
     test_mpich(dir);
     test_one_shape_same();
+    test_conflict_edges();
+    test_unclaimed();
     clear_dir(dir);
     rmdir(dir);
     return CT_DONE(&tally);

@@ -500,6 +500,79 @@ static void test_apps(ct_test_tally_t *t)
                         "t.csv"};
     check_argv(t, &launch.argv, ws, sizeof ws / sizeof ws[0]);
     ct_launch_free(&launch);
+    /* The shared one after one of the first context's own, and the second
+     * context's only: still shared. */
+    ct_launch_var_t m2[2] = {{"btl", "self"}, {"plm_rsh_agent", "ag ent"}},
+                    m3[1] = {{"plm_rsh_agent", "ag ent"}};
+    ct_launch_app_t after[2] = {{NULL, 0, m2, 2, "/x/cb", a0, 2}, {NULL, 0, m3, 1, "/x/cb", a1, 2}};
+    CT_CHECK(t, ct_launcher_build_apps(&l, base_env, after, 2, &launch, err, sizeof err) == CT_OK);
+    const char *wa[] = {"mpirun",
+                        "--oversubscribe",
+                        "--bind-to",
+                        "none",
+                        "--allow-run-as-root",
+                        "--np",
+                        "2",
+                        "--hostfile",
+                        "h f",
+                        "--mca",
+                        "plm_rsh_agent",
+                        "ag ent",
+                        "-x",
+                        "OMPI_MCA_btl=self",
+                        "/x/cb",
+                        "--csv",
+                        "d.csv",
+                        ":",
+                        "--np",
+                        "2",
+                        "--hostfile",
+                        "h f",
+                        "/x/cb",
+                        "--csv",
+                        "t.csv"};
+    check_argv(t, &launch.argv, wa, sizeof wa / sizeof wa[0]);
+    ct_launch_free(&launch);
+    /* One context: each of its settings is the launch's. */
+    CT_CHECK(t, ct_launcher_build_apps(&l, base_env, after, 1, &launch, err, sizeof err) == CT_OK);
+    const char *w1c[] = {"mpirun",
+                         "--oversubscribe",
+                         "--bind-to",
+                         "none",
+                         "--allow-run-as-root",
+                         "--np",
+                         "2",
+                         "--hostfile",
+                         "h f",
+                         "--mca",
+                         "btl",
+                         "self",
+                         "--mca",
+                         "plm_rsh_agent",
+                         "ag ent",
+                         "/x/cb",
+                         "--csv",
+                         "d.csv"};
+    check_argv(t, &launch.argv, w1c, sizeof w1c / sizeof w1c[0]);
+    ct_launch_free(&launch);
+    /* The first context with many settings of its own, the other none
+     * (the A/B's tuned side first): every one its -x. */
+    enum { NMANY = 12 };
+    ct_launch_var_t many[NMANY];
+    for (size_t k = 0; k < NMANY; k++) {
+        snprintf(many[k].name, sizeof many[k].name, "p%zu", k);
+        many[k].value = "1";
+    }
+    ct_launch_app_t lop[2] = {{NULL, 0, many, NMANY, "/x/cb", a1, 2},
+                              {NULL, 0, NULL, 0, "/x/cb", a0, 2}};
+    CT_CHECK(t, ct_launcher_build_apps(&l, base_env, lop, 2, &launch, err, sizeof err) == CT_OK);
+    size_t nx = 0;
+    for (size_t i = 0; i + 1 < launch.argv.n; i++)
+        nx += strcmp(launch.argv.v[i], "-x") == 0 &&
+              strncmp(launch.argv.v[i + 1], "OMPI_MCA_p", 10) == 0;
+    CT_CHECK(t, nx == NMANY && launch.argv.n == 9 + 2 * NMANY + 3 + 1 + 4 + 3);
+    CT_CHECK(t, launch.argv.n > 13 && strcmp(launch.argv.v[10], "OMPI_MCA_p0=1") == 0);
+    ct_launch_free(&launch);
     ct_launcher_free(&l);
 
     /* One rank a context, no hostfile, not root: none of their flags;
@@ -534,6 +607,14 @@ static void test_apps(ct_test_tally_t *t)
                         CT_ERR_USAGE);
         ct_launcher_free(&l);
     }
+    /* ... and in --launcher-arg, after more words of the launcher's own. */
+    CT_CHECK(t, ct_launcher_init(&l, "mpirun --bind-to none --oversubscribe", "unused", err,
+                                 sizeof err) == CT_OK);
+    l.np = 4;
+    ct_argv_push(&l.extra, "-x");
+    CT_CHECK(t, !ct_launcher_apps_ok(&l, err, sizeof err) &&
+                    strstr(err, "own -x would reach the first app context") != NULL);
+    ct_launcher_free(&l);
     CT_CHECK(t, ct_launcher_init(&l, "srun -N 2", "unused", err, sizeof err) == CT_OK);
     l.np = 4;
     CT_CHECK(t, !ct_launcher_apps_ok(&l, err, sizeof err) && strstr(err, "srun") != NULL);

@@ -11,6 +11,7 @@
 #include "evidence.h"
 #include "tune_choices.h"
 #include "tune_decision.h"
+#include "tune_weights.h"
 
 /* Evidence of one collective at sizes[0..ns), nconfigs configurations,
  * each cell's launches from us[config][size][0..n). */
@@ -28,7 +29,7 @@ static void fake_init(ct_fake_t *f, int scope, size_t ncells, size_t nconfigs)
     memset(f, 0, sizeof *f);
     static const long long sizes[] = {1024, 2048, 4096, 8192};
     for (size_t k = 0; k < ncells; k++)
-        f->cells[k] = (ct_tune_ev_cell_t){"allreduce", "", sizes[k], f->l[k]};
+        f->cells[k] = (ct_tune_ev_cell_t){"allreduce", "", sizes[k], f->l[k], 0, 0};
     for (size_t i = 1; i < nconfigs; i++)
         f->nchanged[i] = 1;
     f->ev =
@@ -143,10 +144,10 @@ static void test_per_coll(ct_test_tally_t *t)
 {
     ct_fake_t f;
     fake_init(&f, -1, 4, 2);
-    f.cells[0] = (ct_tune_ev_cell_t){"allreduce", "float", 16384, f.l[0]};
-    f.cells[1] = (ct_tune_ev_cell_t){"allreduce", "float", 65536, f.l[1]};
-    f.cells[2] = (ct_tune_ev_cell_t){"broadcast", "float", 16384, f.l[2]};
-    f.cells[3] = (ct_tune_ev_cell_t){"alltoall", "float", 16384, f.l[3]};
+    f.cells[0] = (ct_tune_ev_cell_t){"allreduce", "float", 16384, f.l[0], 0, 0};
+    f.cells[1] = (ct_tune_ev_cell_t){"allreduce", "float", 65536, f.l[1], 0, 0};
+    f.cells[2] = (ct_tune_ev_cell_t){"broadcast", "float", 16384, f.l[2], 0, 0};
+    f.cells[3] = (ct_tune_ev_cell_t){"alltoall", "float", 16384, f.l[3], 0, 0};
     for (size_t k = 0; k < 4; k++)
         fake_set(&f.l[k][0], 100, 102);
     fake_set(&f.l[0][1], 60, 61);
@@ -364,9 +365,176 @@ static void test_index_edges(ct_test_tally_t *t)
     ct_tune_evidence_free(&ev);
 }
 
+/* A two-configuration scope "global" (base, cand) over cfg. */
+static ct_tune_scope_t scope_of(ct_space_config_t cfg[2], int excluded[2])
+{
+    memset(cfg, 0, 2 * sizeof *cfg);
+    snprintf(cfg[0].key, sizeof cfg[0].key, "base");
+    snprintf(cfg[1].key, sizeof cfg[1].key, "cand");
+    ct_tune_scope_t sc = {0};
+    sc.scope = -1;
+    sc.name = "global";
+    sc.configs.configs = cfg;
+    sc.configs.n = 2;
+    sc.excluded = excluded;
+    return sc;
+}
+
+static void trial_of(ct_trial_t *tr, ct_trial_row_t *rows, const char *key, const char *scope,
+                     ct_journal_status_t status)
+{
+    memset(tr, 0, sizeof *tr);
+    snprintf(tr->key, sizeof tr->key, "%s", key);
+    snprintf(tr->scope, sizeof tr->scope, "%s", scope);
+    tr->rows = rows;
+    tr->status = status;
+}
+
+/* The index reads the ok baseline trials of its scope alone, and only the
+ * first ntrials trials and nrows rows (what lies past them, a vector's
+ * spare room, is no trial and no row): the kinds in the order those
+ * trials first show them, a later kind's sizes sorted too; the baseline's
+ * samples at most max. */
+static void test_index_order(ct_test_tally_t *t)
+{
+    ct_space_config_t cfg[2];
+    int excluded[2] = {0, 0};
+    ct_tune_scope_t sc = scope_of(cfg, excluded);
+    ct_trial_row_t rows[6][4];
+    ct_trial_t tr[6];
+    memset(rows, 0, sizeof rows);
+    /* A candidate, a timed-out baseline and another scope's baseline come
+     * first, each with a kind of its own first. */
+    trial_of(&tr[0], rows[0], "cand", "global", CT_JOURNAL_OK);
+    add_row_dt(&tr[0], "reduce", "float", 8, 5);
+    add_row_dt(&tr[0], "allreduce", "float", 64, 50);
+    add_row_dt(&tr[0], "bcast", "float", 16, 7); /* spare: no sample */
+    tr[0].nrows--;
+    trial_of(&tr[1], rows[1], "base", "global", CT_JOURNAL_TIMEOUT);
+    add_row_dt(&tr[1], "bcast", "float", 16, 9);
+    trial_of(&tr[2], rows[2], "base", "bcast", CT_JOURNAL_OK);
+    add_row_dt(&tr[2], "alltoall", "float", 32, 1);
+    /* The baseline: bcast's sizes descending; a spare gather row. */
+    trial_of(&tr[3], rows[3], "base", "global", CT_JOURNAL_OK);
+    add_row_dt(&tr[3], "allreduce", "float", 64, 60);
+    add_row_dt(&tr[3], "bcast", "float", 256, 70);
+    add_row_dt(&tr[3], "bcast", "float", 16, 10);
+    add_row_dt(&tr[3], "gather", "float", 2, 1); /* spare: no kind, no size */
+    tr[3].nrows--;
+    trial_of(&tr[4], rows[4], "base", "global", CT_JOURNAL_OK);
+    add_row_dt(&tr[4], "reduce", "float", 8, 3);
+    add_row_dt(&tr[4], "gather", "float", 4, 2);
+    add_row_dt(&tr[4], "allreduce", "float", 64, 62);
+    /* Past ntrials: a baseline with a sample and a size of its own. */
+    trial_of(&tr[5], rows[5], "base", "global", CT_JOURNAL_OK);
+    add_row_dt(&tr[5], "allreduce", "float", 64, 99);
+    add_row_dt(&tr[5], "allreduce", "float", 128, 98);
+    ct_tune_state_t s;
+    memset(&s, 0, sizeof s);
+    s.trials = tr;
+    s.ntrials = 5;
+    ct_tune_evidence_t ev;
+    CT_CHECK(t, ct_tune_evidence_build(&s, &sc, &ev) == CT_OK);
+    static const char *const colls[] = {"allreduce", "bcast", "bcast", "reduce", "gather"};
+    static const long long bytes[] = {64, 16, 256, 8, 4};
+    CT_CHECK(t, ev.ncells == 5);
+    for (size_t k = 0; k < 5 && k < ev.ncells; k++)
+        CT_CHECK(t, strcmp(ev.cells[k].coll, colls[k]) == 0 && ev.cells[k].bytes == bytes[k]);
+    if (ev.ncells == 5) {
+        const ct_tune_launches_t *ar = ev.cells[0].cfg;
+        CT_CHECK(t, ar[0].n == 2 && ar[0].us[0] == 60 && ar[0].us[1] == 62);
+        CT_CHECK(t, ar[1].n == 1 && ar[1].us[0] == 50);
+        CT_CHECK(t, ev.cells[1].cfg[0].n == 1 && ev.cells[1].cfg[1].n == 0);
+    }
+    ct_tune_evidence_free(&ev);
+    double us[4] = {0, -1, -1, -1};
+    CT_CHECK(t, ct_tune_base_samples(&s, &sc, "allreduce", 64, us, 4) == 2 && us[1] == 62);
+    us[1] = -1;
+    CT_CHECK(t, ct_tune_base_samples(&s, &sc, "allreduce", 64, us, 1) == 1 && us[0] == 60 &&
+                    us[1] == -1);
+
+    /* Every baseline trial failed: no cell, and no error. */
+    tr[3].status = tr[4].status = CT_JOURNAL_CRASH;
+    CT_CHECK(t, ct_tune_evidence_build(&s, &sc, &ev) == CT_OK && ev.ncells == 0);
+    ct_tune_evidence_free(&ev);
+}
+
+/* A configuration the scope excluded, or one that could not run (skip),
+ * is excluded in the evidence; the baseline is not. */
+static void test_excluded(ct_test_tally_t *t)
+{
+    ct_space_config_t cfg[2];
+    int excluded[2] = {0, 1};
+    ct_tune_scope_t sc = scope_of(cfg, excluded);
+    ct_trial_row_t rows[1][4];
+    ct_trial_t tr[1];
+    trial_of(&tr[0], rows[0], "base", "global", CT_JOURNAL_OK);
+    add_row_dt(&tr[0], "bcast", "float", 64, 10);
+    ct_tune_state_t s;
+    memset(&s, 0, sizeof s);
+    s.trials = tr;
+    s.ntrials = 1;
+    ct_tune_evidence_t ev;
+    for (int k = 0; k < 2; k++) {
+        excluded[1] = k == 0;
+        cfg[1].skip = k == 0 ? NULL : (char *)"exceeds the rank limit";
+        CT_CHECK(t, ct_tune_evidence_build(&s, &sc, &ev) == CT_OK);
+        CT_CHECK(t, ev.nconfigs == 2 && !ev.excluded[0] && ev.excluded[1]);
+        ct_tune_evidence_free(&ev);
+    }
+}
+
+/* The index's bounds: at most 32 x CT_SHAPES_MAX kinds (the first seen),
+ * and at most CT_TUNE_EV_MAX_SIZES sizes of a kind (the first seen, then
+ * sorted), counted from where its cells start. */
+static void test_index_caps(ct_test_tally_t *t)
+{
+    enum { NKINDS = 32 * CT_SHAPES_MAX, NROWS = CT_TUNE_EV_MAX_SIZES + 3 };
+    ct_space_config_t cfg[2];
+    int excluded[2] = {0, 0};
+    ct_tune_scope_t sc = scope_of(cfg, excluded);
+    sc.configs.n = 1;
+    ct_trial_row_t *rows = calloc(NROWS, sizeof *rows);
+    CT_CHECK(t, rows != NULL);
+    if (rows == NULL)
+        return;
+    ct_trial_t tr;
+    trial_of(&tr, rows, "base", "global", CT_JOURNAL_OK);
+    char dt[16];
+    for (int k = 0; k < NKINDS + 2; k++) {
+        snprintf(dt, sizeof dt, "d%d", k);
+        add_row_dt(&tr, "allreduce", dt, 8, 1);
+    }
+    ct_tune_state_t s;
+    memset(&s, 0, sizeof s);
+    s.trials = &tr;
+    s.ntrials = 1;
+    ct_tune_evidence_t ev;
+    CT_CHECK(t, ct_tune_evidence_build(&s, &sc, &ev) == CT_OK);
+    CT_CHECK(t, ev.ncells == NKINDS);
+    if (ev.ncells == NKINDS)
+        CT_CHECK(t, strcmp(ev.cells[NKINDS - 1].dtype, "d511") == 0);
+    ct_tune_evidence_free(&ev);
+
+    /* One size of bcast, then allreduce at one size more than the cap,
+     * from the largest down. */
+    trial_of(&tr, rows, "base", "global", CT_JOURNAL_OK);
+    add_row_dt(&tr, "bcast", "float", 8, 1);
+    for (long long b = CT_TUNE_EV_MAX_SIZES + 1; b >= 1; b--)
+        add_row_dt(&tr, "allreduce", "float", b, 1);
+    CT_CHECK(t, ct_tune_evidence_build(&s, &sc, &ev) == CT_OK);
+    CT_CHECK(t, ev.ncells == 1 + CT_TUNE_EV_MAX_SIZES);
+    if (ev.ncells == 1 + CT_TUNE_EV_MAX_SIZES)
+        CT_CHECK(t, ev.cells[1].bytes == 2 &&
+                        ev.cells[CT_TUNE_EV_MAX_SIZES].bytes == CT_TUNE_EV_MAX_SIZES + 1);
+    ct_tune_evidence_free(&ev);
+    free(rows);
+}
+
 /* --shapes: one launch's rows at 1x2 and 1x4.  A scope of a shape reads
  * only its shape's rows (the cells, their samples, the baseline's
- * samples); a scope without one (the A/B's) makes a cell per shape. */
+ * samples); a scope without one (the A/B's) makes a cell per shape; a
+ * tune without --shapes, a cell per size of no shape. */
 static void test_shapes(ct_test_tally_t *t)
 {
     ct_space_config_t cfg[2];
@@ -405,7 +573,8 @@ static void test_shapes(ct_test_tally_t *t)
     ct_tune_evidence_t ev;
     sc.shape = (ct_shape_t){1, 2};
     CT_CHECK(t, ct_tune_evidence_build(&s, &sc, &ev) == CT_OK);
-    CT_CHECK(t, ev.ncells == 1 && ev.cells[0].bytes == 64 && ev.cells[0].nranks == 2);
+    CT_CHECK(t, ev.ncells == 1 && ev.cells[0].bytes == 64 && ev.cells[0].nranks == 2 &&
+                    ev.cells[0].nnodes == 1);
     CT_CHECK(t, ev.ncells == 1 && ev.cells[0].cfg[0].us[0] == 10 && ev.cells[0].cfg[1].us[0] == 11);
     double us[2];
     CT_CHECK(t, ct_tune_base_samples(&s, &sc, "allreduce", 64, us, 2) == 1 && us[0] == 10);
@@ -425,10 +594,34 @@ static void test_shapes(ct_test_tally_t *t)
         CT_CHECK(t, ev.cells[1].cfg[1].us[0] == 21 && ev.cells[2].bytes == 128);
     }
     ct_tune_evidence_free(&ev);
+    /* Without --shapes the rows' shapes split no cell, and a cell has no
+     * shape (0 x 0, as evidence.h says): 64 B holds the first 64 B row of
+     * each trial (1x2's), 128 B 1x4's. */
+    s.nshapes = 0;
+    CT_CHECK(t, ct_tune_evidence_build(&s, &sc, &ev) == CT_OK);
+    CT_CHECK(t, ev.ncells == 2);
+    if (ev.ncells == 2) {
+        CT_CHECK(t, ev.cells[0].bytes == 64 && ev.cells[1].bytes == 128);
+        for (size_t k = 0; k < 2; k++)
+            CT_CHECK(t, ev.cells[k].nranks == 0 && ev.cells[k].nnodes == 0);
+        CT_CHECK(t, ev.cells[0].cfg[0].n == 1 && ev.cells[0].cfg[0].us[0] == 10 &&
+                        ev.cells[0].cfg[1].us[0] == 11);
+        CT_CHECK(t, ev.cells[1].cfg[0].n == 1 && ev.cells[1].cfg[1].us[0] == 31);
+    }
+    ct_tune_evidence_free(&ev);
+    /* One shape given (--shapes 1x4): its cells carry it too. */
+    s.nshapes = 1;
+    sc.shape = (ct_shape_t){1, 4};
+    CT_CHECK(t, ct_tune_evidence_build(&s, &sc, &ev) == CT_OK);
+    CT_CHECK(t, ev.ncells == 2);
+    for (size_t k = 0; k < ev.ncells; k++)
+        CT_CHECK(t, ev.cells[k].nranks == 4 && ev.cells[k].nnodes == 1);
+    ct_tune_evidence_free(&ev);
 }
 
 /* A configuration's launches in one cell stop at CT_TUNE_MAX_LAUNCHES:
- * one more trial is dropped, not written past the end. */
+ * one more trial is dropped, not written past the end; its weighted
+ * times (--weights) too, each kept however small (under 1 us here). */
 static void test_launch_cap(ct_test_tally_t *t)
 {
     enum { NTR = CT_TUNE_MAX_LAUNCHES + 1 };
@@ -456,10 +649,13 @@ static void test_launch_cap(ct_test_tally_t *t)
         tr[i].rows = &rows[i];
         add_row(&tr[i], "bcast", 64, "out-of-place", 100 + (double)i);
     }
+    ct_tune_weight_t bcast64 = {"bcast", 64, 0.005, 1};
+    ct_tune_weights_t weights = {NULL, &bcast64, 1};
     ct_tune_state_t s;
     memset(&s, 0, sizeof s);
     s.trials = tr;
     s.ntrials = NTR;
+    s.weights = &weights;
     ct_tune_evidence_t ev;
     CT_CHECK(t, ct_tune_evidence_build(&s, &sc, &ev) == CT_OK);
     CT_CHECK(t, ev.ncells == 1);
@@ -469,6 +665,8 @@ static void test_launch_cap(ct_test_tally_t *t)
         CT_CHECK(t, l->us[0] == 100 && l->bw[0] == 10);
         CT_CHECK(t, l->us[CT_TUNE_MAX_LAUNCHES - 1] == 100 + CT_TUNE_MAX_LAUNCHES - 1);
     }
+    const ct_tune_launches_t *w = ev.weighted ? &ev.weighted_us[0] : NULL;
+    CT_CHECK(t, w != NULL && w->n == CT_TUNE_MAX_LAUNCHES && w->us[0] == 0.005 * 100);
     ct_tune_evidence_free(&ev);
     free(rows);
     free(tr);
@@ -666,6 +864,9 @@ int main(void)
     test_index_edges(&t);
     test_launch_cap(&t);
     test_shapes(&t);
+    test_index_order(&t);
+    test_excluded(&t);
+    test_index_caps(&t);
     test_nchanged(&t);
     test_ablation(&t);
     return CT_DONE(&t);
