@@ -96,7 +96,7 @@ static const ct_option_info_t ct_option_table[] = {
      "adaptive: least measuring time per size and placement [0.002]"},
     {"ci-patience", CT_OPT_CI_PATIENCE, "X",
      "adaptive: past the least (--min-time, --min-samples), chase --target-ci X times as long at "
-     "most [3]"},
+     "most [0: stop at the least]"},
     {"min-samples", CT_OPT_MIN_SAMPLES, "N", "adaptive: fewest timed samples [10]"},
     {"max-samples", CT_OPT_MAX_SAMPLES, "N", "adaptive: most timed samples [10000]"},
     {"sync", CT_OPT_SYNC, "MODE", "timing: window, barrier or batch [window; batch for nccl]"},
@@ -550,9 +550,10 @@ static void ct_options_defaults(ct_options_t *o)
     o->target_ci = 0.02;
     o->size_budget_s = 0.2;
     o->min_time_s = 0.002; /* OSU's 1000 small calls last about 1 ms (doc/timing.md) */
-    /* A noisy spell widens the CI: chased to the budget, it became wall
-     * (a sweep took 1.5-5.6 s against 0.9 s quiet; doc/timing.md). */
-    o->ci_patience = 3.0;
+    /* A size stops at the least: a fixed effort, in time.  Chasing the CI
+     * made a sweep's wall spread 1.3-1.8x against OSU's 1.15, for no
+     * steadier results (doc/timing.md, "Against OSU"). */
+    o->ci_patience = 0.0;
     o->min_samples = 10;
     o->max_samples = 10000;
     o->batch_us = 50.0;

@@ -52,6 +52,12 @@ done
 # slow link slows its ring neighbours there too).
 [ "$(json_get "$T/h/health.json" decided_by)" = pairs ] || fail "health.json: not decided by pairs"
 [ "$(json_get "$T/h/health.json" job.hosts.#)" -eq 4 ] || fail "health.json: whole job lacks hosts"
+# Both runs chased each size's CI to its budget (verdicts, like a tune's
+# choices, want it; a sweep stops at the least).
+for r in job pairs; do
+    [ "$(json_get "$T/h/$r/results.json" options.ci_patience)" = 1000000 ] ||
+        fail "health $r run: --ci-patience $(json_get "$T/h/$r/results.json" options.ci_patience)"
+done
 grep -A5 '^## Pairs' "$T/h/health.md" | grep -q "^| 1 | $slow | SLOW |" ||
     fail "health.md: $slow not SLOW first among the pairs"
 # The same files judged again: the same verdict.

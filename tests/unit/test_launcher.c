@@ -621,10 +621,26 @@ static void test_apps(ct_test_tally_t *t)
     ct_launcher_free(&l);
 }
 
+/* Whether the user's collbench arguments name a flag colltune would
+ * otherwise give: the flag alone or with "=", never a longer flag or a
+ * value that merely contains it. */
+static void test_names(ct_test_tally_t *t)
+{
+    char *args[] = {"-b", "8", "--ci-patience=2", "--size-budget", "0.1", "--sync-x"};
+    CT_CHECK(t, ct_argv_names(args, 6, "--ci-patience"));
+    CT_CHECK(t, ct_argv_names(args, 6, "--size-budget"));
+    CT_CHECK(t, !ct_argv_names(args, 6, "--sync"));
+    CT_CHECK(t, !ct_argv_names(args, 6, "--size"));
+    CT_CHECK(t, !ct_argv_names(args, 2, "--ci-patience")); /* only the first n */
+    CT_CHECK(t, !ct_argv_names(args, 0, "-b"));
+    CT_CHECK(t, ct_argv_names(args, 1, "-b"));
+}
+
 int main(void)
 {
     ct_test_tally_t t = {0, 0};
     test_split(&t);
+    test_names(&t);
     test_detect_and_vars(&t);
     test_mpirun(&t);
     test_srun(&t);

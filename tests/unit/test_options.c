@@ -105,7 +105,7 @@ int main(void)
     CT_CHECK(&tally, o.csv_path == NULL && o.json_path == NULL && o.run_id == NULL);
     CT_CHECK(&tally, o.target_ci == 0.02);
     CT_CHECK(&tally, o.size_budget_s == 0.2 && o.min_time_s == 0.002);
-    CT_CHECK(&tally, o.ci_patience == 3.0);
+    CT_CHECK(&tally, o.ci_patience == 0.0);
     CT_CHECK(&tally, o.min_samples == 10 && o.max_samples == 10000);
     CT_CHECK(&tally, o.batch_us == 50.0);
     CT_CHECK(&tally, !o.quiet && !o.help && !o.version);
@@ -145,7 +145,7 @@ int main(void)
              "mpi", "--csv", "out.csv", "--json=out.json", "--run-id", "abc", "--target-ci", "2%",
              "--size-budget", "0.5", "--min-samples", "5", "--max-samples", "50", "--batch-us",
              "10", "--quiet", "--nccl-lib", "/x/libnccl.so", "--cudart-lib", "/y/libcudart.so",
-             "--ci-patience", "0");
+             "--ci-patience", "2.5");
     CT_CHECK(&tally, o.min_bytes == 1024 && o.max_bytes == 4096 && o.step_bytes == 512);
     CT_CHECK(&tally, o.step_factor <= 1);
     CT_CHECK(&tally, o.iters == 5 && o.warmup == 0 && o.check == 2);
@@ -158,7 +158,7 @@ int main(void)
     CT_CHECK_STR(&tally, o.json_path, "out.json");
     CT_CHECK_STR(&tally, o.run_id, "abc");
     CT_CHECK(&tally, fabs(o.target_ci - 0.02) < 1e-15);
-    CT_CHECK(&tally, o.size_budget_s == 0.5 && o.ci_patience == 0.0);
+    CT_CHECK(&tally, o.size_budget_s == 0.5 && o.ci_patience == 2.5);
     CT_CHECK(&tally, o.min_samples == 5 && o.max_samples == 50);
     CT_CHECK(&tally, o.batch_us == 10.0);
     CT_CHECK(&tally, o.quiet && !o.help && !o.version);

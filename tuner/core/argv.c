@@ -48,6 +48,15 @@ ct_status_t ct_argv_append(ct_argv_t *a, char *const *src, size_t n)
     return CT_OK;
 }
 
+int ct_argv_names(char *const *args, size_t n, const char *flag)
+{
+    size_t len = strlen(flag);
+    for (size_t i = 0; i < n; i++)
+        if (strncmp(args[i], flag, len) == 0 && (args[i][len] == '\0' || args[i][len] == '='))
+            return 1;
+    return 0;
+}
+
 void ct_argv_free(ct_argv_t *a)
 {
     for (size_t i = 0; i < a->n; i++)

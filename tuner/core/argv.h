@@ -38,6 +38,11 @@ ct_status_t ct_argv_append(ct_argv_t *a, char *const *src, size_t n);
 
 void ct_argv_free(ct_argv_t *a);
 
+/* Whether args (n of them) name the long option flag ("--size-budget"),
+ * alone or as "--size-budget=...": a setting of colltune's own that the
+ * user's collbench arguments override. */
+int ct_argv_names(char *const *args, size_t n, const char *flag);
+
 /* Splits line into words and appends them to out:
  *   - words are separated by spaces, tabs and newlines;
  *   - '...' groups everything up to the next ' literally;

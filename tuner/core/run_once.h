@@ -71,6 +71,15 @@ ct_status_t ct_run_once(const ct_run_once_t *spec, ct_trial_result_t *r, ct_argv
 void ct_run_once_reason(const ct_run_once_t *spec, const ct_trial_result_t *r, char *buf,
                         size_t len);
 
+/* collbench --ci-patience of the launches whose results decide (tune's
+ * search and verification, health's verdicts), unless the user's
+ * collbench arguments name one: past the least, each size chases its CI
+ * up to its --size-budget.  A sweep stops at the least by default (a
+ * fixed effort, its wall as steady as OSU's, doc/timing.md); a decision
+ * wants the CI, and at scale a launch costs far more than a size's
+ * samples (30-120 s at 256 nodes). */
+#define CT_DECIDING_CI_PATIENCE "1e6"
+
 /* The directory form: what a subcommand that keeps one run in a
  * directory gives. */
 typedef struct {

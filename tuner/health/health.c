@@ -24,6 +24,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "argv.h"
 #include "cli.h"
 #include "ct_outfile.h"
 #include "ct_num.h"
@@ -214,13 +215,18 @@ static int ct_health_launch(const ct_health_args_t *a, const ct_launcher_t *l, c
         ct_outdir_path(dir, "results.json", json, jlen) != CT_OK)
         return CT_EXIT_USAGE;
     const ct_health_run_t *run = &a->run;
-    char **args = calloc(run->ncb_args + 2, sizeof *args);
+    char **args = calloc(run->ncb_args + 4, sizeof *args);
     if (args == NULL)
         return CT_EXIT_FAILURE;
     memcpy(args, run->cb_args, run->ncb_args * sizeof *args);
     size_t nargs = run->ncb_args;
     if (extra != NULL)
         args[nargs++] = (char *)extra;
+    /* Verdicts, like a tune's choices, want each size's CI. */
+    if (!ct_argv_names(run->cb_args, run->ncb_args, "--ci-patience")) {
+        args[nargs++] = "--ci-patience";
+        args[nargs++] = CT_DECIDING_CI_PATIENCE;
+    }
     fprintf(stderr, "colltune health: %s run into %s\n", name, dir);
     /* The run's own messages and launch.json's generator say "sweep", as
      * they always have: health runs what `colltune sweep` runs. */

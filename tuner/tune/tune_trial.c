@@ -182,16 +182,10 @@ ct_status_t ct_tune_trial_app(const ct_tune_runner_t *x, const ct_tune_scope_t *
     /* The tuner's measuring settings; the user's, when given, win. */
     const char *ours_too[][2] = {{"--size-budget", budget},
                                  {"--sync", CT_TUNE_SYNC},
-                                 {"--ci-patience", CT_TUNE_CI_PATIENCE}};
-    for (size_t k = 0; st == CT_OK && k < sizeof ours_too / sizeof ours_too[0]; k++) {
-        size_t flag = strlen(ours_too[k][0]);
-        int given = ours_too[k][1] == NULL;
-        for (size_t i = 0; i < x->ncb_args && !given; i++)
-            given = strncmp(x->cb_args[i], ours_too[k][0], flag) == 0 &&
-                    (x->cb_args[i][flag] == '\0' || x->cb_args[i][flag] == '=');
-        if (!given)
+                                 {"--ci-patience", CT_DECIDING_CI_PATIENCE}};
+    for (size_t k = 0; st == CT_OK && k < sizeof ours_too / sizeof ours_too[0]; k++)
+        if (ours_too[k][1] != NULL && !ct_argv_names(x->cb_args, x->ncb_args, ours_too[k][0]))
             st = ct_argv_append(&app->args, (char *const *)ours_too[k], 2);
-    }
     /* Last: the objective's reduction over ranks (tune.c refuses -a
      * among the user's arguments; getopt takes the last one anyway). */
     const char *agg[] = {"-a", CT_TUNE_OBJECTIVE_A(s->objective)};

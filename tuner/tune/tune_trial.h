@@ -64,13 +64,6 @@ ct_status_t ct_tune_trial(ct_tune_runner_t *x, ct_tune_scope_t *sc, size_t ci, l
  * every comparison are measured in the same mode. */
 #define CT_TUNE_SYNC "barrier"
 
-/* collbench --ci-patience of every launch the tuner makes (unless the
- * user's collbench arguments name one): past the least, a size chases its
- * CI up to the size budget, as before collbench bounded it for sweeps.  A
- * launch costs far more than a size's samples at scale (30-120 s at 256
- * nodes), and the tune's decisions and verdicts were measured this way. */
-#define CT_TUNE_CI_PATIENCE "1e6"
-
 /* Whether sc's configuration ci at launch is in the journal already. */
 int ct_tune_trial_journaled(const ct_tune_state_t *s, const ct_tune_scope_t *sc, size_t ci,
                             long launch);
@@ -78,7 +71,7 @@ int ct_tune_trial_journaled(const ct_tune_state_t *s, const ct_tune_scope_t *sc,
 /* One launch's collbench settings and arguments for sc with cfg's
  * settings over the user's (they win), extra arguments after the user's
  * collbench arguments (NULL: none), --sync CT_TUNE_SYNC and --ci-patience
- * CT_TUNE_CI_PATIENCE unless the user's name them, and a --size-budget
+ * CT_DECIDING_CI_PATIENCE unless the user's name them, and a --size-budget
  * (NULL: collbench's own; the user's wins);
  * its results into csv (and the JSON beside).  Free with
  * ct_tune_app_free. */
@@ -96,7 +89,7 @@ void ct_tune_app_free(ct_tune_app_t *app);
 /* Launches collbench once through the launcher for sc with cfg's
  * settings over the user's (they win), extra arguments after the user's
  * collbench arguments (NULL: none), --sync CT_TUNE_SYNC and --ci-patience
- * CT_TUNE_CI_PATIENCE unless the user's name them, and a --size-budget
+ * CT_DECIDING_CI_PATIENCE unless the user's name them, and a --size-budget
  * (NULL: collbench's own; the user's wins);
  * paths: results.csv, collbench.txt, collbench.err. */
 ct_status_t ct_tune_trial_launch(ct_tune_runner_t *x, const ct_tune_scope_t *sc,
