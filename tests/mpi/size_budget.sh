@@ -42,6 +42,19 @@ elapsed=$(($(date +%s) - start))
 grep -q '^ *1024 ' "$T/out" || fail "calibration: no 1 KiB row in $(cat "$T/out")"
 [ "$elapsed" -le 5 ] || fail "calls of 100 ms with a 0.4 s budget took $elapsed s"
 
+# --max-samples ends a size too, before --min-time: 50 samples of an
+# 8-byte allreduce take well under a second, where --min-time asks 5 s a
+# placement (a stop that waited for it took 10 s).
+start=$(date +%s)
+ct_mpirun 2 -C allreduce -b 8 -e 8 --sync barrier --max-samples 50 --min-time 5 --size-budget 20 \
+    --quiet --csv "$T/max.csv" >"$T/out" 2>"$T/err" || fail "max-samples: exit $? ($(cat "$T/err"))"
+elapsed=$(($(date +%s) - start))
+[ "$elapsed" -le 5 ] || fail "--max-samples 50 with --min-time 5 took $elapsed s"
+awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+    { n++; if ($c["samples"] != 50) bad = bad " " $c["placement"] "=" $c["samples"] }
+    END { if (n != 2 || bad != "") { print "FAIL: --max-samples 50, samples:" bad; exit 1 } }' \
+    "$T/max.csv" || exit 1
+
 # And the other way round: a budget that cannot run out leaves the
 # adaptive count to --min-samples, which must be met (a run that stopped
 # after its first sample once passed every other test).  Barrier mode:
