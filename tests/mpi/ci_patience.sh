@@ -7,10 +7,12 @@
 # of least measuring.
 # Chased to the budget, the two placements take 40 s; with patience 1 each
 # stops at twice its least, about 0.1 s, and says it did not converge.
-# With patience 0 a size stops at its least, and patience 9, ten times as
-# long, holds at least twice its samples (the least is as long as its
-# last round made it: up to 3x --min-time here, from a first estimate of
-# the calls' cost).  The margins are wide on purpose (start-up on a loaded machine).
+# With patience 0 a size stops at its least, and patience 19, twenty times
+# as long (or --max-samples' 10000), holds at least twice its samples (the
+# least is as long as its last round made it: up to 3x --min-time here,
+# from a first estimate of the calls' cost; a stall in patience 0's least
+# would have to make it 10x patience 19's to fail this).  The margins are
+# wide on purpose (start-up on a loaded machine).
 . "$top_srcdir/tests/mpi/lib.sh"
 
 shim="$top_builddir/tests/tools/.libs/libdelay_shim.so"
@@ -45,9 +47,9 @@ s1=$(samples 1) || fail "$s1"
 elapsed=$(run 0)
 [ "$elapsed" -le 10 ] || fail "--ci-patience 0 with a 20 s budget took $elapsed s"
 s0=$(samples 0) || fail "$s0"
-elapsed=$(run 9)
-[ "$elapsed" -le 15 ] || fail "--ci-patience 9 with a 20 s budget took $elapsed s"
-s9=$(samples 9) || fail "$s9"
+elapsed=$(run 19)
+[ "$elapsed" -le 25 ] || fail "--ci-patience 19 with a 20 s budget took $elapsed s"
+s9=$(samples 19) || fail "$s9"
 # shellcheck disable=SC2086 # two numbers each
 set -- $s0 $s9
 for k in 1 2; do
@@ -55,6 +57,6 @@ for k in 1 2; do
     # The least is --min-time's 50 ms, not the first round's 10 samples
     # (--min-samples): calls of 20-120 us fill it with hundreds.
     [ "$p0" -ge 50 ] || fail "patience 0: $p0 samples, not 50 ms of them"
-    [ "$p9" -ge $((2 * p0)) ] || fail "patience 9: $p9 samples against patience 0's $p0 ($s9; $s0)"
+    [ "$p9" -ge $((2 * p0)) ] || fail "patience 19: $p9 samples against patience 0's $p0 ($s9; $s0)"
 done
 exit 0
