@@ -314,6 +314,14 @@ static ct_status_t ct_measure_window_width(const ct_measure_env_t *env,
     return CT_OK;
 }
 
+/* When a size stops at the latest: its budget, or, once the least was met
+ * at least_s (0: not yet), the end of its patience if sooner. */
+static double ct_measure_end_s(const ct_options_t *o, double least_s)
+{
+    double patience_s = (1.0 + o->ci_patience) * least_s;
+    return least_s > 0.0 && patience_s < o->size_budget_s ? patience_s : o->size_budget_s;
+}
+
 /* Whether a size is measured.  *least_s is when the least measuring
  * (--min-time and --min-samples) was first met, 0 before: past it the
  * CI is chased for --ci-patience times as long, then given up (the row
@@ -336,7 +344,7 @@ static int ct_measure_done(const ct_options_t *o, size_t attempted, size_t targe
     ct_stats_t s;
     ct_stats_from_sorted(sorted, n, &s);
     *converged_p = ct_stats_ci_relative(&s) <= o->target_ci;
-    return *converged_p || elapsed_s >= (1.0 + o->ci_patience) * *least_s;
+    return *converged_p || elapsed_s >= ct_measure_end_s(o, *least_s);
 }
 
 /* Samples for the next round: rounds grow geometrically to keep agreement
@@ -346,8 +354,8 @@ static int ct_measure_done(const ct_options_t *o, size_t attempted, size_t targe
  * none yet).  No stop comes before --min-time: once a round has measured
  * the rate, the next reaches it in one go rather than in many small
  * rounds, each an agreement and a lead, that overshoot it by up to half.
- * Nor does a round run past the patience (least_s > 0: when the least
- * was met). */
+ * Nor does a round run past the patience (least_s: when the least was
+ * met, 0 before). */
 static size_t ct_measure_next_round(const ct_options_t *o, size_t attempted, size_t target_n,
                                     double elapsed_s, double per_sample_s, double round_s,
                                     double least_s)
@@ -359,10 +367,7 @@ static size_t ct_measure_next_round(const ct_options_t *o, size_t attempted, siz
             next = fill < (double)(target_n - attempted) ? (size_t)fill : target_n - attempted;
     }
     if (o->iters == 0 && per_sample_s > 0.0) {
-        double end_s = o->size_budget_s;
-        if (least_s > 0.0 && (1.0 + o->ci_patience) * least_s < end_s)
-            end_s = (1.0 + o->ci_patience) * least_s;
-        double left = (end_s - elapsed_s) / per_sample_s;
+        double left = (ct_measure_end_s(o, least_s) - elapsed_s) / per_sample_s;
         if (left < (double)next)
             next = left >= 1.0 ? (size_t)left : 1;
     }

@@ -634,6 +634,10 @@ static void test_names(ct_test_tally_t *t)
     CT_CHECK(t, !ct_argv_names(args, 2, "--ci-patience")); /* only the first n */
     CT_CHECK(t, !ct_argv_names(args, 0, "-b"));
     CT_CHECK(t, ct_argv_names(args, 1, "-b"));
+    /* As long as the flag, or with "=" where it ends, but another name. */
+    char *others[] = {"--jsom", "--csv=x.csv"};
+    CT_CHECK(t, !ct_argv_names(others, 2, "--json"));
+    CT_CHECK(t, !ct_argv_names(others, 2, "--csx"));
 }
 
 int main(void)

@@ -196,11 +196,11 @@ static int ct_health_parse(int argc, char **argv, ct_health_args_t *a)
         fprintf(stderr, "colltune health: --no-job and --no-pairs: nothing left to run\n");
         return CT_EXIT_USAGE;
     }
-    for (size_t i = 0; i < a->run.ncb_args; i++)
-        if (strcmp(a->run.cb_args[i], "--pairs") == 0 ||
-            strncmp(a->run.cb_args[i], "--json", 6) == 0) {
+    const char *taken[] = {"--pairs", "--json"};
+    for (size_t k = 0; k < 2; k++)
+        if (ct_argv_names(a->run.cb_args, a->run.ncb_args, taken[k])) {
             fprintf(stderr, "colltune health: collbench argument %s: health sets it itself\n",
-                    a->run.cb_args[i]);
+                    taken[k]);
             return CT_EXIT_USAGE;
         }
     return ct_launch_opts_check(&a->run.lo);

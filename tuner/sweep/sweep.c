@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "argv.h"
 #include "cli.h"
 #include "command.h"
 #include "launch_opts.h"
@@ -163,20 +164,14 @@ static int ct_sweep_parse(int argc, char **argv, ct_sweep_args_t *a)
                         : ct_launch_opts_check_files(&a->lo) != CT_EXIT_OK)
         return CT_EXIT_USAGE;
     /* The output files are colltune's to name. */
-    for (size_t i = 0; i < a->ncb_args; i++) {
-        const char *arg = a->cb_args[i];
-        const char *taken[] = {"--csv", "--json"};
-        for (size_t k = 0; k < 2; k++) {
-            size_t len = strlen(taken[k]);
-            if (strncmp(arg, taken[k], len) == 0 && (arg[len] == '\0' || arg[len] == '=')) {
-                fprintf(stderr,
-                        "colltune sweep: collbench argument %s: sweep writes "
-                        "DIR/results.%s itself\n",
-                        taken[k], taken[k] + 2);
-                return CT_EXIT_USAGE;
-            }
+    const char *taken[] = {"--csv", "--json"};
+    for (size_t k = 0; k < 2; k++)
+        if (ct_argv_names(a->cb_args, a->ncb_args, taken[k])) {
+            fprintf(stderr,
+                    "colltune sweep: collbench argument %s: sweep writes DIR/results.%s itself\n",
+                    taken[k], taken[k] + 2);
+            return CT_EXIT_USAGE;
         }
-    }
     return CT_EXIT_OK;
 }
 

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "argv.h"
 #include "cli.h"
 #include "ct_library.h"
 #include "ct_names.h"
@@ -286,20 +287,18 @@ static ct_status_t ct_tune_parse_one(int id, const char *value, ct_tune_args_t *
 /* The collbench arguments after --: none of those tune sets itself. */
 static int ct_tune_check_cb_args(const ct_tune_args_t *a)
 {
+    const char *taken[] = {"-C", "--collectives", "--csv", "--json", "--shapes"};
+    for (size_t k = 0; k < 5; k++)
+        if (ct_argv_names(a->cb_args, a->ncb_args, taken[k])) {
+            fprintf(stderr, "colltune tune: collbench argument %s is tune's to set (%s)\n",
+                    taken[k],
+                    k < 2   ? "use --collectives"
+                    : k < 4 ? "each trial's results go to DIR/trials/" /* E23 */
+                            : "use colltune tune --shapes: it decides per shape");
+            return CT_EXIT_USAGE;
+        }
     for (size_t i = 0; i < a->ncb_args; i++) {
         const char *arg = a->cb_args[i];
-        const char *taken[] = {"-C", "--collectives", "--csv", "--json", "--shapes"};
-        for (size_t k = 0; k < 5; k++) {
-            size_t len = strlen(taken[k]);
-            if (strncmp(arg, taken[k], len) == 0 && (arg[len] == '\0' || arg[len] == '=')) {
-                fprintf(stderr, "colltune tune: collbench argument %s is tune's to set (%s)\n",
-                        taken[k],
-                        k < 2   ? "use --collectives"
-                        : k < 4 ? "each trial's results go to DIR/trials/" /* E23 */
-                                : "use colltune tune --shapes: it decides per shape");
-                return CT_EXIT_USAGE;
-            }
-        }
         /* -a decides what every comparison compares: the objective's, so
          * a collbench argument may not change it unseen.  getopt_long
          * takes -aN, --average=N and any prefix of --average. */
